@@ -1,0 +1,87 @@
+//! Dates and instants of the simulation.
+//!
+//! Everything runs on one naive clock: the chapter's pipelines live in one
+//! time zone and no lab needs another, so `NaiveDateTime` keeps the maths
+//! free of offsets.
+
+use chrono::{Datelike, Duration, NaiveDate, NaiveDateTime, NaiveTime, Weekday};
+
+/// A date partition's key (`dt`) or a run's logical day.
+pub type Day = NaiveDate;
+/// A moment on the simulation's clock.
+pub type Instant = NaiveDateTime;
+
+/// The instant `hour:minute` on `day`; out-of-range clock values clamp to
+/// midnight rather than panic, since callers pass literal schedule times.
+pub fn at(day: Day, hour: u32, minute: u32) -> Instant {
+    day.and_time(NaiveTime::from_hms_opt(hour, minute, 0).unwrap_or(NaiveTime::MIN))
+}
+
+/// Every day from `first` to `last`, both included; empty when reversed.
+pub fn days(first: Day, last: Day) -> impl Iterator<Item = Day> {
+    first
+        .iter_days()
+        .take_while(move |d| *d <= last)
+        .take(if first <= last { usize::MAX } else { 0 })
+}
+
+/// `day` moved by `n` days (negative goes back); saturates at chrono's limits.
+pub fn shift(day: Day, n: i64) -> Day {
+    day.checked_add_signed(Duration::days(n)).unwrap_or(day)
+}
+
+/// Short weekday name as the labs print it ("Mon").
+pub fn weekday_short(day: Day) -> &'static str {
+    match day.weekday() {
+        Weekday::Mon => "Mon",
+        Weekday::Tue => "Tue",
+        Weekday::Wed => "Wed",
+        Weekday::Thu => "Thu",
+        Weekday::Fri => "Fri",
+        Weekday::Sat => "Sat",
+        Weekday::Sun => "Sun",
+    }
+}
+
+/// Whether finance works on `day` (no public holidays in the simulation).
+pub fn is_business_day(day: Day) -> bool {
+    !matches!(day.weekday(), Weekday::Sat | Weekday::Sun)
+}
+
+/// The `n`-th business day (1-based) of the month that contains `day`.
+pub fn nth_business_day(day: Day, n: u32) -> Option<Day> {
+    let first = day.with_day(1)?;
+    first
+        .iter_days()
+        .take_while(|d| d.month() == first.month())
+        .filter(|d| is_business_day(*d))
+        .nth(n.checked_sub(1)? as usize)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn d(y: i32, m: u32, day: u32) -> Day {
+        NaiveDate::from_ymd_opt(y, m, day).expect("valid test date")
+    }
+
+    #[test]
+    fn days_is_inclusive_and_empty_when_reversed() {
+        assert_eq!(days(d(2026, 6, 1), d(2026, 6, 3)).count(), 3);
+        assert_eq!(days(d(2026, 6, 3), d(2026, 6, 1)).count(), 0);
+    }
+
+    #[test]
+    fn third_business_day_of_september_2026_is_thursday_the_third() {
+        assert_eq!(nth_business_day(d(2026, 9, 15), 3), Some(d(2026, 9, 3)));
+        assert_eq!(weekday_short(d(2026, 9, 3)), "Thu");
+    }
+
+    #[test]
+    fn business_days_skip_weekends_across_a_month_start() {
+        // August 2026 starts on a Saturday.
+        assert_eq!(nth_business_day(d(2026, 8, 20), 1), Some(d(2026, 8, 3)));
+        assert_eq!(nth_business_day(d(2026, 8, 20), 0), None);
+    }
+}

@@ -1,0 +1,85 @@
+//! A script: the events, the rates and the schedule a simulation replays.
+
+use super::calendar::{Day, Instant};
+use super::event::Event;
+use super::money::{FxRates, LogicVersion};
+
+/// Why a run happened.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum RunKind {
+    /// The scheduler's daily run.
+    Scheduled,
+    /// The scheduler retrying a run that crashed.
+    Retry,
+    /// An operator re-running a past day by hand.
+    Manual,
+}
+
+impl RunKind {
+    pub fn label(self) -> &'static str {
+        match self {
+            RunKind::Scheduled => "scheduled",
+            RunKind::Retry => "retry",
+            RunKind::Manual => "manual re-run",
+        }
+    }
+}
+
+/// A run the script asks for: at instant `at`, for logical day `day`.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RunSpec {
+    pub at: Instant,
+    pub day: Day,
+    pub kind: RunKind,
+    /// Crash between the write and the state save, retried at this instant.
+    pub crash_then_retry_at: Option<Instant>,
+}
+
+impl RunSpec {
+    pub fn scheduled(at: Instant, day: Day) -> Self {
+        Self { at, day, kind: RunKind::Scheduled, crash_then_retry_at: None }
+    }
+
+    pub fn manual(at: Instant, day: Day) -> Self {
+        Self { at, day, kind: RunKind::Manual, crash_then_retry_at: None }
+    }
+
+    pub fn crashing(mut self, retry_at: Instant) -> Self {
+        self.crash_then_retry_at = Some(retry_at);
+        self
+    }
+}
+
+/// A new version of the transform goes live at `at` (the currency bug ships,
+/// the fix is deployed).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Deploy {
+    pub at: Instant,
+    pub logic: LogicVersion,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct Script {
+    /// The first partition the pipeline owns.
+    pub start: Day,
+    pub events: Vec<Event>,
+    pub fx: FxRates,
+    /// Runs in any order; the simulation orders them by instant.
+    pub runs: Vec<RunSpec>,
+    pub deploys: Vec<Deploy>,
+}
+
+impl Script {
+    pub fn new(start: Day, events: Vec<Event>, runs: Vec<RunSpec>) -> Self {
+        Self { start, events, fx: FxRates::default(), runs, deploys: Vec::new() }
+    }
+
+    /// The logic live at `at`: the last deploy at or before it, else `initial`.
+    pub fn logic_at(&self, at: Instant, initial: LogicVersion) -> LogicVersion {
+        self.deploys
+            .iter()
+            .filter(|d| d.at <= at)
+            .max_by_key(|d| d.at)
+            .map_or(initial, |d| d.logic)
+    }
+}

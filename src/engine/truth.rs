@@ -1,0 +1,104 @@
+//! The truth a pipeline should have built, and how far a table is from it.
+
+use std::collections::{BTreeMap, BTreeSet, HashMap};
+
+use super::bronze::Bronze;
+use super::calendar::{Day, Instant};
+use super::event::{Event, Id};
+use super::table::Table;
+
+/// The latest version of every key that had arrived by `at`, filed under
+/// its event date.
+pub fn truth_at<'a>(bronze: &Bronze<'a>, at: Instant) -> BTreeMap<Day, BTreeMap<Id, &'a Event>> {
+    let mut latest: HashMap<&Id, &'a Event> = HashMap::new();
+    for &i in bronze.arrived_by(at) {
+        let event = bronze.event(i);
+        let keep = latest.get(&event.key).is_none_or(|held| {
+            (event.updated_at, event.arrived_at, &event.id) > (held.updated_at, held.arrived_at, &held.id)
+        });
+        if keep {
+            latest.insert(&event.key, event);
+        }
+    }
+    let mut by_day: BTreeMap<Day, BTreeMap<Id, &'a Event>> = BTreeMap::new();
+    for event in latest.into_values() {
+        by_day.entry(event.event_date()).or_default().insert(event.key.clone(), event);
+    }
+    by_day
+}
+
+/// One partition compared with the truth. Ids are business keys.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PartitionDiff {
+    pub dt: Day,
+    pub truth_rows: usize,
+    pub actual_rows: usize,
+    /// Keys that belong here and are nowhere in the table.
+    pub lost: Vec<Id>,
+    /// Keys held here more than once, one entry per extra copy.
+    pub duplicates: Vec<Id>,
+    /// Keys held here that belong to another day.
+    pub misplaced: Vec<Id>,
+    /// Keys held here only in an older version than the latest that arrived.
+    pub stale: Vec<Id>,
+}
+
+impl PartitionDiff {
+    pub fn is_clean(&self) -> bool {
+        self.lost.is_empty() && self.duplicates.is_empty() && self.misplaced.is_empty() && self.stale.is_empty()
+    }
+}
+
+/// Compares every partition that the truth or the table has.
+pub fn diff(table: &Table, truth: &BTreeMap<Day, BTreeMap<Id, &Event>>) -> Vec<PartitionDiff> {
+    let held: BTreeSet<&Id> = table.rows().map(|r| &r.key).collect();
+    let true_day: HashMap<&Id, (Day, &Event)> = truth
+        .iter()
+        .flat_map(|(dt, keys)| keys.iter().map(move |(key, event)| (key, (*dt, *event))))
+        .collect();
+    let days: BTreeSet<Day> = truth.keys().copied().chain(table.partitions().map(|(dt, _)| dt)).collect();
+    days.into_iter()
+        .map(|dt| {
+            let rows = table.partition(dt);
+            let expected = truth.get(&dt);
+            let lost = expected
+                .into_iter()
+                .flat_map(|keys| keys.keys())
+                .filter(|key| !held.contains(key))
+                .cloned()
+                .collect();
+            let mut seen: BTreeMap<&Id, usize> = BTreeMap::new();
+            for row in rows {
+                *seen.entry(&row.key).or_default() += 1;
+            }
+            let duplicates = seen
+                .iter()
+                .flat_map(|(key, n)| std::iter::repeat_n((*key).clone(), n.saturating_sub(1)))
+                .collect();
+            let misplaced = seen
+                .keys()
+                .filter(|key| true_day.get(*key).is_none_or(|(day, _)| *day != dt))
+                .map(|key| (*key).clone())
+                .collect();
+            let stale = seen
+                .keys()
+                .filter(|key| match true_day.get(*key) {
+                    Some((day, latest)) if *day == dt => {
+                        !rows.iter().any(|r| &r.key == **key && r.updated_at >= latest.updated_at)
+                    }
+                    _ => false,
+                })
+                .map(|key| (*key).clone())
+                .collect();
+            PartitionDiff {
+                dt,
+                truth_rows: expected.map_or(0, BTreeMap::len),
+                actual_rows: rows.len(),
+                lost,
+                duplicates,
+                misplaced,
+                stale,
+            }
+        })
+        .collect()
+}

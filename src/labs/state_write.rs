@@ -1,0 +1,149 @@
+//! The State x Write lab's model: its controls, the fixed week it replays
+//! (SPEC 4) and the five pipelines it compares.
+
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+
+use crate::engine::calendar::{at, days, shift, Day};
+use crate::engine::{simulate, CommitOrder, Event, Money, Outcome, PipelineConfig, ProcessingState, RunSpec, Script, WriteMode};
+
+/// When the late order o-105 (Monday 23:58) shows up, if at all.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum LateOrder {
+    Off,
+    #[default]
+    Tue,
+    Wed,
+    Fri,
+}
+
+impl LateOrder {
+    pub const ALL: [LateOrder; 4] = [LateOrder::Off, LateOrder::Tue, LateOrder::Wed, LateOrder::Fri];
+
+    /// Days after Monday that it arrives (at 03:10).
+    fn days_after_monday(self) -> Option<i64> {
+        match self {
+            LateOrder::Off => None,
+            LateOrder::Tue => Some(1),
+            LateOrder::Wed => Some(2),
+            LateOrder::Fri => Some(4),
+        }
+    }
+}
+
+/// Everything the student can change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Controls {
+    pub late: LateOrder,
+    pub crash: bool,
+    pub lookback: u32,
+    pub commit: CommitOrder,
+}
+
+impl Default for Controls {
+    fn default() -> Self {
+        Self { late: LateOrder::Tue, crash: true, lookback: 1, commit: CommitOrder::StateAfterWrite }
+    }
+}
+
+impl Controls {
+    /// All 48 combinations the lab offers.
+    pub fn all() -> Vec<Controls> {
+        let mut all = Vec::new();
+        for late in LateOrder::ALL {
+            for crash in [true, false] {
+                for lookback in 0..=2 {
+                    for commit in [CommitOrder::StateAfterWrite, CommitOrder::StateBeforeWrite] {
+                        all.push(Controls { late, crash, lookback, commit });
+                    }
+                }
+            }
+        }
+        all
+    }
+}
+
+/// The five pipelines side by side.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Cell {
+    WatermarkAppend,
+    WatermarkOverwrite,
+    ListAppend,
+    ListOverwrite,
+    FullRefresh,
+}
+
+impl Cell {
+    pub const ALL: [Cell; 5] = [Cell::WatermarkAppend, Cell::WatermarkOverwrite, Cell::ListAppend, Cell::ListOverwrite, Cell::FullRefresh];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Cell::WatermarkAppend => "Watermark + Append",
+            Cell::WatermarkOverwrite => "Watermark + Overwrite",
+            Cell::ListAppend => "Partition list + Append",
+            Cell::ListOverwrite => "Partition list + Overwrite",
+            Cell::FullRefresh => "Full refresh",
+        }
+    }
+
+    pub fn config(self, controls: &Controls) -> PipelineConfig {
+        let list = ProcessingState::partition_list(controls.lookback);
+        let config = match self {
+            Cell::WatermarkAppend => PipelineConfig::new(ProcessingState::watermark(), WriteMode::Append),
+            Cell::WatermarkOverwrite => PipelineConfig::new(ProcessingState::watermark(), WriteMode::OverwritePartition),
+            Cell::ListAppend => PipelineConfig::new(list, WriteMode::Append),
+            Cell::ListOverwrite => PipelineConfig::new(list, WriteMode::OverwritePartition),
+            Cell::FullRefresh => PipelineConfig::full_refresh(),
+        };
+        config.with_commit(controls.commit)
+    }
+}
+
+/// Monday 2026-06-01, the first day of the lab's week.
+pub fn monday() -> Day {
+    NaiveDate::from_ymd_opt(2026, 6, 1).unwrap_or_default()
+}
+
+/// The week's order times, the same every day.
+const ORDER_TIMES: [(u32, u32); 4] = [(9, 10), (12, 40), (17, 25), (21, 50)];
+
+/// The fixed week: four orders a day arriving two minutes after they happen,
+/// the late o-105, daily runs at 00:15 and Thursday's crash retried at 00:20.
+pub fn script(controls: &Controls) -> Script {
+    let week_end = shift(monday(), 6);
+    let mut events = Vec::new();
+    for (d, day) in days(monday(), week_end).enumerate() {
+        for (n, (hour, minute)) in ORDER_TIMES.iter().enumerate() {
+            let happened = at(day, *hour, *minute);
+            let id = format!("o-{}{:02}", d + 1, n + 1);
+            events.push(Event::immutable(&id, happened, happened + chrono::Duration::minutes(2), amount(d, n)));
+        }
+        if d == 0 {
+            if let Some(after) = controls.late.days_after_monday() {
+                events.push(Event::immutable("o-105", at(day, 23, 58), at(shift(day, after), 3, 10), amount(0, 4)));
+            }
+        }
+    }
+    let runs = days(monday(), week_end)
+        .map(|day| {
+            let run = RunSpec::scheduled(at(shift(day, 1), 0, 15), day);
+            if controls.crash && day == shift(monday(), 2) {
+                run.crashing(at(shift(day, 1), 0, 20))
+            } else {
+                run
+            }
+        })
+        .collect();
+    Script::new(monday(), events, runs)
+}
+
+/// Order amounts: readable pounds that differ by day and slot.
+fn amount(day: usize, slot: usize) -> Money {
+    Money::gbp(1_200 + 350 * day as i64 + 125 * slot as i64)
+}
+
+/// Every cell's outcome for one set of controls.
+pub fn run(controls: &Controls) -> Vec<(Cell, Outcome)> {
+    let script = script(controls);
+    Cell::ALL.iter().map(|cell| (*cell, simulate(&cell.config(controls), &script))).collect()
+}
