@@ -1,8 +1,10 @@
 //! Partition Lab: a browser lab for incremental processing and backfills.
 //!
 //! `engine` is the pure simulation; `labs` turns each lab's controls into
-//! engine inputs and traces into what the lab shows; `ui` renders them.
+//! engine inputs; `scenarios` and `content` are teaching data; `ui` renders.
 
+pub mod content;
 pub mod engine;
 pub mod labs;
+pub mod scenarios;
 pub mod ui;

@@ -5,11 +5,17 @@ use partition_lab::engine::{CheckKind, CommitOrder, Outcome, Verdict};
 use partition_lab::labs::state_write::{monday, run, Cell, Controls, LateOrder};
 
 fn rows_per_day(outcome: &Outcome) -> Vec<usize> {
-    days(monday(), shift(monday(), 6)).map(|d| outcome.silver.partition(d).len()).collect()
+    days(monday(), shift(monday(), 6))
+        .map(|d| outcome.silver.partition(d).len())
+        .collect()
 }
 
 fn outcome(controls: &Controls, cell: Cell) -> Outcome {
-    run(controls).into_iter().find(|(c, _)| *c == cell).map(|(_, o)| o).expect("every cell runs")
+    run(controls)
+        .into_iter()
+        .find(|(c, _)| *c == cell)
+        .map(|(_, o)| o)
+        .expect("every cell runs")
 }
 
 fn default_outcome(cell: Cell) -> Outcome {
@@ -29,7 +35,12 @@ fn watermark_with_append_duplicates_the_retried_day_loudly() {
     assert_eq!(ids(o.duplicates()), ["o-301", "o-302", "o-303", "o-304"]);
     assert!(o.lost().is_empty());
     assert!(!o.checks.passed(CheckKind::UniqueKey));
-    assert_eq!(o.verdict(), Verdict::Loud { failing: vec![CheckKind::UniqueKey] });
+    assert_eq!(
+        o.verdict(),
+        Verdict::Loud {
+            failing: vec![CheckKind::UniqueKey]
+        }
+    );
 }
 
 #[test]
@@ -41,7 +52,10 @@ fn watermark_with_partition_overwrite_loses_rows_silently() {
     for kind in CheckKind::ALL.into_iter().filter(|k| k.is_usual()) {
         assert!(o.checks.passed(kind), "{} should pass", kind.name());
     }
-    assert!(!o.checks.passed(CheckKind::ReconcileVsBronze), "only reconcile sees it");
+    assert!(
+        !o.checks.passed(CheckKind::ReconcileVsBronze),
+        "only reconcile sees it"
+    );
     assert_eq!(o.verdict(), Verdict::Silent);
     // The run for Tuesday (the second attempt) replaced Monday with o-105 alone.
     let culprit = o.deleted_by("o-101").expect("some run deleted o-101");
@@ -89,7 +103,10 @@ fn the_crashed_run_is_retried_five_minutes_later() {
 
 #[test]
 fn lookback_zero_makes_the_list_with_overwrite_lose_the_late_order_silently() {
-    let controls = Controls { lookback: 0, ..Controls::default() };
+    let controls = Controls {
+        lookback: 0,
+        ..Controls::default()
+    };
     let o = outcome(&controls, Cell::ListOverwrite);
     assert_eq!(rows_per_day(&o), [4, 4, 4, 4, 4, 4, 4]);
     assert_eq!(ids(o.lost()), ["o-105"]);
@@ -98,17 +115,30 @@ fn lookback_zero_makes_the_list_with_overwrite_lose_the_late_order_silently() {
 
 #[test]
 fn late_order_beyond_the_lookback_is_lost_silently_too() {
-    let controls = Controls { late: LateOrder::Wed, ..Controls::default() };
+    let controls = Controls {
+        late: LateOrder::Wed,
+        ..Controls::default()
+    };
     let o = outcome(&controls, Cell::ListOverwrite);
     assert_eq!(ids(o.lost()), ["o-105"]);
     assert_eq!(o.verdict(), Verdict::Silent);
-    let within = Controls { late: LateOrder::Wed, lookback: 2, ..Controls::default() };
-    assert_eq!(outcome(&within, Cell::ListOverwrite).verdict(), Verdict::Correct);
+    let within = Controls {
+        late: LateOrder::Wed,
+        lookback: 2,
+        ..Controls::default()
+    };
+    assert_eq!(
+        outcome(&within, Cell::ListOverwrite).verdict(),
+        Verdict::Correct
+    );
 }
 
 #[test]
 fn saving_the_watermark_before_the_write_loses_the_crashed_days_rows() {
-    let controls = Controls { commit: CommitOrder::StateBeforeWrite, ..Controls::default() };
+    let controls = Controls {
+        commit: CommitOrder::StateBeforeWrite,
+        ..Controls::default()
+    };
     let o = outcome(&controls, Cell::WatermarkAppend);
     assert_eq!(rows_per_day(&o), [5, 4, 0, 4, 4, 4, 4]);
     assert_eq!(ids(o.lost()), ["o-301", "o-302", "o-303", "o-304"]);
@@ -116,7 +146,11 @@ fn saving_the_watermark_before_the_write_loses_the_crashed_days_rows() {
 
 #[test]
 fn without_late_order_or_crash_every_pipeline_is_correct() {
-    let controls = Controls { late: LateOrder::Off, crash: false, ..Controls::default() };
+    let controls = Controls {
+        late: LateOrder::Off,
+        crash: false,
+        ..Controls::default()
+    };
     for (cell, o) in run(&controls) {
         if cell == Cell::ListAppend {
             // Lookback re-reads append again even on a quiet week.

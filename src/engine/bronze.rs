@@ -25,10 +25,21 @@ impl<'a> Bronze<'a> {
         let mut by_event_date: BTreeMap<Day, Vec<usize>> = BTreeMap::new();
         let mut by_change_date: BTreeMap<Day, Vec<usize>> = BTreeMap::new();
         for &i in &by_arrival {
-            by_event_date.entry(events[i].event_date()).or_default().push(i);
-            by_change_date.entry(events[i].change_date()).or_default().push(i);
+            by_event_date
+                .entry(events[i].event_date())
+                .or_default()
+                .push(i);
+            by_change_date
+                .entry(events[i].change_date())
+                .or_default()
+                .push(i);
         }
-        Self { events, by_arrival, by_event_date, by_change_date }
+        Self {
+            events,
+            by_arrival,
+            by_event_date,
+            by_change_date,
+        }
     }
 
     pub fn event(&self, i: usize) -> &'a Event {
@@ -57,7 +68,9 @@ impl<'a> Bronze<'a> {
             ListDate::EventDate => &self.by_event_date,
             ListDate::ChangeDate => &self.by_change_date,
         };
-        index.get(&dt).map_or(&[], |rows| &rows[..self.count_arrived(rows, at)])
+        index
+            .get(&dt)
+            .map_or(&[], |rows| &rows[..self.count_arrived(rows, at)])
     }
 
     fn count_arrived(&self, sorted: &[usize], at: Instant) -> usize {

@@ -76,7 +76,11 @@ impl Checks {
 
     /// The usual checks that failed (reconcile excluded).
     pub fn failing_usual(&self) -> Vec<CheckKind> {
-        self.0.iter().filter(|c| c.kind.is_usual() && !c.passed()).map(|c| c.kind).collect()
+        self.0
+            .iter()
+            .filter(|c| c.kind.is_usual() && !c.passed())
+            .map(|c| c.kind)
+            .collect()
     }
 }
 
@@ -113,7 +117,10 @@ fn run_succeeded(failed_days: &[Day]) -> CheckResult {
             message: format!("the latest run for {} did not finish", label(*dt)),
         })
         .collect();
-    CheckResult { kind: CheckKind::RunSucceeded, failures }
+    CheckResult {
+        kind: CheckKind::RunSucceeded,
+        failures,
+    }
 }
 
 fn unique_key(silver: &Table) -> CheckResult {
@@ -131,18 +138,30 @@ fn unique_key(silver: &Table) -> CheckResult {
         .into_iter()
         .map(|(dt, ids)| CheckFailure {
             dt: Some(dt),
-            message: format!("{} holds {} extra cop{} of a key", label(dt), ids.len(), if ids.len() == 1 { "y" } else { "ies" }),
+            message: format!(
+                "{} holds {} extra cop{} of a key",
+                label(dt),
+                ids.len(),
+                if ids.len() == 1 { "y" } else { "ies" }
+            ),
             ids,
         })
         .collect();
-    CheckResult { kind: CheckKind::UniqueKey, failures }
+    CheckResult {
+        kind: CheckKind::UniqueKey,
+        failures,
+    }
 }
 
 fn not_null(silver: &Table) -> CheckResult {
     let failures = silver
         .partitions()
         .filter_map(|(dt, rows)| {
-            let ids: Vec<Id> = rows.iter().filter(|r| r.gbp.is_none()).map(|r| r.key.clone()).collect();
+            let ids: Vec<Id> = rows
+                .iter()
+                .filter(|r| r.gbp.is_none())
+                .map(|r| r.key.clone())
+                .collect();
             (!ids.is_empty()).then(|| CheckFailure {
                 dt: Some(dt),
                 message: format!("{}: {} row(s) without a GBP amount", label(dt), ids.len()),
@@ -150,7 +169,10 @@ fn not_null(silver: &Table) -> CheckResult {
             })
         })
         .collect();
-    CheckResult { kind: CheckKind::NotNull, failures }
+    CheckResult {
+        kind: CheckKind::NotNull,
+        failures,
+    }
 }
 
 fn non_empty(input: &CheckInput) -> CheckResult {
@@ -159,9 +181,16 @@ fn non_empty(input: &CheckInput) -> CheckResult {
         .into_iter()
         .flat_map(|through| days(input.start, through))
         .filter(|dt| input.silver.partition(*dt).is_empty())
-        .map(|dt| CheckFailure { dt: Some(dt), ids: Vec::new(), message: format!("{} is empty", label(dt)) })
+        .map(|dt| CheckFailure {
+            dt: Some(dt),
+            ids: Vec::new(),
+            message: format!("{} is empty", label(dt)),
+        })
         .collect();
-    CheckResult { kind: CheckKind::NonEmptyPartitions, failures }
+    CheckResult {
+        kind: CheckKind::NonEmptyPartitions,
+        failures,
+    }
 }
 
 /// Count and raw amount per currency, so the comparison does not depend on fx.
@@ -179,16 +208,34 @@ fn reconcile(input: &CheckInput) -> CheckResult {
                 *silver.1.entry(row.raw.currency).or_default() += row.raw.minor;
             }
             let mut bronze: Tally = (0, BTreeMap::new());
-            for event in input.truth.get(&dt).into_iter().flat_map(|keys| keys.values()) {
+            for event in input
+                .truth
+                .get(&dt)
+                .into_iter()
+                .flat_map(|keys| keys.values())
+            {
                 bronze.0 += 1;
                 *bronze.1.entry(event.amount.currency).or_default() += event.amount.minor;
             }
             (silver != bronze).then(|| CheckFailure {
                 dt: Some(dt),
                 ids: Vec::new(),
-                message: format!("{}: silver has {} row(s), bronze has {}{}", label(dt), silver.0, bronze.0, if silver.0 == bronze.0 { " (sums differ)" } else { "" }),
+                message: format!(
+                    "{}: silver has {} row(s), bronze has {}{}",
+                    label(dt),
+                    silver.0,
+                    bronze.0,
+                    if silver.0 == bronze.0 {
+                        " (sums differ)"
+                    } else {
+                        ""
+                    }
+                ),
             })
         })
         .collect();
-    CheckResult { kind: CheckKind::ReconcileVsBronze, failures }
+    CheckResult {
+        kind: CheckKind::ReconcileVsBronze,
+        failures,
+    }
 }

@@ -36,7 +36,10 @@ pub enum ListDate {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ProcessingState {
     /// Read rows whose `column` is past the mark (minus `overlap_minutes`).
-    Watermark { column: WatermarkColumn, overlap_minutes: u32 },
+    Watermark {
+        column: WatermarkColumn,
+        overlap_minutes: u32,
+    },
     /// Remember completed dates; also re-read the `lookback` days before each run's day.
     PartitionList { lookback: u32, over: ListDate },
     /// Full refresh: remember nothing, rebuild everything every run.
@@ -45,11 +48,17 @@ pub enum ProcessingState {
 
 impl ProcessingState {
     pub const fn watermark() -> Self {
-        ProcessingState::Watermark { column: WatermarkColumn::ArrivedAt, overlap_minutes: 0 }
+        ProcessingState::Watermark {
+            column: WatermarkColumn::ArrivedAt,
+            overlap_minutes: 0,
+        }
     }
 
     pub const fn partition_list(lookback: u32) -> Self {
-        ProcessingState::PartitionList { lookback, over: ListDate::EventDate }
+        ProcessingState::PartitionList {
+            lookback,
+            over: ListDate::EventDate,
+        }
     }
 }
 

@@ -27,11 +27,17 @@ pub enum DelayProfile {
 }
 
 impl DelayProfile {
-    pub const ALL: [DelayProfile; 3] = [DelayProfile::WebCheckout, DelayProfile::MobileOffline, DelayProfile::PartnerBatch];
+    pub const ALL: [DelayProfile; 3] = [
+        DelayProfile::WebCheckout,
+        DelayProfile::MobileOffline,
+        DelayProfile::PartnerBatch,
+    ];
 
     /// When an event that happened at `event_time` arrives.
     pub fn arrival(self, rng: &mut ChaCha8Rng, event_time: Instant) -> Instant {
-        let seconds = |lo: i64, hi: i64, rng: &mut ChaCha8Rng| event_time + Duration::seconds(rng.random_range(lo..=hi));
+        let seconds = |lo: i64, hi: i64, rng: &mut ChaCha8Rng| {
+            event_time + Duration::seconds(rng.random_range(lo..=hi))
+        };
         let roll = rng.random_range(0..1000u32);
         match self {
             DelayProfile::WebCheckout => match roll {
@@ -44,7 +50,8 @@ impl DelayProfile {
                 880..940 => seconds(5 * 60, 8 * 3600, rng),
                 _ => {
                     // Offline devices: lognormal, median 24 h, sigma 0.8, kept within 1 h .. 20 d.
-                    let hours = libm::exp(libm::log(24.0) + 0.8 * standard_normal(rng)).clamp(1.0, 480.0);
+                    let hours =
+                        libm::exp(libm::log(24.0) + 0.8 * standard_normal(rng)).clamp(1.0, 480.0);
                     event_time + Duration::seconds((hours * 3600.0) as i64)
                 }
             },
@@ -55,7 +62,8 @@ impl DelayProfile {
                     900..980 => rng.random_range(2..=3),
                     _ => 7,
                 };
-                at(shift(event_time.date(), days_late), 6, 0) + Duration::seconds(rng.random_range(0..1800))
+                at(shift(event_time.date(), days_late), 6, 0)
+                    + Duration::seconds(rng.random_range(0..1800))
             }
         }
     }
@@ -111,7 +119,9 @@ pub fn orders(spec: &OrderSpec) -> Vec<Event> {
     let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
     let mut events = Vec::new();
     for day in days(spec.first, spec.last) {
-        let mut times: Vec<u32> = (0..spec.per_day).map(|_| rng.random_range(0..86_400)).collect();
+        let mut times: Vec<u32> = (0..spec.per_day)
+            .map(|_| rng.random_range(0..86_400))
+            .collect();
         times.sort_unstable();
         for (n, second) in times.into_iter().enumerate() {
             let event_time = at(day, 0, 0) + Duration::seconds(i64::from(second));
@@ -119,7 +129,12 @@ pub fn orders(spec: &OrderSpec) -> Vec<Event> {
             let minor = rng.random_range(spec.min_minor..=spec.max_minor.max(spec.min_minor));
             let arrived = spec.delays.arrival(&mut rng, event_time);
             let id = format!("o-{}-{:04}", day.format("%Y%m%d"), n + 1);
-            events.push(Event::immutable(&id, event_time, arrived, Money::new(minor, currency)));
+            events.push(Event::immutable(
+                &id,
+                event_time,
+                arrived,
+                Money::new(minor, currency),
+            ));
         }
     }
     events
@@ -141,14 +156,31 @@ pub fn fx_rates(seed: u64, first: Day, last: Day) -> FxRates {
 
 /// A daily schedule: at `hour:minute` on D+1 for every day D in range.
 pub fn daily_runs(first: Day, last: Day, hour: u32, minute: u32) -> Vec<RunSpec> {
-    days(first, last).map(|day| RunSpec::scheduled(at(shift(day, 1), hour, minute), day)).collect()
+    days(first, last)
+        .map(|day| RunSpec::scheduled(at(shift(day, 1), hour, minute), day))
+        .collect()
 }
 
 /// A large workload: `partitions` days of orders from `first` with daily
 /// runs at 02:00, one crash a month retried five minutes later.
-pub fn workload(seed: u64, first: Day, partitions: u32, per_day: u32, delays: DelayProfile) -> Script {
+pub fn workload(
+    seed: u64,
+    first: Day,
+    partitions: u32,
+    per_day: u32,
+    delays: DelayProfile,
+) -> Script {
     let last = shift(first, i64::from(partitions.max(1)) - 1);
-    let spec = OrderSpec { seed, first, last, per_day, mix: CurrencyMix::MARLOW, delays, min_minor: 500, max_minor: 25_000 };
+    let spec = OrderSpec {
+        seed,
+        first,
+        last,
+        per_day,
+        mix: CurrencyMix::MARLOW,
+        delays,
+        min_minor: 500,
+        max_minor: 25_000,
+    };
     let mut runs = daily_runs(first, last, 2, 0);
     for run in runs.iter_mut().step_by(30).skip(1) {
         run.crash_then_retry_at = Some(run.at + Duration::minutes(5));
@@ -168,7 +200,16 @@ mod tests {
     }
 
     fn spec(seed: u64, delays: DelayProfile) -> OrderSpec {
-        OrderSpec { seed, first: aug(1), last: aug(31), per_day: 200, mix: CurrencyMix::MARLOW, delays, min_minor: 99, max_minor: 4_999 }
+        OrderSpec {
+            seed,
+            first: aug(1),
+            last: aug(31),
+            per_day: 200,
+            mix: CurrencyMix::MARLOW,
+            delays,
+            min_minor: 99,
+            max_minor: 4_999,
+        }
     }
 
     #[test]
@@ -184,7 +225,11 @@ mod tests {
         for profile in DelayProfile::ALL {
             for e in orders(&spec(3, profile)) {
                 assert!(e.arrived_at >= e.event_time, "{profile:?} {}", e.id);
-                assert!(e.arrived_at - e.event_time <= Duration::days(20), "{profile:?} {}", e.id);
+                assert!(
+                    e.arrived_at - e.event_time <= Duration::days(20),
+                    "{profile:?} {}",
+                    e.id
+                );
             }
         }
     }
@@ -193,7 +238,10 @@ mod tests {
     fn profiles_differ_in_how_late_things_are() {
         let late_share = |profile| {
             let events = orders(&spec(11, profile));
-            let late = events.iter().filter(|e| e.arrived_at.date() > e.event_date()).count();
+            let late = events
+                .iter()
+                .filter(|e| e.arrived_at.date() > e.event_date())
+                .count();
             late * 100 / events.len()
         };
         assert!(late_share(DelayProfile::WebCheckout) < 5);
@@ -204,7 +252,12 @@ mod tests {
     #[test]
     fn currency_mix_is_roughly_marlow() {
         let events = orders(&spec(5, DelayProfile::WebCheckout));
-        let gbp = events.iter().filter(|e| e.amount.currency == Currency::Gbp).count() * 100 / events.len();
+        let gbp = events
+            .iter()
+            .filter(|e| e.amount.currency == Currency::Gbp)
+            .count()
+            * 100
+            / events.len();
         assert!((45..=55).contains(&gbp), "{gbp}% GBP");
     }
 

@@ -22,8 +22,8 @@ pub mod truth;
 pub use calendar::{Day, Instant};
 pub use checks::{CheckKind, Checks};
 pub use config::{
-    AfterFinal, CommitOrder, Finaliser, ListDate, MergeKey, PartitionKey, PipelineConfig, ProcessingState,
-    WatermarkColumn, WriteMode,
+    AfterFinal, CommitOrder, Finaliser, ListDate, MergeKey, PartitionKey, PipelineConfig,
+    ProcessingState, WatermarkColumn, WriteMode,
 };
 pub use event::{Event, Id};
 pub use money::{Currency, FxRates, LogicVersion, Money};

@@ -57,7 +57,13 @@ impl fmt::Display for Money {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let sign = if self.minor < 0 { "-" } else { "" };
         let abs = self.minor.unsigned_abs();
-        write!(f, "{sign}{}{}.{:02}", self.currency.symbol(), abs / 100, abs % 100)
+        write!(
+            f,
+            "{sign}{}{}.{:02}",
+            self.currency.symbol(),
+            abs / 100,
+            abs % 100
+        )
     }
 }
 
@@ -121,16 +127,29 @@ mod tests {
     fn fixed_logic_rounds_half_to_even_per_row() {
         // 250 cents at 0.5 = 125.0 exactly; 3 cents at 0.5 = 1.5 -> 2; 5 -> 2.5 -> 2.
         let half = Decimal::new(5, 1);
-        assert_eq!(to_gbp(Money::new(250, Currency::Eur), half, LogicVersion::Fixed), Some(Money::gbp(125)));
-        assert_eq!(to_gbp(Money::new(3, Currency::Eur), half, LogicVersion::Fixed), Some(Money::gbp(2)));
-        assert_eq!(to_gbp(Money::new(5, Currency::Eur), half, LogicVersion::Fixed), Some(Money::gbp(2)));
+        assert_eq!(
+            to_gbp(Money::new(250, Currency::Eur), half, LogicVersion::Fixed),
+            Some(Money::gbp(125))
+        );
+        assert_eq!(
+            to_gbp(Money::new(3, Currency::Eur), half, LogicVersion::Fixed),
+            Some(Money::gbp(2))
+        );
+        assert_eq!(
+            to_gbp(Money::new(5, Currency::Eur), half, LogicVersion::Fixed),
+            Some(Money::gbp(2))
+        );
     }
 
     #[test]
     fn broken_logic_truncates_the_rate_and_comes_out_short() {
         let rate = Decimal::new(857_396, 6); // 0.857396 GBP per EUR
         let fixed = to_gbp(Money::new(10_000, Currency::Eur), rate, LogicVersion::Fixed);
-        let broken = to_gbp(Money::new(10_000, Currency::Eur), rate, LogicVersion::Broken);
+        let broken = to_gbp(
+            Money::new(10_000, Currency::Eur),
+            rate,
+            LogicVersion::Broken,
+        );
         assert_eq!(fixed, Some(Money::gbp(8_574)));
         assert_eq!(broken, Some(Money::gbp(8_500)));
     }

@@ -27,16 +27,22 @@ impl MonthReport {
 pub fn monthly(gold: &Gold, adjustments: &[Adjustment]) -> Vec<MonthReport> {
     let mut out: BTreeMap<(i32, u32), MonthReport> = BTreeMap::new();
     for (dt, total) in gold {
-        let entry = out
-            .entry((dt.year(), dt.month()))
-            .or_insert(MonthReport { year: dt.year(), month: dt.month(), ..MonthReport::default() });
+        let entry = out.entry((dt.year(), dt.month())).or_insert(MonthReport {
+            year: dt.year(),
+            month: dt.month(),
+            ..MonthReport::default()
+        });
         entry.from_gold += total.gbp;
     }
     for adj in adjustments {
         let booked = adj.booked_at.date();
         let entry = out
             .entry((booked.year(), booked.month()))
-            .or_insert(MonthReport { year: booked.year(), month: booked.month(), ..MonthReport::default() });
+            .or_insert(MonthReport {
+                year: booked.year(),
+                month: booked.month(),
+                ..MonthReport::default()
+            });
         entry.adjustments += adj.gbp.map_or(0, |m| m.minor);
     }
     out.into_values().collect()

@@ -37,11 +37,21 @@ pub struct RunSpec {
 
 impl RunSpec {
     pub fn scheduled(at: Instant, day: Day) -> Self {
-        Self { at, day, kind: RunKind::Scheduled, crash_then_retry_at: None }
+        Self {
+            at,
+            day,
+            kind: RunKind::Scheduled,
+            crash_then_retry_at: None,
+        }
     }
 
     pub fn manual(at: Instant, day: Day) -> Self {
-        Self { at, day, kind: RunKind::Manual, crash_then_retry_at: None }
+        Self {
+            at,
+            day,
+            kind: RunKind::Manual,
+            crash_then_retry_at: None,
+        }
     }
 
     pub fn crashing(mut self, retry_at: Instant) -> Self {
@@ -71,7 +81,13 @@ pub struct Script {
 
 impl Script {
     pub fn new(start: Day, events: Vec<Event>, runs: Vec<RunSpec>) -> Self {
-        Self { start, events, fx: FxRates::default(), runs, deploys: Vec::new() }
+        Self {
+            start,
+            events,
+            fx: FxRates::default(),
+            runs,
+            deploys: Vec::new(),
+        }
     }
 
     /// The logic live at `at`: the last deploy at or before it, else `initial`.

@@ -5,7 +5,10 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use super::bronze::Bronze;
 use super::calendar::{days, shift, Day, Instant};
 use super::checks::{run_checks, CheckInput};
-use super::config::{AfterFinal, CommitOrder, ListDate, PartitionKey, PipelineConfig, ProcessingState, WatermarkColumn};
+use super::config::{
+    AfterFinal, CommitOrder, ListDate, PartitionKey, PipelineConfig, ProcessingState,
+    WatermarkColumn,
+};
 use super::event::{Event, Id};
 use super::money::{to_gbp, LogicVersion};
 use super::script::{RunKind, Script};
@@ -64,7 +67,14 @@ pub fn simulate_with(config: &PipelineConfig, script: &Script, detail: Detail) -
     while let Some(attempt) = queue.pop() {
         let index = runs.len();
         let logic = script.logic_at(attempt.at, config.logic);
-        let read = read(config, &state, &bronze, script.start, attempt.day, attempt.at);
+        let read = read(
+            config,
+            &state,
+            &bronze,
+            script.start,
+            attempt.day,
+            attempt.at,
+        );
         let state_before = state.clone();
         let crashed = attempt.crash_then_retry_at.is_some();
         let (wrote, state_saved) = match (config.commit, crashed) {
@@ -73,8 +83,17 @@ pub fn simulate_with(config: &PipelineConfig, script: &Script, detail: Detail) -
             (CommitOrder::StateBeforeWrite, true) => (false, true),
         };
         let rows_read = read.rows.len();
-        let read_ids = if track { read.rows.iter().map(|&i| bronze.event(i).id.clone()).collect() } else { Vec::new() };
-        let reopen = config.finaliser.is_some_and(|f| f.after_final == AfterFinal::Reopen);
+        let read_ids = if track {
+            read.rows
+                .iter()
+                .map(|&i| bronze.event(i).id.clone())
+                .collect()
+        } else {
+            Vec::new()
+        };
+        let reopen = config
+            .finaliser
+            .is_some_and(|f| f.after_final == AfterFinal::Reopen);
         let final_before: BTreeSet<Day> = finalised.keys().copied().collect();
         let is_final = |dt: Day| !reopen && final_before.contains(&dt);
 
@@ -116,7 +135,9 @@ pub fn simulate_with(config: &PipelineConfig, script: &Script, detail: Detail) -
                 if finaliser.after_final != AfterFinal::Reopen {
                     for &i in bronze.arrived_between(reader_cursor, attempt.at) {
                         let event = bronze.event(i);
-                        let late = finalised.get(&event.event_date()).is_some_and(|f| *f < event.arrived_at);
+                        let late = finalised
+                            .get(&event.event_date())
+                            .is_some_and(|f| *f < event.arrived_at);
                         if !late {
                             continue;
                         }
@@ -144,14 +165,32 @@ pub fn simulate_with(config: &PipelineConfig, script: &Script, detail: Detail) -
 
         let snapshot = track.then(|| {
             let truth = truth_at(&bronze, attempt.at);
-            let failed: Vec<Day> = last_attempt_ok.iter().filter(|(_, ok)| !**ok).map(|(d, _)| *d).collect();
+            let failed: Vec<Day> = last_attempt_ok
+                .iter()
+                .filter(|(_, ok)| !**ok)
+                .map(|(d, _)| *d)
+                .collect();
             let through = last_attempt_ok.keys().next_back().copied();
-            let checks = run_checks(&CheckInput { silver: &silver, truth: &truth, start: script.start, through, failed_days: &failed });
-            Snapshot { silver: silver.clone(), checks }
+            let checks = run_checks(&CheckInput {
+                silver: &silver,
+                truth: &truth,
+                start: script.start,
+                through,
+                failed_days: &failed,
+            });
+            Snapshot {
+                silver: silver.clone(),
+                checks,
+            }
         });
 
         if let Some(retry_at) = attempt.crash_then_retry_at {
-            queue.push(Attempt { at: retry_at, day: attempt.day, kind: RunKind::Retry, crash_then_retry_at: None });
+            queue.push(Attempt {
+                at: retry_at,
+                day: attempt.day,
+                kind: RunKind::Retry,
+                crash_then_retry_at: None,
+            });
         }
         runs.push(RunTrace {
             attempt: index,
@@ -179,11 +218,30 @@ pub fn simulate_with(config: &PipelineConfig, script: &Script, detail: Detail) -
 
     let end = runs.last().map(|r| r.at);
     let truth = end.map(|at| truth_at(&bronze, at)).unwrap_or_default();
-    let failed: Vec<Day> = last_attempt_ok.iter().filter(|(_, ok)| !**ok).map(|(d, _)| *d).collect();
+    let failed: Vec<Day> = last_attempt_ok
+        .iter()
+        .filter(|(_, ok)| !**ok)
+        .map(|(d, _)| *d)
+        .collect();
     let through = last_attempt_ok.keys().next_back().copied();
-    let checks = run_checks(&CheckInput { silver: &silver, truth: &truth, start: script.start, through, failed_days: &failed });
+    let checks = run_checks(&CheckInput {
+        silver: &silver,
+        truth: &truth,
+        start: script.start,
+        through,
+        failed_days: &failed,
+    });
     let diffs = diff(&silver, &truth);
-    Outcome { runs, silver, gold, adjustments, dropped: dropped_all, finalised, checks, diffs }
+    Outcome {
+        runs,
+        silver,
+        gold,
+        adjustments,
+        dropped: dropped_all,
+        finalised,
+        checks,
+        diffs,
+    }
 }
 
 /// The scheduler's queue: attempts popped in time order, retries slotted in.
@@ -205,15 +263,33 @@ fn schedule(script: &Script) -> Queue {
     let mut runs: Vec<Attempt> = script
         .runs
         .iter()
-        .map(|r| Attempt { at: r.at, day: r.day, kind: r.kind, crash_then_retry_at: r.crash_then_retry_at })
+        .map(|r| Attempt {
+            at: r.at,
+            day: r.day,
+            kind: r.kind,
+            crash_then_retry_at: r.crash_then_retry_at,
+        })
         .collect();
     runs.sort_by_key(|r| r.at);
     Queue(runs)
 }
 
-fn read(config: &PipelineConfig, state: &StateValue, bronze: &Bronze, start: Day, day: Day, at: Instant) -> Read {
+fn read(
+    config: &PipelineConfig,
+    state: &StateValue,
+    bronze: &Bronze,
+    start: Day,
+    day: Day,
+    at: Instant,
+) -> Read {
     match (config.state, state) {
-        (ProcessingState::Watermark { column, overlap_minutes }, StateValue::Watermark(mark)) => {
+        (
+            ProcessingState::Watermark {
+                column,
+                overlap_minutes,
+            },
+            StateValue::Watermark(mark),
+        ) => {
             let from = mark.map(|m| m - chrono::Duration::minutes(i64::from(overlap_minutes)));
             let value = |e: &Event| match column {
                 WatermarkColumn::ArrivedAt => e.arrived_at,
@@ -224,26 +300,56 @@ fn read(config: &PipelineConfig, state: &StateValue, bronze: &Bronze, start: Day
                 WatermarkColumn::ArrivedAt => bronze.arrived_between(from, at),
                 _ => bronze.arrived_by(at),
             };
-            let rows: Vec<usize> =
-                candidates.iter().copied().filter(|&i| from.is_none_or(|f| value(bronze.event(i)) > f)).collect();
-            let next = rows.iter().map(|&i| value(bronze.event(i))).max().max(*mark);
+            let rows: Vec<usize> = candidates
+                .iter()
+                .copied()
+                .filter(|&i| from.is_none_or(|f| value(bronze.event(i)) > f))
+                .collect();
+            let next = rows
+                .iter()
+                .map(|&i| value(bronze.event(i)))
+                .max()
+                .max(*mark);
             let partitions = distinct_event_dates(bronze, &rows);
-            Read { rows, partitions, targets: BTreeSet::new(), next_state: StateValue::Watermark(next) }
+            Read {
+                rows,
+                partitions,
+                targets: BTreeSet::new(),
+                next_state: StateValue::Watermark(next),
+            }
         }
         (ProcessingState::PartitionList { lookback, over }, StateValue::Done(done)) => {
             let window_start = shift(day, -i64::from(lookback)).max(start);
-            let targets: BTreeSet<Day> =
-                days(start, day).filter(|d| !done.contains(d) || *d >= window_start).collect();
-            let rows = targets.iter().flat_map(|dt| bronze.partition(over, *dt, at).iter().copied()).collect();
+            let targets: BTreeSet<Day> = days(start, day)
+                .filter(|d| !done.contains(d) || *d >= window_start)
+                .collect();
+            let rows = targets
+                .iter()
+                .flat_map(|dt| bronze.partition(over, *dt, at).iter().copied())
+                .collect();
             let mut next = done.clone();
             next.extend(targets.iter().copied());
-            let overwrite = if over == ListDate::EventDate { targets.clone() } else { BTreeSet::new() };
-            Read { rows, partitions: targets.into_iter().collect(), targets: overwrite, next_state: StateValue::Done(next) }
+            let overwrite = if over == ListDate::EventDate {
+                targets.clone()
+            } else {
+                BTreeSet::new()
+            };
+            Read {
+                rows,
+                partitions: targets.into_iter().collect(),
+                targets: overwrite,
+                next_state: StateValue::Done(next),
+            }
         }
         _ => {
             let rows: Vec<usize> = bronze.arrived_by(at).to_vec();
             let partitions = distinct_event_dates(bronze, &rows);
-            Read { rows, partitions, targets: BTreeSet::new(), next_state: StateValue::Nothing }
+            Read {
+                rows,
+                partitions,
+                targets: BTreeSet::new(),
+                next_state: StateValue::Nothing,
+            }
         }
     }
 }
@@ -255,7 +361,15 @@ fn distinct_event_dates(bronze: &Bronze, rows: &[usize]) -> Vec<Day> {
 
 /// Bronze rows to silver rows: the latest version per key, converted to GBP
 /// by the live logic, filed under the configured partition key.
-fn transform(config: &PipelineConfig, script: &Script, bronze: &Bronze, read: &Read, day: Day, logic: LogicVersion, attempt: usize) -> Batch {
+fn transform(
+    config: &PipelineConfig,
+    script: &Script,
+    bronze: &Bronze,
+    read: &Read,
+    day: Day,
+    logic: LogicVersion,
+    attempt: usize,
+) -> Batch {
     let mut latest: HashMap<&Id, usize> = HashMap::new();
     let mut order: Vec<&Id> = Vec::new();
     for &i in &read.rows {
@@ -263,7 +377,9 @@ fn transform(config: &PipelineConfig, script: &Script, bronze: &Bronze, read: &R
         match latest.get(&event.key) {
             Some(&held) => {
                 let held_event = bronze.event(held);
-                if (event.updated_at, event.arrived_at, &event.id) > (held_event.updated_at, held_event.arrived_at, &held_event.id) {
+                if (event.updated_at, event.arrived_at, &event.id)
+                    > (held_event.updated_at, held_event.arrived_at, &held_event.id)
+                {
                     latest.insert(&event.key, i);
                 }
             }
@@ -282,7 +398,10 @@ fn transform(config: &PipelineConfig, script: &Script, bronze: &Bronze, read: &R
                 PartitionKey::EventDate => event.event_date(),
                 PartitionKey::ProcessingDate => day,
             };
-            let gbp = script.fx.rate(event.event_date(), event.amount.currency).and_then(|rate| to_gbp(event.amount, rate, logic));
+            let gbp = script
+                .fx
+                .rate(event.event_date(), event.amount.currency)
+                .and_then(|rate| to_gbp(event.amount, rate, logic));
             Row {
                 id: event.id.clone(),
                 key: event.key.clone(),

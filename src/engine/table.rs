@@ -48,7 +48,9 @@ impl Table {
     }
 
     pub fn partitions(&self) -> impl Iterator<Item = (Day, &[Row])> {
-        self.partitions.iter().map(|(dt, rows)| (*dt, rows.as_slice()))
+        self.partitions
+            .iter()
+            .map(|(dt, rows)| (*dt, rows.as_slice()))
     }
 
     pub fn rows(&self) -> impl Iterator<Item = &Row> {
@@ -105,7 +107,13 @@ pub struct Batch {
 
 /// Applies `batch` to `table` with `mode`. `is_final` says which partitions
 /// may no longer change; `track` asks for the per-row added/removed lists.
-pub fn write(table: &mut Table, mode: WriteMode, batch: Batch, is_final: &dyn Fn(Day) -> bool, track: bool) -> WriteEffect {
+pub fn write(
+    table: &mut Table,
+    mode: WriteMode,
+    batch: Batch,
+    is_final: &dyn Fn(Day) -> bool,
+    track: bool,
+) -> WriteEffect {
     let mut before: BTreeMap<Day, (usize, Vec<Id>)> = BTreeMap::new();
     let mut touch = |table: &Table, dt: Day| {
         before.entry(dt).or_insert_with(|| {
@@ -126,7 +134,8 @@ pub fn write(table: &mut Table, mode: WriteMode, batch: Batch, is_final: &dyn Fn
             }
         }
         WriteMode::OverwritePartition => {
-            let mut grouped: BTreeMap<Day, Vec<Row>> = batch.overwrite.iter().map(|dt| (*dt, Vec::new())).collect();
+            let mut grouped: BTreeMap<Day, Vec<Row>> =
+                batch.overwrite.iter().map(|dt| (*dt, Vec::new())).collect();
             for row in batch.rows {
                 grouped.entry(row.dt).or_default().push(row);
             }
@@ -140,14 +149,16 @@ pub fn write(table: &mut Table, mode: WriteMode, batch: Batch, is_final: &dyn Fn
             }
         }
         WriteMode::Merge { key } => {
-            let mut index: HashMap<Id, Day> = table.rows().map(|r| (r.merge_key(key).clone(), r.dt)).collect();
+            let mut index: HashMap<Id, Day> = table
+                .rows()
+                .map(|r| (r.merge_key(key).clone(), r.dt))
+                .collect();
             for row in batch.rows {
                 let existing = index.get(row.merge_key(key)).copied();
                 if let Some(old_dt) = existing {
-                    let newer_held = table
-                        .partition(old_dt)
-                        .iter()
-                        .any(|old| old.merge_key(key) == row.merge_key(key) && old.updated_at > row.updated_at);
+                    let newer_held = table.partition(old_dt).iter().any(|old| {
+                        old.merge_key(key) == row.merge_key(key) && old.updated_at > row.updated_at
+                    });
                     if newer_held {
                         continue;
                     }
@@ -190,11 +201,24 @@ pub fn write(table: &mut Table, mode: WriteMode, batch: Batch, is_final: &dyn Fn
         .into_iter()
         .map(|(dt, (rows_before, ids_before))| {
             let rows_after = table.partition(dt).len();
-            let (added, removed) = if track { multiset_diff(&ids_before, &table.ids(dt)) } else { (Vec::new(), Vec::new()) };
-            PartitionWrite { dt, rows_before, rows_after, added, removed }
+            let (added, removed) = if track {
+                multiset_diff(&ids_before, &table.ids(dt))
+            } else {
+                (Vec::new(), Vec::new())
+            };
+            PartitionWrite {
+                dt,
+                rows_before,
+                rows_after,
+                added,
+                removed,
+            }
         })
         .collect();
-    WriteEffect { partitions, blocked }
+    WriteEffect {
+        partitions,
+        blocked,
+    }
 }
 
 /// (in `after` but not `before`, in `before` but not `after`), counting repeats.

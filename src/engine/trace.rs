@@ -81,7 +81,9 @@ pub struct Adjustment {
 pub enum Verdict {
     Correct,
     /// Wrong, and at least one usual check says so.
-    Loud { failing: Vec<CheckKind> },
+    Loud {
+        failing: Vec<CheckKind>,
+    },
     /// Wrong, and every usual check passes.
     Silent,
 }
@@ -120,19 +122,26 @@ impl Outcome {
 
     /// Keys that belong in the table and are nowhere in it.
     pub fn lost(&self) -> Vec<Id> {
-        self.diffs.iter().flat_map(|d| d.lost.iter().cloned()).collect()
+        self.diffs
+            .iter()
+            .flat_map(|d| d.lost.iter().cloned())
+            .collect()
     }
 
     /// One entry per extra copy of a key.
     pub fn duplicates(&self) -> Vec<Id> {
-        self.diffs.iter().flat_map(|d| d.duplicates.iter().cloned()).collect()
+        self.diffs
+            .iter()
+            .flat_map(|d| d.duplicates.iter().cloned())
+            .collect()
     }
 
     /// The last attempt that removed `id` from a partition, if any did.
     pub fn deleted_by(&self, id: &str) -> Option<&RunTrace> {
-        self.runs
-            .iter()
-            .rev()
-            .find(|run| run.writes.iter().any(|w| w.removed.iter().any(|r| &**r == id)))
+        self.runs.iter().rev().find(|run| {
+            run.writes
+                .iter()
+                .any(|w| w.removed.iter().any(|r| &**r == id))
+        })
     }
 }

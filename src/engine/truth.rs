@@ -14,7 +14,8 @@ pub fn truth_at<'a>(bronze: &Bronze<'a>, at: Instant) -> BTreeMap<Day, BTreeMap<
     for &i in bronze.arrived_by(at) {
         let event = bronze.event(i);
         let keep = latest.get(&event.key).is_none_or(|held| {
-            (event.updated_at, event.arrived_at, &event.id) > (held.updated_at, held.arrived_at, &held.id)
+            (event.updated_at, event.arrived_at, &event.id)
+                > (held.updated_at, held.arrived_at, &held.id)
         });
         if keep {
             latest.insert(&event.key, event);
@@ -22,7 +23,10 @@ pub fn truth_at<'a>(bronze: &Bronze<'a>, at: Instant) -> BTreeMap<Day, BTreeMap<
     }
     let mut by_day: BTreeMap<Day, BTreeMap<Id, &'a Event>> = BTreeMap::new();
     for event in latest.into_values() {
-        by_day.entry(event.event_date()).or_default().insert(event.key.clone(), event);
+        by_day
+            .entry(event.event_date())
+            .or_default()
+            .insert(event.key.clone(), event);
     }
     by_day
 }
@@ -45,7 +49,10 @@ pub struct PartitionDiff {
 
 impl PartitionDiff {
     pub fn is_clean(&self) -> bool {
-        self.lost.is_empty() && self.duplicates.is_empty() && self.misplaced.is_empty() && self.stale.is_empty()
+        self.lost.is_empty()
+            && self.duplicates.is_empty()
+            && self.misplaced.is_empty()
+            && self.stale.is_empty()
     }
 }
 
@@ -56,7 +63,11 @@ pub fn diff(table: &Table, truth: &BTreeMap<Day, BTreeMap<Id, &Event>>) -> Vec<P
         .iter()
         .flat_map(|(dt, keys)| keys.iter().map(move |(key, event)| (key, (*dt, *event))))
         .collect();
-    let days: BTreeSet<Day> = truth.keys().copied().chain(table.partitions().map(|(dt, _)| dt)).collect();
+    let days: BTreeSet<Day> = truth
+        .keys()
+        .copied()
+        .chain(table.partitions().map(|(dt, _)| dt))
+        .collect();
     days.into_iter()
         .map(|dt| {
             let rows = table.partition(dt);
@@ -83,9 +94,9 @@ pub fn diff(table: &Table, truth: &BTreeMap<Day, BTreeMap<Id, &Event>>) -> Vec<P
             let stale = seen
                 .keys()
                 .filter(|key| match true_day.get(*key) {
-                    Some((day, latest)) if *day == dt => {
-                        !rows.iter().any(|r| &r.key == **key && r.updated_at >= latest.updated_at)
-                    }
+                    Some((day, latest)) if *day == dt => !rows
+                        .iter()
+                        .any(|r| &r.key == **key && r.updated_at >= latest.updated_at),
                     _ => false,
                 })
                 .map(|key| (*key).clone())

@@ -5,7 +5,10 @@ use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::calendar::{at, days, shift, Day};
-use crate::engine::{simulate, CommitOrder, Event, Money, Outcome, PipelineConfig, ProcessingState, RunSpec, Script, WriteMode};
+use crate::engine::{
+    simulate, CommitOrder, Event, Money, Outcome, PipelineConfig, ProcessingState, RunSpec, Script,
+    WriteMode,
+};
 
 /// When the late order o-105 (Monday 23:58) shows up, if at all.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -18,7 +21,12 @@ pub enum LateOrder {
 }
 
 impl LateOrder {
-    pub const ALL: [LateOrder; 4] = [LateOrder::Off, LateOrder::Tue, LateOrder::Wed, LateOrder::Fri];
+    pub const ALL: [LateOrder; 4] = [
+        LateOrder::Off,
+        LateOrder::Tue,
+        LateOrder::Wed,
+        LateOrder::Fri,
+    ];
 
     /// Days after Monday that it arrives (at 03:10).
     fn days_after_monday(self) -> Option<i64> {
@@ -42,7 +50,12 @@ pub struct Controls {
 
 impl Default for Controls {
     fn default() -> Self {
-        Self { late: LateOrder::Tue, crash: true, lookback: 1, commit: CommitOrder::StateAfterWrite }
+        Self {
+            late: LateOrder::Tue,
+            crash: true,
+            lookback: 1,
+            commit: CommitOrder::StateAfterWrite,
+        }
     }
 }
 
@@ -54,7 +67,12 @@ impl Controls {
             for crash in [true, false] {
                 for lookback in 0..=2 {
                     for commit in [CommitOrder::StateAfterWrite, CommitOrder::StateBeforeWrite] {
-                        all.push(Controls { late, crash, lookback, commit });
+                        all.push(Controls {
+                            late,
+                            crash,
+                            lookback,
+                            commit,
+                        });
                     }
                 }
             }
@@ -74,7 +92,13 @@ pub enum Cell {
 }
 
 impl Cell {
-    pub const ALL: [Cell; 5] = [Cell::WatermarkAppend, Cell::WatermarkOverwrite, Cell::ListAppend, Cell::ListOverwrite, Cell::FullRefresh];
+    pub const ALL: [Cell; 5] = [
+        Cell::WatermarkAppend,
+        Cell::WatermarkOverwrite,
+        Cell::ListAppend,
+        Cell::ListOverwrite,
+        Cell::FullRefresh,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -89,8 +113,12 @@ impl Cell {
     pub fn config(self, controls: &Controls) -> PipelineConfig {
         let list = ProcessingState::partition_list(controls.lookback);
         let config = match self {
-            Cell::WatermarkAppend => PipelineConfig::new(ProcessingState::watermark(), WriteMode::Append),
-            Cell::WatermarkOverwrite => PipelineConfig::new(ProcessingState::watermark(), WriteMode::OverwritePartition),
+            Cell::WatermarkAppend => {
+                PipelineConfig::new(ProcessingState::watermark(), WriteMode::Append)
+            }
+            Cell::WatermarkOverwrite => {
+                PipelineConfig::new(ProcessingState::watermark(), WriteMode::OverwritePartition)
+            }
             Cell::ListAppend => PipelineConfig::new(list, WriteMode::Append),
             Cell::ListOverwrite => PipelineConfig::new(list, WriteMode::OverwritePartition),
             Cell::FullRefresh => PipelineConfig::full_refresh(),
@@ -116,11 +144,21 @@ pub fn script(controls: &Controls) -> Script {
         for (n, (hour, minute)) in ORDER_TIMES.iter().enumerate() {
             let happened = at(day, *hour, *minute);
             let id = format!("o-{}{:02}", d + 1, n + 1);
-            events.push(Event::immutable(&id, happened, happened + chrono::Duration::minutes(2), amount(d, n)));
+            events.push(Event::immutable(
+                &id,
+                happened,
+                happened + chrono::Duration::minutes(2),
+                amount(d, n),
+            ));
         }
         if d == 0 {
             if let Some(after) = controls.late.days_after_monday() {
-                events.push(Event::immutable("o-105", at(day, 23, 58), at(shift(day, after), 3, 10), amount(0, 4)));
+                events.push(Event::immutable(
+                    "o-105",
+                    at(day, 23, 58),
+                    at(shift(day, after), 3, 10),
+                    amount(0, 4),
+                ));
             }
         }
     }
@@ -145,5 +183,8 @@ fn amount(day: usize, slot: usize) -> Money {
 /// Every cell's outcome for one set of controls.
 pub fn run(controls: &Controls) -> Vec<(Cell, Outcome)> {
     let script = script(controls);
-    Cell::ALL.iter().map(|cell| (*cell, simulate(&cell.config(controls), &script))).collect()
+    Cell::ALL
+        .iter()
+        .map(|cell| (*cell, simulate(&cell.config(controls), &script)))
+        .collect()
 }

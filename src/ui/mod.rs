@@ -1,1 +1,11 @@
+//! Leptos views. They render what the engine and the lab models compute
+//! and keep no pipeline logic of their own.
 
+pub mod app;
+pub mod labs;
+pub mod not_found;
+pub mod overview;
+pub mod page;
+pub mod scenarios;
+
+pub use app::App;

@@ -1,0 +1,62 @@
+//! The chapter's ideas in the order they build on each other, with the lab
+//! where each one can be tried.
+
+/// One stop on the map.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Idea {
+    pub title: &'static str,
+    pub question: &'static str,
+    pub ideas: &'static [&'static str],
+    pub lab: Option<(&'static str, &'static str)>,
+}
+
+pub const IDEA_MAP: [Idea; 5] = [
+    Idea {
+        title: "The partition",
+        question: "What is the unit I process, rebuild and replace?",
+        ideas: &["partition", "partition key", "partition independence", "partition overwrite", "idempotent"],
+        lab: None,
+    },
+    Idea {
+        title: "Doing only the new work",
+        question: "How does a run know where the last one stopped, and what happens when it crashes half-way?",
+        ideas: &["processing state", "watermark", "partition list", "commit order", "append", "overwrite partition", "merge", "full refresh"],
+        lab: Some(("/lab/state-write", "State x Write lab")),
+    },
+    Idea {
+        title: "Data that arrives late",
+        question: "How long do I keep a day open, and what does waiting cost?",
+        ideas: &["event time vs processing time", "lateness window", "allowed lateness", "finalisation", "adjustments table"],
+        lab: Some(("/lab/lateness", "Allowed-lateness lab")),
+    },
+    Idea {
+        title: "Redoing old work on purpose",
+        question: "Which partitions are wrong, in what order do they rebuild, and how fast dare I go?",
+        ideas: &["backfill", "blast radius", "backfill range", "completion marker", "restatement"],
+        lab: Some(("/lab/backfill", "Currency-bug backfill lab")),
+    },
+    Idea {
+        title: "Designing it yourself",
+        question: "Can I put the pieces together so that a real week of faults cannot break them?",
+        ideas: &["append-style incremental", "merge-style incremental", "reconcile vs bronze", "historical correctness"],
+        lab: Some(("/scenarios", "Five graded scenarios")),
+    },
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::content::glossary::GLOSSARY;
+
+    #[test]
+    fn every_idea_on_the_map_is_explained_in_the_glossary() {
+        for stop in IDEA_MAP {
+            for idea in stop.ideas {
+                assert!(
+                    GLOSSARY.iter().any(|t| t.term == *idea),
+                    "{idea} is on the map but not in the glossary"
+                );
+            }
+        }
+    }
+}

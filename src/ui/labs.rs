@@ -1,0 +1,51 @@
+//! The three labs' pages. Each gets its full view in its own issue; until
+//! then the page says what it will hold.
+
+use leptos::prelude::*;
+
+use super::page::set_title;
+
+#[component]
+fn LabIntro(title: &'static str, summary: &'static str, ideas: &'static str) -> impl IntoView {
+    set_title(title);
+    view! {
+        <section class="page">
+            <h1>{title}</h1>
+            <p class="lede">{summary}</p>
+            <p class="muted">{ideas}</p>
+        </section>
+    }
+}
+
+#[component]
+pub fn StateWriteLab() -> impl IntoView {
+    view! {
+        <LabIntro
+            title="State x Write lab"
+            summary="Four incremental pipelines (a watermark or a partition list, crossed with append or partition overwrite) and a full refresh replay the same week of orders, with one late order and one crashed run, so you can scrub run by run and see which one silently loses data."
+            ideas="Ideas: processing state, write modes, commit order, idempotent retries, the reconcile check."
+        />
+    }
+}
+
+#[component]
+pub fn LatenessLab() -> impl IntoView {
+    view! {
+        <LabIntro
+            title="Allowed-lateness lab"
+            summary="One slider sets how many days a partition stays open for late events; completeness, the partitions rebuilt on every run and the date finance can close August all move with it."
+            ideas="Ideas: event time vs processing time, allowed lateness, finalisation, the adjustments table."
+        />
+    }
+}
+
+#[component]
+pub fn BackfillLab() -> impl IntoView {
+    view! {
+        <LabIntro
+            title="Currency-bug backfill lab"
+            summary="A conversion bug shipped early in August: find the partitions it damaged from the data, plan the rebuild's order and speed, run it, interrupt it, and copy the commands that match your plan."
+            ideas="Ideas: blast radius, backfill range, partition-scoped reprocess, completion markers, restatement."
+        />
+    }
+}

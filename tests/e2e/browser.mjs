@@ -1,0 +1,67 @@
+// Shared set-up for the browser tests: one server, one Chromium, and a page
+// helper that records console errors and runs axe-core.
+import { chromium } from 'playwright-core';
+import { existsSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { dirname, join } from 'node:path';
+import { startServer } from './serve.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const require = createRequire(import.meta.url);
+const AXE = require.resolve('axe-core/axe.min.js');
+
+export const ROOT = join(here, '..', '..');
+export const DIST = join(ROOT, 'dist');
+
+const CHROMIUM_FLAGS = [
+  '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
+  '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic',
+];
+
+export async function launch() {
+  if (!existsSync(join(DIST, 'index.html'))) {
+    throw new Error('dist/index.html is missing: build the app first (scripts/test does)');
+  }
+  const { server, url } = await startServer({ root: DIST });
+  const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+  const browser = await chromium.launch({ executablePath, args: CHROMIUM_FLAGS });
+  return {
+    url,
+    browser,
+    async close() {
+      await browser.close();
+      server.close();
+    },
+  };
+}
+
+/// Opens a page that collects console errors and uncaught exceptions.
+export async function openPage(env, path, viewport = { width: 1280, height: 800 }) {
+  const context = await env.browser.newContext({ viewport });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('console', (msg) => {
+    if (msg.type() === 'error') errors.push(msg.text());
+  });
+  page.on('pageerror', (err) => errors.push(String(err)));
+  await page.goto(env.url + path);
+  await page.waitForSelector('main h1');
+  return { page, errors, context };
+}
+
+/// Runs axe-core (WCAG 2.x A and AA rules) and returns its violations.
+export async function axe(page) {
+  await page.addScriptTag({ path: AXE });
+  return page.evaluate(async () => {
+    const result = await window.axe.run(document, {
+      runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
+    });
+    return result.violations.map((v) => ({
+      id: v.id,
+      impact: v.impact,
+      help: v.help,
+      nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5),
+    }));
+  });
+}

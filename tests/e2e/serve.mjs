@@ -1,0 +1,52 @@
+// A static server for dist/ with an index fallback, so deep links such as
+// /lab/lateness?profile=mobile load the app like any static host would.
+// Used by `scripts/run` and by the browser tests.
+import { createServer } from 'node:http';
+import { readFile, stat } from 'node:fs/promises';
+import { extname, join, normalize, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const TYPES = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.wasm': 'application/wasm',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.json': 'application/json',
+  '.png': 'image/png',
+};
+
+export function startServer({ root, port = 0, host = '127.0.0.1' }) {
+  const dist = resolve(root);
+  const server = createServer(async (req, res) => {
+    try {
+      const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+      let file = normalize(join(dist, path));
+      if (!file.startsWith(dist)) {
+        res.writeHead(403).end();
+        return;
+      }
+      const info = await stat(file).catch(() => null);
+      if (!info || info.isDirectory() || !extname(file)) file = join(dist, 'index.html');
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
+      res.end(body);
+    } catch {
+      res.writeHead(404).end('not found');
+    }
+  });
+  return new Promise((ok, fail) => {
+    server.once('error', fail);
+    server.listen(port, host, () => {
+      const { port: actual } = server.address();
+      ok({ server, url: `http://${host}:${actual}` });
+    });
+  });
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const root = process.argv[2] ?? 'dist';
+  const port = Number(process.env.PORT ?? 8080);
+  const { url } = await startServer({ root, port });
+  console.log(`Partition Lab is being served at ${url}/  (Ctrl+C to stop)`);
+}

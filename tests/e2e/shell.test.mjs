@@ -1,0 +1,117 @@
+// The app shell: every route loads in Chromium without console errors,
+// passes axe-core, fits a phone, and navigates client-side.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openPage, axe } from './browser.mjs';
+
+const ROUTES = [
+  ['/', 'Partition Lab'],
+  ['/lab/state-write', 'State x Write lab'],
+  ['/lab/lateness', 'Allowed-lateness lab'],
+  ['/lab/backfill', 'Currency-bug backfill lab'],
+  ['/scenarios', 'Five design scenarios'],
+  ['/scenarios/1', 'Scenario 1: Clicks, forward'],
+  ['/scenarios/2', 'Scenario 2: Orders that change'],
+  ['/scenarios/3', 'Scenario 3: Late mobile events and month close'],
+  ['/scenarios/4', 'Scenario 4: The currency bug'],
+  ['/scenarios/5', 'Scenario 5: Two years of history, interrupted'],
+  ['/no/such/page', 'No page here'],
+  ['/scenarios/9', 'No page here'],
+];
+
+let env;
+before(async () => {
+  env = await launch();
+});
+after(async () => {
+  await env?.close();
+});
+
+for (const [path, heading] of ROUTES) {
+  test(`${path} loads with its heading, no console errors and no axe violations`, async () => {
+    const { page, errors, context } = await openPage(env, path);
+    assert.equal((await page.textContent('main h1')).trim(), heading);
+    assert.match(await page.title(), /Partition Lab/);
+    const violations = await axe(page);
+    assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test(`${path} fits a 390px-wide phone without sideways scrolling`, async () => {
+    const { page, errors, context } = await openPage(env, path, { width: 390, height: 844 });
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `page is ${overflow}px wider than the viewport`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
+
+test('the navigation moves between pages without a reload and marks the current one', async () => {
+  const { page, errors, context } = await openPage(env, '/');
+  await page.evaluate(() => { window.__sameDocument = true; });
+  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Scenarios' }).click();
+  await page.waitForURL('**/scenarios');
+  assert.equal((await page.textContent('main h1')).trim(), 'Five design scenarios');
+  assert.equal(await page.evaluate(() => window.__sameDocument), true, 'navigation reloaded the page');
+  const current = page.locator('nav a[aria-current="page"]');
+  assert.equal((await current.textContent()).trim(), 'Scenarios');
+  await page.getByRole('link', { name: '4. The currency bug' }).click();
+  await page.waitForURL('**/scenarios/4');
+  assert.equal(await page.title(), 'Scenario 4: The currency bug · Partition Lab');
+  await page.goBack();
+  await page.waitForURL('**/scenarios');
+  assert.equal((await page.textContent('main h1')).trim(), 'Five design scenarios');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the whole shell is reachable by keyboard, with a skip link first', async () => {
+  const { page, errors, context } = await openPage(env, '/');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.textContent.trim()), 'Skip to content');
+  await page.keyboard.press('Enter');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'main');
+  // From the top, tabbing reaches the Lateness link and Enter follows it.
+  await page.goto(env.url + '/');
+  await page.waitForSelector('main h1');
+  for (let i = 0; i < 12; i += 1) {
+    await page.keyboard.press('Tab');
+    const text = await page.evaluate(() => document.activeElement.textContent.trim());
+    if (text === 'Lateness') break;
+  }
+  assert.equal(await page.evaluate(() => document.activeElement.textContent.trim()), 'Lateness');
+  const outline = await page.evaluate(() => getComputedStyle(document.activeElement).outlineStyle);
+  assert.notEqual(outline, 'none', 'focused link has no visible outline');
+  await page.keyboard.press('Enter');
+  await page.waitForURL('**/lab/lateness');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the glossary filter narrows the terms and says how many are shown', async () => {
+  const { page, errors, context } = await openPage(env, '/');
+  const total = await page.locator('.glossary-entry').count();
+  assert.ok(total >= 23, `only ${total} glossary terms`);
+  await page.getByLabel('Filter terms').fill('watermark');
+  const shown = await page.locator('.glossary dt').allTextContents();
+  assert.ok(shown.includes('watermark'));
+  assert.ok(shown.length < total && shown.length > 0);
+  assert.match(await page.textContent('[aria-live="polite"]'), new RegExp(`^${shown.length} of ${total} terms shown$`));
+  await page.getByLabel('Filter terms').fill('zzzz');
+  assert.equal(await page.locator('.glossary-entry').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the map of ideas links each lab and each term to its glossary entry', async () => {
+  const { page, errors, context } = await openPage(env, '/');
+  const stops = page.locator('.idea-map > li');
+  assert.equal(await stops.count(), 5);
+  await page.locator('.idea-terms a', { hasText: 'completion marker' }).click();
+  assert.equal(await page.evaluate(() => location.hash), '#term-completion-marker');
+  await page.getByRole('link', { name: 'Try it: State x Write lab' }).click();
+  await page.waitForURL('**/lab/state-write');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
