@@ -13,6 +13,7 @@ pub struct Bronze<'a> {
     by_arrival: Vec<usize>,
     by_event_date: BTreeMap<Day, Vec<usize>>,
     by_change_date: BTreeMap<Day, Vec<usize>>,
+    has_versions: bool,
 }
 
 impl<'a> Bronze<'a> {
@@ -34,12 +35,21 @@ impl<'a> Bronze<'a> {
                 .or_default()
                 .push(i);
         }
+        let mut keys: Vec<&str> = events.iter().map(|e| &*e.key).collect();
+        keys.sort_unstable();
+        let has_versions = keys.windows(2).any(|pair| pair[0] == pair[1]);
         Self {
             events,
             by_arrival,
             by_event_date,
             by_change_date,
+            has_versions,
         }
+    }
+
+    /// Whether any key has more than one row (a mutable source).
+    pub fn has_versions(&self) -> bool {
+        self.has_versions
     }
 
     pub fn event(&self, i: usize) -> &'a Event {

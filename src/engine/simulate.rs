@@ -10,7 +10,7 @@ use super::config::{
     WatermarkColumn,
 };
 use super::event::{Event, Id};
-use super::money::{to_gbp, LogicVersion};
+use super::money::{to_gbp, LogicVersion, Money};
 use super::script::{RunKind, Script};
 use super::state::StateValue;
 use super::table::{write, Batch, DailyTotal, Gold, Row, Table};
@@ -51,6 +51,7 @@ struct Read {
 
 pub fn simulate_with(config: &PipelineConfig, script: &Script, detail: Detail) -> Outcome {
     let bronze = Bronze::index(&script.events);
+    let converted = convert_all(script);
     let track = detail == Detail::Full;
     let mut queue = schedule(script);
     let mut state = StateValue::initial(config.state);
@@ -98,7 +99,15 @@ pub fn simulate_with(config: &PipelineConfig, script: &Script, detail: Detail) -
         let is_final = |dt: Day| !reopen && final_before.contains(&dt);
 
         let effect = if wrote {
-            let batch = transform(config, script, &bronze, &read, attempt.day, logic, index);
+            let batch = transform(
+                config,
+                &converted,
+                &bronze,
+                &read,
+                attempt.day,
+                logic,
+                index,
+            );
             write(&mut silver, config.write, batch, &is_final, track)
         } else {
             Default::default()
@@ -142,14 +151,13 @@ pub fn simulate_with(config: &PipelineConfig, script: &Script, detail: Detail) -
                             continue;
                         }
                         if finaliser.after_final == AfterFinal::Adjustments {
-                            let rate = script.fx.rate(event.event_date(), event.amount.currency);
                             adjustments.push(Adjustment {
                                 id: event.id.clone(),
                                 key: event.key.clone(),
                                 dt: event.event_date(),
                                 arrived_at: event.arrived_at,
                                 booked_at: attempt.at,
-                                gbp: rate.and_then(|r| to_gbp(event.amount, r, logic)),
+                                gbp: converted.get(i).and_then(|both| both[logic_slot(logic)]),
                             });
                             booked.push(event.id.clone());
                         } else {
@@ -363,45 +371,23 @@ fn distinct_event_dates(bronze: &Bronze, rows: &[usize]) -> Vec<Day> {
 /// by the live logic, filed under the configured partition key.
 fn transform(
     config: &PipelineConfig,
-    script: &Script,
+    converted: &[Converted],
     bronze: &Bronze,
     read: &Read,
     day: Day,
     logic: LogicVersion,
     attempt: usize,
 ) -> Batch {
-    let mut latest: HashMap<&Id, usize> = HashMap::new();
-    let mut order: Vec<&Id> = Vec::new();
-    for &i in &read.rows {
-        let event = bronze.event(i);
-        match latest.get(&event.key) {
-            Some(&held) => {
-                let held_event = bronze.event(held);
-                if (event.updated_at, event.arrived_at, &event.id)
-                    > (held_event.updated_at, held_event.arrived_at, &held_event.id)
-                {
-                    latest.insert(&event.key, i);
-                }
-            }
-            None => {
-                latest.insert(&event.key, i);
-                order.push(&event.key);
-            }
-        }
-    }
-    let rows = order
+    let chosen = latest_per_key(bronze, &read.rows);
+    let rows = chosen
         .into_iter()
-        .filter_map(|key| latest.get(key).copied())
         .map(|i| {
             let event = bronze.event(i);
             let dt = match config.partition_key {
                 PartitionKey::EventDate => event.event_date(),
                 PartitionKey::ProcessingDate => day,
             };
-            let gbp = script
-                .fx
-                .rate(event.event_date(), event.amount.currency)
-                .and_then(|rate| to_gbp(event.amount, rate, logic));
+            let gbp = converted.get(i).and_then(|both| both[logic_slot(logic)]);
             Row {
                 id: event.id.clone(),
                 key: event.key.clone(),
@@ -422,4 +408,60 @@ fn transform(
         PartitionKey::ProcessingDate => BTreeSet::from([day]),
     };
     Batch { rows, overwrite }
+}
+
+/// Each bronze row's GBP amount under the fixed and the broken logic.
+/// The transform is a pure function of the row, so it is computed once per
+/// row instead of once per read: full refreshes read every row every run.
+type Converted = [Option<Money>; 2];
+
+fn logic_slot(logic: LogicVersion) -> usize {
+    match logic {
+        LogicVersion::Fixed => 0,
+        LogicVersion::Broken => 1,
+    }
+}
+
+fn convert_all(script: &Script) -> Vec<Converted> {
+    script
+        .events
+        .iter()
+        .map(|event| {
+            let rate = script.fx.rate(event.event_date(), event.amount.currency);
+            let gbp = |logic| rate.and_then(|r| to_gbp(event.amount, r, logic));
+            [gbp(LogicVersion::Fixed), gbp(LogicVersion::Broken)]
+        })
+        .collect()
+}
+
+/// The rows a transform keeps: the latest version of each key, in the
+/// order keys were first read. Immutable data has one version per key and
+/// skips the bookkeeping.
+fn latest_per_key(bronze: &Bronze, rows: &[usize]) -> Vec<usize> {
+    if !bronze.has_versions() {
+        return rows.to_vec();
+    }
+    let mut latest: HashMap<&Id, usize> = HashMap::new();
+    let mut order: Vec<&Id> = Vec::new();
+    for &i in rows {
+        let event = bronze.event(i);
+        match latest.get(&event.key) {
+            Some(&held) => {
+                let held_event = bronze.event(held);
+                if (event.updated_at, event.arrived_at, &event.id)
+                    > (held_event.updated_at, held_event.arrived_at, &held_event.id)
+                {
+                    latest.insert(&event.key, i);
+                }
+            }
+            None => {
+                latest.insert(&event.key, i);
+                order.push(&event.key);
+            }
+        }
+    }
+    order
+        .into_iter()
+        .filter_map(|key| latest.get(key).copied())
+        .collect()
 }
