@@ -186,9 +186,12 @@ pub fn simulate_with(config: &PipelineConfig, script: &Script, detail: Detail) -
                 through,
                 failed_days: &failed,
             });
+            // Days the pipeline has not reached yet are not missing, just not due.
+            let due = through.unwrap_or(script.start);
             Snapshot {
                 silver: silver.clone(),
                 checks,
+                diffs: diff(&silver, &truth, Some(due)),
             }
         });
 
@@ -239,7 +242,7 @@ pub fn simulate_with(config: &PipelineConfig, script: &Script, detail: Detail) -
         through,
         failed_days: &failed,
     });
-    let diffs = diff(&silver, &truth);
+    let diffs = diff(&silver, &truth, None);
     Outcome {
         runs,
         silver,

@@ -16,6 +16,9 @@ use super::truth::PartitionDiff;
 pub struct Snapshot {
     pub silver: Table,
     pub checks: Checks,
+    /// Every partition due so far (up to the latest day run) against the
+    /// truth as it had arrived by then.
+    pub diffs: Vec<PartitionDiff>,
 }
 
 /// One run attempt, as an operator's log would tell it.

@@ -56,8 +56,13 @@ impl PartitionDiff {
     }
 }
 
-/// Compares every partition that the truth or the table has.
-pub fn diff(table: &Table, truth: &BTreeMap<Day, BTreeMap<Id, &Event>>) -> Vec<PartitionDiff> {
+/// Compares every partition that the table has or that is due: with
+/// `due_through`, later days are left out unless the table holds rows there.
+pub fn diff(
+    table: &Table,
+    truth: &BTreeMap<Day, BTreeMap<Id, &Event>>,
+    due_through: Option<Day>,
+) -> Vec<PartitionDiff> {
     let held: BTreeSet<&Id> = table.rows().map(|r| &r.key).collect();
     let true_day: HashMap<&Id, (Day, &Event)> = truth
         .iter()
@@ -66,14 +71,17 @@ pub fn diff(table: &Table, truth: &BTreeMap<Day, BTreeMap<Id, &Event>>) -> Vec<P
     let days: BTreeSet<Day> = truth
         .keys()
         .copied()
+        .filter(|dt| due_through.is_none_or(|last| *dt <= last))
         .chain(table.partitions().map(|(dt, _)| dt))
         .collect();
     days.into_iter()
         .map(|dt| {
             let rows = table.partition(dt);
             let expected = truth.get(&dt);
+            let not_due = due_through.is_some_and(|last| dt > last);
             let lost = expected
                 .into_iter()
+                .filter(|_| !not_due)
                 .flat_map(|keys| keys.keys())
                 .filter(|key| !held.contains(key))
                 .cloned()
