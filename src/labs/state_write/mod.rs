@@ -1,0 +1,9 @@
+//! The State x Write lab (SPEC 4): controls, the fixed week, the five
+//! pipelines, what each cell shows for a run, and the verdicts' wording.
+
+pub mod explain;
+pub mod model;
+pub mod query;
+pub mod view;
+
+pub use model::{monday, run, script, Cell, Controls, LateOrder};

@@ -1,0 +1,168 @@
+//! The lab's state in the URL query, so any moment can be bookmarked:
+//! `late=off|tue|wed|fri`, `crash=on|off`, `lookback=0|1|2`,
+//! `commit=after|before`, `run=<n>` (1-based; absent means the last run).
+
+use crate::engine::CommitOrder;
+
+use super::model::{Controls, LateOrder};
+
+/// What the query asks for; `run` is still unchecked against the run count.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LabQuery {
+    pub controls: Controls,
+    pub run: Option<usize>,
+}
+
+impl Default for LabQuery {
+    fn default() -> Self {
+        Self { controls: Controls::default(), run: None }
+    }
+}
+
+/// Longest piece of a bad value repeated back to the user.
+const ECHO_LIMIT: usize = 24;
+
+fn echo(value: &str) -> String {
+    let mut shown: String = value.chars().take(ECHO_LIMIT).collect();
+    if value.chars().count() > ECHO_LIMIT {
+        shown.push('…');
+    }
+    shown
+}
+
+fn late_value(late: LateOrder) -> &'static str {
+    match late {
+        LateOrder::Off => "off",
+        LateOrder::Tue => "tue",
+        LateOrder::Wed => "wed",
+        LateOrder::Fri => "fri",
+    }
+}
+
+fn commit_value(commit: CommitOrder) -> &'static str {
+    match commit {
+        CommitOrder::StateAfterWrite => "after",
+        CommitOrder::StateBeforeWrite => "before",
+    }
+}
+
+/// Reads the query through `get`; every value it cannot use falls back to
+/// its default and adds a sentence saying so.
+pub fn parse(get: impl Fn(&str) -> Option<String>) -> (LabQuery, Vec<String>) {
+    let mut notes = Vec::new();
+    let mut query = LabQuery::default();
+    let defaults = Controls::default();
+    let mut bad = |key: &str, given: &str, expected: &str, default: &str| {
+        notes.push(format!("Ignored {key}={}: expected {expected}; showing {default}.", echo(given)));
+    };
+    if let Some(given) = get("late") {
+        match LateOrder::ALL.iter().find(|l| late_value(**l) == given.trim().to_ascii_lowercase()) {
+            Some(late) => query.controls.late = *late,
+            None => bad("late", &given, "off, tue, wed or fri", late_value(defaults.late)),
+        }
+    }
+    if let Some(given) = get("crash") {
+        match given.trim().to_ascii_lowercase().as_str() {
+            "on" => query.controls.crash = true,
+            "off" => query.controls.crash = false,
+            _ => bad("crash", &given, "on or off", "on"),
+        }
+    }
+    if let Some(given) = get("lookback") {
+        match given.trim().parse::<u32>() {
+            Ok(n) if n <= 2 => query.controls.lookback = n,
+            _ => bad("lookback", &given, "0, 1 or 2", "1"),
+        }
+    }
+    if let Some(given) = get("commit") {
+        match given.trim().to_ascii_lowercase().as_str() {
+            "after" => query.controls.commit = CommitOrder::StateAfterWrite,
+            "before" => query.controls.commit = CommitOrder::StateBeforeWrite,
+            _ => bad("commit", &given, "after or before", "after"),
+        }
+    }
+    if let Some(given) = get("run") {
+        match given.trim().parse::<usize>() {
+            Ok(n) if n >= 1 => query.run = Some(n),
+            _ => bad("run", &given, "a run number from 1", "the last run"),
+        }
+    }
+    (query, notes)
+}
+
+/// The run to show for a requested 1-based number, as a 0-based index, and
+/// a note when the request was out of range.
+pub fn resolve_run(requested: Option<usize>, runs: usize) -> (usize, Option<String>) {
+    let last = runs.saturating_sub(1);
+    match requested {
+        None => (last, None),
+        Some(n) if n >= 1 && n <= runs => (n - 1, None),
+        Some(n) => (last, Some(format!("There is no run {n} with these settings (there are {runs}); showing the last run."))),
+    }
+}
+
+/// The query string for a state, always with every key, so a link is explicit.
+pub fn to_query(controls: &Controls, run: usize) -> String {
+    format!(
+        "late={}&crash={}&lookback={}&commit={}&run={}",
+        late_value(controls.late),
+        if controls.crash { "on" } else { "off" },
+        controls.lookback,
+        commit_value(controls.commit),
+        run,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn parse_str(query: &str) -> (LabQuery, Vec<String>) {
+        let map: HashMap<String, String> = query
+            .split('&')
+            .filter_map(|pair| pair.split_once('='))
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        parse(|key| map.get(key).cloned())
+    }
+
+    #[test]
+    fn defaults_are_tue_on_one_after_and_the_last_run() {
+        let (query, notes) = parse_str("");
+        assert_eq!(query, LabQuery::default());
+        assert_eq!(query.controls, Controls { late: LateOrder::Tue, crash: true, lookback: 1, commit: CommitOrder::StateAfterWrite });
+        assert!(notes.is_empty());
+    }
+
+    #[test]
+    fn every_state_round_trips_through_the_query() {
+        for controls in Controls::all() {
+            for run in 1..=8 {
+                let (query, notes) = parse_str(&to_query(&controls, run));
+                assert!(notes.is_empty(), "{notes:?}");
+                assert_eq!(query, LabQuery { controls, run: Some(run) });
+            }
+        }
+    }
+
+    #[test]
+    fn bad_values_fall_back_with_a_note_each() {
+        let (query, notes) = parse_str("late=sat&crash=maybe&lookback=7&commit=never&run=0");
+        assert_eq!(query, LabQuery::default());
+        assert_eq!(notes.len(), 5);
+        assert!(notes[0].contains("late=sat"));
+        let long = "x".repeat(500);
+        let (_, notes) = parse_str(&format!("late={long}"));
+        assert!(notes[0].len() < 120, "a hostile value is not echoed in full");
+    }
+
+    #[test]
+    fn a_run_past_the_end_shows_the_last_run_and_says_so() {
+        assert_eq!(resolve_run(Some(3), 8), (2, None));
+        assert_eq!(resolve_run(None, 7), (6, None));
+        let (index, note) = resolve_run(Some(8), 7);
+        assert_eq!(index, 6);
+        assert!(note.is_some());
+    }
+}

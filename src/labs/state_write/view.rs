@@ -1,0 +1,210 @@
+//! What one cell shows for the selected run, read off the engine's trace.
+
+use std::collections::BTreeSet;
+
+use crate::engine::calendar::{days, shift, weekday_short, Day};
+use crate::engine::checks::CheckResult;
+use crate::engine::{Outcome, RunKind, RunTrace, StateValue};
+
+use super::model::{monday, Cell};
+
+/// How an order chip is marked (always with a glyph and a word, never by
+/// colour alone).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ChipMark {
+    Fine,
+    /// A second (third...) copy of a key already in the table.
+    Duplicate,
+    /// Filed under a day it does not belong to.
+    WrongDay,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chip {
+    pub id: String,
+    pub mark: ChipMark,
+    /// Written by the selected run.
+    pub new: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PartitionView {
+    pub day: Day,
+    pub weekday: &'static str,
+    pub chips: Vec<Chip>,
+    /// Orders that belong here, had arrived, and are nowhere in the table.
+    pub missing: Vec<String>,
+    pub duplicates: usize,
+    /// Written (replaced or appended to) by the selected run.
+    pub written: bool,
+    pub accessible_name: String,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WriteView {
+    pub day: Day,
+    pub rows_before: usize,
+    pub rows_after: usize,
+    pub removed: Vec<String>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckView {
+    pub name: &'static str,
+    /// The check most teams have; reconcile is the one they lack.
+    pub usual: bool,
+    pub passed: bool,
+    pub details: Vec<String>,
+}
+
+/// Everything one cell displays for one run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CellView {
+    pub cell: Cell,
+    pub state_before: String,
+    pub state_after: String,
+    pub rows_read: usize,
+    pub read_ids: Vec<String>,
+    pub writes: Vec<WriteView>,
+    pub deleted: Vec<String>,
+    /// What went wrong in this run, in words, if anything did.
+    pub incident: Option<String>,
+    pub partitions: Vec<PartitionView>,
+    pub checks: Vec<CheckView>,
+    /// Rows read by every run up to and including this one.
+    pub rows_read_so_far: usize,
+}
+
+/// "Mon 06-01", as the lab labels days.
+pub fn day_label(day: Day) -> String {
+    format!("{} {}", weekday_short(day), day.format("%m-%d"))
+}
+
+/// "Run 3: Thu 00:15, for Wed (crashed)", for the scrubber.
+pub fn run_label(run: &RunTrace) -> String {
+    let kind = match run.kind {
+        RunKind::Scheduled => String::new(),
+        other => format!(" ({})", other.label()),
+    };
+    let crash = if run.crashed { ", crashed" } else { "" };
+    format!(
+        "Run {}: {} {}, for {}{kind}{crash}",
+        run.attempt + 1,
+        weekday_short(run.at.date()),
+        run.at.format("%H:%M"),
+        day_label(run.day),
+    )
+}
+
+fn plural(n: usize, one: &str, many: &str) -> String {
+    format!("{n} {}", if n == 1 { one } else { many })
+}
+
+fn state_text(state: &StateValue) -> String {
+    match state {
+        StateValue::Watermark(None) => "watermark not set yet".to_string(),
+        StateValue::Watermark(Some(mark)) => {
+            format!("watermark = {} {}", weekday_short(mark.date()), mark.format("%m-%d %H:%M"))
+        }
+        StateValue::Done(done) if done.is_empty() => "done list empty".to_string(),
+        StateValue::Done(done) => {
+            let names: Vec<&str> = done.iter().map(|d| weekday_short(*d)).collect();
+            format!("done = {{{}}}", names.join(", "))
+        }
+        StateValue::Nothing => "no state (rebuilds everything)".to_string(),
+    }
+}
+
+fn incident(run: &RunTrace) -> Option<String> {
+    if !run.crashed {
+        return None;
+    }
+    Some(if run.wrote {
+        "Crashed after writing and before saving its state: the retry will start from the old state.".to_string()
+    } else {
+        "Crashed after saving its state and before writing: the rows it read were never written.".to_string()
+    })
+}
+
+fn check_view(result: &CheckResult) -> CheckView {
+    CheckView {
+        name: result.kind.name(),
+        usual: result.kind.is_usual(),
+        passed: result.passed(),
+        details: result.failures.iter().map(|f| f.message.clone()).collect(),
+    }
+}
+
+/// The cell's view after run `index` (0-based) of `outcome`; `None` if the
+/// index is past the last run or the outcome kept no snapshots.
+pub fn cell_view(cell: Cell, outcome: &Outcome, index: usize) -> Option<CellView> {
+    let run = outcome.runs.get(index)?;
+    let snapshot = run.snapshot.as_ref()?;
+    let week = days(monday(), shift(monday(), 6));
+    let written: BTreeSet<Day> = run.writes.iter().map(|w| w.dt).collect();
+    let partitions = week
+        .map(|day| {
+            let mut seen = BTreeSet::new();
+            let chips: Vec<Chip> = snapshot
+                .silver
+                .partition(day)
+                .iter()
+                .map(|row| {
+                    let mark = if row.event_time.date() != day {
+                        ChipMark::WrongDay
+                    } else if !seen.insert(row.key.clone()) {
+                        ChipMark::Duplicate
+                    } else {
+                        ChipMark::Fine
+                    };
+                    Chip { id: row.key.to_string(), mark, new: row.written_by == run.attempt }
+                })
+                .collect();
+            let diff = snapshot.diffs.iter().find(|d| d.dt == day);
+            let missing: Vec<String> = diff.map(|d| d.lost.iter().map(|id| id.to_string()).collect()).unwrap_or_default();
+            let duplicates = chips.iter().filter(|c| c.mark == ChipMark::Duplicate).count();
+            let wrong_day = chips.iter().filter(|c| c.mark == ChipMark::WrongDay).count();
+            let mut name = format!("{} {}: {}", weekday_short(day), day.format("%Y-%m-%d"), plural(chips.len(), "row", "rows"));
+            if duplicates > 0 {
+                name.push_str(&format!(", {}", plural(duplicates, "duplicate", "duplicates")));
+            }
+            if !missing.is_empty() {
+                name.push_str(&format!(", {} missing", missing.len()));
+            }
+            if wrong_day > 0 {
+                name.push_str(&format!(", {} from another day", wrong_day));
+            }
+            PartitionView {
+                day,
+                weekday: weekday_short(day),
+                chips,
+                missing,
+                duplicates,
+                written: written.contains(&day),
+                accessible_name: name,
+            }
+        })
+        .collect();
+    Some(CellView {
+        cell,
+        state_before: state_text(&run.state_before),
+        state_after: state_text(&run.state_after),
+        rows_read: run.rows_read,
+        read_ids: run.read_ids.iter().map(|id| id.to_string()).collect(),
+        writes: run
+            .writes
+            .iter()
+            .map(|w| WriteView {
+                day: w.dt,
+                rows_before: w.rows_before,
+                rows_after: w.rows_after,
+                removed: w.removed.iter().map(|id| id.to_string()).collect(),
+            })
+            .collect(),
+        deleted: run.writes.iter().flat_map(|w| w.removed.iter().map(|id| id.to_string())).collect(),
+        incident: incident(run),
+        partitions,
+        checks: snapshot.checks.0.iter().map(check_view).collect(),
+        rows_read_so_far: outcome.runs[..=index].iter().map(|r| r.rows_read).sum(),
+    })
+}
