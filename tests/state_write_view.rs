@@ -15,18 +15,39 @@ fn every_cell_view_matches_the_engine_for_every_combination_and_run() {
             assert_eq!(outcome.runs.len(), expected_runs);
             for (index, trace) in outcome.runs.iter().enumerate() {
                 let view = cell_view(cell, &outcome, index).expect("a view for every run");
-                let snapshot = trace.snapshot.as_ref().expect("full detail keeps snapshots");
+                let snapshot = trace
+                    .snapshot
+                    .as_ref()
+                    .expect("full detail keeps snapshots");
                 assert_eq!(view.partitions.len(), 7);
                 for p in &view.partitions {
                     let rows = snapshot.silver.partition(p.day);
-                    assert_eq!(p.chips.len(), rows.len(), "{controls:?} {cell:?} run {index} {}", p.day);
+                    assert_eq!(
+                        p.chips.len(),
+                        rows.len(),
+                        "{controls:?} {cell:?} run {index} {}",
+                        p.day
+                    );
                     let diff = snapshot.diffs.iter().find(|d| d.dt == p.day);
                     let dups = diff.map_or(0, |d| d.duplicates.len());
                     assert_eq!(p.duplicates, dups);
-                    let lost: Vec<String> = diff.map(|d| d.lost.iter().map(|id| id.to_string()).collect()).unwrap_or_default();
+                    let lost: Vec<String> = diff
+                        .map(|d| d.lost.iter().map(|id| id.to_string()).collect())
+                        .unwrap_or_default();
                     assert_eq!(p.missing, lost);
-                    assert!(p.accessible_name.starts_with(&format!("{}: {} row", p.day.format("%a %Y-%m-%d"), rows.len())));
-                    assert_eq!(p.chips.iter().filter(|c| c.mark == ChipMark::WrongDay).count(), 0, "the lab files by event date");
+                    assert!(p.accessible_name.starts_with(&format!(
+                        "{}: {} row",
+                        p.day.format("%a %Y-%m-%d"),
+                        rows.len()
+                    )));
+                    assert_eq!(
+                        p.chips
+                            .iter()
+                            .filter(|c| c.mark == ChipMark::WrongDay)
+                            .count(),
+                        0,
+                        "the lab files by event date"
+                    );
                     assert_eq!(p.written, trace.writes.iter().any(|w| w.dt == p.day));
                 }
                 assert_eq!(view.rows_read, trace.rows_read);
@@ -35,7 +56,13 @@ fn every_cell_view_matches_the_engine_for_every_combination_and_run() {
                 assert_eq!(view.incident.is_some(), trace.crashed);
                 assert_eq!(view.checks.len(), 5);
                 assert_eq!(view.checks.iter().filter(|c| !c.usual).count(), 1);
-                assert_eq!(view.rows_read_so_far, outcome.runs[..=index].iter().map(|r| r.rows_read).sum::<usize>());
+                assert_eq!(
+                    view.rows_read_so_far,
+                    outcome.runs[..=index]
+                        .iter()
+                        .map(|r| r.rows_read)
+                        .sum::<usize>()
+                );
             }
             assert!(cell_view(cell, &outcome, outcome.runs.len()).is_none());
 
@@ -53,9 +80,15 @@ fn every_cell_view_matches_the_engine_for_every_combination_and_run() {
                     assert_eq!(v.kind, VerdictKind::Silent);
                     let text = format!("{} {}", v.headline, v.details.join(" "));
                     for id in outcome.lost() {
-                        assert!(text.contains(&*id), "{cell:?} {controls:?}: {id} not explained in {text}");
+                        assert!(
+                            text.contains(&*id),
+                            "{cell:?} {controls:?}: {id} not explained in {text}"
+                        );
                     }
-                    assert!(!outcome.checks.passed(CheckKind::ReconcileVsBronze), "reconcile sees every silent loss here");
+                    assert!(
+                        !outcome.checks.passed(CheckKind::ReconcileVsBronze),
+                        "reconcile sees every silent loss here"
+                    );
                 }
             }
         }
@@ -65,15 +98,24 @@ fn every_cell_view_matches_the_engine_for_every_combination_and_run() {
 #[test]
 fn full_refresh_is_correct_whatever_the_controls() {
     for controls in Controls::all() {
-        let (_, outcome) = run(&controls).into_iter().find(|(c, _)| *c == Cell::FullRefresh).expect("full refresh cell");
+        let (_, outcome) = run(&controls)
+            .into_iter()
+            .find(|(c, _)| *c == Cell::FullRefresh)
+            .expect("full refresh cell");
         assert_eq!(outcome.verdict(), Verdict::Correct, "{controls:?}");
     }
 }
 
 #[test]
 fn list_with_overwrite_is_correct_exactly_when_the_lookback_reaches_the_late_order() {
-    for controls in Controls::all().into_iter().filter(|c| c.commit == CommitOrder::StateAfterWrite) {
-        let (_, outcome) = run(&controls).into_iter().find(|(c, _)| *c == Cell::ListOverwrite).expect("list cell");
+    for controls in Controls::all()
+        .into_iter()
+        .filter(|c| c.commit == CommitOrder::StateAfterWrite)
+    {
+        let (_, outcome) = run(&controls)
+            .into_iter()
+            .find(|(c, _)| *c == Cell::ListOverwrite)
+            .expect("list cell");
         // o-105 arrives on Tue (1 day late), Wed (2) or Fri (4); the run for that day must still reach Monday.
         let reaches = match controls.late {
             LateOrder::Off => true,
@@ -81,7 +123,11 @@ fn list_with_overwrite_is_correct_exactly_when_the_lookback_reaches_the_late_ord
             LateOrder::Wed => controls.lookback >= 2,
             LateOrder::Fri => false,
         };
-        assert_eq!(outcome.verdict() == Verdict::Correct, reaches, "{controls:?}");
+        assert_eq!(
+            outcome.verdict() == Verdict::Correct,
+            reaches,
+            "{controls:?}"
+        );
     }
 }
 
@@ -89,20 +135,44 @@ fn list_with_overwrite_is_correct_exactly_when_the_lookback_reaches_the_late_ord
 fn the_silent_cell_explains_which_run_deleted_mondays_orders_and_why_none_returns() {
     let controls = Controls::default();
     let script = script(&controls);
-    let (cell, outcome) = run(&controls).into_iter().find(|(c, _)| *c == Cell::WatermarkOverwrite).expect("cell");
+    let (cell, outcome) = run(&controls)
+        .into_iter()
+        .find(|(c, _)| *c == Cell::WatermarkOverwrite)
+        .expect("cell");
     let v = verdict(&outcome, &cell.config(&controls), &script);
     assert_eq!(v.kind, VerdictKind::Silent);
-    assert!(v.headline.contains("o-101, o-102, o-103 and o-104"), "{}", v.headline);
-    assert!(v.details[0].contains("run 2 (for Tue 06-02) overwrote Mon with only the 1 row"), "{}", v.details[0]);
-    assert!(v.details[0].contains("watermark now stands at"), "{}", v.details[0]);
+    assert!(
+        v.headline.contains("o-101, o-102, o-103 and o-104"),
+        "{}",
+        v.headline
+    );
+    assert!(
+        v.details[0].contains("run 2 (for Tue 06-02) overwrote Mon with only the 1 row"),
+        "{}",
+        v.details[0]
+    );
+    assert!(
+        v.details[0].contains("watermark now stands at"),
+        "{}",
+        v.details[0]
+    );
 }
 
 #[test]
 fn saving_state_first_is_explained_as_a_crash_before_the_write() {
-    let controls = Controls { commit: CommitOrder::StateBeforeWrite, ..Controls::default() };
+    let controls = Controls {
+        commit: CommitOrder::StateBeforeWrite,
+        ..Controls::default()
+    };
     let script = script(&controls);
-    let (cell, outcome) = run(&controls).into_iter().find(|(c, _)| *c == Cell::WatermarkOverwrite).expect("cell");
+    let (cell, outcome) = run(&controls)
+        .into_iter()
+        .find(|(c, _)| *c == Cell::WatermarkOverwrite)
+        .expect("cell");
     let v = verdict(&outcome, &cell.config(&controls), &script);
     let text = v.details.join(" ");
-    assert!(text.contains("saved its state and then crashed before writing"), "{text}");
+    assert!(
+        text.contains("saved its state and then crashed before writing"),
+        "{text}"
+    );
 }

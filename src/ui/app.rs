@@ -4,10 +4,11 @@ use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes, A};
 use leptos_router::path;
 
-use super::labs::{BackfillLab, LatenessLab, StateWriteLab};
+use super::labs::{BackfillLab, LatenessLab};
 use super::not_found::NotFound;
 use super::overview::Overview;
 use super::scenarios::{ScenarioList, ScenarioPage};
+use super::state_write::StateWriteLab;
 
 #[component]
 pub fn App() -> impl IntoView {

@@ -18,17 +18,6 @@ fn LabIntro(title: &'static str, summary: &'static str, ideas: &'static str) -> 
 }
 
 #[component]
-pub fn StateWriteLab() -> impl IntoView {
-    view! {
-        <LabIntro
-            title="State x Write lab"
-            summary="Four incremental pipelines (a watermark or a partition list, crossed with append or partition overwrite) and a full refresh replay the same week of orders, with one late order and one crashed run, so you can scrub run by run and see which one silently loses data."
-            ideas="Ideas: processing state, write modes, commit order, idempotent retries, the reconcile check."
-        />
-    }
-}
-
-#[component]
 pub fn LatenessLab() -> impl IntoView {
     view! {
         <LabIntro

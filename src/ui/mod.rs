@@ -7,5 +7,6 @@ pub mod not_found;
 pub mod overview;
 pub mod page;
 pub mod scenarios;
+pub mod state_write;
 
 pub use app::App;

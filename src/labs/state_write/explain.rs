@@ -5,7 +5,9 @@
 use std::collections::BTreeMap;
 
 use crate::engine::calendar::{shift, weekday_short, Day};
-use crate::engine::{CheckKind, Outcome, PipelineConfig, ProcessingState, Script, StateValue, Verdict};
+use crate::engine::{
+    CheckKind, Outcome, PipelineConfig, ProcessingState, Script, StateValue, Verdict,
+};
 
 use super::view::day_label;
 
@@ -56,13 +58,21 @@ pub fn verdict(outcome: &Outcome, config: &PipelineConfig, script: &Script) -> V
                 details.extend(loss_story(outcome, config, script, &lost));
             }
             let what = match (duplicates.is_empty(), lost.is_empty()) {
-                (false, true) => format!("{} extra cop{}", duplicates.len(), if duplicates.len() == 1 { "y" } else { "ies" }),
+                (false, true) => format!(
+                    "{} extra cop{}",
+                    duplicates.len(),
+                    if duplicates.len() == 1 { "y" } else { "ies" }
+                ),
                 (true, false) => format!("{} lost", lost.len()),
                 _ => format!("{} extra copies and {} lost", duplicates.len(), lost.len()),
             };
             VerdictView {
                 kind: VerdictKind::Loud,
-                headline: format!("Wrong, but loud: {what}, and {} fail{}.", names.join(" and "), if names.len() == 1 { "s" } else { "" }),
+                headline: format!(
+                    "Wrong, but loud: {what}, and {} fail{}.",
+                    names.join(" and "),
+                    if names.len() == 1 { "s" } else { "" }
+                ),
                 details,
                 rows_read_total,
             }
@@ -70,14 +80,25 @@ pub fn verdict(outcome: &Outcome, config: &PipelineConfig, script: &Script) -> V
         Verdict::Silent => {
             let mut details = loss_story(outcome, config, script, &lost);
             if !outcome.checks.passed(CheckKind::ReconcileVsBronze) {
-                details.push("Only reconcile vs bronze notices: its row counts no longer match the source.".to_string());
+                details.push(
+                    "Only reconcile vs bronze notices: its row counts no longer match the source."
+                        .to_string(),
+                );
             }
             let headline = if lost.is_empty() {
                 "Silently wrong: rows are out of place and every usual check passes.".to_string()
             } else {
-                format!("Silent, permanent loss: {} gone, and every usual check passes.", list(&lost))
+                format!(
+                    "Silent, permanent loss: {} gone, and every usual check passes.",
+                    list(&lost)
+                )
             };
-            VerdictView { kind: VerdictKind::Silent, headline, details, rows_read_total }
+            VerdictView {
+                kind: VerdictKind::Silent,
+                headline,
+                details,
+                rows_read_total,
+            }
         }
     }
 }
@@ -87,19 +108,35 @@ fn duplicate_story(outcome: &Outcome) -> String {
     // For each duplicated key: the attempts that wrote its copies.
     let mut writers: BTreeMap<String, Vec<usize>> = BTreeMap::new();
     for row in outcome.silver.rows() {
-        writers.entry(row.key.to_string()).or_default().push(row.written_by);
+        writers
+            .entry(row.key.to_string())
+            .or_default()
+            .push(row.written_by);
     }
     writers.retain(|_, runs| runs.len() > 1);
     let retried = writers.values().any(|runs| {
-        runs.iter().any(|r| outcome.runs.get(*r).is_some_and(|t| t.kind == crate::engine::RunKind::Retry))
+        runs.iter().any(|r| {
+            outcome
+                .runs
+                .get(*r)
+                .is_some_and(|t| t.kind == crate::engine::RunKind::Retry)
+        })
     });
     let by_lookback = writers.values().any(|runs| {
-        let days: std::collections::BTreeSet<Day> = runs.iter().filter_map(|r| outcome.runs.get(*r)).map(|t| t.day).collect();
+        let days: std::collections::BTreeSet<Day> = runs
+            .iter()
+            .filter_map(|r| outcome.runs.get(*r))
+            .map(|t| t.day)
+            .collect();
         days.len() > 1
     });
     let keys: Vec<String> = writers.keys().take(4).cloned().collect();
     let more = writers.len().saturating_sub(keys.len());
-    let examples = if more > 0 { format!("{} and {more} more", keys.join(", ")) } else { list(&keys) };
+    let examples = if more > 0 {
+        format!("{} and {more} more", keys.join(", "))
+    } else {
+        list(&keys)
+    };
     let cause = match (retried, by_lookback) {
         (true, true) => "a retry re-read rows its crashed attempt had already appended, and later runs re-read their lookback days and appended them again",
         (true, false) => "the retry re-read rows its crashed attempt had already appended, and append adds, it never replaces",
@@ -109,44 +146,89 @@ fn duplicate_story(outcome: &Outcome) -> String {
     format!("{examples} are stored more than once: {cause}.")
 }
 
-/// For each lost order: how it was lost, and why no future run brings it back.
-fn loss_story(outcome: &Outcome, config: &PipelineConfig, script: &Script, lost: &[String]) -> Vec<String> {
-    let mut stories = Vec::new();
+/// How the lost orders were lost and why no future run brings them back,
+/// one sentence per distinct story (orders that share one are listed together).
+fn loss_story(
+    outcome: &Outcome,
+    config: &PipelineConfig,
+    script: &Script,
+    lost: &[String],
+) -> Vec<String> {
+    // Stories are written with placeholders for the ids and their grammar,
+    // so that orders lost the same way group under one sentence.
+    let mut stories: Vec<(String, Vec<String>)> = Vec::new();
     for id in lost {
-        let Some(event) = script.events.iter().find(|e| &*e.key == id.as_str()) else { continue };
+        let Some(event) = script.events.iter().find(|e| &*e.key == id.as_str()) else {
+            continue;
+        };
         let dt = event.event_date();
-        let arrived = format!("{} {}", weekday_short(event.arrived_at.date()), event.arrived_at.format("%H:%M"));
         let how = if let Some(run) = outcome.deleted_by(id) {
-            let kept = run.writes.iter().find(|w| w.dt == dt).map_or(0, |w| w.rows_after);
+            let kept = run
+                .writes
+                .iter()
+                .find(|w| w.dt == dt)
+                .map_or(0, |w| w.rows_after);
             format!(
-                "{id} was written, then run {} (for {}) overwrote {} with only the {} row{} it had just read, deleting it.",
+                "{{IDS}} {{WAS}} written, then run {} (for {}) overwrote {} with only the {} row{} it had just read, deleting {{IT}}.",
                 run.attempt + 1,
                 day_label(run.day),
                 weekday_short(dt),
                 kept,
                 if kept == 1 { "" } else { "s" },
             )
-        } else if let Some(run) = outcome.runs.iter().find(|r| r.crashed && !r.wrote && r.read_ids.iter().any(|r| &**r == id.as_str())) {
+        } else if let Some(run) = outcome
+            .runs
+            .iter()
+            .find(|r| r.crashed && !r.wrote && r.read_ids.iter().any(|r| &**r == id.as_str()))
+        {
             format!(
-                "{id} was read by run {} (for {}), which saved its state and then crashed before writing.",
+                "{{IDS}} {{WAS}} read by run {} (for {}), which saved its state and then crashed before writing.",
                 run.attempt + 1,
                 day_label(run.day),
             )
         } else {
-            format!("{id} arrived {arrived}, after the run that built {} had finished, and no run read {} again.", day_label(dt), weekday_short(dt))
+            format!(
+                "{{IDS}} arrived {} {}, after the run that built {} had finished, and no run read {} again.",
+                weekday_short(event.arrived_at.date()),
+                event.arrived_at.format("%H:%M"),
+                day_label(dt),
+                weekday_short(dt),
+            )
         };
-        stories.push(format!("{how} {}", never_again(outcome, config, event.arrived_at, dt)));
+        let story = format!(
+            "{how} {}",
+            never_again(outcome, config, event.arrived_at, dt)
+        );
+        match stories.iter_mut().find(|(s, _)| *s == story) {
+            Some((_, ids)) => ids.push(id.clone()),
+            None => stories.push((story, vec![id.clone()])),
+        }
     }
     stories
+        .into_iter()
+        .map(|(story, ids)| {
+            let one = ids.len() == 1;
+            story
+                .replace("{IDS}", &list(&ids))
+                .replace("{WAS}", if one { "was" } else { "were" })
+                .replace("{IT}", if one { "it" } else { "them" })
+                .replace("{ITS}", if one { "its" } else { "their" })
+        })
+        .collect()
 }
 
 /// Why no future run reads a lost row again, from the pipeline's final state.
-fn never_again(outcome: &Outcome, config: &PipelineConfig, arrived: chrono::NaiveDateTime, dt: Day) -> String {
+fn never_again(
+    outcome: &Outcome,
+    config: &PipelineConfig,
+    arrived: chrono::NaiveDateTime,
+    dt: Day,
+) -> String {
     let last_day = outcome.runs.iter().map(|r| r.day).max();
     let final_state = outcome.runs.last().map(|r| &r.state_after);
     match (config.state, final_state) {
         (ProcessingState::Watermark { .. }, Some(StateValue::Watermark(Some(mark)))) if *mark >= arrived => format!(
-            "The watermark now stands at {} {}, past its arrival; watermark runs only read rows that arrived later, so none ever will.",
+            "The watermark now stands at {} {}, past {{ITS}} arrival; watermark runs only read rows that arrived later, so no future run will read {{IT}} again.",
             weekday_short(mark.date()),
             mark.format("%H:%M"),
         ),

@@ -6,4 +6,4 @@ pub mod model;
 pub mod query;
 pub mod view;
 
-pub use model::{monday, run, script, Cell, Controls, LateOrder};
+pub use model::{monday, run, run_count, script, Cell, Controls, LateOrder, Prediction};

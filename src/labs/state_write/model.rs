@@ -188,3 +188,32 @@ pub fn run(controls: &Controls) -> Vec<(Cell, Outcome)> {
         .map(|cell| (*cell, simulate(&cell.config(controls), &script)))
         .collect()
 }
+
+/// How many run attempts the week has with these controls: the schedule
+/// plus one retry per crash.
+pub fn run_count(controls: &Controls) -> usize {
+    let script = script(controls);
+    script.runs.len()
+        + script
+            .runs
+            .iter()
+            .filter(|r| r.crash_then_retry_at.is_some())
+            .count()
+}
+
+/// What the student predicts loses data silently.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Prediction {
+    Cell(Cell),
+    NoCell,
+}
+
+impl Prediction {
+    /// Right when it names a silent cell, or "none" when no cell is silent.
+    pub fn is_right(self, silent: &[Cell]) -> bool {
+        match self {
+            Prediction::Cell(cell) => silent.contains(&cell),
+            Prediction::NoCell => silent.is_empty(),
+        }
+    }
+}

@@ -7,16 +7,10 @@ use crate::engine::CommitOrder;
 use super::model::{Controls, LateOrder};
 
 /// What the query asks for; `run` is still unchecked against the run count.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct LabQuery {
     pub controls: Controls,
     pub run: Option<usize>,
-}
-
-impl Default for LabQuery {
-    fn default() -> Self {
-        Self { controls: Controls::default(), run: None }
-    }
 }
 
 /// Longest piece of a bad value repeated back to the user.
@@ -53,12 +47,23 @@ pub fn parse(get: impl Fn(&str) -> Option<String>) -> (LabQuery, Vec<String>) {
     let mut query = LabQuery::default();
     let defaults = Controls::default();
     let mut bad = |key: &str, given: &str, expected: &str, default: &str| {
-        notes.push(format!("Ignored {key}={}: expected {expected}; showing {default}.", echo(given)));
+        notes.push(format!(
+            "Ignored {key}={}: expected {expected}; showing {default}.",
+            echo(given)
+        ));
     };
     if let Some(given) = get("late") {
-        match LateOrder::ALL.iter().find(|l| late_value(**l) == given.trim().to_ascii_lowercase()) {
+        match LateOrder::ALL
+            .iter()
+            .find(|l| late_value(**l) == given.trim().to_ascii_lowercase())
+        {
             Some(late) => query.controls.late = *late,
-            None => bad("late", &given, "off, tue, wed or fri", late_value(defaults.late)),
+            None => bad(
+                "late",
+                &given,
+                "off, tue, wed or fri",
+                late_value(defaults.late),
+            ),
         }
     }
     if let Some(given) = get("crash") {
@@ -97,7 +102,12 @@ pub fn resolve_run(requested: Option<usize>, runs: usize) -> (usize, Option<Stri
     match requested {
         None => (last, None),
         Some(n) if n >= 1 && n <= runs => (n - 1, None),
-        Some(n) => (last, Some(format!("There is no run {n} with these settings (there are {runs}); showing the last run."))),
+        Some(n) => (
+            last,
+            Some(format!(
+                "There is no run {n} with these settings (there are {runs}); showing the last run."
+            )),
+        ),
     }
 }
 
@@ -131,7 +141,15 @@ mod tests {
     fn defaults_are_tue_on_one_after_and_the_last_run() {
         let (query, notes) = parse_str("");
         assert_eq!(query, LabQuery::default());
-        assert_eq!(query.controls, Controls { late: LateOrder::Tue, crash: true, lookback: 1, commit: CommitOrder::StateAfterWrite });
+        assert_eq!(
+            query.controls,
+            Controls {
+                late: LateOrder::Tue,
+                crash: true,
+                lookback: 1,
+                commit: CommitOrder::StateAfterWrite
+            }
+        );
         assert!(notes.is_empty());
     }
 
@@ -141,7 +159,13 @@ mod tests {
             for run in 1..=8 {
                 let (query, notes) = parse_str(&to_query(&controls, run));
                 assert!(notes.is_empty(), "{notes:?}");
-                assert_eq!(query, LabQuery { controls, run: Some(run) });
+                assert_eq!(
+                    query,
+                    LabQuery {
+                        controls,
+                        run: Some(run)
+                    }
+                );
             }
         }
     }
@@ -154,7 +178,10 @@ mod tests {
         assert!(notes[0].contains("late=sat"));
         let long = "x".repeat(500);
         let (_, notes) = parse_str(&format!("late={long}"));
-        assert!(notes[0].len() < 120, "a hostile value is not echoed in full");
+        assert!(
+            notes[0].len() < 120,
+            "a hostile value is not echoed in full"
+        );
     }
 
     #[test]

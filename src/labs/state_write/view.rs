@@ -104,7 +104,11 @@ fn state_text(state: &StateValue) -> String {
     match state {
         StateValue::Watermark(None) => "watermark not set yet".to_string(),
         StateValue::Watermark(Some(mark)) => {
-            format!("watermark = {} {}", weekday_short(mark.date()), mark.format("%m-%d %H:%M"))
+            format!(
+                "watermark = {} {}",
+                weekday_short(mark.date()),
+                mark.format("%m-%d %H:%M")
+            )
         }
         StateValue::Done(done) if done.is_empty() => "done list empty".to_string(),
         StateValue::Done(done) => {
@@ -122,7 +126,8 @@ fn incident(run: &RunTrace) -> Option<String> {
     Some(if run.wrote {
         "Crashed after writing and before saving its state: the retry will start from the old state.".to_string()
     } else {
-        "Crashed after saving its state and before writing: the rows it read were never written.".to_string()
+        "Crashed after saving its state and before writing: the rows it read were never written."
+            .to_string()
     })
 }
 
@@ -157,16 +162,36 @@ pub fn cell_view(cell: Cell, outcome: &Outcome, index: usize) -> Option<CellView
                     } else {
                         ChipMark::Fine
                     };
-                    Chip { id: row.key.to_string(), mark, new: row.written_by == run.attempt }
+                    Chip {
+                        id: row.key.to_string(),
+                        mark,
+                        new: row.written_by == run.attempt,
+                    }
                 })
                 .collect();
             let diff = snapshot.diffs.iter().find(|d| d.dt == day);
-            let missing: Vec<String> = diff.map(|d| d.lost.iter().map(|id| id.to_string()).collect()).unwrap_or_default();
-            let duplicates = chips.iter().filter(|c| c.mark == ChipMark::Duplicate).count();
-            let wrong_day = chips.iter().filter(|c| c.mark == ChipMark::WrongDay).count();
-            let mut name = format!("{} {}: {}", weekday_short(day), day.format("%Y-%m-%d"), plural(chips.len(), "row", "rows"));
+            let missing: Vec<String> = diff
+                .map(|d| d.lost.iter().map(|id| id.to_string()).collect())
+                .unwrap_or_default();
+            let duplicates = chips
+                .iter()
+                .filter(|c| c.mark == ChipMark::Duplicate)
+                .count();
+            let wrong_day = chips
+                .iter()
+                .filter(|c| c.mark == ChipMark::WrongDay)
+                .count();
+            let mut name = format!(
+                "{} {}: {}",
+                weekday_short(day),
+                day.format("%Y-%m-%d"),
+                plural(chips.len(), "row", "rows")
+            );
             if duplicates > 0 {
-                name.push_str(&format!(", {}", plural(duplicates, "duplicate", "duplicates")));
+                name.push_str(&format!(
+                    ", {}",
+                    plural(duplicates, "duplicate", "duplicates")
+                ));
             }
             if !missing.is_empty() {
                 name.push_str(&format!(", {} missing", missing.len()));
@@ -201,10 +226,79 @@ pub fn cell_view(cell: Cell, outcome: &Outcome, index: usize) -> Option<CellView
                 removed: w.removed.iter().map(|id| id.to_string()).collect(),
             })
             .collect(),
-        deleted: run.writes.iter().flat_map(|w| w.removed.iter().map(|id| id.to_string())).collect(),
+        deleted: run
+            .writes
+            .iter()
+            .flat_map(|w| w.removed.iter().map(|id| id.to_string()))
+            .collect(),
         incident: incident(run),
         partitions,
         checks: snapshot.checks.0.iter().map(check_view).collect(),
         rows_read_so_far: outcome.runs[..=index].iter().map(|r| r.rows_read).sum(),
     })
+}
+
+/// One day of the week as the timeline shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WeekDay {
+    pub day: Day,
+    /// Orders that happened this day: (id, "09:10").
+    pub placed: Vec<(String, String)>,
+    /// Orders from earlier days that arrived this day: (id, "Mon 23:58", "03:10").
+    pub late_arrivals: Vec<(String, String, String)>,
+    /// Orders of this day that arrived on a later day: (id, "Tue 03:10").
+    pub arrives_later: Vec<(String, String)>,
+    /// Runs that happened on this day's night (at 00:15 the next day, and retries).
+    pub runs: Vec<String>,
+}
+
+/// The fixed week as a timeline: what happened, what arrived late, which
+/// runs ran; `runs` is any cell's trace (they share the schedule).
+pub fn week(script: &crate::engine::Script, runs: &[RunTrace]) -> Vec<WeekDay> {
+    days(monday(), shift(monday(), 6))
+        .map(|day| {
+            let mut placed = Vec::new();
+            let mut arrives_later = Vec::new();
+            let mut late_arrivals = Vec::new();
+            for e in &script.events {
+                if e.event_date() == day {
+                    placed.push((e.key.to_string(), e.event_time.format("%H:%M").to_string()));
+                    if e.arrived_at.date() > day {
+                        arrives_later.push((
+                            e.key.to_string(),
+                            format!(
+                                "{} {}",
+                                weekday_short(e.arrived_at.date()),
+                                e.arrived_at.format("%H:%M")
+                            ),
+                        ));
+                    }
+                }
+                if e.arrived_at.date() == day && e.event_date() < day {
+                    late_arrivals.push((
+                        e.key.to_string(),
+                        format!(
+                            "{} {}",
+                            weekday_short(e.event_date()),
+                            e.event_time.format("%H:%M")
+                        ),
+                        e.arrived_at.format("%H:%M").to_string(),
+                    ));
+                }
+            }
+            placed.sort_by(|a, b| a.1.cmp(&b.1));
+            let runs = runs
+                .iter()
+                .filter(|r| r.day == day)
+                .map(run_label)
+                .collect();
+            WeekDay {
+                day,
+                placed,
+                late_arrivals,
+                arrives_later,
+                runs,
+            }
+        })
+        .collect()
 }

@@ -1,0 +1,169 @@
+//! One pipeline's panel: its state, what the selected run did, its silver
+//! partitions with their orders, its checks and, at the end, its verdict.
+
+use leptos::prelude::*;
+
+use crate::labs::state_write::explain::{verdict, VerdictKind};
+use crate::labs::state_write::script;
+use crate::labs::state_write::view::{cell_view, day_label, ChipMark, PartitionView};
+use crate::labs::state_write::Cell;
+
+use super::Lab;
+
+fn partition_box(p: PartitionView) -> impl IntoView {
+    view! {
+        <div role="group" class="partition" class:written=p.written aria-label=p.accessible_name.clone()>
+            <div class="partition-head" aria-hidden="true">
+                <span>{p.weekday}</span>
+                <span class="count">{p.chips.len()}</span>
+            </div>
+            {p.written.then(|| view! { <div class="written-tag" aria-hidden="true">"✎ written"</div> })}
+            <ul class="chips">
+                {p.chips
+                    .into_iter()
+                    .map(|chip| {
+                        let (class, glyph, tag) = match chip.mark {
+                            ChipMark::Fine => ("chip", "", ""),
+                            ChipMark::Duplicate => ("chip dup", "❐ ", " dup"),
+                            ChipMark::WrongDay => ("chip wrong", "↷ ", " wrong day"),
+                        };
+                        view! {
+                            <li class=class class:new=chip.new>
+                                {glyph}
+                                {chip.id}
+                                <span class="tag">{tag}</span>
+                                {chip.new.then_some(view! { <span class="tag">" new"</span> })}
+                            </li>
+                        }
+                    })
+                    .collect_view()}
+                {p.missing
+                    .into_iter()
+                    .map(|id| view! { <li class="chip missing">"✕ " {id} <span class="tag">" missing"</span></li> })
+                    .collect_view()}
+            </ul>
+        </div>
+    }
+}
+
+#[component]
+pub fn CellPanel(cell: Cell) -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let view_model = Memo::new(move |_| {
+        let index = lab.run.get();
+        lab.outcomes
+            .read()
+            .iter()
+            .find(|(c, _)| *c == cell)
+            .and_then(|(_, o)| cell_view(cell, o, index))
+    });
+    let verdict_view = Memo::new(move |_| {
+        let controls = lab.controls.get();
+        lab.outcomes
+            .read()
+            .iter()
+            .find(|(c, _)| *c == cell)
+            .map(|(_, o)| verdict(o, &cell.config(&controls), &script(&controls)))
+    });
+    let heading_id = format!("cell-{cell:?}").to_lowercase();
+    view! {
+        <section class="cell" class:reference=cell == Cell::FullRefresh aria-label=cell.name()>
+            <h3 id=heading_id>
+                {cell.name()}
+                {(cell == Cell::FullRefresh).then_some(view! { <span class="muted">" (reference)"</span> })}
+            </h3>
+            {move || {
+                view_model
+                    .get()
+                    .map(|v| {
+                        let reads = v.read_ids.join(", ");
+                        view! {
+                            <dl class="facts">
+                                <dt>"State before"</dt>
+                                <dd>{v.state_before.clone()}</dd>
+                                <dt>"State after"</dt>
+                                <dd>{v.state_after.clone()}</dd>
+                                <dt>"Read"</dt>
+                                <dd>
+                                    {format!("{} row{}", v.rows_read, if v.rows_read == 1 { "" } else { "s" })}
+                                    {(!reads.is_empty()).then(|| view! { <span class="ids">": " {reads.clone()}</span> })}
+                                </dd>
+                                <dt>"Wrote"</dt>
+                                <dd>
+                                    {if v.writes.is_empty() {
+                                        "nothing".to_string()
+                                    } else {
+                                        v.writes
+                                            .iter()
+                                            .map(|w| format!("{} ({} → {} rows)", day_label(w.day), w.rows_before, w.rows_after))
+                                            .collect::<Vec<_>>()
+                                            .join(", ")
+                                    }}
+                                </dd>
+                                <dt>"Deleted"</dt>
+                                <dd class:alarm=!v.deleted.is_empty()>
+                                    {if v.deleted.is_empty() { "nothing".to_string() } else { v.deleted.join(", ") }}
+                                </dd>
+                            </dl>
+                            {v.incident.clone().map(|text| view! { <p class="incident"><span aria-hidden="true">"⚡ "</span>{text}</p> })}
+                            <div class="partitions" role="group" aria-label=format!("{}: silver partitions", cell.name())>
+                                {v.partitions.into_iter().map(partition_box).collect_view()}
+                            </div>
+                            <ul class="checks" aria-label=format!("{}: checks", cell.name())>
+                                {v
+                                    .checks
+                                    .into_iter()
+                                    .map(|c| {
+                                        view! {
+                                            <li class:fail=!c.passed class:rare=!c.usual>
+                                                <span class="check-mark">{if c.passed { "✓ pass" } else { "✗ fail" }}</span>
+                                                " "
+                                                <span class="check-name">{c.name}</span>
+                                                {(!c.usual).then_some(view! { <span class="muted">" (the check most teams don't have)"</span> })}
+                                                {(!c.details.is_empty()).then(|| view! { <span class="check-detail">{": "}{c.details.join("; ")}</span> })}
+                                            </li>
+                                        }
+                                    })
+                                    .collect_view()}
+                            </ul>
+                            <p class="cost">{format!("Rows read so far: {}", v.rows_read_so_far)}</p>
+                        }
+                    })
+            }}
+            <div class="verdict-slot">
+                {move || {
+                    if !lab.revealed.get() {
+                        return view! { <p class="muted">"Verdict hidden until you predict."</p> }.into_any();
+                    }
+                    if !lab.at_last_run() {
+                        return view! {
+                            <p class="muted">
+                                "The verdict shows at the last run. "
+                                <button type="button" class="link-button" on:click=move |_| lab.set_run(usize::MAX)>"Go to the last run"</button>
+                            </p>
+                        }
+                        .into_any();
+                    }
+                    verdict_view
+                        .get()
+                        .map(|v| {
+                            let (class, label) = match v.kind {
+                                VerdictKind::Correct => ("verdict ok", "✓ Correct"),
+                                VerdictKind::Loud => ("verdict loud", "⚠ Loud"),
+                                VerdictKind::Silent => ("verdict silent", "✕ Silent loss"),
+                            };
+                            view! {
+                                <div class=class>
+                                    <p class="verdict-label"><strong>{label}</strong></p>
+                                    <p>{v.headline}</p>
+                                    <ul>{v.details.into_iter().map(|d| view! { <li>{d}</li> }).collect_view()}</ul>
+                                    <p class="cost">{format!("Rows read in total: {}", v.rows_read_total)}</p>
+                                </div>
+                            }
+                        })
+                        .into_any()
+                }}
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,128 @@
+//! The lab's controls: the late order, the crash, the lookback, the commit order.
+
+use leptos::prelude::*;
+
+use crate::engine::CommitOrder;
+use crate::labs::state_write::{Controls as Settings, LateOrder};
+
+use super::Lab;
+
+/// A radio group whose options are (value, label) pairs.
+#[component]
+fn RadioGroup<T>(
+    legend: &'static str,
+    name: &'static str,
+    options: Vec<(T, &'static str)>,
+    current: Signal<T>,
+    on_pick: impl Fn(T) + Copy + Send + Sync + 'static,
+) -> impl IntoView
+where
+    T: Copy + PartialEq + Send + Sync + 'static,
+{
+    view! {
+        <fieldset class="radio-group">
+            <legend>{legend}</legend>
+            {options
+                .into_iter()
+                .enumerate()
+                .map(|(i, (value, label))| {
+                    let id = format!("{name}-{i}");
+                    view! {
+                        <span class="radio">
+                            <input
+                                type="radio"
+                                id=id.clone()
+                                name=name
+                                prop:checked=move || current.get() == value
+                                on:change=move |_| on_pick(value)
+                            />
+                            <label for=id>{label}</label>
+                        </span>
+                    }
+                })
+                .collect_view()}
+        </fieldset>
+    }
+}
+
+#[component]
+pub fn Controls() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let settings = lab.controls;
+    let update = move |change: fn(&mut Settings)| {
+        let mut next = settings.get_untracked();
+        change(&mut next);
+        lab.set_controls(next);
+    };
+    let pick_late = move |late: LateOrder| {
+        let mut next = settings.get_untracked();
+        next.late = late;
+        lab.set_controls(next);
+    };
+    let pick_lookback = move |lookback: u32| {
+        let mut next = settings.get_untracked();
+        next.lookback = lookback;
+        lab.set_controls(next);
+    };
+    let pick_commit = move |commit: CommitOrder| {
+        let mut next = settings.get_untracked();
+        next.commit = commit;
+        lab.set_controls(next);
+    };
+    let pick_crash = move |crash: bool| {
+        if crash {
+            update(|s| s.crash = true)
+        } else {
+            update(|s| s.crash = false)
+        }
+    };
+    view! {
+        <section class="controls" aria-labelledby="controls-heading">
+            <h2 id="controls-heading">"Settings"</h2>
+            <Show when=move || !lab.notes.read().is_empty()>
+                <div class="notice" role="status">
+                    <p><strong>"Some of the link's settings could not be used:"</strong></p>
+                    <ul>{move || lab.notes.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
+                </div>
+            </Show>
+            <div class="control-row">
+                <RadioGroup
+                    legend="Late order o-105 (Mon 23:58)"
+                    name="late"
+                    options=vec![
+                        (LateOrder::Off, "none"),
+                        (LateOrder::Tue, "arrives Tue 03:10"),
+                        (LateOrder::Wed, "arrives Wed 03:10"),
+                        (LateOrder::Fri, "arrives Fri 03:10"),
+                    ]
+                    current=Signal::derive(move || settings.get().late)
+                    on_pick=pick_late
+                />
+                <RadioGroup
+                    legend="Thursday's run (for Wed)"
+                    name="crash"
+                    options=vec![(true, "crashes, retried at 00:20"), (false, "runs cleanly")]
+                    current=Signal::derive(move || settings.get().crash)
+                    on_pick=pick_crash
+                />
+                <RadioGroup
+                    legend="Partition list lookback"
+                    name="lookback"
+                    options=vec![(0, "0 days"), (1, "1 day"), (2, "2 days")]
+                    current=Signal::derive(move || settings.get().lookback)
+                    on_pick=pick_lookback
+                />
+                <RadioGroup
+                    legend="State is saved"
+                    name="commit"
+                    options=vec![
+                        (CommitOrder::StateAfterWrite, "after the write"),
+                        (CommitOrder::StateBeforeWrite, "before the write"),
+                    ]
+                    current=Signal::derive(move || settings.get().commit)
+                    on_pick=pick_commit
+                />
+            </div>
+        </section>
+    }
+}

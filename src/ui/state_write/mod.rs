@@ -1,0 +1,138 @@
+//! The State x Write lab page. The URL query is the lab's only state (so
+//! any moment can be bookmarked); everything shown is derived from it
+//! through the lab model and the engine.
+
+mod cell;
+mod controls;
+mod predict;
+mod scrubber;
+mod week;
+
+use leptos::prelude::*;
+use leptos_router::hooks::{use_navigate, use_query_map};
+use leptos_router::NavigateOptions;
+
+use crate::engine::Outcome;
+use crate::labs::state_write::explain::{verdict, VerdictKind};
+use crate::labs::state_write::query::{parse, resolve_run, to_query};
+use crate::labs::state_write::{run, run_count, script, Cell, Controls, Prediction};
+
+use super::page::set_title;
+
+/// Everything the page's parts read, all derived from the URL.
+#[derive(Clone, Copy)]
+pub struct Lab {
+    pub controls: Memo<Controls>,
+    pub outcomes: Memo<Vec<(Cell, Outcome)>>,
+    /// 0-based index of the selected run.
+    pub run: Memo<usize>,
+    pub runs: Memo<usize>,
+    pub notes: Memo<Vec<String>>,
+    pub silent: Memo<Vec<Cell>>,
+    pub prediction: RwSignal<Option<Prediction>>,
+    pub revealed: RwSignal<bool>,
+    go: StoredValue<Box<dyn Fn(Controls, usize) + Send + Sync>>,
+}
+
+impl Lab {
+    /// Shows `controls` at 0-based run `index` (clamped to the runs there are).
+    pub fn go(&self, controls: Controls, index: usize) {
+        let last = run_count(&controls).saturating_sub(1);
+        self.go.with_value(|go| go(controls, index.min(last)));
+    }
+
+    pub fn set_controls(&self, controls: Controls) {
+        self.go(controls, self.run.get_untracked());
+    }
+
+    pub fn set_run(&self, index: usize) {
+        self.go(self.controls.get_untracked(), index);
+    }
+
+    pub fn at_last_run(&self) -> bool {
+        self.run.get() + 1 >= self.runs.get()
+    }
+
+    /// Verdicts show once the student has predicted (or skipped) and the
+    /// scrubber is on the last run.
+    pub fn verdicts_visible(&self) -> bool {
+        self.revealed.get() && self.at_last_run()
+    }
+}
+
+#[component]
+pub fn StateWriteLab() -> impl IntoView {
+    set_title("State x Write lab");
+    let query = use_query_map();
+    let parsed = Memo::new(move |_| {
+        let q = query.read();
+        parse(|key| q.get(key))
+    });
+    let controls = Memo::new(move |_| parsed.read().0.controls);
+    let outcomes = Memo::new(move |_| run(&controls.get()));
+    let runs = Memo::new(move |_| outcomes.read().first().map_or(0, |(_, o)| o.runs.len()));
+    let resolved = Memo::new(move |_| resolve_run(parsed.read().0.run, runs.get()));
+    let notes = Memo::new(move |_| {
+        let mut notes = parsed.read().1.clone();
+        notes.extend(resolved.read().1.clone());
+        notes
+    });
+    let silent = Memo::new(move |_| {
+        let controls = controls.get();
+        let script = script(&controls);
+        outcomes
+            .read()
+            .iter()
+            .filter(|(cell, outcome)| {
+                verdict(outcome, &cell.config(&controls), &script).kind == VerdictKind::Silent
+            })
+            .map(|(cell, _)| *cell)
+            .collect::<Vec<Cell>>()
+    });
+    let navigate = use_navigate();
+    let go = move |controls: Controls, index: usize| {
+        navigate(
+            &format!("/lab/state-write?{}", to_query(&controls, index + 1)),
+            NavigateOptions {
+                replace: true,
+                scroll: false,
+                ..Default::default()
+            },
+        );
+    };
+    let lab = Lab {
+        controls,
+        outcomes,
+        run: Memo::new(move |_| resolved.read().0),
+        runs,
+        notes,
+        silent,
+        prediction: RwSignal::new(None),
+        revealed: RwSignal::new(false),
+        go: StoredValue::new(Box::new(go)),
+    };
+    provide_context(lab);
+
+    view! {
+        <section class="page lab" aria-labelledby="lab-title">
+            <h1 id="lab-title">"State x Write lab"</h1>
+            <p class="lede">
+                "An incremental pipeline has to remember how far it got (a watermark, or a list of finished days) and has to write its rows somehow (append them, or overwrite each day it touches). Below, the four combinations and a full refresh replay the same week of orders. One order arrives late and one night's run crashes half-way. Scrub through the runs and watch where every order goes."
+            </p>
+            <controls::Controls />
+            <week::Week />
+            <predict::Predict />
+            <scrubber::Scrubber />
+            <ul class="legend" aria-label="How to read the partitions">
+                <li><span class="chip">"o-101"</span>" an order in its day"</li>
+                <li><span class="chip new">"o-201 " <span class="tag">"new"</span></span>" written by the selected run"</li>
+                <li><span class="chip dup">"❐ o-301 " <span class="tag">"dup"</span></span>" a second copy of an order"</li>
+                <li><span class="chip missing">"✕ o-101 " <span class="tag">"missing"</span></span>" arrived, belongs here, not in the table"</li>
+                <li><span class="written-tag">"✎ written"</span>" a partition the selected run wrote"</li>
+            </ul>
+            <div class="cells">
+                {Cell::ALL.into_iter().map(|c| view! { <cell::CellPanel cell=c /> }).collect_view()}
+            </div>
+        </section>
+    }
+}

@@ -1,0 +1,104 @@
+//! The week the pipelines replay: orders, late arrivals and runs by day.
+
+use leptos::prelude::*;
+
+use crate::engine::calendar::weekday_short;
+use crate::labs::state_write::script;
+use crate::labs::state_write::view::week;
+
+use super::Lab;
+
+#[component]
+pub fn Week() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let rows = Memo::new(move |_| {
+        let controls = lab.controls.get();
+        let outcomes = lab.outcomes.read();
+        let runs = outcomes
+            .first()
+            .map(|(_, o)| o.runs.as_slice())
+            .unwrap_or(&[]);
+        week(&script(&controls), runs)
+    });
+    view! {
+        <details class="week" open>
+            <summary><h2>"The week being replayed"</h2></summary>
+            <p>
+                "Four orders a day, each reaching bronze two minutes after it happens. Every night at 00:15 each pipeline runs for the day before and sees only what has arrived by then. Amounts are fixed: o-101 is £12.00 and each later order a little more."
+            </p>
+            <div class="table-wrap">
+                <table>
+                    <caption class="visually-hidden">"Orders, late arrivals and runs, day by day"</caption>
+                    <thead>
+                        <tr>
+                            <th scope="col">"Day"</th>
+                            <th scope="col">"Orders placed (event time)"</th>
+                            <th scope="col">"Late arrivals that day"</th>
+                            <th scope="col">"Runs for this day"</th>
+                        </tr>
+                    </thead>
+                    <tbody>
+                        {move || {
+                            rows.get()
+                                .into_iter()
+                                .map(|d| {
+                                    view! {
+                                        <tr>
+                                            <th scope="row">
+                                                {weekday_short(d.day)} " " {d.day.format("%m-%d").to_string()}
+                                            </th>
+                                            <td>
+                                                <ul class="inline-list">
+                                                    {d.placed
+                                                        .iter()
+                                                        .map(|(id, time)| {
+                                                            let later = d.arrives_later.iter().find(|(l, _)| l == id).map(|(_, when)| when.clone());
+                                                            match later {
+                                                                Some(when) => view! {
+                                                                    <li class="late-order">
+                                                                        <span aria-hidden="true">"⚑ "</span>
+                                                                        <strong>{id.clone()}</strong> " " {time.clone()}
+                                                                        <span class="tag">" late: arrives " {when}</span>
+                                                                    </li>
+                                                                }.into_any(),
+                                                                None => view! { <li>{id.clone()} " " {time.clone()}</li> }.into_any(),
+                                                            }
+                                                        })
+                                                        .collect_view()}
+                                                </ul>
+                                            </td>
+                                            <td>
+                                                {if d.late_arrivals.is_empty() {
+                                                    view! { <span class="muted">"none"</span> }.into_any()
+                                                } else {
+                                                    d.late_arrivals
+                                                        .iter()
+                                                        .map(|(id, happened, arrived)| {
+                                                            view! {
+                                                                <span class="late-order">
+                                                                    <span aria-hidden="true">"⚑ "</span>
+                                                                    <strong>{id.clone()}</strong>
+                                                                    {format!(" (happened {happened}) arrives {arrived}")}
+                                                                </span>
+                                                            }
+                                                        })
+                                                        .collect_view()
+                                                        .into_any()
+                                                }}
+                                            </td>
+                                            <td>
+                                                <ul class="plain-list">
+                                                    {d.runs.iter().map(|r| view! { <li>{r.clone()}</li> }).collect_view()}
+                                                </ul>
+                                            </td>
+                                        </tr>
+                                    }
+                                })
+                                .collect_view()
+                        }}
+                    </tbody>
+                </table>
+            </div>
+        </details>
+    }
+}

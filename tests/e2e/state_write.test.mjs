@@ -1,0 +1,223 @@
+// The State x Write lab in a real browser: the SPEC 4 outcome table on
+// screen, scrubbing by mouse and keyboard, every control, the prediction,
+// the URL round-trip, bad links, axe.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openPage, axe } from './browser.mjs';
+
+const CELLS = ['Watermark + Append', 'Watermark + Overwrite', 'Partition list + Append', 'Partition list + Overwrite', 'Full refresh'];
+
+let env;
+before(async () => { env = await launch(); });
+after(async () => { await env?.close(); });
+
+/** Rows per day Mon..Sun in a cell, read from the partition boxes' accessible names. */
+async function rowsPerDay(page, cell) {
+  const names = await page.getByRole('region', { name: cell, exact: true }).locator('.partition')
+    .evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+  assert.equal(names.length, 7, `${cell} shows seven partitions`);
+  return names.map((n) => Number(n.match(/: (\d+) rows?/)[1]));
+}
+
+async function table(page) {
+  const out = {};
+  for (const cell of CELLS) out[cell] = await rowsPerDay(page, cell);
+  return out;
+}
+
+function query(page) {
+  return Object.fromEntries(new URL(page.url()).searchParams);
+}
+
+async function reveal(page, pick = 'Watermark + Overwrite') {
+  await page.getByRole('radio', { name: pick, exact: true }).check();
+  await page.getByRole('button', { name: 'Lock in and reveal the verdicts' }).click();
+}
+
+function verdictText(page, cell) {
+  return page.getByRole('region', { name: cell, exact: true }).locator('.verdict').innerText();
+}
+
+test('the default week shows SPEC 4\'s outcome table at the last run', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/state-write');
+  assert.deepEqual(await table(page), {
+    'Watermark + Append': [5, 4, 8, 4, 4, 4, 4],
+    'Watermark + Overwrite': [1, 4, 4, 4, 4, 4, 4],
+    'Partition list + Append': [9, 12, 12, 8, 8, 8, 4],
+    'Partition list + Overwrite': [5, 4, 4, 4, 4, 4, 4],
+    'Full refresh': [5, 4, 4, 4, 4, 4, 4],
+  });
+  const wa = page.getByRole('region', { name: 'Watermark + Append', exact: true });
+  await wa.getByRole('group', { name: 'Wed 2026-06-03: 8 rows, 4 duplicates' }).waitFor();
+  const wo = page.getByRole('region', { name: 'Watermark + Overwrite', exact: true });
+  await wo.getByRole('group', { name: 'Mon 2026-06-01: 1 row, 4 missing' }).waitFor();
+  assert.equal(await page.locator('.current-run').innerText(), 'Run 8: Mon 00:15, for Sun 06-07');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('predicting the silent cell, then reading each verdict', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/state-write');
+  assert.equal(await page.locator('.verdict').count(), 0, 'verdicts stay hidden before the prediction');
+  assert.equal(await page.getByRole('button', { name: 'Lock in and reveal the verdicts' }).isDisabled(), true);
+  await reveal(page, 'Watermark + Overwrite');
+  assert.match(await page.getByRole('status').filter({ hasText: 'you picked' }).innerText(), /^✓ Right: you picked Watermark \+ Overwrite/);
+  const silent = await verdictText(page, 'Watermark + Overwrite');
+  assert.match(silent, /Silent loss/);
+  assert.match(silent, /o-101, o-102, o-103 and o-104 gone/);
+  assert.match(silent, /run 2 \(for Tue 06-02\) overwrote Mon/);
+  assert.match(silent, /Rows read in total: 33/);
+  assert.match(await verdictText(page, 'Watermark + Append'), /Loud[\s\S]*unique\(order_id\) fails/);
+  assert.match(await verdictText(page, 'Partition list + Append'), /Loud/);
+  assert.match(await verdictText(page, 'Partition list + Overwrite'), /Correct/);
+  assert.match(await verdictText(page, 'Full refresh'), /Correct[\s\S]*Rows read in total: 131/);
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  await page.getByRole('button', { name: 'Hide the verdicts and predict again' }).click();
+  await page.getByRole('radio', { name: 'Full refresh', exact: true }).check();
+  await page.getByRole('button', { name: 'Lock in and reveal the verdicts' }).click();
+  assert.match(await page.locator('.prediction-result').innerText(), /^✗ Not this time/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('an instructor can skip the prediction', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/state-write');
+  await page.getByRole('button', { name: 'Skip the prediction' }).click();
+  assert.equal(await page.locator('.verdict').count(), 5);
+  assert.match(await page.locator('.prediction-result').innerText(), /Prediction skipped/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('full refresh reads 4, 9, 13, 13, 17, 21, 25, 29 rows, run by run, scrubbed with the keyboard', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/state-write');
+  const slider = page.getByLabel('Run', { exact: true });
+  await slider.focus();
+  await page.keyboard.press('Home');
+  const reads = [];
+  for (let run = 1; run <= 8; run += 1) {
+    await page.waitForFunction((n) => new URL(location.href).searchParams.get('run') === String(n), run);
+    const text = await page.getByRole('region', { name: 'Full refresh', exact: true }).locator('.facts dd').nth(2).innerText();
+    reads.push(Number(text.match(/^(\d+) rows?/)[1]));
+    await page.keyboard.press('ArrowRight');
+  }
+  assert.deepEqual(reads, [4, 9, 13, 13, 17, 21, 25, 29]);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('after run 2 the watermark cell has replaced Monday with o-105 alone', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/state-write?run=1');
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page.waitForURL(/run=2/);
+  const wo = page.getByRole('region', { name: 'Watermark + Overwrite', exact: true });
+  await wo.getByRole('group', { name: 'Mon 2026-06-01: 1 row, 4 missing' }).waitFor();
+  assert.match(await wo.locator('.facts').innerText(), /Deleted\s+o-101, o-102, o-103, o-104/);
+  await page.getByRole('button', { name: /^Run 3:.*crashed/ }).click();
+  await page.waitForURL(/run=3/);
+  assert.match(await wo.locator('.incident').innerText(), /Crashed after writing and before saving its state/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('each control changes the outcome the way hand-derived runs say', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/state-write');
+  // Lookback 0: the list with overwrite never re-reads Monday, so o-105 is lost too.
+  await page.getByRole('radio', { name: '0 days' }).check();
+  await page.waitForURL(/lookback=0/);
+  assert.deepEqual(await rowsPerDay(page, 'Partition list + Overwrite'), [4, 4, 4, 4, 4, 4, 4]);
+  // Without a lookback, append only doubles the retried Wednesday.
+  assert.deepEqual(await rowsPerDay(page, 'Partition list + Append'), [4, 4, 8, 4, 4, 4, 4]);
+  await page.getByRole('radio', { name: '1 day' }).check();
+  // Late order on Wednesday with lookback 1: the watermark appends o-105 twice (crashed run + retry),
+  // the list appends Monday twice and still misses o-105.
+  await page.getByRole('radio', { name: 'arrives Wed 03:10' }).check();
+  await page.waitForURL(/late=wed/);
+  assert.deepEqual(await rowsPerDay(page, 'Watermark + Append'), [6, 4, 8, 4, 4, 4, 4]);
+  assert.deepEqual(await rowsPerDay(page, 'Partition list + Append'), [8, 12, 12, 8, 8, 8, 4]);
+  assert.deepEqual(await rowsPerDay(page, 'Partition list + Overwrite'), [4, 4, 4, 4, 4, 4, 4]);
+  // Late on Friday, lookback 2: still out of reach of every run that re-reads Monday.
+  await page.getByRole('radio', { name: 'arrives Fri 03:10' }).check();
+  await page.getByRole('radio', { name: '2 days' }).check();
+  await page.waitForURL(/late=fri.*lookback=2|lookback=2.*late=fri/);
+  await page.getByRole('region', { name: 'Partition list + Overwrite', exact: true })
+    .getByRole('group', { name: 'Mon 2026-06-01: 4 rows, 1 missing' }).waitFor();
+  // No crash: the watermark with append is now correct; with overwrite it still loses Monday.
+  await page.getByRole('radio', { name: 'arrives Tue 03:10' }).check();
+  await page.getByRole('radio', { name: 'runs cleanly' }).check();
+  await page.waitForURL(/crash=off/);
+  assert.equal(query(page).run, '7', 'the last of seven runs stays selected');
+  assert.deepEqual(await rowsPerDay(page, 'Watermark + Append'), [5, 4, 4, 4, 4, 4, 4]);
+  assert.deepEqual(await rowsPerDay(page, 'Watermark + Overwrite'), [1, 4, 4, 4, 4, 4, 4]);
+  // State saved before the write, with the crash: the watermark never writes Wednesday.
+  await page.getByRole('radio', { name: 'crashes, retried at 00:20' }).check();
+  await page.getByRole('radio', { name: 'before the write' }).check();
+  await page.waitForURL(/commit=before/);
+  await page.getByRole('button', { name: 'Last' }).click().catch(() => {});
+  await page.waitForURL(/run=8/);
+  assert.deepEqual(await rowsPerDay(page, 'Watermark + Append'), [5, 4, 0, 4, 4, 4, 4]);
+  assert.deepEqual(await rowsPerDay(page, 'Watermark + Overwrite'), [1, 4, 0, 4, 4, 4, 4]);
+  assert.deepEqual(await rowsPerDay(page, 'Partition list + Overwrite'), [5, 4, 4, 4, 4, 4, 4]);
+  await page.getByRole('button', { name: 'Skip the prediction' }).click();
+  assert.match(await verdictText(page, 'Watermark + Append'), /saved its state and then crashed before writing/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the URL carries the whole state and restores it', async () => {
+  const path = '/lab/state-write?late=wed&crash=off&lookback=2&commit=before&run=3';
+  const { page, errors, context } = await openPage(env, path);
+  assert.equal(await page.getByRole('radio', { name: 'arrives Wed 03:10' }).isChecked(), true);
+  assert.equal(await page.getByRole('radio', { name: 'runs cleanly' }).isChecked(), true);
+  assert.equal(await page.getByRole('radio', { name: '2 days' }).isChecked(), true);
+  assert.equal(await page.getByRole('radio', { name: 'before the write' }).isChecked(), true);
+  assert.equal(await page.getByLabel('Run', { exact: true }).inputValue(), '3');
+  assert.match(await page.locator('.current-run').innerText(), /^Run 3: Thu 00:15, for Wed 06-03$/);
+  await page.getByRole('radio', { name: 'after the write' }).check();
+  await page.waitForURL(/commit=after/);
+  assert.deepEqual(query(page), { late: 'wed', crash: 'off', lookback: '2', commit: 'after', run: '3' });
+  await page.reload();
+  await page.waitForSelector('main h1');
+  assert.equal(await page.getByRole('radio', { name: 'after the write' }).isChecked(), true);
+  assert.equal(await page.locator('.notice').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a tampered link falls back to defaults and says what it ignored', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/state-write?late=sat&crash=maybe&lookback=9&commit=%3Cscript%3E&run=42');
+  const notice = await page.locator('.notice').innerText();
+  assert.match(notice, /Ignored late=sat/);
+  assert.match(notice, /Ignored lookback=9/);
+  assert.match(notice, /Ignored commit=<script>/);
+  assert.match(notice, /no run 42/);
+  assert.equal(await page.getByRole('radio', { name: 'arrives Tue 03:10' }).isChecked(), true);
+  assert.deepEqual(await rowsPerDay(page, 'Watermark + Overwrite'), [1, 4, 4, 4, 4, 4, 4]);
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('play steps through the runs on its own and can be paused', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/state-write?run=6');
+  await page.getByRole('button', { name: 'Play', exact: true }).click();
+  await page.waitForURL(/run=7/, { timeout: 5000 });
+  await page.getByRole('button', { name: 'Pause', exact: true }).click();
+  const paused = query(page).run;
+  await page.waitForTimeout(1800);
+  assert.equal(query(page).run, paused);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the lab has no axe violations before the reveal and fits a phone', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/state-write', { width: 390, height: 844 });
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `page is ${overflow}px wider than the viewport`);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
