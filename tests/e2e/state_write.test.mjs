@@ -221,3 +221,19 @@ test('the lab has no axe violations before the reveal and fits a phone', async (
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('each cell shows its equivalent Spark or dbt code for the current settings', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/state-write?lookback=2');
+  const list = page.getByRole('region', { name: 'Partition list + Overwrite', exact: true });
+  await list.getByText('Equivalent code').click();
+  const code = await list.locator('pre').innerText();
+  assert.match(code, /delete\+insert/);
+  assert.match(code, /interval '2 day'/);
+  const wm = page.getByRole('region', { name: 'Watermark + Overwrite', exact: true });
+  await wm.getByText('Equivalent code').click();
+  assert.match(await wm.locator('pre').innerText(), /partitionOverwriteMode", "dynamic"/);
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  assert.deepEqual(errors, []);
+  await context.close();
+});

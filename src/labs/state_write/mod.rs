@@ -1,6 +1,7 @@
 //! The State x Write lab (SPEC 4): controls, the fixed week, the five
 //! pipelines, what each cell shows for a run, and the verdicts' wording.
 
+pub mod code;
 pub mod explain;
 pub mod model;
 pub mod query;

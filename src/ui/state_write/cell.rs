@@ -3,6 +3,7 @@
 
 use leptos::prelude::*;
 
+use crate::labs::state_write::code::equivalent;
 use crate::labs::state_write::explain::{verdict, VerdictKind};
 use crate::labs::state_write::script;
 use crate::labs::state_write::view::{cell_view, day_label, ChipMark, PartitionView};
@@ -130,6 +131,16 @@ pub fn CellPanel(cell: Cell) -> impl IntoView {
                         }
                     })
             }}
+            <details class="code">
+                <summary>"Equivalent code"</summary>
+                {move || {
+                    let (tool, code) = equivalent(cell, &lab.controls.get());
+                    view! {
+                        <p class="muted">{format!("In {tool}:")}</p>
+                        <pre tabindex="0"><code>{code}</code></pre>
+                    }
+                }}
+            </details>
             <div class="verdict-slot">
                 {move || {
                     if !lab.revealed.get() {
