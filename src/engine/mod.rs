@@ -10,6 +10,7 @@ pub mod checks;
 pub mod config;
 pub mod event;
 pub mod generate;
+pub mod lateness;
 pub mod money;
 pub mod report;
 pub mod script;

@@ -23,8 +23,11 @@ export async function launch() {
   if (!existsSync(join(DIST, 'index.html'))) {
     throw new Error('dist/index.html is missing: build the app first (scripts/test does)');
   }
-  const { server, url } = await startServer({ root: DIST });
   const executablePath = process.env.CHROMIUM ?? '/usr/bin/chromium';
+  if (!existsSync(executablePath)) {
+    throw new Error(`no browser at ${executablePath}: run scripts/setup --browser, or set CHROMIUM`);
+  }
+  const { server, url } = await startServer({ root: DIST });
   const browser = await chromium.launch({ executablePath, args: CHROMIUM_FLAGS });
   return {
     url,

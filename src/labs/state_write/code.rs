@@ -60,7 +60,11 @@ mod tests {
 
     #[test]
     fn code_follows_the_controls() {
-        let controls = Controls { lookback: 2, commit: CommitOrder::StateBeforeWrite, ..Controls::default() };
+        let controls = Controls {
+            lookback: 2,
+            commit: CommitOrder::StateBeforeWrite,
+            ..Controls::default()
+        };
         let (tool, code) = equivalent(Cell::ListOverwrite, &controls);
         assert_eq!(tool, "dbt");
         assert!(code.contains("delete+insert"));
