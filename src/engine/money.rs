@@ -67,6 +67,23 @@ impl fmt::Display for Money {
     }
 }
 
+impl Money {
+    /// "£12,345.67": thousands grouped, for figures meant to be read aloud.
+    pub fn grouped(&self) -> String {
+        let sign = if self.minor < 0 { "-" } else { "" };
+        let abs = self.minor.unsigned_abs();
+        let units = (abs / 100).to_string();
+        let mut grouped = String::new();
+        for (i, digit) in units.chars().enumerate() {
+            if i > 0 && (units.len() - i).is_multiple_of(3) {
+                grouped.push(',');
+            }
+            grouped.push(digit);
+        }
+        format!("{sign}{}{grouped}.{:02}", self.currency.symbol(), abs % 100)
+    }
+}
+
 /// Which version of the transform built a row.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum LogicVersion {
@@ -152,6 +169,13 @@ mod tests {
         );
         assert_eq!(fixed, Some(Money::gbp(8_574)));
         assert_eq!(broken, Some(Money::gbp(8_500)));
+    }
+
+    #[test]
+    fn grouped_money_has_thousands_separators() {
+        assert_eq!(Money::gbp(123_456_789).grouped(), "£1,234,567.89");
+        assert_eq!(Money::gbp(99).grouped(), "£0.99");
+        assert_eq!(Money::gbp(-100_000).grouped(), "-£1,000.00");
     }
 
     #[test]

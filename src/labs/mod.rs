@@ -1,1 +1,2 @@
+pub mod lateness;
 pub mod state_write;

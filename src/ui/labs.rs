@@ -18,17 +18,6 @@ fn LabIntro(title: &'static str, summary: &'static str, ideas: &'static str) -> 
 }
 
 #[component]
-pub fn LatenessLab() -> impl IntoView {
-    view! {
-        <LabIntro
-            title="Allowed-lateness lab"
-            summary="One slider sets how many days a partition stays open for late events; completeness, the partitions rebuilt on every run and the date finance can close August all move with it."
-            ideas="Ideas: event time vs processing time, allowed lateness, finalisation, the adjustments table."
-        />
-    }
-}
-
-#[component]
 pub fn BackfillLab() -> impl IntoView {
     view! {
         <LabIntro

@@ -3,6 +3,7 @@
 
 pub mod app;
 pub mod labs;
+pub mod lateness;
 pub mod not_found;
 pub mod overview;
 pub mod page;

@@ -1,0 +1,8 @@
+//! The allowed-lateness lab (SPEC 5): a month of events per arrival
+//! profile, and what each allowed lateness means for it.
+
+pub mod chart;
+pub mod model;
+pub mod query;
+
+pub use model::{august, day_status, study, AfterPolicy, DayStatus, Profile, Settings, MAX_DAYS};

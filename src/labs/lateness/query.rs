@@ -1,0 +1,142 @@
+//! The lateness lab's URL: `profile=web|mobile|partner`,
+//! `lateness=0..14|never`, `after=drop|adjust`, `present=0|1`,
+//! `today=1..31` (the August day whose run the calendar shows).
+
+use crate::engine::lateness::Lateness;
+
+use super::model::{august, AfterPolicy, Profile, Settings, MAX_DAYS};
+
+const ECHO_LIMIT: usize = 24;
+
+fn echo(value: &str) -> String {
+    let mut shown: String = value.chars().take(ECHO_LIMIT).collect();
+    if value.chars().count() > ECHO_LIMIT {
+        shown.push('…');
+    }
+    shown
+}
+
+pub fn lateness_value(lateness: Lateness) -> String {
+    match lateness {
+        Lateness::Days(n) => n.to_string(),
+        Lateness::Never => "never".to_string(),
+    }
+}
+
+/// Reads the query; unusable values fall back to defaults with a note each.
+pub fn parse(get: impl Fn(&str) -> Option<String>) -> (Settings, Vec<String>) {
+    let mut settings = Settings::default();
+    let mut notes = Vec::new();
+    let mut bad = |key: &str, given: &str, expected: &str, default: &str| {
+        notes.push(format!(
+            "Ignored {key}={}: expected {expected}; showing {default}.",
+            echo(given)
+        ));
+    };
+    if let Some(given) = get("profile") {
+        match Profile::ALL
+            .iter()
+            .find(|p| p.slug() == given.trim().to_ascii_lowercase())
+        {
+            Some(p) => settings.profile = *p,
+            None => bad("profile", &given, "web, mobile or partner", "web"),
+        }
+    }
+    if let Some(given) = get("lateness") {
+        let value = given.trim().to_ascii_lowercase();
+        match value.parse::<u32>() {
+            Ok(n) if n <= MAX_DAYS => settings.lateness = Lateness::Days(n),
+            _ if value == "never" => settings.lateness = Lateness::Never,
+            _ => bad(
+                "lateness",
+                &given,
+                "a whole number of days from 0 to 14, or never",
+                "2",
+            ),
+        }
+    }
+    if let Some(given) = get("after") {
+        match given.trim().to_ascii_lowercase().as_str() {
+            "drop" => settings.after = AfterPolicy::Drop,
+            "adjust" => settings.after = AfterPolicy::Adjust,
+            _ => bad("after", &given, "drop or adjust", "adjust"),
+        }
+    }
+    if let Some(given) = get("present") {
+        match given.trim() {
+            "1" => settings.present = true,
+            "0" => settings.present = false,
+            _ => bad("present", &given, "0 or 1", "0"),
+        }
+    }
+    if let Some(given) = get("today") {
+        match given.trim().parse::<u32>() {
+            Ok(n) if (1..=31).contains(&n) => settings.today = august(n),
+            _ => bad("today", &given, "a day of August from 1 to 31", "20"),
+        }
+    }
+    (settings, notes)
+}
+
+pub fn to_query(settings: &Settings) -> String {
+    use chrono::Datelike;
+    format!(
+        "profile={}&lateness={}&after={}&present={}&today={}",
+        settings.profile.slug(),
+        lateness_value(settings.lateness),
+        match settings.after {
+            AfterPolicy::Drop => "drop",
+            AfterPolicy::Adjust => "adjust",
+        },
+        u8::from(settings.present),
+        settings.today.day(),
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::collections::HashMap;
+
+    fn parse_str(query: &str) -> (Settings, Vec<String>) {
+        let map: HashMap<String, String> = query
+            .split('&')
+            .filter_map(|pair| pair.split_once('='))
+            .map(|(k, v)| (k.to_string(), v.to_string()))
+            .collect();
+        parse(|key| map.get(key).cloned())
+    }
+
+    #[test]
+    fn settings_round_trip_through_the_query() {
+        for profile in Profile::ALL {
+            for lateness in (0..=MAX_DAYS).map(Lateness::Days).chain([Lateness::Never]) {
+                for after in [AfterPolicy::Drop, AfterPolicy::Adjust] {
+                    for present in [false, true] {
+                        let settings = Settings {
+                            profile,
+                            lateness,
+                            after,
+                            present,
+                            today: august(9),
+                        };
+                        let (back, notes) = parse_str(&to_query(&settings));
+                        assert!(notes.is_empty());
+                        assert_eq!(back, settings);
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn bad_values_fall_back_with_notes() {
+        let (settings, notes) =
+            parse_str("profile=fax&lateness=15&after=keep&present=yes&today=32");
+        assert_eq!(settings, Settings::default());
+        assert_eq!(notes.len(), 5);
+        let (settings, notes) = parse_str("lateness=-1");
+        assert_eq!(settings.lateness, Lateness::Days(2));
+        assert_eq!(notes.len(), 1);
+    }
+}

@@ -1,0 +1,74 @@
+//! August as the nightly run sees it on a chosen day: final, rebuilt, not built yet.
+
+use chrono::Datelike;
+use leptos::prelude::*;
+
+use crate::engine::calendar::days;
+use crate::labs::lateness::{august, day_status, DayStatus};
+
+use super::Lab;
+
+#[component]
+pub fn Calendar() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let today = Memo::new(move |_| lab.settings.read().today);
+    view! {
+        <section class="calendar-box" aria-labelledby="calendar-heading">
+            <h2 id="calendar-heading">"Which partitions can still change"</h2>
+            <label for="today-select">"Look at the run at 02:00 on"</label>
+            <select
+                id="today-select"
+                on:change=move |ev| {
+                    if let Ok(day) = event_target_value(&ev).parse::<u32>() {
+                        lab.update(|s| s.today = august(day));
+                    }
+                }
+            >
+                {(1..=31)
+                    .map(|d| {
+                        let day = august(d);
+                        view! {
+                            <option value=d.to_string() selected=move || today.get() == day>
+                                {day.format("%a %-d Aug").to_string()}
+                            </option>
+                        }
+                    })
+                    .collect_view()}
+            </select>
+            <ol class="calendar" aria-label="August 2026">
+                {["Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"]
+                    .into_iter()
+                    .map(|d| view! { <li class="weekday" aria-hidden="true">{d}</li> })
+                    .collect_view()}
+                {(0..august(1).weekday().num_days_from_monday())
+                    .map(|_| view! { <li class="blank" aria-hidden="true"></li> })
+                    .collect_view()}
+                {move || {
+                    let today = today.get();
+                    let lateness = lab.figures.read().lateness;
+                    days(august(1), august(31))
+                        .map(|day| {
+                            let status = day_status(day, today, lateness);
+                            let (class, glyph, word) = match status {
+                                DayStatus::Final => ("day final", "✓", "final"),
+                                DayStatus::Rebuilt => ("day rebuilt", "↻", "rebuilt"),
+                                DayStatus::NotBuilt => ("day future", "·", "not built yet"),
+                            };
+                            let is_today = day == today;
+                            view! {
+                                <li class=class class:today=is_today>
+                                    <span class="day-number">{day.day()}</span>
+                                    <span class="day-status">
+                                        <span aria-hidden="true">{glyph}" "</span>
+                                        {word}
+                                        {is_today.then_some(", today")}
+                                    </span>
+                                </li>
+                            }
+                        })
+                        .collect_view()
+                }}
+            </ol>
+        </section>
+    }
+}

@@ -1,0 +1,121 @@
+//! Completeness against allowed lateness, with the current point marked,
+//! and the same numbers as a table.
+
+use leptos::prelude::*;
+
+use crate::engine::lateness::{percent, Lateness};
+use crate::labs::lateness::chart::{Chart, HEIGHT, WIDTH};
+use crate::labs::lateness::MAX_DAYS;
+
+use super::Lab;
+
+#[component]
+pub fn Curve() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let curve = Memo::new(move |_| lab.study.read().curve(MAX_DAYS));
+    let chart = Memo::new(move |_| Chart::new(&curve.read()));
+    let marker = move || {
+        let chart = chart.read();
+        let f = lab.figures.read();
+        let l = match f.lateness {
+            Lateness::Days(l) => l,
+            Lateness::Never => MAX_DAYS,
+        };
+        (
+            chart.x(l),
+            chart.y(f.complete_value_bp),
+            chart.plot_bottom(),
+        )
+    };
+    view! {
+        <section class="curve" aria-labelledby="curve-heading">
+            <h2 id="curve-heading">"Completeness against allowed lateness"</h2>
+            <svg
+                viewBox=format!("0 0 {WIDTH} {HEIGHT}")
+                role="img"
+                aria-labelledby="curve-title curve-desc"
+                class="chart"
+            >
+                <title id="curve-title">"Share of August complete for each allowed lateness from 0 to 14 days"</title>
+                <desc id="curve-desc">
+                    {move || {
+                        let c = curve.read();
+                        let first = c.first().map(|p| percent(p.2)).unwrap_or_default();
+                        format!("By value, {first} at 0 days rising to 100 % by {} days; the table below lists every point.", lab.study.read().max_needed())
+                    }}
+                </desc>
+                {move || {
+                    let chart = chart.get();
+                    let (left, right, bottom) = (chart.plot_left(), chart.plot_right(), chart.plot_bottom());
+                    view! {
+                        <g class="grid">
+                            {chart
+                                .y_ticks
+                                .iter()
+                                .map(|(label, y)| {
+                                    view! {
+                                        <line x1=left x2=right y1=*y y2=*y />
+                                        <text x=left - 6.0 y=*y + 4.0 text-anchor="end">{label.clone()}</text>
+                                    }
+                                })
+                                .collect_view()}
+                            {chart
+                                .x_ticks
+                                .iter()
+                                .map(|(label, x)| view! { <text x=*x y=bottom + 18.0 text-anchor="middle">{label.clone()}</text> })
+                                .collect_view()}
+                            <text x=(left + right) / 2.0 y=bottom + 36.0 text-anchor="middle">"allowed lateness (days)"</text>
+                        </g>
+                        <path class="line count" d=chart.count_path.clone() />
+                        <path class="line value" d=chart.value_path.clone() />
+                    }
+                }}
+                {move || {
+                    let (x, y, bottom) = marker();
+                    view! {
+                        <line class="marker-line" x1=x x2=x y1=y y2=bottom />
+                        <circle class="marker" cx=x cy=y r="7" />
+                    }
+                }}
+            </svg>
+            <p class="legend-line">
+                <span class="swatch value" aria-hidden="true"></span>" by value (solid)   "
+                <span class="swatch count" aria-hidden="true"></span>" by number of events (dashed)   "
+                <span aria-hidden="true">"●"</span>" the current setting"
+            </p>
+            <details class="explain">
+                <summary>"The curve as a table"</summary>
+                <div class="table-wrap">
+                    <table>
+                        <caption class="visually-hidden">"Completeness for each allowed lateness"</caption>
+                        <thead>
+                            <tr>
+                                <th scope="col">"Allowed lateness"</th>
+                                <th scope="col">"Complete by value"</th>
+                                <th scope="col">"Complete by count"</th>
+                            </tr>
+                        </thead>
+                        <tbody>
+                            {move || {
+                                curve
+                                    .get()
+                                    .into_iter()
+                                    .map(|(l, count, value)| {
+                                        let current = lab.figures.read().lateness == Lateness::Days(l);
+                                        view! {
+                                            <tr class:current=current>
+                                                <th scope="row">{format!("{l} day{}", if l == 1 { "" } else { "s" })}{current.then_some(" (current)")}</th>
+                                                <td>{percent(value)}</td>
+                                                <td>{percent(count)}</td>
+                                            </tr>
+                                        }
+                                    })
+                                    .collect_view()
+                            }}
+                        </tbody>
+                    </table>
+                </div>
+            </details>
+        </section>
+    }
+}

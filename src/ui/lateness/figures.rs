@@ -1,0 +1,81 @@
+//! The three figures that move with the slider.
+
+use leptos::prelude::*;
+
+use crate::engine::lateness::{percent, Lateness};
+
+use super::Lab;
+
+fn long_date(day: chrono::NaiveDate) -> String {
+    day.format("%a %-d %b").to_string()
+}
+
+#[component]
+pub fn Figures() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let f = lab.figures;
+    view! {
+        <div class="figures">
+            <section class="figure" aria-labelledby="fig-complete">
+                <h2 id="fig-complete">"Complete"</h2>
+                <p class="big" data-figure="completeness">{move || percent(f.read().complete_value_bp)}</p>
+                <p>
+                    "of August's value reaches its own day before the day is final; "
+                    {move || {
+                        let f = f.read();
+                        format!("{} of events ({} of {}).", percent(f.complete_count_bp), f.complete.count, lab.study.read().total.count)
+                    }}
+                </p>
+            </section>
+            <section class="figure" aria-labelledby="fig-open">
+                <h2 id="fig-open">"Rebuilt every run"</h2>
+                <p class="big" data-figure="open">
+                    {move || match f.read().open_partitions {
+                        Some(1) => "1 partition".to_string(),
+                        Some(n) => format!("{n} partitions"),
+                        None => "all of them".to_string(),
+                    }}
+                </p>
+                <p>
+                    {move || match f.read().lateness {
+                        Lateness::Days(l) => format!("Each nightly run rebuilds yesterday plus the {l} day{} before it; those can still change at any moment.", if l == 1 { "" } else { "s" }),
+                        Lateness::Never => "Nothing is ever final, so every run has to rebuild every day it has built so far.".to_string(),
+                    }}
+                </p>
+            </section>
+            <section class="figure" aria-labelledby="fig-close">
+                <h2 id="fig-close">"August closes"</h2>
+                <p class="big" data-figure="close">
+                    {move || {
+                        let f = f.read();
+                        match f.close_on {
+                            None => "never".to_string(),
+                            Some(day) if f.on_time() => format!("✓ {}", long_date(day)),
+                            Some(day) => format!("✗ {}", long_date(day)),
+                        }
+                    }}
+                </p>
+                <p>
+                    {move || {
+                        let f = f.read();
+                        let deadline = f.deadline.map(long_date).unwrap_or_default();
+                        match (f.close_on, f.last_final_at) {
+                            (Some(close), Some(final_at)) if f.on_time() => format!(
+                                "On time for the deadline ({deadline}, the 3rd business day): 31 Aug is final after the run at {}, so finance can close on {}.",
+                                final_at.format("%a %-d %b %H:%M"),
+                                long_date(close),
+                            ),
+                            (Some(_), Some(final_at)) => format!(
+                                "Late: 31 Aug is only final after the run at {}, {} business day{} after the deadline ({deadline}).",
+                                final_at.format("%a %-d %b %H:%M"),
+                                f.business_days_late().unwrap_or(0),
+                                if f.business_days_late() == Some(1) { "" } else { "s" },
+                            ),
+                            _ => format!("With no finalisation any later event can still change August, so finance can never sign it off (deadline {deadline})."),
+                        }
+                    }}
+                </p>
+            </section>
+        </div>
+    }
+}

@@ -1,0 +1,53 @@
+//! How late the profile's events arrive.
+
+use leptos::prelude::*;
+
+use crate::engine::lateness::{basis_points, percent};
+
+use super::Lab;
+
+#[component]
+pub fn Histogram() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    view! {
+        <section class="histogram" aria-labelledby="histogram-heading">
+            <h2 id="histogram-heading">"How late events arrive"</h2>
+            <p class="muted">{move || format!("{} purchases in August, by delay between happening and arriving.", lab.study.read().total.count)}</p>
+            <table>
+                <caption class="visually-hidden">"Arrival delay histogram"</caption>
+                <thead>
+                    <tr>
+                        <th scope="col">"Delay"</th>
+                        <th scope="col">"Events"</th>
+                        <th scope="col">"Share"</th>
+                    </tr>
+                </thead>
+                <tbody>
+                    {move || {
+                        let study = lab.study.read();
+                        let total = i128::from(study.total.count);
+                        let biggest = study.histogram.iter().map(|(_, n)| *n).max().unwrap_or(1).max(1);
+                        study
+                            .histogram
+                            .iter()
+                            .map(|(label, n)| {
+                                let share = basis_points(i128::from(*n), total);
+                                let width = format!("width: {}%", (n * 100 / biggest).max(u64::from(*n > 0)));
+                                view! {
+                                    <tr>
+                                        <th scope="row">{*label}</th>
+                                        <td class="bar-cell">
+                                            <span class="bar" style=width aria-hidden="true"></span>
+                                            <span class="bar-count">{*n}</span>
+                                        </td>
+                                        <td>{percent(share)}</td>
+                                    </tr>
+                                }
+                            })
+                            .collect_view()
+                    }}
+                </tbody>
+            </table>
+        </section>
+    }
+}

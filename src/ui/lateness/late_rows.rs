@@ -1,0 +1,107 @@
+//! Events that arrive after their day is final, and where they go.
+
+use leptos::prelude::*;
+
+use crate::engine::lateness::Lateness;
+use crate::engine::Money;
+use crate::labs::lateness::AfterPolicy;
+
+use super::{policy_name, Lab};
+
+fn month_name(month: u32) -> &'static str {
+    match month {
+        8 => "August",
+        9 => "September",
+        10 => "October",
+        _ => "a later month",
+    }
+}
+
+#[component]
+pub fn LateRows() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let policy = Memo::new(move |_| lab.settings.read().after);
+    view! {
+        <section class="late-rows" aria-labelledby="late-heading">
+            <h2 id="late-heading">"Events that miss their day"</h2>
+            <fieldset class="radio-group">
+                <legend>"An event that arrives after its partition is final is"</legend>
+                {[(AfterPolicy::Drop, "dropped"), (AfterPolicy::Adjust, "booked to an adjustments table")]
+                    .into_iter()
+                    .map(|(p, label)| {
+                        let id = format!("after-{label}").replace(' ', "-");
+                        view! {
+                            <span class="radio">
+                                <input
+                                    type="radio"
+                                    id=id.clone()
+                                    name="after"
+                                    prop:checked=move || policy.get() == p
+                                    on:change=move |_| lab.update(|s| s.after = p)
+                                />
+                                <label for=id>{label}</label>
+                            </span>
+                        }
+                    })
+                    .collect_view()}
+            </fieldset>
+            {move || {
+                let f = lab.figures.get();
+                if f.lateness == Lateness::Never {
+                    return view! { <p data-figure="late">"Nothing is ever final, so no event misses its day, and nothing is ever closed either."</p> }.into_any();
+                }
+                let late = f.after_final;
+                let value = Money::gbp(late.value).grouped();
+                let summary = format!(
+                    "{} event{} worth {value} arrive after their day is final and are {}.",
+                    late.count,
+                    if late.count == 1 { "" } else { "s" },
+                    policy_name(policy.get()),
+                );
+                match policy.get() {
+                    AfterPolicy::Drop => view! {
+                        <p data-figure="late">{summary}</p>
+                        <p class="alarm">
+                            <span aria-hidden="true">"✕ "</span>
+                            {format!("Lost: {value} never reaches any report, and nothing tells finance.")}
+                        </p>
+                    }
+                    .into_any(),
+                    AfterPolicy::Adjust => view! {
+                        <p data-figure="late">{summary}</p>
+                        <table class="report">
+                            <caption>"Finance report lines for August's purchases"</caption>
+                            <thead>
+                                <tr>
+                                    <th scope="col">"Report"</th>
+                                    <th scope="col">"Line"</th>
+                                    <th scope="col">"Amount"</th>
+                                </tr>
+                            </thead>
+                            <tbody>
+                                <tr>
+                                    <th scope="row">"August"</th>
+                                    <td>"final daily partitions"</td>
+                                    <td>{Money::gbp(f.complete.value).grouped()}</td>
+                                </tr>
+                                {f.adjustments_by_month
+                                    .iter()
+                                    .map(|((_, month), tally)| {
+                                        view! {
+                                            <tr>
+                                                <th scope="row">{month_name(*month)}</th>
+                                                <td>{format!("adjustments for earlier August days ({} events)", tally.count)}</td>
+                                                <td>{Money::gbp(tally.value).grouped()}</td>
+                                            </tr>
+                                        }
+                                    })
+                                    .collect_view()}
+                            </tbody>
+                        </table>
+                    }
+                    .into_any(),
+                }
+            }}
+        </section>
+    }
+}

@@ -1,0 +1,186 @@
+//! The allowed-lateness lab page. The URL query holds the settings; the
+//! month of events is generated once per profile and every figure is read
+//! off the engine's lateness study, so the slider only triggers sums.
+
+mod calendar;
+mod curve;
+mod figures;
+mod histogram;
+mod late_rows;
+
+use leptos::prelude::*;
+use leptos_router::hooks::{use_navigate, use_query_map};
+use leptos_router::NavigateOptions;
+
+use crate::engine::lateness::{Lateness, LatenessFigures, LatenessStudy};
+use crate::labs::lateness::query::{parse, to_query};
+use crate::labs::lateness::{study, AfterPolicy, Profile, Settings, MAX_DAYS};
+
+use super::page::set_title;
+
+#[derive(Clone, Copy)]
+pub struct Lab {
+    pub settings: Memo<Settings>,
+    pub study: Memo<LatenessStudy>,
+    pub figures: Memo<LatenessFigures>,
+    notes: Memo<Vec<String>>,
+    go: StoredValue<Box<dyn Fn(Settings) + Send + Sync>>,
+}
+
+impl Lab {
+    pub fn update(&self, change: impl FnOnce(&mut Settings)) {
+        let mut next = self.settings.get_untracked();
+        change(&mut next);
+        self.go.with_value(|go| go(next));
+    }
+}
+
+/// The slider position for a lateness: 0..=14 days, then 15 for never.
+fn slider_value(lateness: Lateness) -> u32 {
+    match lateness {
+        Lateness::Days(n) => n,
+        Lateness::Never => MAX_DAYS + 1,
+    }
+}
+
+fn lateness_from_slider(value: u32) -> Lateness {
+    if value > MAX_DAYS {
+        Lateness::Never
+    } else {
+        Lateness::Days(value)
+    }
+}
+
+pub fn lateness_text(lateness: Lateness) -> String {
+    match lateness {
+        Lateness::Days(1) => "1 day".to_string(),
+        Lateness::Days(n) => format!("{n} days"),
+        Lateness::Never => "never finalise".to_string(),
+    }
+}
+
+#[component]
+pub fn LatenessLab() -> impl IntoView {
+    set_title("Allowed-lateness lab");
+    let query = use_query_map();
+    let parsed = Memo::new(move |_| {
+        let q = query.read();
+        parse(|key| q.get(key))
+    });
+    let settings = Memo::new(move |_| parsed.read().0);
+    let profile = Memo::new(move |_| settings.read().profile);
+    let study = Memo::new(move |_| study(profile.get()));
+    let lateness = Memo::new(move |_| settings.read().lateness);
+    let figures = Memo::new(move |_| study.read().figures(lateness.get()));
+    let navigate = use_navigate();
+    let go = move |s: Settings| {
+        navigate(
+            &format!("/lab/lateness?{}", to_query(&s)),
+            NavigateOptions {
+                replace: true,
+                scroll: false,
+                ..Default::default()
+            },
+        );
+    };
+    let lab = Lab {
+        settings,
+        study,
+        figures,
+        notes: Memo::new(move |_| parsed.read().1.clone()),
+        go: StoredValue::new(Box::new(go)),
+    };
+    provide_context(lab);
+    let present = move || settings.read().present;
+
+    view! {
+        <section class="page lab lateness" class:presenter=present aria-labelledby="lateness-title">
+            <div class="title-row">
+                <h1 id="lateness-title">"Allowed-lateness lab"</h1>
+                <button
+                    type="button"
+                    aria-pressed=move || if present() { "true" } else { "false" }
+                    on:click=move |_| lab.update(|s| s.present = !s.present)
+                >
+                    "Presenter mode"
+                </button>
+            </div>
+            <details class="explain" prop:open=move || !present()>
+                <summary>"What this lab shows"</summary>
+                <p>
+                    "Late events can only reach their own day while that day's partition is still open. Allowed lateness is how many extra days each partition stays open: every run rebuilds the open ones, and after that the partition is final. Waiting longer catches more late events, but keeps more partitions changing and pushes back the day finance can close the month. Here the daily run is at 02:00: on day d+1 it first builds partition d, and with allowed lateness L the run on d+1+L is the last to touch d."
+                </p>
+            </details>
+            <Show when=move || !lab.notes.read().is_empty()>
+                <div class="notice" role="status">
+                    <p><strong>"Some of the link's settings could not be used:"</strong></p>
+                    <ul>{move || lab.notes.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
+                </div>
+            </Show>
+            <div class="lateness-controls">
+                <fieldset class="radio-group">
+                    <legend>"Arrival profile"</legend>
+                    {Profile::ALL
+                        .into_iter()
+                        .map(|p| {
+                            let id = format!("profile-{}", p.slug());
+                            view! {
+                                <span class="radio">
+                                    <input
+                                        type="radio"
+                                        id=id.clone()
+                                        name="profile"
+                                        prop:checked=move || profile.get() == p
+                                        on:change=move |_| lab.update(|s| s.profile = p)
+                                    />
+                                    <label for=id>{p.name()}</label>
+                                </span>
+                            }
+                        })
+                        .collect_view()}
+                    <p class="muted explain-text">{move || profile.get().description()}</p>
+                </fieldset>
+                <div class="slider-box">
+                    <label for="lateness-slider">"Allowed lateness"</label>
+                    <div class="slider-row">
+                        <input
+                            id="lateness-slider"
+                            type="range"
+                            min="0"
+                            max=(MAX_DAYS + 1).to_string()
+                            step="1"
+                            prop:value=move || slider_value(lateness.get()).to_string()
+                            aria-valuetext=move || lateness_text(lateness.get())
+                            on:input=move |ev| {
+                                if let Ok(v) = event_target_value(&ev).parse::<u32>() {
+                                    lab.update(|s| s.lateness = lateness_from_slider(v));
+                                }
+                            }
+                        />
+                        <output for="lateness-slider" class="slider-value">{move || lateness_text(lateness.get())}</output>
+                    </div>
+                    <div class="slider-scale" aria-hidden="true">
+                        <span>"0 days"</span>
+                        <span>"14 days"</span>
+                        <span>"never"</span>
+                    </div>
+                </div>
+            </div>
+            <figures::Figures />
+            <curve::Curve />
+            <div class="two-col">
+                <calendar::Calendar />
+                <histogram::Histogram />
+            </div>
+            <late_rows::LateRows />
+        </section>
+    }
+}
+
+/// The after-final policy names, shared by the switch and the report.
+pub fn policy_name(policy: AfterPolicy) -> &'static str {
+    match policy {
+        AfterPolicy::Drop => "dropped",
+        AfterPolicy::Adjust => "booked to the adjustments table",
+    }
+}

@@ -1,0 +1,143 @@
+// The allowed-lateness lab in a real browser: the slider by keyboard and
+// mouse, the three figures, the calendar, the policy switch, presenter
+// mode, the URL, bad links, axe.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openPage, axe } from './browser.mjs';
+
+let env;
+before(async () => { env = await launch(); });
+after(async () => { await env?.close(); });
+
+const figure = (page, name) => page.locator(`[data-figure="${name}"]`).innerText();
+const query = (page) => Object.fromEntries(new URL(page.url()).searchParams);
+const pct = (text) => Number(text.replace(/[^0-9.]/g, ''));
+
+test('the default lab loads with its figures, no console errors and no axe violations', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/lateness');
+  assert.equal(await page.getByRole('radio', { name: 'Web checkout' }).isChecked(), true);
+  assert.equal(await page.getByRole('slider', { name: 'Allowed lateness' }).inputValue(), '2');
+  assert.equal(await figure(page, 'open'), '3 partitions');
+  assert.equal(await figure(page, 'close'), '✓ Thu 3 Sep');
+  assert.match(await figure(page, 'completeness'), /^\d{2,3}\.\d\d %$/);
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('an instructor drives the slider by keyboard in presenter mode and every figure follows', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/lateness?profile=mobile&present=1');
+  assert.equal(await page.locator('.lateness.presenter').count(), 1);
+  assert.equal(await page.locator('details.explain').first().evaluate((d) => d.open), false, 'explanations folded');
+  const big = await page.locator('[data-figure="completeness"]').evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
+  assert.ok(big >= 60, `presenter figures are ${big}px`);
+  const slider = page.getByRole('slider', { name: 'Allowed lateness' });
+  await slider.focus();
+  await page.keyboard.press('Home');
+  await page.waitForURL(/lateness=0/);
+  assert.equal(await figure(page, 'open'), '1 partition');
+  assert.equal(await figure(page, 'close'), '✓ Tue 1 Sep');
+  let previous = pct(await figure(page, 'completeness'));
+  const closes = { 1: '✓ Wed 2 Sep', 2: '✓ Thu 3 Sep', 3: '✗ Fri 4 Sep', 4: '✗ Mon 7 Sep' };
+  for (let l = 1; l <= 14; l += 1) {
+    await page.keyboard.press('ArrowRight');
+    await page.waitForURL(new RegExp(`lateness=${l}&`));
+    assert.equal(await figure(page, 'open'), `${l + 1} partitions`);
+    const now = pct(await figure(page, 'completeness'));
+    assert.ok(now >= previous, `completeness fell from ${previous} to ${now} at ${l} days`);
+    previous = now;
+    if (closes[l]) assert.equal(await figure(page, 'close'), closes[l]);
+  }
+  assert.equal(await page.locator('.slider-value').innerText(), '14 days');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForURL(/lateness=never/);
+  assert.equal(await figure(page, 'close'), 'never');
+  assert.equal(await figure(page, 'open'), 'all of them');
+  assert.equal(await figure(page, 'completeness'), '100.00 %');
+  assert.equal(await slider.getAttribute('aria-valuetext'), 'never finalise');
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('dragging the slider with the mouse moves the figures and the URL', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/lateness?lateness=0');
+  const box = await page.getByRole('slider', { name: 'Allowed lateness' }).boundingBox();
+  const y = box.y + box.height / 2;
+  await page.mouse.move(box.x + 4, y);
+  await page.mouse.down();
+  for (let i = 1; i <= 10; i += 1) await page.mouse.move(box.x + (box.width * i) / 10, y);
+  await page.mouse.up();
+  await page.waitForURL(/lateness=never/);
+  assert.equal(await figure(page, 'close'), 'never');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the web profile is complete once the largest delay is covered', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/lateness?profile=web&lateness=14');
+  assert.equal(await figure(page, 'completeness'), '100.00 %');
+  assert.match(await figure(page, 'late'), /^0 events worth £0\.00/);
+  await page.getByText('The curve as a table').click();
+  const rows = page.locator('.curve tbody tr');
+  assert.equal(await rows.count(), 15);
+  assert.match(await page.locator('.curve tr.current').innerText(), /14 days \(current\)/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('late events are dropped or booked, and the report shows where', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/lateness?profile=mobile&lateness=1&after=adjust');
+  const late = await figure(page, 'late');
+  assert.match(late, /^\d+ events worth £[\d,]+\.\d\d arrive after their day is final and are booked/);
+  const report = await page.locator('table.report').innerText();
+  assert.match(report, /August\s+final daily partitions/);
+  assert.match(report, /September\s+adjustments for earlier August days/);
+  await page.getByRole('radio', { name: 'dropped' }).check();
+  await page.waitForURL(/after=drop/);
+  assert.match(await page.locator('.late-rows .alarm').innerText(), /Lost: £[\d,]+\.\d\d never reaches any report/);
+  assert.equal(await page.locator('table.report').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the calendar marks the partitions the chosen night rebuilds', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/lateness?lateness=2');
+  await page.getByLabel('Look at the run at 02:00 on').selectOption('10');
+  await page.waitForURL(/today=10/);
+  const statuses = await page.locator('.calendar .day').allInnerTexts();
+  const rebuilt = statuses.filter((t) => /rebuilt/.test(t)).map((t) => Number(t.split(/\s/)[0]));
+  assert.deepEqual(rebuilt, [7, 8, 9]);
+  assert.ok(statuses[9].includes('today'));
+  assert.equal(statuses.filter((t) => /final/.test(t)).length, 6);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a tampered link falls back with a visible note, and settings survive a reload', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/lateness?profile=fax&lateness=99&after=keep&present=2');
+  const notice = await page.locator('.notice').innerText();
+  for (const bit of ['profile=fax', 'lateness=99', 'after=keep', 'present=2']) assert.ok(notice.includes(bit), bit);
+  assert.equal(await figure(page, 'open'), '3 partitions');
+  await page.getByRole('radio', { name: 'Partner batch files' }).check();
+  await page.waitForURL(/profile=partner/);
+  await page.reload();
+  await page.waitForSelector('main h1');
+  assert.equal(await page.getByRole('radio', { name: 'Partner batch files' }).isChecked(), true);
+  assert.equal(await page.locator('.notice').count(), 0);
+  assert.deepEqual(query(page).lateness, '2');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the lab fits a phone', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/lateness?present=1', { width: 390, height: 844 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `page is ${overflow}px wider than the viewport`);
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
