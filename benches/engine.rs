@@ -71,4 +71,42 @@ fn main() {
             best.as_secs_f64() * 1e3
         );
     }
+    lateness();
+}
+
+/// The lateness lab: preparing a profile's month once, then one slider step.
+fn lateness() {
+    use partition_lab::engine::lateness::Lateness;
+    use partition_lab::labs::lateness::{study, Profile, MAX_DAYS};
+
+    println!();
+    println!(
+        "lateness lab: a month of {} purchases a day per profile",
+        partition_lab::labs::lateness::model::PER_DAY
+    );
+    println!(
+        "{:<28} {:>16} {:>22}",
+        "profile", "prepare (once)", "one slider step (mean)"
+    );
+    for profile in Profile::ALL {
+        let started = Instant::now();
+        let study = black_box(study(profile));
+        let prepare = started.elapsed();
+        let steps = 10_000u32;
+        let started = Instant::now();
+        for i in 0..steps {
+            let lateness = match i % (MAX_DAYS + 2) {
+                n if n > MAX_DAYS => Lateness::Never,
+                n => Lateness::Days(n),
+            };
+            black_box(study.figures(lateness));
+        }
+        let per_step = started.elapsed() / steps;
+        println!(
+            "{:<28} {:>13.1} ms {:>19.2} µs",
+            profile.name(),
+            prepare.as_secs_f64() * 1e3,
+            per_step.as_secs_f64() * 1e6
+        );
+    }
 }

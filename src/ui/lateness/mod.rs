@@ -21,6 +21,9 @@ use super::page::set_title;
 #[derive(Clone, Copy)]
 pub struct Lab {
     pub settings: Memo<Settings>,
+    /// The slider's value while it moves; the URL catches up when it is
+    /// released, so a drag never waits for a navigation.
+    pub live: RwSignal<Lateness>,
     pub study: Memo<LatenessStudy>,
     pub figures: Memo<LatenessFigures>,
     notes: Memo<Vec<String>>,
@@ -30,6 +33,7 @@ pub struct Lab {
 impl Lab {
     pub fn update(&self, change: impl FnOnce(&mut Settings)) {
         let mut next = self.settings.get_untracked();
+        next.lateness = self.live.get_untracked();
         change(&mut next);
         self.go.with_value(|go| go(next));
     }
@@ -70,7 +74,10 @@ pub fn LatenessLab() -> impl IntoView {
     let settings = Memo::new(move |_| parsed.read().0);
     let profile = Memo::new(move |_| settings.read().profile);
     let study = Memo::new(move |_| study(profile.get()));
-    let lateness = Memo::new(move |_| settings.read().lateness);
+    let live = RwSignal::new(settings.get_untracked().lateness);
+    // A new URL (a link, back/forward, a released slider) moves the slider.
+    Effect::new(move |_| live.set(settings.read().lateness));
+    let lateness = Memo::new(move |_| live.get());
     let figures = Memo::new(move |_| study.read().figures(lateness.get()));
     let navigate = use_navigate();
     let go = move |s: Settings| {
@@ -85,6 +92,7 @@ pub fn LatenessLab() -> impl IntoView {
     };
     let lab = Lab {
         settings,
+        live,
         study,
         figures,
         notes: Memo::new(move |_| parsed.read().1.clone()),
@@ -152,6 +160,11 @@ pub fn LatenessLab() -> impl IntoView {
                             prop:value=move || slider_value(lateness.get()).to_string()
                             aria-valuetext=move || lateness_text(lateness.get())
                             on:input=move |ev| {
+                                if let Ok(v) = event_target_value(&ev).parse::<u32>() {
+                                    live.set(lateness_from_slider(v));
+                                }
+                            }
+                            on:change=move |ev| {
                                 if let Ok(v) = event_target_value(&ev).parse::<u32>() {
                                     lab.update(|s| s.lateness = lateness_from_slider(v));
                                 }
