@@ -113,7 +113,22 @@ pub struct LatenessStudy {
     /// Late events by the lateness they needed and the month their booking run falls in.
     bookings: BTreeMap<(u32, i32, u32), Tally>,
     pub histogram: Vec<(&'static str, u64)>,
+    /// A few events for each lateness needed (1 and up), to show which events a setting loses.
+    examples: BTreeMap<u32, Vec<LateExample>>,
 }
+
+/// One event that needed some lateness to be complete.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LateExample {
+    pub id: String,
+    pub event_time: Instant,
+    pub arrived_at: Instant,
+    pub value: i64,
+    pub needed: u32,
+}
+
+/// Examples kept per lateness needed.
+const EXAMPLES_PER_DAY: usize = 3;
 
 /// What one lateness means, every figure of the lab.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -159,6 +174,7 @@ impl LatenessStudy {
         let mut histogram: Vec<(&'static str, u64)> =
             DELAY_BUCKETS.iter().map(|(label, _)| (*label, 0)).collect();
         let mut total = Tally::default();
+        let mut examples: BTreeMap<u32, Vec<LateExample>> = BTreeMap::new();
         for event in events
             .iter()
             .filter(|e| (first..=last).contains(&e.event_date()))
@@ -172,6 +188,16 @@ impl LatenessStudy {
             }
             needed[slot].add(value);
             if l > 0 {
+                let kept = examples.entry(l).or_default();
+                if kept.len() < EXAMPLES_PER_DAY {
+                    kept.push(LateExample {
+                        id: event.id.to_string(),
+                        event_time: event.event_time,
+                        arrived_at: event.arrived_at,
+                        value,
+                        needed: l,
+                    });
+                }
                 let booked = booking_run(event.arrived_at).date();
                 bookings
                     .entry((l, booked.year(), booked.month()))
@@ -190,7 +216,17 @@ impl LatenessStudy {
             needed,
             bookings,
             histogram,
+            examples,
         }
+    }
+
+    /// Up to `n` events that lateness `l` loses, the nearest misses first.
+    pub fn missed_examples(&self, l: u32, n: usize) -> Vec<LateExample> {
+        self.examples
+            .range(l + 1..)
+            .flat_map(|(_, kept)| kept.iter().cloned())
+            .take(n)
+            .collect()
     }
 
     /// The lateness at which every event of the month is complete.
@@ -322,6 +358,42 @@ mod tests {
             Some(2)
         );
         assert_eq!(study.figures(Lateness::Never).close_on, None);
+    }
+
+    #[test]
+    fn missed_examples_are_the_events_the_lateness_loses() {
+        let aug10 = d(8, 10);
+        let events = vec![
+            Event::immutable(
+                "on-time",
+                at(aug10, 12, 0),
+                at(aug10, 12, 5),
+                Money::gbp(100),
+            ),
+            Event::immutable(
+                "one-day",
+                at(aug10, 12, 0),
+                at(d(8, 11), 9, 0),
+                Money::gbp(100),
+            ),
+            Event::immutable(
+                "five-days",
+                at(aug10, 12, 0),
+                at(d(8, 15), 9, 0),
+                Money::gbp(100),
+            ),
+        ];
+        let study = LatenessStudy::new(&events, d(8, 1), d(8, 31));
+        let ids = |l| {
+            study
+                .missed_examples(l, 5)
+                .into_iter()
+                .map(|e| e.id)
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(ids(0), ["one-day", "five-days"]);
+        assert_eq!(ids(1), ["five-days"]);
+        assert!(ids(5).is_empty());
     }
 
     #[test]

@@ -95,6 +95,12 @@ test('late events are dropped or booked, and the report shows where', async () =
   const report = await page.locator('table.report').innerText();
   assert.match(report, /August\s+final daily partitions/);
   assert.match(report, /September\s+adjustments for earlier August days/);
+  const examples = await page.locator('.late-examples li').allInnerTexts();
+  assert.ok(examples.length > 0, 'examples of missed events are listed');
+  for (const e of examples) {
+    const needed = Number(e.match(/needed (\d+) days? of lateness/)[1]);
+    assert.ok(needed > 1, `an example needing ${needed} days is not missed at 1 day`);
+  }
   await page.getByRole('radio', { name: 'dropped' }).check();
   await page.waitForURL(/after=drop/);
   assert.match(await page.locator('.late-rows .alarm').innerText(), /Lost: £[\d,]+\.\d\d never reaches any report/);

@@ -58,7 +58,36 @@ pub fn LateRows() -> impl IntoView {
                     if late.count == 1 { "" } else { "s" },
                     policy_name(policy.get()),
                 );
-                match policy.get() {
+                let examples = match f.lateness {
+                    Lateness::Days(l) => lab.study.read().missed_examples(l, 4),
+                    Lateness::Never => Vec::new(),
+                };
+                let examples = (!examples.is_empty()).then(|| {
+                    view! {
+                        <p>"For example:"</p>
+                        <ul class="late-examples">
+                            {examples
+                                .into_iter()
+                                .map(|e| {
+                                    view! {
+                                        <li>
+                                            {format!(
+                                                "{} ({}) happened {}, arrived {}: needed {} day{} of lateness.",
+                                                e.id,
+                                                Money::gbp(e.value).grouped(),
+                                                e.event_time.format("%a %-d %b %H:%M"),
+                                                e.arrived_at.format("%a %-d %b %H:%M"),
+                                                e.needed,
+                                                if e.needed == 1 { "" } else { "s" },
+                                            )}
+                                        </li>
+                                    }
+                                })
+                                .collect_view()}
+                        </ul>
+                    }
+                });
+                let body = match policy.get() {
                     AfterPolicy::Drop => view! {
                         <p data-figure="late">{summary}</p>
                         <p class="alarm">
@@ -100,7 +129,8 @@ pub fn LateRows() -> impl IntoView {
                         </table>
                     }
                     .into_any(),
-                }
+                };
+                view! { {body} {examples} }.into_any()
             }}
         </section>
     }
