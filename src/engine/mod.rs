@@ -4,10 +4,12 @@
 //! in; a trace of every run attempt, the final tables, checks and diffs
 //! against the truth come out. Every view of the app renders these outcomes.
 
+pub mod backfill;
 pub mod bronze;
 pub mod calendar;
 pub mod checks;
 pub mod config;
+pub mod drift;
 pub mod event;
 pub mod generate;
 pub mod lateness;

@@ -65,6 +65,11 @@ impl Table {
         self.partitions.is_empty()
     }
 
+    /// Swaps one partition wholesale, as a backfill step's write does.
+    pub fn replace_partition(&mut self, dt: Day, rows: Vec<Row>) {
+        self.set(dt, rows);
+    }
+
     fn ids(&self, dt: Day) -> Vec<Id> {
         self.partition(dt).iter().map(|r| r.id.clone()).collect()
     }

@@ -1,2 +1,3 @@
+pub mod backfill;
 pub mod lateness;
 pub mod state_write;

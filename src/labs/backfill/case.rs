@@ -1,0 +1,277 @@
+//! Marlow's August: orders in GBP/EUR/USD, silver built by the daily run,
+//! broken from the run that built the 3rd, and what a backfill does to it.
+
+use std::collections::BTreeSet;
+
+use chrono::{Duration, NaiveDate};
+
+use crate::engine::backfill::{run, BackfillPlan, Execution, StepKind};
+use crate::engine::calendar::{at, shift, Day, Instant};
+use crate::engine::drift::{gold_drift, silver_drift, DriftRow};
+use crate::engine::generate::{daily_runs, fx_rates, orders, CurrencyMix, DelayProfile, OrderSpec};
+use crate::engine::money::to_gbp;
+use crate::engine::script::Deploy;
+use crate::engine::table::{DailyTotal, Gold, Row, Table};
+use crate::engine::{
+    simulate_with, Detail, LogicVersion, PipelineConfig, ProcessingState, Script, WriteMode,
+};
+
+pub fn aug(day: u32) -> Day {
+    NaiveDate::from_ymd_opt(2026, 8, day.clamp(1, 31)).unwrap_or_default()
+}
+
+/// The partition the broken code first built: the run at 02:00 on the 4th.
+pub fn true_ship_date() -> Day {
+    aug(3)
+}
+
+/// The last partition a backfill may touch; the 14th is tonight's run's.
+pub fn last_existing() -> Day {
+    aug(13)
+}
+
+/// Orders a day in the simulated August.
+pub const ORDERS_PER_DAY: u32 = 120;
+/// SPEC 6's cost model.
+pub const SILVER_MINUTES: i64 = 4;
+pub const GOLD_MINUTES: i64 = 2;
+pub const SOURCE_POOL: u32 = 4;
+
+/// When the student thinks the bad code shipped.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum ShipGuess {
+    #[default]
+    Third,
+    Eighth,
+    Twelfth,
+}
+
+impl ShipGuess {
+    pub const ALL: [ShipGuess; 3] = [ShipGuess::Third, ShipGuess::Eighth, ShipGuess::Twelfth];
+
+    pub fn day(self) -> Day {
+        match self {
+            ShipGuess::Third => aug(3),
+            ShipGuess::Eighth => aug(8),
+            ShipGuess::Twelfth => aug(12),
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Concurrency {
+    One,
+    #[default]
+    Four,
+    Twelve,
+}
+
+impl Concurrency {
+    pub const ALL: [Concurrency; 3] = [Concurrency::One, Concurrency::Four, Concurrency::Twelve];
+
+    pub fn value(self) -> u32 {
+        match self {
+            Concurrency::One => 1,
+            Concurrency::Four => 4,
+            Concurrency::Twelve => 12,
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Choices {
+    pub ship: ShipGuess,
+    pub concurrency: Concurrency,
+    pub markers: bool,
+}
+
+impl Default for Choices {
+    fn default() -> Self {
+        Self {
+            ship: ShipGuess::Third,
+            concurrency: Concurrency::Four,
+            markers: true,
+        }
+    }
+}
+
+/// The simulated August as it stands on Friday the 14th, when finance asks.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Case {
+    pub script: Script,
+    pub silver: Table,
+    pub gold: Gold,
+    /// Silver recomputed from bronze with the fixed logic: what every partition should hold.
+    pub truth: Table,
+}
+
+impl Case {
+    pub fn new() -> Self {
+        let spec = OrderSpec {
+            seed: 20_260_814,
+            first: aug(1),
+            last: last_existing(),
+            per_day: ORDERS_PER_DAY,
+            mix: CurrencyMix::MARLOW,
+            delays: DelayProfile::WebCheckout,
+            min_minor: 500,
+            max_minor: 25_000,
+        };
+        let mut script = Script::new(
+            aug(1),
+            orders(&spec),
+            daily_runs(aug(1), last_existing(), 2, 0),
+        );
+        script.fx = fx_rates(spec.seed, aug(1), aug(14));
+        // The bug ships just before the run that builds the 3rd.
+        script.deploys.push(Deploy {
+            at: at(shift(true_ship_date(), 1), 0, 30),
+            logic: LogicVersion::Broken,
+        });
+        let config = PipelineConfig::new(
+            ProcessingState::partition_list(0),
+            WriteMode::OverwritePartition,
+        );
+        let built = simulate_with(&config, &script, Detail::Summary);
+        let mut truth = Table::default();
+        for (dt, _) in built.silver.partitions() {
+            truth.replace_partition(dt, rebuild(&script, &built.silver, dt));
+        }
+        Case {
+            silver: built.silver,
+            gold: built.gold,
+            truth,
+            script,
+        }
+    }
+
+    /// Every partition's drift before any backfill, from the 1st.
+    pub fn drift(&self) -> Vec<DriftRow> {
+        silver_drift(&self.silver, &self.script.fx, aug(1))
+    }
+
+    /// The drift query's answer: its first row is the true start date.
+    pub fn blast_radius(&self) -> Vec<Day> {
+        self.drift()
+            .into_iter()
+            .filter(DriftRow::drifts)
+            .map(|r| r.dt)
+            .collect()
+    }
+
+    /// Which partitions the broken code built.
+    pub fn built_broken(&self) -> BTreeSet<Day> {
+        self.silver
+            .partitions()
+            .filter(|(_, rows)| rows.iter().any(|r| r.logic == LogicVersion::Broken))
+            .map(|(dt, _)| dt)
+            .collect()
+    }
+
+    pub fn plan(&self, choices: &Choices) -> BackfillPlan {
+        BackfillPlan {
+            first: choices.ship.day(),
+            last: last_existing(),
+            concurrency: choices.concurrency.value(),
+            pool: SOURCE_POOL,
+            silver_minutes: SILVER_MINUTES,
+            gold_minutes: GOLD_MINUTES,
+            markers: choices.markers,
+        }
+    }
+
+    /// The tables after a sequence of backfill runs (a first run, then any
+    /// re-runs), each step applied at its end.
+    pub fn after(&self, runs: &[Execution]) -> (Table, Gold) {
+        let mut silver = self.silver.clone();
+        let mut gold = self.gold.clone();
+        for exec in runs {
+            for step in &exec.done {
+                match step.kind {
+                    StepKind::Silver => silver
+                        .replace_partition(step.dt, rebuild(&self.script, &self.silver, step.dt)),
+                    StepKind::Gold => {
+                        gold.insert(step.dt, DailyTotal::of(silver.partition(step.dt)));
+                    }
+                    StepKind::Marker => {}
+                }
+            }
+        }
+        (silver, gold)
+    }
+
+    /// The finance total for 1..13 August from gold, in pence.
+    pub fn finance_total(gold: &Gold) -> i64 {
+        gold.range(aug(1)..=last_existing())
+            .map(|(_, t)| t.gbp)
+            .sum()
+    }
+
+    /// Remaining drift after the runs: silver and gold rows that still disagree.
+    pub fn remaining(&self, runs: &[Execution]) -> (Vec<DriftRow>, Vec<DriftRow>) {
+        let (silver, gold) = self.after(runs);
+        let s = silver_drift(&silver, &self.script.fx, aug(1))
+            .into_iter()
+            .filter(DriftRow::drifts)
+            .collect();
+        let g = gold_drift(&gold, &silver, &self.script.fx, aug(1))
+            .into_iter()
+            .filter(DriftRow::drifts)
+            .collect();
+        (s, g)
+    }
+
+    /// Partitions the runs rewrote that were not in the blast radius.
+    pub fn needless_rebuilds(&self, runs: &[Execution]) -> Vec<Day> {
+        let radius: BTreeSet<Day> = self.blast_radius().into_iter().collect();
+        let touched: BTreeSet<Day> = runs.iter().flat_map(|e| e.silver_rebuilt()).collect();
+        touched.difference(&radius).copied().collect()
+    }
+
+    /// Runs the plan from Friday 10:00, optionally interrupted after `stop_after` minutes.
+    pub fn execute(
+        &self,
+        choices: &Choices,
+        marked: &BTreeSet<Day>,
+        start: Instant,
+        stop_after: Option<i64>,
+    ) -> Execution {
+        run(
+            &self.plan(choices),
+            start,
+            marked,
+            stop_after.map(|m| start + Duration::minutes(m)),
+        )
+    }
+}
+
+impl Default for Case {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// The backfill starts on Friday 14 August at 10:00.
+pub fn backfill_start() -> Instant {
+    at(aug(14), 10, 0)
+}
+
+/// Partition `dt` rebuilt from bronze with the fixed logic (bronze is never
+/// rebuilt; the rows are the ones silver was built from).
+fn rebuild(script: &Script, silver: &Table, dt: Day) -> Vec<Row> {
+    silver
+        .partition(dt)
+        .iter()
+        .map(|row| {
+            let gbp = script
+                .fx
+                .rate(row.event_time.date(), row.raw.currency)
+                .and_then(|rate| to_gbp(row.raw, rate, LogicVersion::Fixed));
+            Row {
+                gbp,
+                logic: LogicVersion::Fixed,
+                ..row.clone()
+            }
+        })
+        .collect()
+}

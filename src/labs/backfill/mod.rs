@@ -1,0 +1,8 @@
+//! The currency-bug backfill lab (SPEC 6): the simulated August, the drift
+//! query's answer, the plan for a guessed ship date and concurrency, the
+//! backfill run with interruptions, and the commands that match the plan.
+
+pub mod case;
+pub mod commands;
+
+pub use case::{Case, Choices, Concurrency, ShipGuess};
