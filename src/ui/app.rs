@@ -4,7 +4,7 @@ use leptos::prelude::*;
 use leptos_router::components::{Route, Router, Routes, A};
 use leptos_router::path;
 
-use super::labs::BackfillLab;
+use super::backfill::BackfillLab;
 use super::lateness::LatenessLab;
 use super::not_found::NotFound;
 use super::overview::Overview;

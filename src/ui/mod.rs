@@ -2,7 +2,8 @@
 //! and keep no pipeline logic of their own.
 
 pub mod app;
-pub mod labs;
+pub mod backfill;
+pub mod copy;
 pub mod lateness;
 pub mod not_found;
 pub mod overview;

@@ -4,5 +4,7 @@
 
 pub mod case;
 pub mod commands;
+pub mod query;
+pub mod view;
 
 pub use case::{Case, Choices, Concurrency, ShipGuess};

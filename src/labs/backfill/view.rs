@@ -1,0 +1,221 @@
+//! What the grid shows at a moment of a backfill, read off the engine's
+//! clock and tables.
+
+use chrono::Datelike;
+
+use crate::engine::backfill::{Execution, StepKind};
+use crate::engine::calendar::{days, Day, Instant};
+use crate::engine::drift::silver_drift;
+use crate::engine::Money;
+
+use super::case::{aug, last_existing, Case, Choices};
+
+/// Where one partition is in the backfill.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Phase {
+    /// Not touched by any run so far.
+    Untouched,
+    SilverRunning,
+    /// Silver rewritten, gold not yet: consumers still read the old total.
+    SilverDone,
+    GoldRunning,
+    /// Silver and gold rewritten.
+    Done,
+}
+
+impl Phase {
+    pub fn words(self) -> &'static str {
+        match self {
+            Phase::Untouched => "not rebuilt",
+            Phase::SilverRunning => "rebuilding silver",
+            Phase::SilverDone => "silver rebuilt, gold still old",
+            Phase::GoldRunning => "rebuilding gold",
+            Phase::Done => "rebuilt",
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BoxView {
+    pub dt: Day,
+    pub built_broken: bool,
+    pub tonight: bool,
+    pub in_plan: bool,
+    pub phase: Phase,
+    /// Drift of the partition right now, in pence.
+    pub drift: i64,
+    /// Times this partition's silver has been rebuilt so far.
+    pub rebuilds: usize,
+    pub marker: bool,
+    /// Drifting and outside the plan: the backfill will not fix it.
+    pub stays_wrong: bool,
+    pub accessible_name: String,
+}
+
+/// The finished part of `exec` at `now` (steps that have ended).
+pub fn until(exec: &Execution, now: Instant) -> Execution {
+    let mut partial = exec.clone();
+    partial.done.retain(|s| s.end <= now);
+    partial
+}
+
+/// "11 silver partitions, 11 gold partitions, 3 waves, about 18 minutes".
+pub fn summary(case: &Case, choices: &Choices) -> String {
+    let plan = case.plan(choices);
+    let n = plan.dates().len();
+    let waves = plan.waves();
+    format!(
+        "{n} silver partition{s}, {n} gold partition{s}, {waves} wave{w}, about {} minutes",
+        plan.minutes(),
+        s = if n == 1 { "" } else { "s" },
+        w = if waves == 1 { "" } else { "s" },
+    )
+}
+
+/// The grid after `finished` runs plus, if one is under way, the part of
+/// `current` done by `now`.
+pub fn grid(
+    case: &Case,
+    choices: &Choices,
+    finished: &[Execution],
+    current: Option<(&Execution, Instant)>,
+) -> Vec<BoxView> {
+    let plan = case.plan(choices);
+    let mut runs: Vec<Execution> = finished.to_vec();
+    if let Some((exec, now)) = current {
+        runs.push(until(exec, now));
+    }
+    let (silver, _) = case.after(&runs);
+    let drift = silver_drift(&silver, &case.script.fx, aug(1));
+    let broken = case.built_broken();
+    let radius = case.blast_radius();
+    days(aug(1), aug(14))
+        .map(|dt| {
+            let tonight = dt > last_existing();
+            let in_plan = (plan.first..=plan.last).contains(&dt);
+            let done_steps = runs
+                .iter()
+                .flat_map(|e| e.done.iter())
+                .filter(|s| s.dt == dt);
+            let rebuilds = done_steps
+                .clone()
+                .filter(|s| s.kind == StepKind::Silver)
+                .count();
+            let marker = done_steps.clone().any(|s| s.kind == StepKind::Marker);
+            let running = current.and_then(|(exec, now)| {
+                exec.done
+                    .iter()
+                    .chain(exec.cancelled.iter())
+                    .find(|s| s.dt == dt && s.start <= now && now < s.end)
+                    .map(|s| s.kind)
+            });
+            // The latest finished step of this date in the latest run that touched it.
+            let last = runs.iter().rev().find_map(|e| {
+                let mut steps: Vec<_> = e.done.iter().filter(|s| s.dt == dt).collect();
+                steps.sort_by_key(|s| s.kind);
+                steps.last().map(|s| s.kind)
+            });
+            let phase = match (running, last) {
+                (Some(StepKind::Silver), _) => Phase::SilverRunning,
+                (Some(StepKind::Gold), _) => Phase::GoldRunning,
+                (_, Some(StepKind::Silver)) => Phase::SilverDone,
+                (_, Some(StepKind::Gold | StepKind::Marker)) => Phase::Done,
+                _ => Phase::Untouched,
+            };
+            let now_drift = drift.iter().find(|r| r.dt == dt).map_or(0, |r| r.drift());
+            let stays_wrong = radius.contains(&dt) && !in_plan;
+            let built_broken = broken.contains(&dt);
+            let mut name = format!("Aug {:02}: ", dt.day());
+            if tonight {
+                name.push_str("built tonight by the scheduled run with the fixed code");
+            } else {
+                name.push_str(if built_broken {
+                    "built by the broken code"
+                } else {
+                    "built by correct code"
+                });
+                name.push_str(&if now_drift > 1 {
+                    format!(", drift {}", Money::gbp(now_drift).grouped())
+                } else {
+                    ", no drift".to_string()
+                });
+                name.push_str(if in_plan {
+                    ", in the plan"
+                } else {
+                    ", outside the plan"
+                });
+                if stays_wrong {
+                    name.push_str(", will still be wrong after this backfill");
+                }
+                if phase != Phase::Untouched || rebuilds > 0 {
+                    name.push_str(&format!(", {}", phase.words()));
+                }
+                if rebuilds > 1 {
+                    name.push_str(&format!(" ({rebuilds} times)"));
+                }
+                if marker {
+                    name.push_str(", completion marker written");
+                }
+            }
+            BoxView {
+                dt,
+                built_broken,
+                tonight,
+                in_plan,
+                phase,
+                drift: now_drift,
+                rebuilds,
+                marker,
+                stays_wrong,
+                accessible_name: name,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::labs::backfill::case::backfill_start;
+    use crate::labs::backfill::ShipGuess;
+    use chrono::Duration;
+    use std::collections::BTreeSet;
+
+    #[test]
+    fn the_grid_moves_from_broken_to_rebuilt_and_flags_what_the_plan_misses() {
+        let case = Case::new();
+        let choices = Choices {
+            ship: ShipGuess::Eighth,
+            ..Choices::default()
+        };
+        let before = grid(&case, &choices, &[], None);
+        assert_eq!(before.len(), 14);
+        assert!(before[13].tonight);
+        assert!(before
+            .iter()
+            .filter(|b| b.stays_wrong)
+            .map(|b| b.dt.day())
+            .eq(3..=7));
+        assert!(before[2]
+            .accessible_name
+            .contains("will still be wrong after this backfill"));
+        let exec = case.execute(&choices, &BTreeSet::new(), backfill_start(), None);
+        let mid = grid(
+            &case,
+            &choices,
+            &[],
+            Some((&exec, backfill_start() + Duration::minutes(5))),
+        );
+        assert_eq!(mid[7].phase, Phase::GoldRunning);
+        assert!(mid[7].drift <= 1, "silver of the 8th is already fixed");
+        let after = grid(&case, &choices, &[exec], None);
+        assert!(after[7..13]
+            .iter()
+            .all(|b| b.phase == Phase::Done && b.drift <= 1 && b.marker));
+        assert!(after[2..7].iter().all(|b| b.drift > 1));
+        assert_eq!(
+            summary(&case, &choices),
+            "6 silver partitions, 6 gold partitions, 2 waves, about 12 minutes"
+        );
+    }
+}

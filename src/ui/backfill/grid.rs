@@ -1,0 +1,82 @@
+//! August's silver.orders partitions, one box each, as the backfill leaves them.
+
+use chrono::Datelike;
+use leptos::prelude::*;
+
+use crate::engine::Money;
+use crate::labs::backfill::view::{grid, Phase};
+
+use super::Lab;
+
+#[component]
+pub fn Grid() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let boxes = Memo::new(move |_| {
+        let choices = lab.choices.get();
+        let finished = lab.finished.get();
+        let current = lab.current.get();
+        let minute = lab.minute.get();
+        lab.case.with_value(|case| {
+            let now = current
+                .as_ref()
+                .map(|e| (e, e.started + chrono::Duration::minutes(minute)));
+            grid(case, &choices, &finished, now)
+        })
+    });
+    view! {
+        <section aria-labelledby="grid-heading">
+            <h2 id="grid-heading">"August · silver.orders, one box per date partition"</h2>
+            <ol class="grid14">
+                {move || {
+                    boxes
+                        .get()
+                        .into_iter()
+                        .map(|b| {
+                            let (glyph, built) = if b.tonight {
+                                ("☾", "tonight, fixed code")
+                            } else if b.built_broken {
+                                ("✕", "broken code")
+                            } else {
+                                ("✓", "correct")
+                            };
+                            let phase_class = match b.phase {
+                                Phase::Untouched => "",
+                                Phase::SilverRunning | Phase::GoldRunning => "running",
+                                Phase::SilverDone => "half",
+                                Phase::Done => "rebuilt",
+                            };
+                            let still_broken = b.built_broken && b.drift > 1;
+                            let outside = !b.in_plan && !b.tonight;
+                            view! {
+                                <li>
+                                    <div
+                                        role="group"
+                                        aria-label=b.accessible_name.clone()
+                                        class=format!("pbox {phase_class}")
+                                        class:broken=still_broken
+                                        class:tonight=b.tonight
+                                        class:out=outside
+                                    >
+                                        <span class="pbox-day">{format!("{:02}", b.dt.day())}</span>
+                                        <span class="pbox-built"><span aria-hidden="true">{glyph}" "</span>{built}</span>
+                                        {(!b.tonight).then(|| view! {
+                                            <span class="pbox-drift">
+                                                {if b.drift > 1 { format!("−{}", Money::gbp(b.drift).grouped()) } else { "no drift".to_string() }}
+                                            </span>
+                                        })}
+                                        {(b.phase != Phase::Untouched).then(|| view! { <span class="pbox-phase">{b.phase.words()}{(b.rebuilds > 1).then(|| format!(" ×{}", b.rebuilds))}</span> })}
+                                        {b.marker.then_some(view! { <span class="pbox-marker">"⚑ marker"</span> })}
+                                        {b.stays_wrong.then_some(view! { <span class="pbox-warn">"will still be wrong after this backfill"</span> })}
+                                    </div>
+                                </li>
+                            }
+                        })
+                        .collect_view()
+                }}
+            </ol>
+            <p class="legend-line">
+                "✕ built by the broken code · ✓ built correctly · ☾ built tonight · ⚑ completion marker · a dashed box is outside the plan"
+            </p>
+        </section>
+    }
+}

@@ -1,0 +1,253 @@
+//! The currency-bug backfill lab page: which partitions, in what order,
+//! how fast; then the backfill itself, interruptible, and its commands.
+
+mod grid;
+mod runner;
+
+use leptos::prelude::*;
+use leptos_router::hooks::{use_navigate, use_query_map};
+use leptos_router::NavigateOptions;
+
+use crate::engine::backfill::Execution;
+use crate::labs::backfill::case::Case;
+use crate::labs::backfill::commands::commands;
+use crate::labs::backfill::query::{parse, to_query};
+use crate::labs::backfill::view::summary;
+use crate::labs::backfill::{Choices, Concurrency, ShipGuess};
+
+use super::copy::CopyButton;
+use super::page::set_title;
+
+#[derive(Clone, Copy)]
+pub struct Lab {
+    pub case: StoredValue<Case>,
+    pub choices: Memo<Choices>,
+    /// Runs that have ended (finished or interrupted), oldest first.
+    pub finished: RwSignal<Vec<Execution>>,
+    /// The run under way: its full schedule, and the minutes elapsed.
+    pub current: RwSignal<Option<Execution>>,
+    pub minute: RwSignal<i64>,
+    go: StoredValue<Box<dyn Fn(Choices) + Send + Sync>>,
+}
+
+impl Lab {
+    fn choose(&self, change: impl FnOnce(&mut Choices)) {
+        let mut next = self.choices.get_untracked();
+        change(&mut next);
+        self.go.with_value(|go| go(next));
+    }
+}
+
+#[component]
+pub fn BackfillLab() -> impl IntoView {
+    set_title("Currency-bug backfill lab");
+    let query = use_query_map();
+    let parsed = Memo::new(move |_| {
+        let q = query.read();
+        parse(|key| q.get(key))
+    });
+    let choices = Memo::new(move |_| parsed.read().0);
+    let navigate = use_navigate();
+    let lab = Lab {
+        case: StoredValue::new(Case::new()),
+        choices,
+        finished: RwSignal::new(Vec::new()),
+        current: RwSignal::new(None),
+        minute: RwSignal::new(0),
+        go: StoredValue::new(Box::new(move |c: Choices| {
+            navigate(
+                &format!("/lab/backfill?{}", to_query(&c)),
+                NavigateOptions {
+                    replace: true,
+                    scroll: false,
+                    ..Default::default()
+                },
+            )
+        })),
+    };
+    provide_context(lab);
+    // A new plan starts from the untouched August.
+    Effect::new(move |_| {
+        choices.track();
+        lab.finished.set(Vec::new());
+        lab.current.set(None);
+        lab.minute.set(0);
+    });
+    let notes = Memo::new(move |_| parsed.read().1.clone());
+    let plan_line = Memo::new(move |_| lab.case.with_value(|case| summary(case, &choices.get())));
+    let radius = lab.case.with_value(|case| case.blast_radius());
+    let drift_rows = lab.case.with_value(|case| {
+        case.drift()
+            .into_iter()
+            .filter(|r| r.drifts())
+            .collect::<Vec<_>>()
+    });
+    let naive = lab.case.with_value(|case| {
+        crate::engine::drift::naive_flags(
+            &case.silver,
+            &case.script.fx,
+            crate::labs::backfill::case::aug(1),
+        )
+    });
+    let naive_correct: Vec<String> = naive
+        .iter()
+        .filter(|d| !radius.contains(d))
+        .map(|d| d.format("%-d Aug").to_string())
+        .collect();
+    let true_start = radius
+        .first()
+        .map(|d| d.format("%-d Aug").to_string())
+        .unwrap_or_default();
+    let cmds = Memo::new(move |_| {
+        lab.case
+            .with_value(|case| commands(&case.plan(&choices.get())))
+    });
+
+    view! {
+        <section class="page lab backfill" aria-labelledby="backfill-title">
+            <h1 id="backfill-title">"Currency-bug backfill lab"</h1>
+            <p class="lede">
+                "Friday 14 August 2026. Finance asks why August looks short. The cause: a change to the GBP conversion shipped early in the month. The fixed logic multiplies each order's amount by the full-precision fx rate and rounds half-to-even to the penny; the broken logic cut the rate to two decimal places first, so every euro and dollar order came out a little short. Partitions 1 to 13 exist; the 14th will be built by tonight's 02:00 run with the fix already deployed, so it is not part of the backfill."
+            </p>
+            <Show when=move || !notes.read().is_empty()>
+                <div class="notice" role="status">
+                    <p><strong>"Some of the link's settings could not be used:"</strong></p>
+                    <ul>{move || notes.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
+                </div>
+            </Show>
+            <div class="control-row">
+                <fieldset class="radio-group">
+                    <legend>"When do you think the bad code shipped?"</legend>
+                    {ShipGuess::ALL
+                        .into_iter()
+                        .map(|s| {
+                            let id = format!("ship-{}", s.day().format("%d"));
+                            view! {
+                                <span class="radio">
+                                    <input type="radio" id=id.clone() name="ship" prop:checked=move || choices.get().ship == s on:change=move |_| lab.choose(|c| c.ship = s) />
+                                    <label for=id>{match s {
+                                        ShipGuess::Third => "the 3rd",
+                                        ShipGuess::Eighth => "the 8th",
+                                        ShipGuess::Twelfth => "the 12th",
+                                    }}</label>
+                                </span>
+                            }
+                        })
+                        .collect_view()}
+                </fieldset>
+                <fieldset class="radio-group">
+                    <legend>"Partitions rebuilt at once"</legend>
+                    {Concurrency::ALL
+                        .into_iter()
+                        .map(|c| {
+                            let id = format!("concurrency-{}", c.value());
+                            view! {
+                                <span class="radio">
+                                    <input type="radio" id=id.clone() name="concurrency" prop:checked=move || choices.get().concurrency == c on:change=move |_| lab.choose(|x| x.concurrency = c) />
+                                    <label for=id>{c.value().to_string()}</label>
+                                </span>
+                            }
+                        })
+                        .collect_view()}
+                </fieldset>
+                <fieldset class="radio-group">
+                    <legend>"Completion markers"</legend>
+                    {[(true, "on"), (false, "off")]
+                        .into_iter()
+                        .map(|(on, label)| {
+                            let id = format!("markers-{label}");
+                            view! {
+                                <span class="radio">
+                                    <input type="radio" id=id.clone() name="markers" prop:checked=move || choices.get().markers == on on:change=move |_| lab.choose(|c| c.markers = on) />
+                                    <label for=id>{label}</label>
+                                </span>
+                            }
+                        })
+                        .collect_view()}
+                </fieldset>
+            </div>
+            <grid::Grid />
+            <section aria-labelledby="drift-heading">
+                <h2 id="drift-heading">"1. Which partitions are wrong: ask the data"</h2>
+                <p>
+                    "The deploy date is a guess; the drift query is evidence. It recomputes every order with the fixed logic, rounding each row to the penny exactly as the fix does, and lists the days whose stored total is more than a penny away. Its first row is where the bug really starts: "
+                    <strong>{true_start}</strong>
+                    ", whatever you guessed above."
+                </p>
+                <div class="table-wrap">
+                    <table class="drift">
+                        <caption>"Drift query result"</caption>
+                        <thead>
+                            <tr>
+                                <th scope="col">"dt"</th>
+                                <th scope="col">"stored"</th>
+                                <th scope="col">"recomputed"</th>
+                                <th scope="col">"drift"</th>
+                            </tr>
+                        </thead>
+                        <tbody>
+                            {drift_rows
+                                .into_iter()
+                                .map(|r| {
+                                    view! {
+                                        <tr>
+                                            <th scope="row">{r.dt.format("%Y-%m-%d").to_string()}</th>
+                                            <td>{crate::engine::Money::gbp(r.stored).grouped()}</td>
+                                            <td>{crate::engine::Money::gbp(r.recomputed).grouped()}</td>
+                                            <td>{crate::engine::Money::gbp(r.drift()).grouped()}</td>
+                                        </tr>
+                                    }
+                                })
+                                .collect_view()}
+                        </tbody>
+                    </table>
+                </div>
+                <p class="muted">
+                    {if naive_correct.is_empty() {
+                        "Recomputing as SUM(raw * rate), without rounding each row, would compare unrounded sums with rounded ones: on busier days those fractions of a penny add up past the threshold and flag days that are fine.".to_string()
+                    } else {
+                        format!("Beware the shortcut SUM(raw * rate) without rounding each row: its fractions of a penny add up, and on this data it would also flag {}, which are correct.", naive_correct.join(", "))
+                    }}
+                </p>
+            </section>
+            <section aria-labelledby="plan-heading">
+                <h2 id="plan-heading">"2. In what order: the plan"</h2>
+                <ol class="plan-steps">
+                    <li><strong>"bronze"</strong>" is never rebuilt: it is what the rebuild reads."</li>
+                    <li><strong>"silver.orders"</strong>" is rebuilt one date at a time, each partition replaced whole, from bronze with the fixed logic."</li>
+                    <li><strong>"gold"</strong>" for a date is rebuilt only after that date's silver."</li>
+                    <li><strong>"the finance report"</strong>" is restated once, after all gold has landed. Until a partition swaps, consumers keep reading its old numbers."</li>
+                </ol>
+                <p class="plan-line" data-figure="plan">{move || plan_line.get()}</p>
+                <p class="muted">
+                    "Cost model: one date takes 4 minutes of silver then 2 of gold, holding one of 4 source connections the whole time; more than 4 at once only queues. "
+                    {move || match choices.get().concurrency {
+                        Concurrency::One => "One at a time is the slowest, but you can check the first rebuilt partition before the others start.",
+                        Concurrency::Four => "Four at a time uses the whole pool.",
+                        Concurrency::Twelve => "Twelve at a time is no faster than four (the pool has 4 connections), and a mistake in the fix would reach every partition before anyone looks.",
+                    }}
+                </p>
+            </section>
+            <runner::Runner />
+            <section aria-labelledby="commands-heading">
+                <h2 id="commands-heading">"The commands for this plan"</h2>
+                {move || {
+                    cmds.get()
+                        .into_iter()
+                        .map(|(title, code)| {
+                            view! {
+                                <div class="command">
+                                    <div class="command-head">
+                                        <h3>{title}</h3>
+                                        <CopyButton text=code.clone() what=title.to_string() />
+                                    </div>
+                                    <pre tabindex="0"><code>{code}</code></pre>
+                                </div>
+                            }
+                        })
+                        .collect_view()
+                }}
+            </section>
+        </section>
+    }
+}

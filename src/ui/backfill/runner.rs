@@ -1,0 +1,258 @@
+//! Running the backfill: animated waves, pause, interrupt, re-run; then
+//! what is left.
+
+use std::collections::BTreeSet;
+use std::time::Duration as StdDuration;
+
+use chrono::Duration;
+use leptos::prelude::*;
+
+use crate::engine::backfill::{run, Execution, StepKind};
+use crate::engine::calendar::Day;
+use crate::engine::Money;
+use crate::labs::backfill::case::{backfill_start, Case};
+
+use super::Lab;
+
+/// Real time per simulated minute while animating.
+const TICK: StdDuration = StdDuration::from_millis(150);
+
+fn reduced_motion() -> bool {
+    web_sys::window()
+        .and_then(|w| {
+            w.match_media("(prefers-reduced-motion: reduce)")
+                .ok()
+                .flatten()
+        })
+        .is_some_and(|m| m.matches())
+}
+
+#[component]
+pub fn Runner() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let timer = StoredValue::new(None::<IntervalHandle>);
+    let playing = RwSignal::new(false);
+    let stop_timer = move || {
+        if let Some(handle) = timer.get_value() {
+            handle.clear();
+        }
+        timer.set_value(None);
+        playing.set(false);
+    };
+    on_cleanup(stop_timer);
+    let finish = move || {
+        stop_timer();
+        if let Some(exec) = lab.current.get_untracked() {
+            lab.finished.update(|runs| runs.push(exec));
+        }
+        lab.current.set(None);
+        lab.minute.set(0);
+    };
+    let tick = move || {
+        let Some(exec) = lab.current.get_untracked() else {
+            stop_timer();
+            return;
+        };
+        let next = lab.minute.get_untracked() + 1;
+        let end = exec.finished_at().unwrap_or(exec.started);
+        if exec.started + Duration::minutes(next) >= end {
+            finish();
+        } else {
+            lab.minute.set(next);
+        }
+    };
+    let play = move || {
+        if let Ok(handle) = set_interval_with_handle(tick, TICK) {
+            timer.set_value(Some(handle));
+            playing.set(true);
+        }
+    };
+    let start = move || {
+        let choices = lab.choices.get_untracked();
+        let finished = lab.finished.get_untracked();
+        let marked: BTreeSet<Day> = if choices.markers {
+            finished.iter().flat_map(Execution::markers).collect()
+        } else {
+            BTreeSet::new()
+        };
+        // A re-run starts half an hour after the previous run stopped.
+        let start = finished.last().map_or(backfill_start(), |e| {
+            e.interrupted_at.or(e.finished_at()).unwrap_or(e.started) + Duration::minutes(30)
+        });
+        let exec = lab
+            .case
+            .with_value(|case| case.execute(&choices, &marked, start, None));
+        lab.current.set(Some(exec));
+        lab.minute.set(0);
+        if reduced_motion() {
+            finish();
+        } else {
+            play();
+        }
+    };
+    let interrupt = move || {
+        stop_timer();
+        let Some(exec) = lab.current.get_untracked() else {
+            return;
+        };
+        // Mid-minute: steps ending by the shown minute have happened, later ones not.
+        let cut =
+            exec.started + Duration::minutes(lab.minute.get_untracked()) + Duration::seconds(30);
+        let marked: BTreeSet<Day> = exec.skipped.iter().copied().collect();
+        let plan = lab
+            .case
+            .with_value(|case| case.plan(&lab.choices.get_untracked()));
+        let interrupted = run(&plan, exec.started, &marked, Some(cut));
+        lab.finished.update(|runs| runs.push(interrupted));
+        lab.current.set(None);
+        lab.minute.set(0);
+    };
+    let reset = move || {
+        stop_timer();
+        lab.finished.set(Vec::new());
+        lab.current.set(None);
+        lab.minute.set(0);
+    };
+    let clock = move || {
+        lab.current.get().map(|exec| {
+            let now = exec.started + Duration::minutes(lab.minute.get());
+            let wave = exec
+                .done
+                .iter()
+                .filter(|s| s.kind == StepKind::Silver && s.start <= now)
+                .map(|s| s.wave + 1)
+                .max()
+                .unwrap_or(1);
+            let waves = exec.done.iter().map(|s| s.wave + 1).max().unwrap_or(1);
+            format!(
+                "Backfill running: {} · wave {wave} of {waves}",
+                now.format("%a %-d %b %H:%M")
+            )
+        })
+    };
+    let outcome = Memo::new(move |_| {
+        let runs = lab.finished.get();
+        if runs.is_empty() || lab.current.read().is_some() {
+            return None;
+        }
+        Some(lab.case.with_value(|case| {
+            let (silver_left, gold_left) = case.remaining(&runs);
+            let (_, gold) = case.after(&runs);
+            let truth: i64 = case
+                .truth
+                .rows()
+                .filter_map(|r| r.gbp)
+                .map(|m| m.minor)
+                .sum();
+            let plan = case.plan(&lab.choices.get_untracked());
+            let gold_done: BTreeSet<Day> = runs.iter().flat_map(|e| e.gold_rebuilt()).collect();
+            let restated = plan.dates().iter().all(|d| gold_done.contains(d));
+            let rebuilt_twice: usize = {
+                let mut counts = std::collections::BTreeMap::<Day, usize>::new();
+                for dt in runs.iter().flat_map(|e| e.silver_rebuilt()) {
+                    *counts.entry(dt).or_default() += 1;
+                }
+                counts.values().filter(|n| **n > 1).count()
+            };
+            RunOutcome {
+                interrupted: runs.last().is_some_and(|e| e.interrupted_at.is_some()),
+                silver_left: silver_left.iter().map(|r| (r.dt, r.drift())).collect(),
+                gold_left: gold_left.len(),
+                needless: case.needless_rebuilds(&runs).len(),
+                rebuilt_twice,
+                before: Case::finance_total(&case.gold),
+                after: Case::finance_total(&gold),
+                truth,
+                restated,
+            }
+        }))
+    });
+
+    view! {
+        <section aria-labelledby="run-heading">
+            <h2 id="run-heading">"3. How fast: run it"</h2>
+            <div class="button-row">
+                <Show
+                    when=move || lab.current.read().is_some()
+                    fallback=move || {
+                        view! {
+                            <button type="button" class="primary" on:click=move |_| start()>
+                                {move || if lab.finished.read().is_empty() { "Run the backfill" } else { "Run it again" }}
+                            </button>
+                            <button type="button" on:click=move |_| reset() disabled=move || lab.finished.read().is_empty()>
+                                "Reset August"
+                            </button>
+                        }
+                    }
+                >
+                    <button type="button" on:click=move |_| if playing.get_untracked() { stop_timer() } else { play() }>
+                        {move || if playing.get() { "Pause" } else { "Continue" }}
+                    </button>
+                    <button type="button" class="danger" on:click=move |_| interrupt()>
+                        "Interrupt (the source fails over)"
+                    </button>
+                </Show>
+            </div>
+            <p class="clock" role="status">{clock}</p>
+            {move || {
+                outcome
+                    .get()
+                    .map(|o| {
+                        let left_total: i64 = o.silver_left.iter().map(|(_, d)| d).sum();
+                        view! {
+                            <div class="run-outcome">
+                                <p class="outcome-headline">
+                                    {if o.interrupted {
+                                        "The backfill was interrupted. Run it again: with completion markers it resumes; without them it starts over.".to_string()
+                                    } else if o.silver_left.is_empty() && o.gold_left == 0 {
+                                        "✓ Every partition matches its source again.".to_string()
+                                    } else {
+                                        "✗ The backfill finished, but some partitions are still wrong.".to_string()
+                                    }}
+                                </p>
+                                <dl class="facts">
+                                    <dt>"Remaining drift"</dt>
+                                    <dd data-figure="remaining">
+                                        {if o.silver_left.is_empty() {
+                                            "none".to_string()
+                                        } else {
+                                            format!(
+                                                "{} in total: {}",
+                                                Money::gbp(left_total).grouped(),
+                                                o.silver_left.iter().map(|(dt, d)| format!("{} ({})", dt.format("%-d Aug"), Money::gbp(*d).grouped())).collect::<Vec<_>>().join(", "),
+                                            )
+                                        }}
+                                    </dd>
+                                    <dt>"Gold partitions still old"</dt>
+                                    <dd>{o.gold_left}</dd>
+                                    <dt>"Rebuilt but needed no rebuild"</dt>
+                                    <dd data-figure="needless">{o.needless}</dd>
+                                    <dt>"Partitions rebuilt more than once"</dt>
+                                    <dd data-figure="twice">{o.rebuilt_twice}</dd>
+                                    <dt>"Finance total, 1–13 Aug"</dt>
+                                    <dd data-figure="finance">
+                                        {format!("before {} · now {} · truth {}", Money::gbp(o.before).grouped(), Money::gbp(o.after).grouped(), Money::gbp(o.truth).grouped())}
+                                    </dd>
+                                    <dt>"Finance report"</dt>
+                                    <dd>{if o.restated { "restated: all gold has landed" } else { "not restated yet: consumers still read the old total" }}</dd>
+                                </dl>
+                            </div>
+                        }
+                    })
+            }}
+        </section>
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct RunOutcome {
+    interrupted: bool,
+    silver_left: Vec<(Day, i64)>,
+    gold_left: usize,
+    needless: usize,
+    rebuilt_twice: usize,
+    before: i64,
+    after: i64,
+    truth: i64,
+    restated: bool,
+}

@@ -1,0 +1,151 @@
+// The currency-bug backfill lab in a real browser: the plan for every
+// choice, the drift query, a full run, an interrupted run resumed with and
+// without markers, copy buttons, the URL, reduced motion, axe.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openPage, axe } from './browser.mjs';
+
+let env;
+before(async () => { env = await launch(); });
+after(async () => { await env?.close(); });
+
+const figure = (page, name) => page.locator(`[data-figure="${name}"]`).innerText();
+
+async function runToEnd(page) {
+  await page.getByRole('button', { name: /^Run (the backfill|it again)$/ }).click();
+  await page.locator('.run-outcome').waitFor({ timeout: 20000 });
+}
+
+test('the default plan, the drift query and the grid', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/backfill');
+  assert.equal(await figure(page, 'plan'), '11 silver partitions, 11 gold partitions, 3 waves, about 18 minutes');
+  const firstRow = await page.locator('table.drift tbody tr').first().innerText();
+  assert.match(firstRow, /^2026-08-03/);
+  assert.equal(await page.locator('table.drift tbody tr').count(), 11);
+  const names = await page.locator('.grid14 [role="group"]').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+  assert.equal(names.length, 14);
+  assert.match(names[0], /^Aug 01: built by correct code, no drift, outside the plan$/);
+  assert.match(names[2], /^Aug 03: built by the broken code, drift £\d+\.\d\d, in the plan$/);
+  assert.match(names[13], /^Aug 14: built tonight by the scheduled run with the fixed code$/);
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('every choice gives the cost model\'s summary', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/backfill');
+  for (const [ship, n] of [['the 3rd', 11], ['the 8th', 6], ['the 12th', 2]]) {
+    await page.getByRole('radio', { name: ship }).check();
+    for (const c of [1, 4, 12]) {
+      await page.getByRole('radio', { name: String(c), exact: true }).check();
+      const waves = Math.ceil(n / Math.min(c, 4));
+      const s = (k, word) => `${k} ${word}${k === 1 ? '' : 's'}`;
+      await page.waitForFunction(
+        (want) => document.querySelector('[data-figure="plan"]').textContent === want,
+        `${s(n, 'silver partition')}, ${s(n, 'gold partition')}, ${s(waves, 'wave')}, about ${waves * 6} minutes`,
+      );
+    }
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a guess of the 8th leaves the 3rd to the 7th flagged and still wrong afterwards', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/backfill?ship=8');
+  const flagged = await page.locator('.pbox-warn').count();
+  assert.equal(flagged, 5);
+  await runToEnd(page);
+  assert.match(await figure(page, 'remaining'), /^£[\d,]+\.\d\d in total: 3 Aug/);
+  assert.match(await page.locator('.outcome-headline').innerText(), /still wrong/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the full backfill makes August match its source and touches nothing else', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/backfill?ship=3&concurrency=4');
+  await runToEnd(page);
+  assert.equal(await figure(page, 'remaining'), 'none');
+  assert.equal(await figure(page, 'needless'), '0');
+  const [, now, truth] = (await figure(page, 'finance')).match(/now (£[\d,.]+) · truth (£[\d,.]+)/);
+  assert.equal(now, truth);
+  assert.match(await page.locator('.run-outcome').innerText(), /restated: all gold has landed/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+for (const markers of ['on', 'off']) {
+  test(`interrupted in the second wave, then re-run with markers ${markers}`, async () => {
+    const { page, errors, context } = await openPage(env, `/lab/backfill?markers=${markers}`);
+    await page.getByRole('button', { name: 'Run the backfill' }).click();
+    await page.waitForFunction(() => /wave 2 of 3/.test(document.querySelector('.clock').textContent), null, { timeout: 10000 });
+    await page.getByRole('button', { name: /^Interrupt/ }).click();
+    await page.locator('.run-outcome').waitFor();
+    assert.match(await page.locator('.outcome-headline').innerText(), /interrupted/);
+    await runToEnd(page);
+    assert.equal(await figure(page, 'remaining'), 'none');
+    const twice = Number(await figure(page, 'twice'));
+    if (markers === 'on') {
+      assert.ok(twice <= 4, `${twice} partitions rebuilt twice: only the ones in flight may be`);
+      assert.ok((await page.locator('.pbox-marker').count()) === 11);
+    } else {
+      assert.ok(twice >= 4, `${twice}: without markers the finished first wave is rebuilt`);
+    }
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
+
+test('copy buttons put the plan\'s commands on the clipboard', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.url });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  await page.goto(`${env.url}/lab/backfill?ship=12&concurrency=1`);
+  await page.waitForSelector('main h1');
+  const airflow = page.locator('.command', { has: page.getByRole('heading', { name: 'Airflow' }) });
+  await airflow.getByRole('button', { name: 'Copy' }).click();
+  await airflow.getByRole('status').filter({ hasText: 'Airflow copied.' }).waitFor();
+  const text = await page.evaluate(() => navigator.clipboard.readText());
+  assert.match(text, /--start-date 2026-08-12 --end-date 2026-08-13/);
+  assert.match(text, /--max-active-runs 1/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('reduced motion runs the backfill without animating', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
+  const page = await context.newPage();
+  await page.goto(`${env.url}/lab/backfill?concurrency=1`);
+  await page.waitForSelector('main h1');
+  const t0 = Date.now();
+  await page.getByRole('button', { name: 'Run the backfill' }).click();
+  await page.locator('.run-outcome').waitFor({ timeout: 3000 });
+  assert.ok(Date.now() - t0 < 3000);
+  await context.close();
+});
+
+test('the URL carries the choices; a tampered one falls back with a note', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/backfill?ship=12&concurrency=1&markers=off');
+  assert.equal(await page.getByRole('radio', { name: 'the 12th' }).isChecked(), true);
+  assert.equal(await page.getByRole('radio', { name: '1', exact: true }).isChecked(), true);
+  assert.equal(await page.getByRole('radio', { name: 'off' }).isChecked(), true);
+  await page.goto(`${env.url}/lab/backfill?ship=1&concurrency=99&markers=maybe`);
+  await page.waitForSelector('main h1');
+  const notice = await page.locator('.notice').innerText();
+  for (const bit of ['ship=1', 'concurrency=99', 'markers=maybe']) assert.ok(notice.includes(bit), bit);
+  assert.equal(await figure(page, 'plan'), '11 silver partitions, 11 gold partitions, 3 waves, about 18 minutes');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the backfill lab fits a phone', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/backfill', { width: 390, height: 844 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `page is ${overflow}px wider than the viewport`);
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
