@@ -4,3 +4,45 @@ fn main() {
     console_error_panic_hook::set_once();
     leptos::mount::mount_to_body(App);
 }
+
+/// Hooks for `tests/e2e/bench.mjs`: the engine's throughput measured inside
+/// the browser's wasm, timed by the page with `performance.now()` (wasm has
+/// no clock of its own here).
+mod bench_hooks {
+    use std::cell::RefCell;
+
+    use chrono::NaiveDate;
+    use partition_lab::engine::generate::{workload, DelayProfile};
+    use partition_lab::engine::{simulate_with, Detail, PipelineConfig, ProcessingState, Script, WriteMode};
+    use wasm_bindgen::prelude::wasm_bindgen;
+
+    thread_local! {
+        static SCRIPT: RefCell<Option<Script>> = const { RefCell::new(None) };
+    }
+
+    /// Generates the benchmark workload; returns its number of events.
+    #[wasm_bindgen]
+    pub fn bench_prepare(partitions: u32, per_day: u32) -> u32 {
+        let first = NaiveDate::from_ymd_opt(2024, 6, 1).unwrap_or_default();
+        let script = workload(2026, first, partitions.min(1_000), per_day.min(200), DelayProfile::MobileOffline);
+        let events = script.events.len() as u32;
+        SCRIPT.with(|s| *s.borrow_mut() = Some(script));
+        events
+    }
+
+    /// Simulates the prepared workload with pipeline `combo` (0..5, as in
+    /// `benches/engine.rs`); returns the rows read, or 0 without a workload.
+    #[wasm_bindgen]
+    pub fn bench_simulate(combo: u32) -> u32 {
+        let config = match combo {
+            0 => PipelineConfig::new(ProcessingState::watermark(), WriteMode::Append),
+            1 => PipelineConfig::new(ProcessingState::watermark(), WriteMode::OverwritePartition),
+            2 => PipelineConfig::new(ProcessingState::partition_list(1), WriteMode::Append),
+            3 => PipelineConfig::new(ProcessingState::partition_list(1), WriteMode::OverwritePartition),
+            _ => PipelineConfig::full_refresh(),
+        };
+        SCRIPT.with(|s| {
+            s.borrow().as_ref().map_or(0, |script| simulate_with(&config, script, Detail::Summary).rows_read_total() as u32)
+        })
+    }
+}

@@ -72,4 +72,27 @@ for (let i = 0; i < 12; i += 1) {
   swTimes.push(t);
 }
 console.log(`  ${stats(swTimes)}`);
+console.log('engine throughput inside the browser (release wasm), 730 partitions x 48 events a day:');
+await page.goto(`${env.url}/`);
+await page.waitForSelector('main h1');
+const names = ['watermark + append', 'watermark + overwrite partition', 'partition list(1) + append', 'partition list(1) + overwrite', 'full refresh (replace table)'];
+const wasm = await page.evaluate(async () => {
+  const b = window.wasmBindings;
+  const events = b.bench_prepare(730, 48);
+  const out = [];
+  for (let combo = 0; combo < 5; combo += 1) {
+    let best = Infinity;
+    let rows = 0;
+    for (let i = 0; i < (combo === 4 ? 1 : 3); i += 1) {
+      const t0 = performance.now();
+      rows = b.bench_simulate(combo);
+      best = Math.min(best, performance.now() - t0);
+    }
+    out.push({ events, best, rows });
+  }
+  return out;
+});
+wasm.forEach((r, i) => {
+  console.log(`  ${names[i].padEnd(34)} ${r.best.toFixed(1).padStart(9)} ms ${Math.round(r.events / (r.best / 1000)).toString().padStart(12)} events/s ${String(r.rows).padStart(10)} rows read`);
+});
 await env.close();

@@ -125,7 +125,7 @@ pub fn Runner() -> impl IntoView {
                 .unwrap_or(1);
             let waves = exec.done.iter().map(|s| s.wave + 1).max().unwrap_or(1);
             format!(
-                "Backfill running: {} · wave {wave} of {waves}",
+                "Backfill running: {} · wave {wave} of {waves} · the finance report still shows the old total",
                 now.format("%a %-d %b %H:%M")
             )
         })
