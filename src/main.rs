@@ -13,7 +13,9 @@ mod bench_hooks {
 
     use chrono::NaiveDate;
     use partition_lab::engine::generate::{workload, DelayProfile};
-    use partition_lab::engine::{simulate_with, Detail, PipelineConfig, ProcessingState, Script, WriteMode};
+    use partition_lab::engine::{
+        simulate_with, Detail, PipelineConfig, ProcessingState, Script, WriteMode,
+    };
     use wasm_bindgen::prelude::wasm_bindgen;
 
     thread_local! {
@@ -24,7 +26,13 @@ mod bench_hooks {
     #[wasm_bindgen]
     pub fn bench_prepare(partitions: u32, per_day: u32) -> u32 {
         let first = NaiveDate::from_ymd_opt(2024, 6, 1).unwrap_or_default();
-        let script = workload(2026, first, partitions.min(1_000), per_day.min(200), DelayProfile::MobileOffline);
+        let script = workload(
+            2026,
+            first,
+            partitions.min(1_000),
+            per_day.min(200),
+            DelayProfile::MobileOffline,
+        );
         let events = script.events.len() as u32;
         SCRIPT.with(|s| *s.borrow_mut() = Some(script));
         events
@@ -38,11 +46,16 @@ mod bench_hooks {
             0 => PipelineConfig::new(ProcessingState::watermark(), WriteMode::Append),
             1 => PipelineConfig::new(ProcessingState::watermark(), WriteMode::OverwritePartition),
             2 => PipelineConfig::new(ProcessingState::partition_list(1), WriteMode::Append),
-            3 => PipelineConfig::new(ProcessingState::partition_list(1), WriteMode::OverwritePartition),
+            3 => PipelineConfig::new(
+                ProcessingState::partition_list(1),
+                WriteMode::OverwritePartition,
+            ),
             _ => PipelineConfig::full_refresh(),
         };
         SCRIPT.with(|s| {
-            s.borrow().as_ref().map_or(0, |script| simulate_with(&config, script, Detail::Summary).rows_read_total() as u32)
+            s.borrow().as_ref().map_or(0, |script| {
+                simulate_with(&config, script, Detail::Summary).rows_read_total() as u32
+            })
         })
     }
 }

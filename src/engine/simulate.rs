@@ -4,7 +4,7 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 
 use super::bronze::Bronze;
 use super::calendar::{days, shift, Day, Instant};
-use super::checks::{run_checks, CheckInput};
+use super::checks::{run_checks, CheckInput, Checks};
 use super::config::{
     AfterFinal, CommitOrder, ListDate, PartitionKey, PipelineConfig, ProcessingState,
     WatermarkColumn,
@@ -173,19 +173,7 @@ pub fn simulate_with(config: &PipelineConfig, script: &Script, detail: Detail) -
 
         let snapshot = track.then(|| {
             let truth = truth_at(&bronze, attempt.at);
-            let failed: Vec<Day> = last_attempt_ok
-                .iter()
-                .filter(|(_, ok)| !**ok)
-                .map(|(d, _)| *d)
-                .collect();
-            let through = last_attempt_ok.keys().next_back().copied();
-            let checks = run_checks(&CheckInput {
-                silver: &silver,
-                truth: &truth,
-                start: script.start,
-                through,
-                failed_days: &failed,
-            });
+            let (checks, through) = checks_now(&silver, &truth, script.start, &last_attempt_ok);
             // Days the pipeline has not reached yet are not missing, just not due.
             let due = through.unwrap_or(script.start);
             Snapshot {
@@ -229,19 +217,7 @@ pub fn simulate_with(config: &PipelineConfig, script: &Script, detail: Detail) -
 
     let end = runs.last().map(|r| r.at);
     let truth = end.map(|at| truth_at(&bronze, at)).unwrap_or_default();
-    let failed: Vec<Day> = last_attempt_ok
-        .iter()
-        .filter(|(_, ok)| !**ok)
-        .map(|(d, _)| *d)
-        .collect();
-    let through = last_attempt_ok.keys().next_back().copied();
-    let checks = run_checks(&CheckInput {
-        silver: &silver,
-        truth: &truth,
-        start: script.start,
-        through,
-        failed_days: &failed,
-    });
+    let (checks, _) = checks_now(&silver, &truth, script.start, &last_attempt_ok);
     let diffs = diff(&silver, &truth, None);
     Outcome {
         runs,
@@ -253,6 +229,30 @@ pub fn simulate_with(config: &PipelineConfig, script: &Script, detail: Detail) -
         checks,
         diffs,
     }
+}
+
+/// The checks as they stand, given which days' latest attempt succeeded;
+/// also the latest day run so far.
+fn checks_now(
+    silver: &Table,
+    truth: &BTreeMap<Day, BTreeMap<Id, &Event>>,
+    start: Day,
+    last_attempt_ok: &BTreeMap<Day, bool>,
+) -> (Checks, Option<Day>) {
+    let failed: Vec<Day> = last_attempt_ok
+        .iter()
+        .filter(|(_, ok)| !**ok)
+        .map(|(d, _)| *d)
+        .collect();
+    let through = last_attempt_ok.keys().next_back().copied();
+    let checks = run_checks(&CheckInput {
+        silver,
+        truth,
+        start,
+        through,
+        failed_days: &failed,
+    });
+    (checks, through)
 }
 
 /// The scheduler's queue: attempts popped in time order, retries slotted in.

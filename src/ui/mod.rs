@@ -10,5 +10,6 @@ pub mod overview;
 pub mod page;
 pub mod scenarios;
 pub mod state_write;
+pub mod widgets;
 
 pub use app::App;

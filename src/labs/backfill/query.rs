@@ -2,16 +2,6 @@
 
 use super::case::{Choices, Concurrency, ShipGuess};
 
-const ECHO_LIMIT: usize = 24;
-
-fn echo(value: &str) -> String {
-    let mut shown: String = value.chars().take(ECHO_LIMIT).collect();
-    if value.chars().count() > ECHO_LIMIT {
-        shown.push('…');
-    }
-    shown
-}
-
 fn ship_value(ship: ShipGuess) -> &'static str {
     match ship {
         ShipGuess::Third => "3",
@@ -24,10 +14,7 @@ pub fn parse(get: impl Fn(&str) -> Option<String>) -> (Choices, Vec<String>) {
     let mut choices = Choices::default();
     let mut notes = Vec::new();
     let mut bad = |key: &str, given: &str, expected: &str, default: &str| {
-        notes.push(format!(
-            "Ignored {key}={}: expected {expected}; showing {default}.",
-            echo(given)
-        ));
+        notes.push(crate::labs::link::ignored(key, given, expected, default));
     };
     if let Some(given) = get("ship") {
         match ShipGuess::ALL
@@ -69,15 +56,9 @@ pub fn to_query(choices: &Choices) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::HashMap;
 
     fn parse_str(query: &str) -> (Choices, Vec<String>) {
-        let map: HashMap<String, String> = query
-            .split('&')
-            .filter_map(|pair| pair.split_once('='))
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
-        parse(|key| map.get(key).cloned())
+        parse(crate::labs::link::lookup(query))
     }
 
     #[test]

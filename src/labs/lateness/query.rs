@@ -6,16 +6,6 @@ use crate::engine::lateness::Lateness;
 
 use super::model::{august, AfterPolicy, Profile, Settings, MAX_DAYS};
 
-const ECHO_LIMIT: usize = 24;
-
-fn echo(value: &str) -> String {
-    let mut shown: String = value.chars().take(ECHO_LIMIT).collect();
-    if value.chars().count() > ECHO_LIMIT {
-        shown.push('…');
-    }
-    shown
-}
-
 pub fn lateness_value(lateness: Lateness) -> String {
     match lateness {
         Lateness::Days(n) => n.to_string(),
@@ -28,10 +18,7 @@ pub fn parse(get: impl Fn(&str) -> Option<String>) -> (Settings, Vec<String>) {
     let mut settings = Settings::default();
     let mut notes = Vec::new();
     let mut bad = |key: &str, given: &str, expected: &str, default: &str| {
-        notes.push(format!(
-            "Ignored {key}={}: expected {expected}; showing {default}.",
-            echo(given)
-        ));
+        notes.push(crate::labs::link::ignored(key, given, expected, default));
     };
     if let Some(given) = get("profile") {
         match Profile::ALL
@@ -96,15 +83,9 @@ pub fn to_query(settings: &Settings) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::HashMap;
 
     fn parse_str(query: &str) -> (Settings, Vec<String>) {
-        let map: HashMap<String, String> = query
-            .split('&')
-            .filter_map(|pair| pair.split_once('='))
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
-        parse(|key| map.get(key).cloned())
+        parse(crate::labs::link::lookup(query))
     }
 
     #[test]

@@ -13,17 +13,6 @@ pub struct LabQuery {
     pub run: Option<usize>,
 }
 
-/// Longest piece of a bad value repeated back to the user.
-const ECHO_LIMIT: usize = 24;
-
-fn echo(value: &str) -> String {
-    let mut shown: String = value.chars().take(ECHO_LIMIT).collect();
-    if value.chars().count() > ECHO_LIMIT {
-        shown.push('…');
-    }
-    shown
-}
-
 fn late_value(late: LateOrder) -> &'static str {
     match late {
         LateOrder::Off => "off",
@@ -47,10 +36,7 @@ pub fn parse(get: impl Fn(&str) -> Option<String>) -> (LabQuery, Vec<String>) {
     let mut query = LabQuery::default();
     let defaults = Controls::default();
     let mut bad = |key: &str, given: &str, expected: &str, default: &str| {
-        notes.push(format!(
-            "Ignored {key}={}: expected {expected}; showing {default}.",
-            echo(given)
-        ));
+        notes.push(crate::labs::link::ignored(key, given, expected, default));
     };
     if let Some(given) = get("late") {
         match LateOrder::ALL
@@ -126,15 +112,9 @@ pub fn to_query(controls: &Controls, run: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use std::collections::HashMap;
 
     fn parse_str(query: &str) -> (LabQuery, Vec<String>) {
-        let map: HashMap<String, String> = query
-            .split('&')
-            .filter_map(|pair| pair.split_once('='))
-            .map(|(k, v)| (k.to_string(), v.to_string()))
-            .collect();
-        parse(|key| map.get(key).cloned())
+        parse(crate::labs::link::lookup(query))
     }
 
     #[test]

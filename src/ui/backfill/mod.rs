@@ -17,6 +17,7 @@ use crate::labs::backfill::{Choices, Concurrency, ShipGuess};
 
 use super::copy::CopyButton;
 use super::page::set_title;
+use super::widgets::{LinkNotes, RadioGroup};
 
 #[derive(Clone, Copy)]
 pub struct Lab {
@@ -109,62 +110,29 @@ pub fn BackfillLab() -> impl IntoView {
             <p class="lede">
                 "Friday 14 August 2026. Finance asks why August looks short. The cause: a change to the GBP conversion shipped early in the month. The fixed logic multiplies each order's amount by the full-precision fx rate and rounds half-to-even to the penny; the broken logic cut the rate to two decimal places first, so every euro and dollar order came out a little short. Partitions 1 to 13 exist; the 14th will be built by tonight's 02:00 run with the fix already deployed, so it is not part of the backfill."
             </p>
-            <Show when=move || !notes.read().is_empty()>
-                <div class="notice" role="status">
-                    <p><strong>"Some of the link's settings could not be used:"</strong></p>
-                    <ul>{move || notes.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
-                </div>
-            </Show>
+            <LinkNotes notes=notes />
             <div class="control-row">
-                <fieldset class="radio-group">
-                    <legend>"When do you think the bad code shipped?"</legend>
-                    {ShipGuess::ALL
-                        .into_iter()
-                        .map(|s| {
-                            let id = format!("ship-{}", s.day().format("%d"));
-                            view! {
-                                <span class="radio">
-                                    <input type="radio" id=id.clone() name="ship" prop:checked=move || choices.get().ship == s on:change=move |_| lab.choose(|c| c.ship = s) />
-                                    <label for=id>{match s {
-                                        ShipGuess::Third => "the 3rd",
-                                        ShipGuess::Eighth => "the 8th",
-                                        ShipGuess::Twelfth => "the 12th",
-                                    }}</label>
-                                </span>
-                            }
-                        })
-                        .collect_view()}
-                </fieldset>
-                <fieldset class="radio-group">
-                    <legend>"Partitions rebuilt at once"</legend>
-                    {Concurrency::ALL
-                        .into_iter()
-                        .map(|c| {
-                            let id = format!("concurrency-{}", c.value());
-                            view! {
-                                <span class="radio">
-                                    <input type="radio" id=id.clone() name="concurrency" prop:checked=move || choices.get().concurrency == c on:change=move |_| lab.choose(|x| x.concurrency = c) />
-                                    <label for=id>{c.value().to_string()}</label>
-                                </span>
-                            }
-                        })
-                        .collect_view()}
-                </fieldset>
-                <fieldset class="radio-group">
-                    <legend>"Completion markers"</legend>
-                    {[(true, "on"), (false, "off")]
-                        .into_iter()
-                        .map(|(on, label)| {
-                            let id = format!("markers-{label}");
-                            view! {
-                                <span class="radio">
-                                    <input type="radio" id=id.clone() name="markers" prop:checked=move || choices.get().markers == on on:change=move |_| lab.choose(|c| c.markers = on) />
-                                    <label for=id>{label}</label>
-                                </span>
-                            }
-                        })
-                        .collect_view()}
-                </fieldset>
+                <RadioGroup
+                    legend="When do you think the bad code shipped?"
+                    name="ship"
+                    options=vec![(ShipGuess::Third, "the 3rd"), (ShipGuess::Eighth, "the 8th"), (ShipGuess::Twelfth, "the 12th")]
+                    current=Signal::derive(move || choices.get().ship)
+                    on_pick=move |s| lab.choose(|c| c.ship = s)
+                />
+                <RadioGroup
+                    legend="Partitions rebuilt at once"
+                    name="concurrency"
+                    options=vec![(Concurrency::One, "1"), (Concurrency::Four, "4"), (Concurrency::Twelve, "12")]
+                    current=Signal::derive(move || choices.get().concurrency)
+                    on_pick=move |x| lab.choose(|c| c.concurrency = x)
+                />
+                <RadioGroup
+                    legend="Completion markers"
+                    name="markers"
+                    options=vec![(true, "on"), (false, "off")]
+                    current=Signal::derive(move || choices.get().markers)
+                    on_pick=move |on| lab.choose(|c| c.markers = on)
+                />
             </div>
             <grid::Grid />
             <section aria-labelledby="drift-heading">

@@ -6,6 +6,7 @@ use crate::engine::lateness::Lateness;
 use crate::engine::Money;
 use crate::labs::lateness::AfterPolicy;
 
+use super::super::widgets::RadioGroup;
 use super::{policy_name, Lab};
 
 fn month_name(month: u32) -> &'static str {
@@ -24,27 +25,13 @@ pub fn LateRows() -> impl IntoView {
     view! {
         <section class="late-rows" aria-labelledby="late-heading">
             <h2 id="late-heading">"Events that miss their day"</h2>
-            <fieldset class="radio-group">
-                <legend>"An event that arrives after its partition is final is"</legend>
-                {[(AfterPolicy::Drop, "dropped"), (AfterPolicy::Adjust, "booked to an adjustments table")]
-                    .into_iter()
-                    .map(|(p, label)| {
-                        let id = format!("after-{label}").replace(' ', "-");
-                        view! {
-                            <span class="radio">
-                                <input
-                                    type="radio"
-                                    id=id.clone()
-                                    name="after"
-                                    prop:checked=move || policy.get() == p
-                                    on:change=move |_| lab.update(|s| s.after = p)
-                                />
-                                <label for=id>{label}</label>
-                            </span>
-                        }
-                    })
-                    .collect_view()}
-            </fieldset>
+            <RadioGroup
+                legend="An event that arrives after its partition is final is"
+                name="after"
+                options=vec![(AfterPolicy::Drop, "dropped"), (AfterPolicy::Adjust, "booked to an adjustments table")]
+                current=Signal::derive(move || policy.get())
+                on_pick=move |p| lab.update(|s| s.after = p)
+            />
             {move || {
                 let f = lab.figures.get();
                 if f.lateness == Lateness::Never {

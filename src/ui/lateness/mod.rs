@@ -17,6 +17,7 @@ use crate::labs::lateness::query::{parse, to_query};
 use crate::labs::lateness::{study, AfterPolicy, Profile, Settings, MAX_DAYS};
 
 use super::page::set_title;
+use super::widgets::{LinkNotes, RadioGroup};
 
 #[derive(Clone, Copy)]
 pub struct Lab {
@@ -119,35 +120,18 @@ pub fn LatenessLab() -> impl IntoView {
                     "Late events can only reach their own day while that day's partition is still open. Allowed lateness is how many extra days each partition stays open: every run rebuilds the open ones, and after that the partition is final. Waiting longer catches more late events, but keeps more partitions changing and pushes back the day finance can close the month. Here the daily run is at 02:00: on day d+1 it first builds partition d, and with allowed lateness L the run on d+1+L is the last to touch d."
                 </p>
             </details>
-            <Show when=move || !lab.notes.read().is_empty()>
-                <div class="notice" role="status">
-                    <p><strong>"Some of the link's settings could not be used:"</strong></p>
-                    <ul>{move || lab.notes.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
-                </div>
-            </Show>
+            <LinkNotes notes=lab.notes />
             <div class="lateness-controls">
-                <fieldset class="radio-group">
-                    <legend>"Arrival profile"</legend>
-                    {Profile::ALL
-                        .into_iter()
-                        .map(|p| {
-                            let id = format!("profile-{}", p.slug());
-                            view! {
-                                <span class="radio">
-                                    <input
-                                        type="radio"
-                                        id=id.clone()
-                                        name="profile"
-                                        prop:checked=move || profile.get() == p
-                                        on:change=move |_| lab.update(|s| s.profile = p)
-                                    />
-                                    <label for=id>{p.name()}</label>
-                                </span>
-                            }
-                        })
-                        .collect_view()}
+                <div>
+                    <RadioGroup
+                        legend="Arrival profile"
+                        name="profile"
+                        options=Profile::ALL.into_iter().map(|p| (p, p.name())).collect()
+                        current=Signal::derive(move || profile.get())
+                        on_pick=move |p| lab.update(|s| s.profile = p)
+                    />
                     <p class="muted explain-text">{move || profile.get().description()}</p>
-                </fieldset>
+                </div>
                 <div class="slider-box">
                     <label for="lateness-slider">"Allowed lateness"</label>
                     <div class="slider-row">

@@ -5,45 +5,8 @@ use leptos::prelude::*;
 use crate::engine::CommitOrder;
 use crate::labs::state_write::{Controls as Settings, LateOrder};
 
+use super::super::widgets::{LinkNotes, RadioGroup};
 use super::Lab;
-
-/// A radio group whose options are (value, label) pairs.
-#[component]
-fn RadioGroup<T>(
-    legend: &'static str,
-    name: &'static str,
-    options: Vec<(T, &'static str)>,
-    current: Signal<T>,
-    on_pick: impl Fn(T) + Copy + Send + Sync + 'static,
-) -> impl IntoView
-where
-    T: Copy + PartialEq + Send + Sync + 'static,
-{
-    view! {
-        <fieldset class="radio-group">
-            <legend>{legend}</legend>
-            {options
-                .into_iter()
-                .enumerate()
-                .map(|(i, (value, label))| {
-                    let id = format!("{name}-{i}");
-                    view! {
-                        <span class="radio">
-                            <input
-                                type="radio"
-                                id=id.clone()
-                                name=name
-                                prop:checked=move || current.get() == value
-                                on:change=move |_| on_pick(value)
-                            />
-                            <label for=id>{label}</label>
-                        </span>
-                    }
-                })
-                .collect_view()}
-        </fieldset>
-    }
-}
 
 #[component]
 pub fn Controls() -> impl IntoView {
@@ -79,12 +42,7 @@ pub fn Controls() -> impl IntoView {
     view! {
         <section class="controls" aria-labelledby="controls-heading">
             <h2 id="controls-heading">"Settings"</h2>
-            <Show when=move || !lab.notes.read().is_empty()>
-                <div class="notice" role="status">
-                    <p><strong>"Some of the link's settings could not be used:"</strong></p>
-                    <ul>{move || lab.notes.get().into_iter().map(|n| view! { <li>{n}</li> }).collect_view()}</ul>
-                </div>
-            </Show>
+            <LinkNotes notes=lab.notes />
             <div class="control-row">
                 <RadioGroup
                     legend="Late order o-105 (Mon 23:58)"

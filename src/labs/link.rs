@@ -1,0 +1,44 @@
+//! What the labs' URL parsers share: how an unusable value is reported.
+
+/// Longest piece of a bad value repeated back to the user: a hostile link
+/// must not fill the page.
+const ECHO_LIMIT: usize = 24;
+
+fn echo(value: &str) -> String {
+    let mut shown: String = value.chars().take(ECHO_LIMIT).collect();
+    if value.chars().count() > ECHO_LIMIT {
+        shown.push('…');
+    }
+    shown
+}
+
+/// The note for a value a lab could not use and what it shows instead.
+pub fn ignored(key: &str, given: &str, expected: &str, default: &str) -> String {
+    format!(
+        "Ignored {key}={}: expected {expected}; showing {default}.",
+        echo(given)
+    )
+}
+
+/// A query string as a lookup, for the parsers' tests.
+#[cfg(test)]
+pub fn lookup(query: &str) -> impl Fn(&str) -> Option<String> {
+    let map: std::collections::HashMap<String, String> = query
+        .split('&')
+        .filter_map(|pair| pair.split_once('='))
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    move |key| map.get(key).cloned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn long_values_are_cut_short() {
+        let note = ignored("late", &"x".repeat(500), "off", "tue");
+        assert!(note.len() < 100);
+        assert!(note.contains('…'));
+    }
+}
