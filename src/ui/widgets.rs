@@ -52,3 +52,12 @@ pub fn LinkNotes(#[prop(into)] notes: Signal<Vec<String>>) -> impl IntoView {
         </Show>
     }
 }
+
+/// Whether a key press belongs to a form field (so page-wide shortcuts
+/// leave it alone).
+pub fn typing_in_a_field(ev: &leptos::ev::KeyboardEvent) -> bool {
+    use leptos::wasm_bindgen::JsCast;
+    ev.target()
+        .and_then(|t| t.dyn_into::<leptos::web_sys::Element>().ok())
+        .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"))
+}

@@ -147,3 +147,17 @@ test('the lab fits a phone', async () => {
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('in presenter mode the arrow keys move the slider from anywhere on the page', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/lateness?present=1&lateness=2');
+  await page.locator('main h1').click();
+  await page.keyboard.press('ArrowRight');
+  await page.waitForURL(/lateness=3&/);
+  assert.equal(await figure(page, 'close'), '✗ Fri 4 Sep');
+  await page.keyboard.press('ArrowLeft');
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForURL(/lateness=1&/);
+  assert.equal(await figure(page, 'open'), '2 partitions');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -176,7 +176,7 @@ test('the URL carries the whole state and restores it', async () => {
   assert.match(await page.locator('.current-run').innerText(), /^Run 3: Thu 00:15, for Wed 06-03$/);
   await page.getByRole('radio', { name: 'after the write' }).check();
   await page.waitForURL(/commit=after/);
-  assert.deepEqual(query(page), { late: 'wed', crash: 'off', lookback: '2', commit: 'after', run: '3' });
+  assert.deepEqual(query(page), { late: 'wed', crash: 'off', lookback: '2', commit: 'after', run: '3', present: '0' });
   await page.reload();
   await page.waitForSelector('main h1');
   assert.equal(await page.getByRole('radio', { name: 'after the write' }).isChecked(), true);
@@ -232,6 +232,30 @@ test('each cell shows its equivalent Spark or dbt code for the current settings'
   const wm = page.getByRole('region', { name: 'Watermark + Overwrite', exact: true });
   await wm.getByText('Equivalent code').click();
   assert.match(await wm.locator('pre').innerText(), /partitionOverwriteMode", "dynamic"/);
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('presenter mode: large type, the week folded, and a clicker\'s keys step the runs', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/state-write?run=2&present=1');
+  assert.equal(await page.locator('.lab.presenter').count(), 1);
+  assert.equal(await page.locator('details.week').evaluate((d) => d.open), false);
+  assert.equal(await page.getByRole('button', { name: 'Presenter mode' }).getAttribute('aria-pressed'), 'true');
+  await page.locator('main h1').click();
+  await page.keyboard.press('ArrowRight');
+  await page.waitForURL(/run=3/);
+  await page.keyboard.press('PageDown');
+  await page.waitForURL(/run=4/);
+  await page.keyboard.press('ArrowLeft');
+  await page.waitForURL(/run=3/);
+  await page.getByRole('button', { name: 'Presenter mode' }).click();
+  await page.waitForURL(/present=0/);
+  await page.locator('main h1').click();
+  await page.keyboard.press('ArrowRight');
+  await page.waitForTimeout(300);
+  assert.equal(query(page).run, '3', 'outside presenter mode the page keys are left alone');
   const violations = await axe(page);
   assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
   assert.deepEqual(errors, []);

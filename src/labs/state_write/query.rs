@@ -1,6 +1,7 @@
 //! The lab's state in the URL query, so any moment can be bookmarked:
 //! `late=off|tue|wed|fri`, `crash=on|off`, `lookback=0|1|2`,
-//! `commit=after|before`, `run=<n>` (1-based; absent means the last run).
+//! `commit=after|before`, `run=<n>` (1-based; absent means the last run),
+//! `present=0|1` (presenter mode).
 
 use crate::engine::CommitOrder;
 
@@ -11,6 +12,7 @@ use super::model::{Controls, LateOrder};
 pub struct LabQuery {
     pub controls: Controls,
     pub run: Option<usize>,
+    pub present: bool,
 }
 
 fn late_value(late: LateOrder) -> &'static str {
@@ -72,6 +74,13 @@ pub fn parse(get: impl Fn(&str) -> Option<String>) -> (LabQuery, Vec<String>) {
             _ => bad("commit", &given, "after or before", "after"),
         }
     }
+    if let Some(given) = get("present") {
+        match given.trim() {
+            "1" => query.present = true,
+            "0" => query.present = false,
+            _ => bad("present", &given, "0 or 1", "0"),
+        }
+    }
     if let Some(given) = get("run") {
         match given.trim().parse::<usize>() {
             Ok(n) if n >= 1 => query.run = Some(n),
@@ -98,14 +107,15 @@ pub fn resolve_run(requested: Option<usize>, runs: usize) -> (usize, Option<Stri
 }
 
 /// The query string for a state, always with every key, so a link is explicit.
-pub fn to_query(controls: &Controls, run: usize) -> String {
+pub fn to_query(controls: &Controls, run: usize, present: bool) -> String {
     format!(
-        "late={}&crash={}&lookback={}&commit={}&run={}",
+        "late={}&crash={}&lookback={}&commit={}&run={}&present={}",
         late_value(controls.late),
         if controls.crash { "on" } else { "off" },
         controls.lookback,
         commit_value(controls.commit),
         run,
+        u8::from(present),
     )
 }
 
@@ -137,15 +147,18 @@ mod tests {
     fn every_state_round_trips_through_the_query() {
         for controls in Controls::all() {
             for run in 1..=8 {
-                let (query, notes) = parse_str(&to_query(&controls, run));
-                assert!(notes.is_empty(), "{notes:?}");
-                assert_eq!(
-                    query,
-                    LabQuery {
-                        controls,
-                        run: Some(run)
-                    }
-                );
+                for present in [false, true] {
+                    let (query, notes) = parse_str(&to_query(&controls, run, present));
+                    assert!(notes.is_empty(), "{notes:?}");
+                    assert_eq!(
+                        query,
+                        LabQuery {
+                            controls,
+                            run: Some(run),
+                            present
+                        }
+                    );
+                }
             }
         }
     }

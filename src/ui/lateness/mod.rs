@@ -101,6 +101,22 @@ pub fn LatenessLab() -> impl IntoView {
     };
     provide_context(lab);
     let present = move || settings.read().present;
+    // In presenter mode a clicker's keys move the slider wherever the focus is.
+    let keys = window_event_listener(leptos::ev::keydown, move |ev| {
+        if !settings.read_untracked().present || super::widgets::typing_in_a_field(&ev) {
+            return;
+        }
+        let step: i64 = match ev.key().as_str() {
+            "ArrowRight" | "PageDown" => 1,
+            "ArrowLeft" | "PageUp" => -1,
+            _ => return,
+        };
+        ev.prevent_default();
+        let now = i64::from(slider_value(live.get_untracked()));
+        let next = (now + step).clamp(0, i64::from(MAX_DAYS) + 1) as u32;
+        lab.update(|s| s.lateness = lateness_from_slider(next));
+    });
+    on_cleanup(move || keys.remove());
 
     view! {
         <section class="page lab lateness" class:presenter=present aria-labelledby="lateness-title">

@@ -19,6 +19,9 @@ use crate::labs::state_write::{run, run_count, script, Cell, Controls, Predictio
 
 use super::page::set_title;
 
+/// Writes a lab state (controls, 0-based run, presenter mode) to the URL.
+type Navigate = Box<dyn Fn(Controls, usize, bool) + Send + Sync>;
+
 /// Everything the page's parts read, all derived from the URL.
 #[derive(Clone, Copy)]
 pub struct Lab {
@@ -31,14 +34,26 @@ pub struct Lab {
     pub silent: Memo<Vec<Cell>>,
     pub prediction: RwSignal<Option<Prediction>>,
     pub revealed: RwSignal<bool>,
-    go: StoredValue<Box<dyn Fn(Controls, usize) + Send + Sync>>,
+    pub present: Memo<bool>,
+    go: StoredValue<Navigate>,
 }
 
 impl Lab {
     /// Shows `controls` at 0-based run `index` (clamped to the runs there are).
     pub fn go(&self, controls: Controls, index: usize) {
         let last = run_count(&controls).saturating_sub(1);
-        self.go.with_value(|go| go(controls, index.min(last)));
+        let present = self.present.get_untracked();
+        self.go
+            .with_value(|go| go(controls, index.min(last), present));
+    }
+
+    pub fn toggle_presenter(&self) {
+        let (controls, run, present) = (
+            self.controls.get_untracked(),
+            self.run.get_untracked(),
+            self.present.get_untracked(),
+        );
+        self.go.with_value(|go| go(controls, run, !present));
     }
 
     pub fn set_controls(&self, controls: Controls) {
@@ -89,10 +104,14 @@ pub fn StateWriteLab() -> impl IntoView {
             .map(|(cell, _)| *cell)
             .collect::<Vec<Cell>>()
     });
+    let present = Memo::new(move |_| parsed.read().0.present);
     let navigate = use_navigate();
-    let go = move |controls: Controls, index: usize| {
+    let go = move |controls: Controls, index: usize, present: bool| {
         navigate(
-            &format!("/lab/state-write?{}", to_query(&controls, index + 1)),
+            &format!(
+                "/lab/state-write?{}",
+                to_query(&controls, index + 1, present)
+            ),
             NavigateOptions {
                 replace: true,
                 scroll: false,
@@ -109,14 +128,40 @@ pub fn StateWriteLab() -> impl IntoView {
         silent,
         prediction: RwSignal::new(None),
         revealed: RwSignal::new(false),
+        present,
         go: StoredValue::new(Box::new(go)),
     };
     provide_context(lab);
+    // In presenter mode a clicker's keys (arrows, page up/down) step the runs
+    // wherever the focus is, unless it is in a form field.
+    let keys = window_event_listener(leptos::ev::keydown, move |ev| {
+        if !lab.present.get_untracked() || super::widgets::typing_in_a_field(&ev) {
+            return;
+        }
+        let step: isize = match ev.key().as_str() {
+            "ArrowRight" | "PageDown" => 1,
+            "ArrowLeft" | "PageUp" => -1,
+            _ => return,
+        };
+        ev.prevent_default();
+        let next = (lab.run.get_untracked() as isize + step).max(0) as usize;
+        lab.set_run(next);
+    });
+    on_cleanup(move || keys.remove());
 
     view! {
-        <section class="page lab" aria-labelledby="lab-title">
-            <h1 id="lab-title">"State x Write lab"</h1>
-            <p class="lede">
+        <section class="page lab" class:presenter=move || present.get() aria-labelledby="lab-title">
+            <div class="title-row">
+                <h1 id="lab-title">"State x Write lab"</h1>
+                <button
+                    type="button"
+                    aria-pressed=move || if present.get() { "true" } else { "false" }
+                    on:click=move |_| lab.toggle_presenter()
+                >
+                    "Presenter mode"
+                </button>
+            </div>
+            <p class="lede explain-text">
                 "An incremental pipeline has to remember how far it got (a watermark, or a list of finished days) and has to write its rows somehow (append them, or overwrite each day it touches). Below, the four combinations and a full refresh replay the same week of orders. One order arrives late and one night's run crashes half-way. Scrub through the runs and watch where every order goes."
             </p>
             <controls::Controls />
