@@ -41,8 +41,15 @@ pub fn lateness_needed(event: &Event) -> u32 {
     let day = Duration::days(1);
     let whole = late.num_seconds().div_euclid(day.num_seconds());
     let rest = late.num_seconds().rem_euclid(day.num_seconds());
-    u32::try_from(whole + i64::from(rest > 0)).unwrap_or(u32::MAX)
+    // Anything later than a year is as good as never; capping keeps the
+    // per-lateness tallies small whatever a script contains.
+    u32::try_from(whole + i64::from(rest > 0))
+        .unwrap_or(u32::MAX)
+        .min(MAX_TRACKED_LATENESS)
 }
+
+/// The largest lateness the sweep tells apart, in days.
+pub const MAX_TRACKED_LATENESS: u32 = 366;
 
 /// The instant of the run that books a row arriving at `arrived` (the first
 /// 02:00 run at or after it).
@@ -340,6 +347,15 @@ mod tests {
         assert_eq!(lateness_needed(&arriving(aug10, at(d(8, 11), 2, 1))), 1);
         assert_eq!(lateness_needed(&arriving(aug10, at(d(8, 12), 2, 0))), 1);
         assert_eq!(lateness_needed(&arriving(aug10, at(d(8, 13), 1, 0))), 2);
+        let decade = at(
+            NaiveDate::from_ymd_opt(2036, 8, 10).expect("valid date"),
+            0,
+            0,
+        );
+        assert_eq!(
+            lateness_needed(&arriving(aug10, decade)),
+            MAX_TRACKED_LATENESS
+        );
     }
 
     #[test]
