@@ -4,6 +4,7 @@
 //! engine inputs; `scenarios` and `content` are teaching data; `ui` renders.
 
 pub mod content;
+pub mod design;
 pub mod engine;
 pub mod labs;
 pub mod scenarios;

@@ -1,0 +1,157 @@
+//! A valid design as the engine's configuration.
+
+use chrono::NaiveDate;
+
+use crate::engine::{Finaliser, PipelineConfig, ProcessingState, WriteMode};
+
+use super::graph::{
+    BackfillShape, Graph, Layer, Markers, NodeConfig, NodeKind, Restate, StateChoice, WriteChoice,
+};
+use super::validate::{validate, Problem};
+
+/// A backfill job as designed; the engine's clock runs the per-date shape
+/// with markers after the partition (`engine::backfill`), the other
+/// options are graded by the scenarios.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BackfillDesign {
+    pub first: NaiveDate,
+    pub last: NaiveDate,
+    pub max_concurrency: u32,
+    pub shape: BackfillShape,
+    pub markers: Markers,
+    pub yield_to_scheduled: bool,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CompiledDesign {
+    pub pipeline: PipelineConfig,
+    /// The layer the incremental transform reads.
+    pub reads: Layer,
+    pub backfill: Option<BackfillDesign>,
+    pub unique_check: bool,
+    pub reconcile_check: bool,
+    pub restate: Option<Restate>,
+}
+
+/// Compiles `graph`, or lists why it cannot be.
+pub fn compile(graph: &Graph) -> Result<CompiledDesign, Vec<Problem>> {
+    let problems = validate(graph);
+    if !problems.is_empty() {
+        return Err(problems);
+    }
+    let missing = |message: &str| {
+        vec![Problem {
+            node: None,
+            message: message.to_string(),
+        }]
+    };
+    // The incremental path: a transform feeding a write target.
+    let transform = graph
+        .of_kind(NodeKind::Transform)
+        .find(|t| graph.outputs(t.id).any(|n| n.kind() == NodeKind::Write))
+        .ok_or_else(|| {
+            missing("Add a transform that feeds a write target: it is what the daily run executes.")
+        })?;
+    let write = graph
+        .outputs(transform.id)
+        .find(|n| n.kind() == NodeKind::Write)
+        .ok_or_else(|| missing("The transform needs a write target."))?;
+    let (logic, reads, partition_key) = match &transform.config {
+        NodeConfig::Transform {
+            logic,
+            reads,
+            partition_key,
+        } => (*logic, *reads, *partition_key),
+        _ => return Err(missing("The transform node is not a transform.")),
+    };
+    let (state, commit) = graph
+        .inputs(transform.id)
+        .find_map(|n| match &n.config {
+            NodeConfig::State { state, commit } => Some((*state, *commit)),
+            _ => None,
+        })
+        .unwrap_or((StateChoice::None, Default::default()));
+    let write_mode = match &write.config {
+        NodeConfig::Write { mode, .. } => match mode {
+            WriteChoice::Append => WriteMode::Append,
+            WriteChoice::OverwritePartition => WriteMode::OverwritePartition,
+            WriteChoice::Merge { key: Some(key) } => WriteMode::Merge { key: *key },
+            WriteChoice::Merge { key: None } => return Err(missing("A merge needs a key.")),
+            WriteChoice::ReplaceTable => WriteMode::ReplaceTable,
+        },
+        _ => return Err(missing("The write target is not a write target.")),
+    };
+    let processing = match state {
+        StateChoice::Watermark {
+            column,
+            overlap_minutes,
+        } => ProcessingState::Watermark {
+            column,
+            overlap_minutes,
+        },
+        StateChoice::PartitionList { lookback, over } => {
+            ProcessingState::PartitionList { lookback, over }
+        }
+        StateChoice::None => ProcessingState::None,
+    };
+    let finaliser = graph.outputs(write.id).find_map(|n| match &n.config {
+        NodeConfig::Finaliser {
+            allowed_lateness_days,
+            after_final,
+        } => Some(Finaliser {
+            allowed_lateness_days: *allowed_lateness_days,
+            after_final: *after_final,
+        }),
+        _ => None,
+    });
+    let (unique_check, reconcile_check) = graph
+        .outputs(write.id)
+        .find_map(|n| match &n.config {
+            NodeConfig::Checks {
+                unique_key,
+                reconcile,
+            } => Some((*unique_key, *reconcile)),
+            _ => None,
+        })
+        .unwrap_or((false, false));
+    let restate = graph.outputs(write.id).find_map(|n| match &n.config {
+        NodeConfig::Report { restate } => Some(*restate),
+        _ => None,
+    });
+    let backfill = graph
+        .of_kind(NodeKind::Backfill)
+        .find_map(|n| match &n.config {
+            NodeConfig::Backfill {
+                first,
+                last,
+                max_concurrency,
+                shape,
+                markers,
+                yield_to_scheduled,
+            } => Some(BackfillDesign {
+                first: *first,
+                last: *last,
+                max_concurrency: *max_concurrency,
+                shape: *shape,
+                markers: *markers,
+                yield_to_scheduled: *yield_to_scheduled,
+            }),
+            _ => None,
+        });
+    let pipeline = PipelineConfig {
+        state: processing,
+        commit,
+        write: write_mode,
+        partition_key,
+        logic,
+        finaliser,
+    };
+    Ok(CompiledDesign {
+        pipeline,
+        reads,
+        backfill,
+        unique_check,
+        reconcile_check,
+        restate,
+    })
+}

@@ -1,0 +1,181 @@
+//! Edit commands and the one function that applies them; undo and redo
+//! keep whole graphs, which are small.
+
+use thiserror::Error;
+
+use super::graph::{Edge, Graph, Node, NodeConfig, NodeId, NodeKind};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Edit {
+    Add { config: NodeConfig, x: i32, y: i32 },
+    Move { id: NodeId, x: i32, y: i32 },
+    Connect { from: NodeId, to: NodeId },
+    Disconnect { from: NodeId, to: NodeId },
+    Configure { id: NodeId, config: NodeConfig },
+    Delete { id: NodeId },
+}
+
+/// Why an edit was refused, in words a student can act on.
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum EditError {
+    #[error("there is no node {0:?} any more")]
+    NoSuchNode(NodeId),
+    #[error("those two nodes are not connected")]
+    NoSuchEdge,
+    #[error("a {} cannot feed a {}", .from.name(), .to.name())]
+    CannotConnect { from: NodeKind, to: NodeKind },
+    #[error("a node cannot feed itself")]
+    SelfLoop,
+    #[error("those two nodes are already connected")]
+    AlreadyConnected,
+    #[error("a {} node cannot take the settings of a {}", .node.name(), .given.name())]
+    WrongSettings { node: NodeKind, given: NodeKind },
+    #[error("the scenario gives this node; it cannot be changed or deleted")]
+    Fixed,
+    #[error("the scenario gives the bronze source; add the other parts from the palette")]
+    SourceFromPalette,
+}
+
+/// Positions stay on a generous canvas, whatever a drag or import says.
+const CANVAS: i32 = 10_000;
+
+/// `graph` after `edit`, or why not.
+pub fn apply(graph: &Graph, edit: &Edit) -> Result<Graph, EditError> {
+    let mut next = graph.clone();
+    match edit {
+        Edit::Add { config, x, y } => {
+            if config.kind() == NodeKind::Source {
+                return Err(EditError::SourceFromPalette);
+            }
+            let id = next.fresh_id();
+            next.nodes.insert(
+                id,
+                Node {
+                    id,
+                    x: (*x).clamp(0, CANVAS),
+                    y: (*y).clamp(0, CANVAS),
+                    config: config.clone(),
+                    fixed: false,
+                },
+            );
+        }
+        Edit::Move { id, x, y } => {
+            let node = next.nodes.get_mut(id).ok_or(EditError::NoSuchNode(*id))?;
+            node.x = (*x).clamp(0, CANVAS);
+            node.y = (*y).clamp(0, CANVAS);
+        }
+        Edit::Connect { from, to } => {
+            let from_kind = graph
+                .node(*from)
+                .ok_or(EditError::NoSuchNode(*from))?
+                .kind();
+            let to_kind = graph.node(*to).ok_or(EditError::NoSuchNode(*to))?.kind();
+            if from == to {
+                return Err(EditError::SelfLoop);
+            }
+            if !from_kind.feeds(to_kind) {
+                return Err(EditError::CannotConnect {
+                    from: from_kind,
+                    to: to_kind,
+                });
+            }
+            if !next.edges.insert(Edge {
+                from: *from,
+                to: *to,
+            }) {
+                return Err(EditError::AlreadyConnected);
+            }
+        }
+        Edit::Disconnect { from, to } => {
+            if !next.edges.remove(&Edge {
+                from: *from,
+                to: *to,
+            }) {
+                return Err(EditError::NoSuchEdge);
+            }
+        }
+        Edit::Configure { id, config } => {
+            let node = next.nodes.get_mut(id).ok_or(EditError::NoSuchNode(*id))?;
+            if node.fixed {
+                return Err(EditError::Fixed);
+            }
+            if node.kind() != config.kind() {
+                return Err(EditError::WrongSettings {
+                    node: node.kind(),
+                    given: config.kind(),
+                });
+            }
+            node.config = config.clone();
+        }
+        Edit::Delete { id } => {
+            let node = next.nodes.get(id).ok_or(EditError::NoSuchNode(*id))?;
+            if node.fixed {
+                return Err(EditError::Fixed);
+            }
+            next.nodes.remove(id);
+            next.edges.retain(|e| e.from != *id && e.to != *id);
+        }
+    }
+    Ok(next)
+}
+
+/// The design with its undo and redo stacks.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct History {
+    pub current: Graph,
+    past: Vec<Graph>,
+    future: Vec<Graph>,
+}
+
+/// Undo steps kept.
+const DEPTH: usize = 200;
+
+impl History {
+    pub fn new(graph: Graph) -> Self {
+        Self {
+            current: graph,
+            past: Vec::new(),
+            future: Vec::new(),
+        }
+    }
+
+    /// Applies `edit`; a refused edit changes nothing.
+    pub fn edit(&mut self, edit: &Edit) -> Result<(), EditError> {
+        let next = apply(&self.current, edit)?;
+        self.past.push(std::mem::replace(&mut self.current, next));
+        if self.past.len() > DEPTH {
+            self.past.remove(0);
+        }
+        self.future.clear();
+        Ok(())
+    }
+
+    pub fn undo(&mut self) -> bool {
+        match self.past.pop() {
+            Some(previous) => {
+                self.future
+                    .push(std::mem::replace(&mut self.current, previous));
+                true
+            }
+            None => false,
+        }
+    }
+
+    pub fn redo(&mut self) -> bool {
+        match self.future.pop() {
+            Some(next) => {
+                self.past.push(std::mem::replace(&mut self.current, next));
+                true
+            }
+            None => false,
+        }
+    }
+
+    pub fn can_undo(&self) -> bool {
+        !self.past.is_empty()
+    }
+
+    pub fn can_redo(&self) -> bool {
+        !self.future.is_empty()
+    }
+}

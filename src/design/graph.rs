@@ -1,0 +1,293 @@
+//! Nodes, their configuration, and which node may feed which.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+
+use crate::engine::{
+    AfterFinal, CommitOrder, ListDate, LogicVersion, MergeKey, PartitionKey, WatermarkColumn,
+};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct NodeId(pub u32);
+
+/// The palette.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub enum NodeKind {
+    Source,
+    State,
+    Transform,
+    Write,
+    Backfill,
+    Finaliser,
+    Checks,
+    Report,
+}
+
+impl NodeKind {
+    pub const PALETTE: [NodeKind; 7] = [
+        NodeKind::State,
+        NodeKind::Transform,
+        NodeKind::Write,
+        NodeKind::Backfill,
+        NodeKind::Finaliser,
+        NodeKind::Checks,
+        NodeKind::Report,
+    ];
+
+    pub fn name(self) -> &'static str {
+        match self {
+            NodeKind::Source => "bronze source",
+            NodeKind::State => "processing state",
+            NodeKind::Transform => "transform",
+            NodeKind::Write => "write target",
+            NodeKind::Backfill => "backfill job",
+            NodeKind::Finaliser => "finaliser",
+            NodeKind::Checks => "checks",
+            NodeKind::Report => "report",
+        }
+    }
+
+    /// Whether an edge from a `self` node into a `to` node makes sense.
+    pub fn feeds(self, to: NodeKind) -> bool {
+        use NodeKind::*;
+        matches!(
+            (self, to),
+            (Source, State | Transform | Backfill)
+                | (State, Transform)
+                | (Transform, Write)
+                | (Backfill, Write)
+                | (Write, Finaliser | Checks | Report | Transform)
+        )
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum StateChoice {
+    Watermark {
+        column: WatermarkColumn,
+        overlap_minutes: u32,
+    },
+    PartitionList {
+        lookback: u32,
+        over: ListDate,
+    },
+    None,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Layer {
+    Bronze,
+    Silver,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum WriteChoice {
+    Append,
+    OverwritePartition,
+    /// A merge needs a key; `None` is a design still being made.
+    Merge {
+        key: Option<MergeKey>,
+    },
+    ReplaceTable,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum BackfillShape {
+    /// Each date: silver then gold.
+    PerDate,
+    /// All silver first, then all gold.
+    TwoPhases,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Markers {
+    Off,
+    AfterPartition,
+    BeforePartition,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Restate {
+    AfterAllGold,
+    AtOnce,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum NodeConfig {
+    Source {
+        table: String,
+    },
+    State {
+        state: StateChoice,
+        commit: CommitOrder,
+    },
+    Transform {
+        logic: LogicVersion,
+        reads: Layer,
+        partition_key: PartitionKey,
+    },
+    Write {
+        table: String,
+        mode: WriteChoice,
+    },
+    Backfill {
+        first: NaiveDate,
+        last: NaiveDate,
+        max_concurrency: u32,
+        shape: BackfillShape,
+        markers: Markers,
+        yield_to_scheduled: bool,
+    },
+    Finaliser {
+        allowed_lateness_days: u32,
+        after_final: AfterFinal,
+    },
+    Checks {
+        unique_key: bool,
+        reconcile: bool,
+    },
+    Report {
+        restate: Restate,
+    },
+}
+
+impl NodeConfig {
+    pub fn kind(&self) -> NodeKind {
+        match self {
+            NodeConfig::Source { .. } => NodeKind::Source,
+            NodeConfig::State { .. } => NodeKind::State,
+            NodeConfig::Transform { .. } => NodeKind::Transform,
+            NodeConfig::Write { .. } => NodeKind::Write,
+            NodeConfig::Backfill { .. } => NodeKind::Backfill,
+            NodeConfig::Finaliser { .. } => NodeKind::Finaliser,
+            NodeConfig::Checks { .. } => NodeKind::Checks,
+            NodeConfig::Report { .. } => NodeKind::Report,
+        }
+    }
+
+    /// What a node dropped from the palette starts as.
+    pub fn default_for(kind: NodeKind) -> Self {
+        let day = |d| NaiveDate::from_ymd_opt(2026, 8, d).unwrap_or_default();
+        match kind {
+            NodeKind::Source => NodeConfig::Source {
+                table: "bronze.orders".to_string(),
+            },
+            NodeKind::State => NodeConfig::State {
+                state: StateChoice::PartitionList {
+                    lookback: 1,
+                    over: ListDate::EventDate,
+                },
+                commit: CommitOrder::StateAfterWrite,
+            },
+            NodeKind::Transform => NodeConfig::Transform {
+                logic: LogicVersion::Fixed,
+                reads: Layer::Bronze,
+                partition_key: PartitionKey::EventDate,
+            },
+            NodeKind::Write => NodeConfig::Write {
+                table: "silver.orders".to_string(),
+                mode: WriteChoice::OverwritePartition,
+            },
+            NodeKind::Backfill => NodeConfig::Backfill {
+                first: day(1),
+                last: day(7),
+                max_concurrency: 1,
+                shape: BackfillShape::PerDate,
+                markers: Markers::AfterPartition,
+                yield_to_scheduled: false,
+            },
+            NodeKind::Finaliser => NodeConfig::Finaliser {
+                allowed_lateness_days: 2,
+                after_final: AfterFinal::Adjustments,
+            },
+            NodeKind::Checks => NodeConfig::Checks {
+                unique_key: true,
+                reconcile: true,
+            },
+            NodeKind::Report => NodeConfig::Report {
+                restate: Restate::AfterAllGold,
+            },
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Node {
+    pub id: NodeId,
+    pub x: i32,
+    pub y: i32,
+    pub config: NodeConfig,
+    /// Given by the scenario: cannot be deleted or reconfigured.
+    pub fixed: bool,
+}
+
+impl Node {
+    pub fn kind(&self) -> NodeKind {
+        self.config.kind()
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Edge {
+    pub from: NodeId,
+    pub to: NodeId,
+}
+
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Graph {
+    pub nodes: BTreeMap<NodeId, Node>,
+    pub edges: BTreeSet<Edge>,
+    /// Ids are never reused, so references in undo history stay meaningful.
+    pub next_id: u32,
+}
+
+impl Graph {
+    /// A graph holding only a scenario's given bronze source.
+    pub fn with_source(table: &str) -> Self {
+        let mut graph = Graph::default();
+        let id = graph.fresh_id();
+        graph.nodes.insert(
+            id,
+            Node {
+                id,
+                x: 40,
+                y: 120,
+                config: NodeConfig::Source {
+                    table: table.to_string(),
+                },
+                fixed: true,
+            },
+        );
+        graph
+    }
+
+    pub fn fresh_id(&mut self) -> NodeId {
+        let id = NodeId(self.next_id);
+        self.next_id += 1;
+        id
+    }
+
+    pub fn node(&self, id: NodeId) -> Option<&Node> {
+        self.nodes.get(&id)
+    }
+
+    pub fn inputs(&self, id: NodeId) -> impl Iterator<Item = &Node> {
+        self.edges
+            .iter()
+            .filter(move |e| e.to == id)
+            .filter_map(|e| self.nodes.get(&e.from))
+    }
+
+    pub fn outputs(&self, id: NodeId) -> impl Iterator<Item = &Node> {
+        self.edges
+            .iter()
+            .filter(move |e| e.from == id)
+            .filter_map(|e| self.nodes.get(&e.to))
+    }
+
+    pub fn of_kind(&self, kind: NodeKind) -> impl Iterator<Item = &Node> {
+        self.nodes.values().filter(move |n| n.kind() == kind)
+    }
+}

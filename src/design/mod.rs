@@ -1,0 +1,16 @@
+//! The pipeline canvas's design model, pure: a graph of configured nodes
+//! with stable ids, edit commands applied by one function (so mouse,
+//! keyboard and undo/redo share a path), structural validation in a
+//! student's words, and compilation to the engine's configuration.
+//!
+//! The canvas UI, persistence and export are still to come (issue #6).
+
+pub mod compile;
+pub mod edit;
+pub mod graph;
+pub mod validate;
+
+pub use compile::{compile, CompiledDesign};
+pub use edit::{apply, Edit, EditError, History};
+pub use graph::{Graph, Node, NodeConfig, NodeId, NodeKind};
+pub use validate::{validate, Problem};

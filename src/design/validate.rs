@@ -1,0 +1,182 @@
+//! Structural problems of a design, each pointing at its node or edge.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::graph::{Graph, Layer, NodeConfig, NodeId, NodeKind, WriteChoice};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Problem {
+    /// The node the problem is about; `None` for the design as a whole.
+    pub node: Option<NodeId>,
+    pub message: String,
+}
+
+fn at(node: NodeId, message: impl Into<String>) -> Problem {
+    Problem {
+        node: Some(node),
+        message: message.into(),
+    }
+}
+
+/// Every structural problem, in node order; empty for a design that compiles.
+pub fn validate(graph: &Graph) -> Vec<Problem> {
+    let mut problems = Vec::new();
+    if graph.of_kind(NodeKind::Write).next().is_none() {
+        problems.push(Problem {
+            node: None,
+            message: "Nothing writes a table yet: add a write target.".to_string(),
+        });
+    }
+    for node in graph.nodes.values() {
+        let inputs: Vec<NodeKind> = graph.inputs(node.id).map(|n| n.kind()).collect();
+        let outputs: Vec<NodeKind> = graph.outputs(node.id).map(|n| n.kind()).collect();
+        let needs = |what: &str| {
+            at(
+                node.id,
+                format!(
+                    "This {} has no input: connect {what} to it.",
+                    node.kind().name()
+                ),
+            )
+        };
+        match &node.config {
+            NodeConfig::Source { .. } => {}
+            NodeConfig::State { .. } => {
+                if inputs.is_empty() {
+                    problems.push(needs("the bronze source"));
+                }
+                if outputs.is_empty() {
+                    problems.push(at(
+                        node.id,
+                        "This processing state drives nothing: connect it to a transform.",
+                    ));
+                }
+            }
+            NodeConfig::Transform { reads, .. } => {
+                match reads {
+                    Layer::Bronze
+                        if !inputs
+                            .iter()
+                            .any(|k| matches!(k, NodeKind::Source | NodeKind::State)) =>
+                    {
+                        problems.push(needs("the bronze source (or a processing state)"))
+                    }
+                    Layer::Silver if !inputs.contains(&NodeKind::Write) => problems.push(at(
+                        node.id,
+                        "This transform reads silver, but no write target feeds it.",
+                    )),
+                    _ => {}
+                }
+                if inputs.iter().filter(|k| **k == NodeKind::State).count() > 1 {
+                    problems.push(at(node.id, "Two processing states drive this transform: a run can only remember one way."));
+                }
+                if outputs.is_empty() {
+                    problems.push(at(
+                        node.id,
+                        "This transform's rows go nowhere: connect it to a write target.",
+                    ));
+                }
+            }
+            NodeConfig::Write { mode, table } => {
+                if inputs.is_empty() {
+                    problems.push(needs("a transform or a backfill job"));
+                }
+                if matches!(mode, WriteChoice::Merge { key: None }) {
+                    problems.push(at(
+                        node.id,
+                        "A merge needs a key to match rows on: choose one.",
+                    ));
+                }
+                if table.trim().is_empty() {
+                    problems.push(at(node.id, "This write target has no table name."));
+                }
+            }
+            NodeConfig::Backfill {
+                first,
+                last,
+                max_concurrency,
+                ..
+            } => {
+                if !inputs.contains(&NodeKind::Source) {
+                    problems.push(needs("the bronze source"));
+                }
+                if !outputs.contains(&NodeKind::Write) {
+                    problems.push(at(
+                        node.id,
+                        "This backfill writes nowhere: connect it to a write target.",
+                    ));
+                }
+                if first > last {
+                    problems.push(at(
+                        node.id,
+                        format!("The backfill range runs backwards: {first} is after {last}."),
+                    ));
+                }
+                if *max_concurrency == 0 {
+                    problems.push(at(node.id, "A backfill needs at least one date in flight."));
+                }
+            }
+            NodeConfig::Finaliser { .. }
+            | NodeConfig::Checks { .. }
+            | NodeConfig::Report { .. } => {
+                if !inputs.contains(&NodeKind::Write) {
+                    problems.push(needs("a write target"));
+                }
+            }
+        }
+    }
+    // Two write targets into the same table fight over it.
+    let mut by_table: BTreeMap<String, Vec<NodeId>> = BTreeMap::new();
+    for node in graph.nodes.values() {
+        if let NodeConfig::Write { table, .. } = &node.config {
+            by_table
+                .entry(table.trim().to_lowercase())
+                .or_default()
+                .push(node.id);
+        }
+    }
+    for (table, writers) in by_table.into_iter().filter(|(_, w)| w.len() > 1) {
+        for id in &writers[1..] {
+            problems.push(at(*id, format!("Another write target already writes {table}: two writers into one table overwrite each other.")));
+        }
+    }
+    if let Some(id) = cycle(graph) {
+        problems.push(at(
+            id,
+            "This node feeds back into itself through a loop: data must flow one way.",
+        ));
+    }
+    problems
+}
+
+/// A node on a cycle, if there is one (iterative colouring DFS).
+fn cycle(graph: &Graph) -> Option<NodeId> {
+    let mut done: BTreeSet<NodeId> = BTreeSet::new();
+    for &root in graph.nodes.keys() {
+        if done.contains(&root) {
+            continue;
+        }
+        let mut on_path: BTreeSet<NodeId> = BTreeSet::new();
+        let mut stack: Vec<(NodeId, Vec<NodeId>)> =
+            vec![(root, graph.outputs(root).map(|n| n.id).collect())];
+        on_path.insert(root);
+        while let Some((node, next)) = stack.last_mut() {
+            match next.pop() {
+                Some(child) if on_path.contains(&child) => return Some(child),
+                Some(child) if !done.contains(&child) => {
+                    on_path.insert(child);
+                    let children = graph.outputs(child).map(|n| n.id).collect();
+                    stack.push((child, children));
+                }
+                Some(_) => {}
+                None => {
+                    let finished = *node;
+                    on_path.remove(&finished);
+                    done.insert(finished);
+                    stack.pop();
+                }
+            }
+        }
+    }
+    None
+}
