@@ -333,3 +333,26 @@ proptest! {
         prop_assert_eq!(h.current, start);
     }
 }
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(500))]
+
+    #[test]
+    fn the_importer_never_panics_on_arbitrary_bytes(bytes in prop::collection::vec(any::<u8>(), 0..2048)) {
+        let text = String::from_utf8_lossy(&bytes);
+        let _ = partition_lab::design::file::import(&text);
+    }
+
+    #[test]
+    fn the_importer_never_panics_on_a_mangled_design(cut in 0usize..2000, insert in "[{}\\[\\]:,\"0-9a-z -]{0,12}") {
+        let good = partition_lab::design::file::export(&chain(None, WriteChoice::OverwritePartition).current, Some(1));
+        let at = cut.min(good.len());
+        let at = (0..=at).rev().find(|i| good.is_char_boundary(*i)).unwrap_or(0);
+        let mangled = format!("{}{}{}", &good[..at], insert, &good[at..]);
+        if let Ok(file) = partition_lab::design::file::import(&mangled) {
+            // Whatever is accepted satisfies the model's invariants.
+            let _ = validate(&file.graph);
+            let _ = compile(&file.graph);
+        }
+    }
+}

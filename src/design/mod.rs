@@ -7,6 +7,7 @@
 
 pub mod compile;
 pub mod edit;
+pub mod file;
 pub mod graph;
 pub mod validate;
 

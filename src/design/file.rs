@@ -1,0 +1,199 @@
+//! Designs as files: a versioned JSON document, and an importer that
+//! trusts nothing it reads (it may be hand-edited, truncated or hostile).
+//!
+//! Schema, version 1:
+//! `{"format": "partition-lab-design", "version": 1, "scenario": <1..5 or null>,
+//!   "graph": {"nodes": {"<id>": {"id", "x", "y", "config", "fixed"}}, "edges": [{"from", "to"}], "next_id"}}`
+//! where `config` is one of the node configurations of `design::graph`.
+
+use serde::{Deserialize, Serialize};
+use thiserror::Error;
+
+use super::graph::{Graph, NodeConfig, NodeKind};
+
+pub const FORMAT: &str = "partition-lab-design";
+pub const VERSION: u32 = 1;
+/// Larger files are refused before parsing.
+pub const MAX_BYTES: usize = 256 * 1024;
+pub const MAX_NODES: usize = 200;
+const MAX_NAME: usize = 64;
+const CANVAS: i32 = 10_000;
+
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DesignFile {
+    pub format: String,
+    pub version: u32,
+    pub scenario: Option<u8>,
+    pub graph: Graph,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq, Error)]
+pub enum ImportError {
+    #[error("the file is {0} KB; designs are at most 256 KB")]
+    TooLarge(usize),
+    #[error("this is not a Partition Lab design: {0}")]
+    NotADesign(String),
+    #[error("this design was saved by a newer version of Partition Lab (format {0}); this one reads format 1")]
+    NewerVersion(u32),
+    #[error("the design has {0} nodes; at most 200 are allowed")]
+    TooManyNodes(usize),
+    #[error("the design is damaged: {0}")]
+    Damaged(String),
+}
+
+pub fn export(graph: &Graph, scenario: Option<u8>) -> String {
+    let file = DesignFile {
+        format: FORMAT.to_string(),
+        version: VERSION,
+        scenario,
+        graph: graph.clone(),
+    };
+    serde_json::to_string_pretty(&file).unwrap_or_default()
+}
+
+/// Reads a design file, checking everything the edit commands would have guaranteed.
+pub fn import(text: &str) -> Result<DesignFile, ImportError> {
+    if text.len() > MAX_BYTES {
+        return Err(ImportError::TooLarge(text.len() / 1024));
+    }
+    let file: DesignFile =
+        serde_json::from_str(text).map_err(|e| ImportError::NotADesign(short(&e.to_string())))?;
+    if file.format != FORMAT {
+        return Err(ImportError::NotADesign(format!(
+            "its format is “{}”",
+            short(&file.format)
+        )));
+    }
+    if file.version > VERSION {
+        return Err(ImportError::NewerVersion(file.version));
+    }
+    let graph = &file.graph;
+    if graph.nodes.len() > MAX_NODES {
+        return Err(ImportError::TooManyNodes(graph.nodes.len()));
+    }
+    let damaged = |what: String| Err(ImportError::Damaged(what));
+    for (id, node) in &graph.nodes {
+        if *id != node.id {
+            return damaged(format!("node {} is filed under {}", node.id.0, id.0));
+        }
+        if node.id.0 >= graph.next_id {
+            return damaged(format!(
+                "node {} has an id that was never handed out",
+                node.id.0
+            ));
+        }
+        if !(0..=CANVAS).contains(&node.x) || !(0..=CANVAS).contains(&node.y) {
+            return damaged(format!("node {} is off the canvas", node.id.0));
+        }
+        let name = match &node.config {
+            NodeConfig::Source { table } | NodeConfig::Write { table, .. } => Some(table),
+            _ => None,
+        };
+        if name.is_some_and(|n| n.chars().count() > MAX_NAME) {
+            return damaged(format!(
+                "node {} has a table name over {MAX_NAME} characters",
+                node.id.0
+            ));
+        }
+        if node.kind() == NodeKind::Source && !node.fixed {
+            return damaged("a bronze source that the scenario did not give".to_string());
+        }
+    }
+    if graph
+        .nodes
+        .values()
+        .filter(|n| n.kind() == NodeKind::Source)
+        .count()
+        != 1
+    {
+        return damaged("a design has exactly one bronze source".to_string());
+    }
+    for edge in &graph.edges {
+        match (graph.node(edge.from), graph.node(edge.to)) {
+            (Some(from), Some(to)) if edge.from != edge.to && from.kind().feeds(to.kind()) => {}
+            _ => {
+                return damaged(format!(
+                    "an impossible connection from node {} to node {}",
+                    edge.from.0, edge.to.0
+                ))
+            }
+        }
+    }
+    Ok(file)
+}
+
+fn short(text: &str) -> String {
+    let mut s: String = text.chars().take(120).collect();
+    if text.chars().count() > 120 {
+        s.push('…');
+    }
+    s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::design::{Edit, History, NodeId};
+
+    fn sample() -> Graph {
+        let mut h = History::new(Graph::with_source("bronze.clicks"));
+        for kind in [
+            NodeKind::State,
+            NodeKind::Transform,
+            NodeKind::Write,
+            NodeKind::Finaliser,
+        ] {
+            h.edit(&Edit::Add {
+                config: NodeConfig::default_for(kind),
+                x: 10,
+                y: 20,
+            })
+            .expect("add");
+        }
+        for (from, to) in [(0, 1), (1, 2), (2, 3), (3, 4)] {
+            h.edit(&Edit::Connect {
+                from: NodeId(from),
+                to: NodeId(to),
+            })
+            .expect("connect");
+        }
+        h.current
+    }
+
+    #[test]
+    fn a_design_round_trips_through_its_file() {
+        let graph = sample();
+        let file = import(&export(&graph, Some(3))).expect("own export imports");
+        assert_eq!(file.graph, graph);
+        assert_eq!(file.scenario, Some(3));
+    }
+
+    #[test]
+    fn damaged_and_foreign_files_are_refused_with_a_reason() {
+        let good = export(&sample(), None);
+        assert!(matches!(import("{}"), Err(ImportError::NotADesign(_))));
+        assert!(matches!(
+            import("not json"),
+            Err(ImportError::NotADesign(_))
+        ));
+        assert!(matches!(
+            import(&good.replace("\"version\": 1", "\"version\": 9")),
+            Err(ImportError::NewerVersion(9))
+        ));
+        assert!(matches!(
+            import(&good.replace(FORMAT, "something-else")),
+            Err(ImportError::NotADesign(_))
+        ));
+        assert!(matches!(
+            import(&" ".repeat(MAX_BYTES + 1)),
+            Err(ImportError::TooLarge(_))
+        ));
+        let dangling = good.replace("\"to\": 4", "\"to\": 99");
+        assert!(
+            matches!(import(&dangling), Err(ImportError::Damaged(_))),
+            "{dangling}"
+        );
+        let off_canvas = good.replacen("\"x\": 10", "\"x\": 999999", 1);
+        assert!(matches!(import(&off_canvas), Err(ImportError::Damaged(_))));
+    }
+}
