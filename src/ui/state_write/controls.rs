@@ -3,7 +3,7 @@
 use leptos::prelude::*;
 
 use crate::engine::CommitOrder;
-use crate::labs::state_write::{Controls as Settings, LateOrder};
+use crate::labs::state_write::LateOrder;
 
 use super::super::widgets::{LinkNotes, RadioGroup};
 use super::Lab;
@@ -12,33 +12,6 @@ use super::Lab;
 pub fn Controls() -> impl IntoView {
     let lab = expect_context::<Lab>();
     let settings = lab.controls;
-    let update = move |change: fn(&mut Settings)| {
-        let mut next = settings.get_untracked();
-        change(&mut next);
-        lab.set_controls(next);
-    };
-    let pick_late = move |late: LateOrder| {
-        let mut next = settings.get_untracked();
-        next.late = late;
-        lab.set_controls(next);
-    };
-    let pick_lookback = move |lookback: u32| {
-        let mut next = settings.get_untracked();
-        next.lookback = lookback;
-        lab.set_controls(next);
-    };
-    let pick_commit = move |commit: CommitOrder| {
-        let mut next = settings.get_untracked();
-        next.commit = commit;
-        lab.set_controls(next);
-    };
-    let pick_crash = move |crash: bool| {
-        if crash {
-            update(|s| s.crash = true)
-        } else {
-            update(|s| s.crash = false)
-        }
-    };
     view! {
         <section class="controls" aria-labelledby="controls-heading">
             <h2 id="controls-heading">"Settings"</h2>
@@ -54,21 +27,21 @@ pub fn Controls() -> impl IntoView {
                         (LateOrder::Fri, "arrives Fri 03:10"),
                     ]
                     current=Signal::derive(move || settings.get().late)
-                    on_pick=pick_late
+                    on_pick=move |late| lab.update_controls(|s| s.late = late)
                 />
                 <RadioGroup
                     legend="Thursday's run (for Wed)"
                     name="crash"
                     options=vec![(true, "crashes, retried at 00:20"), (false, "runs cleanly")]
                     current=Signal::derive(move || settings.get().crash)
-                    on_pick=pick_crash
+                    on_pick=move |crash| lab.update_controls(|s| s.crash = crash)
                 />
                 <RadioGroup
                     legend="Partition list lookback"
                     name="lookback"
                     options=vec![(0, "0 days"), (1, "1 day"), (2, "2 days")]
                     current=Signal::derive(move || settings.get().lookback)
-                    on_pick=pick_lookback
+                    on_pick=move |lookback| lab.update_controls(|s| s.lookback = lookback)
                 />
                 <RadioGroup
                     legend="State is saved"
@@ -78,7 +51,7 @@ pub fn Controls() -> impl IntoView {
                         (CommitOrder::StateBeforeWrite, "before the write"),
                     ]
                     current=Signal::derive(move || settings.get().commit)
-                    on_pick=pick_commit
+                    on_pick=move |commit| lab.update_controls(|s| s.commit = commit)
                 />
             </div>
         </section>

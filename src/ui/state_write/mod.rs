@@ -56,8 +56,11 @@ impl Lab {
         self.go.with_value(|go| go(controls, run, !present));
     }
 
-    pub fn set_controls(&self, controls: Controls) {
-        self.go(controls, self.run.get_untracked());
+    /// Changes one setting, keeping the selected run where it still exists.
+    pub fn update_controls(&self, change: impl FnOnce(&mut Controls)) {
+        let mut next = self.controls.get_untracked();
+        change(&mut next);
+        self.go(next, self.run.get_untracked());
     }
 
     pub fn set_run(&self, index: usize) {
