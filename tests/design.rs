@@ -338,6 +338,11 @@ proptest! {
     #![proptest_config(ProptestConfig::with_cases(500))]
 
     #[test]
+    fn a_share_link_never_panics_whatever_it_carries(value in "[A-Za-z0-9_=%-]{0,600}") {
+        let _ = partition_lab::design::link::decode(&value);
+    }
+
+    #[test]
     fn the_importer_never_panics_on_arbitrary_bytes(bytes in prop::collection::vec(any::<u8>(), 0..2048)) {
         let text = String::from_utf8_lossy(&bytes);
         let _ = partition_lab::design::file::import(&text);

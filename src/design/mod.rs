@@ -9,6 +9,7 @@ pub mod compile;
 pub mod edit;
 pub mod file;
 pub mod graph;
+pub mod link;
 pub mod validate;
 
 pub use compile::{compile, CompiledDesign};
