@@ -9,7 +9,10 @@ use partition_lab::design::{
     apply, compile, validate, Edit, EditError, Graph, History, NodeConfig, NodeId, NodeKind,
 };
 use partition_lab::engine::calendar::{days, shift};
-use partition_lab::engine::{simulate, CommitOrder, ListDate, MergeKey, WatermarkColumn};
+use partition_lab::engine::{
+    simulate, AfterFinal, CommitOrder, ListDate, LogicVersion, MergeKey, PartitionKey,
+    WatermarkColumn,
+};
 use partition_lab::labs::state_write::{monday, script, Controls};
 
 const SOURCE: NodeId = NodeId(0);
@@ -272,6 +275,12 @@ fn refused_edits_change_nothing_and_undo_redo_round_trip() {
     assert!(h.redo());
     assert!(h.current.node(NodeId(2)).is_none());
     assert!(!h.redo());
+    // An import replaces the design in one step that undo takes back.
+    let edited = h.current.clone();
+    h.replace(Graph::with_source("bronze.orders"));
+    assert_ne!(h.current, edited);
+    assert!(h.undo());
+    assert_eq!(h.current, edited);
 }
 
 fn any_kind() -> impl Strategy<Value = NodeKind> {
@@ -359,5 +368,91 @@ proptest! {
             let _ = validate(&file.graph);
             let _ = compile(&file.graph);
         }
+    }
+}
+
+fn any_state() -> impl Strategy<Value = Option<StateChoice>> {
+    prop_oneof![
+        Just(None),
+        Just(Some(StateChoice::None)),
+        (
+            prop::sample::select(vec![
+                WatermarkColumn::ArrivedAt,
+                WatermarkColumn::UpdatedAt,
+                WatermarkColumn::EventTime
+            ]),
+            0u32..600
+        )
+            .prop_map(|(column, overlap_minutes)| Some(StateChoice::Watermark {
+                column,
+                overlap_minutes
+            })),
+        (
+            0u32..8,
+            prop::sample::select(vec![ListDate::EventDate, ListDate::ChangeDate])
+        )
+            .prop_map(|(lookback, over)| Some(StateChoice::PartitionList { lookback, over })),
+    ]
+}
+
+fn any_write() -> impl Strategy<Value = WriteChoice> {
+    prop::sample::select(vec![
+        WriteChoice::Append,
+        WriteChoice::OverwritePartition,
+        WriteChoice::Merge {
+            key: Some(MergeKey::Key),
+        },
+        WriteChoice::Merge {
+            key: Some(MergeKey::RowId),
+        },
+        WriteChoice::ReplaceTable,
+    ])
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    /// Whatever a student configures, a valid design compiles to exactly
+    /// those settings and the engine runs it to the end of the week.
+    #[test]
+    fn any_valid_design_compiles_to_its_settings_and_runs(
+        state in any_state(),
+        mode in any_write(),
+        before in any::<bool>(),
+        processing_date in any::<bool>(),
+        finaliser in prop::option::of((0u32..6, prop::sample::select(vec![AfterFinal::Drop, AfterFinal::Adjustments, AfterFinal::Reopen]))),
+    ) {
+        let mut h = chain(state, mode);
+        let transform = NodeId(1);
+        let write = NodeId(2);
+        h.edit(&Edit::Configure { id: transform, config: NodeConfig::Transform {
+            logic: LogicVersion::Fixed,
+            reads: Layer::Bronze,
+            partition_key: if processing_date { PartitionKey::ProcessingDate } else { PartitionKey::EventDate },
+        }}).expect("configure the transform");
+        if let Some(s) = state {
+            h.edit(&Edit::Configure { id: NodeId(3), config: NodeConfig::State {
+                state: s,
+                commit: if before { CommitOrder::StateBeforeWrite } else { CommitOrder::StateAfterWrite },
+            }}).expect("configure the state");
+        }
+        if let Some((days, after_final)) = finaliser {
+            h.edit(&Edit::Add { config: NodeConfig::Finaliser { allowed_lateness_days: days, after_final }, x: 0, y: 0 }).expect("add");
+            let f = NodeId(h.current.next_id - 1);
+            h.edit(&Edit::Connect { from: write, to: f }).expect("write -> finaliser");
+        }
+        prop_assert!(validate(&h.current).is_empty(), "{:?}", validate(&h.current));
+        let compiled = compile(&h.current).expect("a valid design compiles");
+        let p = compiled.pipeline;
+        prop_assert_eq!(p.finaliser.map(|f| (f.allowed_lateness_days, f.after_final)), finaliser);
+        prop_assert_eq!(p.partition_key == PartitionKey::ProcessingDate, processing_date);
+        if state.is_some() {
+            prop_assert_eq!(p.commit == CommitOrder::StateBeforeWrite, before);
+        }
+        let script = script(&Controls::default());
+        let outcome = simulate(&p, &script);
+        // Every planned run happened (a crash adds its retry).
+        prop_assert!(outcome.runs.len() >= script.runs.len());
+        prop_assert!(!outcome.silver.is_empty(), "the design wrote nothing");
     }
 }

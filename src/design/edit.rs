@@ -150,6 +150,16 @@ impl History {
         Ok(())
     }
 
+    /// Swaps in a whole design (an import, a link) as one step that undo
+    /// takes back, so nothing is overwritten without a way back.
+    pub fn replace(&mut self, graph: Graph) {
+        self.past.push(std::mem::replace(&mut self.current, graph));
+        if self.past.len() > DEPTH {
+            self.past.remove(0);
+        }
+        self.future.clear();
+    }
+
     pub fn undo(&mut self) -> bool {
         match self.past.pop() {
             Some(previous) => {

@@ -122,6 +122,59 @@ pub fn import(text: &str) -> Result<DesignFile, ImportError> {
     Ok(file)
 }
 
+/// A design read for one scenario's canvas: an imported file, a share
+/// link or the browser's saved copy must be that scenario's, with its
+/// bronze source.
+pub fn for_scenario(file: DesignFile, scenario: u8, source: &str) -> Result<Graph, String> {
+    if let Some(other) = file.scenario.filter(|n| *n != scenario) {
+        return Err(format!(
+            "this design was made for scenario {other}; open scenario {other} to use it"
+        ));
+    }
+    let given = file
+        .graph
+        .of_kind(NodeKind::Source)
+        .find_map(|n| match &n.config {
+            NodeConfig::Source { table } => Some(table.clone()),
+            _ => None,
+        });
+    match given {
+        Some(table) if table == source => Ok(file.graph),
+        Some(table) => Err(format!(
+            "its bronze source is {}, but this scenario's is {source}",
+            short(&table)
+        )),
+        None => Err("it has no bronze source".to_string()),
+    }
+}
+
+/// What the browser had saved for a scenario.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Stored {
+    /// Nothing saved yet: start from the scenario's canvas.
+    Nothing,
+    Design(Graph),
+    /// Saved text that no longer reads as a design; kept for the student.
+    Damaged {
+        text: String,
+        reason: String,
+    },
+}
+
+/// Reads the saved copy of `scenario`'s design.
+pub fn read_stored(text: Option<String>, scenario: u8, source: &str) -> Stored {
+    let Some(text) = text else {
+        return Stored::Nothing;
+    };
+    match import(&text)
+        .map_err(|e| e.to_string())
+        .and_then(|file| for_scenario(file, scenario, source))
+    {
+        Ok(graph) => Stored::Design(graph),
+        Err(reason) => Stored::Damaged { text, reason },
+    }
+}
+
 fn short(text: &str) -> String {
     let mut s: String = text.chars().take(120).collect();
     if text.chars().count() > 120 {
@@ -158,6 +211,30 @@ mod tests {
             .expect("connect");
         }
         h.current
+    }
+
+    #[test]
+    fn stored_designs_are_read_for_their_own_scenario_only() {
+        let text = export(&sample(), Some(1));
+        assert_eq!(read_stored(None, 1, "bronze.clicks"), Stored::Nothing);
+        assert_eq!(
+            read_stored(Some(text.clone()), 1, "bronze.clicks"),
+            Stored::Design(sample())
+        );
+        for (scenario, source) in [(2, "bronze.clicks"), (1, "bronze.orders")] {
+            assert!(matches!(
+                read_stored(Some(text.clone()), scenario, source),
+                Stored::Damaged { .. }
+            ));
+        }
+        let cut = text[..text.len() / 2].to_string();
+        match read_stored(Some(cut.clone()), 1, "bronze.clicks") {
+            Stored::Damaged { text, reason } => {
+                assert_eq!(text, cut, "the broken text is kept whole");
+                assert!(!reason.is_empty());
+            }
+            other => panic!("a cut file read as {other:?}"),
+        }
     }
 
     #[test]

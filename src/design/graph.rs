@@ -133,7 +133,9 @@ pub enum NodeConfig {
         mode: WriteChoice,
     },
     Backfill {
+        #[serde(with = "crate::engine::calendar::iso_date")]
         first: NaiveDate,
+        #[serde(with = "crate::engine::calendar::iso_date")]
         last: NaiveDate,
         max_concurrency: u32,
         shape: BackfillShape,

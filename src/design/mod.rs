@@ -2,13 +2,15 @@
 //! with stable ids, edit commands applied by one function (so mouse,
 //! keyboard and undo/redo share a path), structural validation in a
 //! student's words, and compilation to the engine's configuration.
-//!
-//! The canvas UI, persistence and export are still to come (issue #6).
 
+pub mod code;
 pub mod compile;
+pub mod describe;
 pub mod edit;
 pub mod file;
+pub mod form;
 pub mod graph;
+pub mod layout;
 pub mod link;
 pub mod validate;
 

@@ -85,3 +85,57 @@ mod tests {
         assert_eq!(nth_business_day(d(2026, 8, 20), 0), None);
     }
 }
+
+/// Reads a `YYYY-MM-DD` date. Hand-rolled because chrono's general
+/// parser is a large part of the browser bundle and only this one shape
+/// is ever read (date fields, design files).
+pub fn parse_iso_date(text: &str) -> Option<Day> {
+    let mut parts = text.trim().splitn(3, '-');
+    let (y, m, d) = (parts.next()?, parts.next()?, parts.next()?);
+    let digits = |s: &str, n: usize| s.len() == n && s.bytes().all(|b| b.is_ascii_digit());
+    if !(digits(y, 4) && digits(m, 2) && digits(d, 2)) {
+        return None;
+    }
+    Day::from_ymd_opt(y.parse().ok()?, m.parse().ok()?, d.parse().ok()?)
+}
+
+/// Serde for a date as `"YYYY-MM-DD"`, through `parse_iso_date`.
+pub mod iso_date {
+    use serde::{de::Error, Deserialize, Deserializer, Serializer};
+
+    use super::Day;
+
+    pub fn serialize<S: Serializer>(day: &Day, s: S) -> Result<S::Ok, S::Error> {
+        s.collect_str(day)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Day, D::Error> {
+        let text = String::deserialize(d)?;
+        super::parse_iso_date(&text)
+            .ok_or_else(|| D::Error::custom(format!("“{text}” is not a YYYY-MM-DD date")))
+    }
+}
+
+#[cfg(test)]
+mod iso_tests {
+    use super::*;
+
+    #[test]
+    fn iso_dates_read_as_chrono_reads_them() {
+        for text in ["2026-08-03", "2024-02-29", "1999-12-31"] {
+            assert_eq!(parse_iso_date(text), text.parse::<Day>().ok(), "{text}");
+        }
+        for bad in [
+            "2026-02-30",
+            "2026-8-3",
+            "2026-08-03x",
+            "",
+            "20260803",
+            "2026-13-01",
+            "+2026-08-03",
+            "2026-08--3",
+        ] {
+            assert_eq!(parse_iso_date(bad), None, "{bad}");
+        }
+    }
+}

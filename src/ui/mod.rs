@@ -3,6 +3,7 @@
 
 pub mod app;
 pub mod backfill;
+pub mod canvas;
 pub mod copy;
 pub mod lateness;
 pub mod not_found;
@@ -10,6 +11,7 @@ pub mod overview;
 pub mod page;
 pub mod scenarios;
 pub mod state_write;
+pub mod storage;
 pub mod widgets;
 
 pub use app::App;

@@ -4,6 +4,7 @@ use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_params_map;
 
+use super::canvas::Canvas;
 use super::not_found::NotFound;
 use super::page::set_title;
 use crate::scenarios::catalog::{find, SCENARIOS};
@@ -50,9 +51,7 @@ pub fn ScenarioPage() -> impl IntoView {
                     <p class="breadcrumb"><A href="/scenarios">"All scenarios"</A></p>
                     <h1>{format!("Scenario {}: {}", s.number, s.title)}</h1>
                     <p class="lede">{s.brief}</p>
-                    <p class="muted">
-                        "This page will hold the scenario's story, its pipeline canvas, the “Check my design” button and the report of each requirement."
-                    </p>
+                    <Canvas scenario=s.number source=s.source />
                 </section>
             }
             .into_any()

@@ -1,0 +1,142 @@
+//! Canvas geometry: node boxes, their ports, hit tests and where a node
+//! added from the keyboard goes. Pure, so the canvas view only draws.
+
+use super::graph::{Graph, Node, NodeId};
+
+pub const NODE_W: i32 = 200;
+pub const NODE_H: i32 = 64;
+const GRID_X: i32 = 240;
+const GRID_Y: i32 = 96;
+const MARGIN: i32 = 40;
+
+/// Where edges leave a node (right edge, middle).
+pub fn output_port(node: &Node) -> (i32, i32) {
+    (node.x + NODE_W, node.y + NODE_H / 2)
+}
+
+/// Where edges enter a node (left edge, middle).
+pub fn input_port(node: &Node) -> (i32, i32) {
+    (node.x, node.y + NODE_H / 2)
+}
+
+/// An SVG path from `from` to `to`, curving out horizontally.
+pub fn edge_path(from: (i32, i32), to: (i32, i32)) -> String {
+    let bend = ((to.0 - from.0).abs() / 2).max(40);
+    format!(
+        "M {} {} C {} {}, {} {}, {} {}",
+        from.0,
+        from.1,
+        from.0 + bend,
+        from.1,
+        to.0 - bend,
+        to.1,
+        to.0,
+        to.1
+    )
+}
+
+fn contains(node: &Node, x: i32, y: i32) -> bool {
+    (node.x..=node.x + NODE_W).contains(&x) && (node.y..=node.y + NODE_H).contains(&y)
+}
+
+/// The node drawn under a canvas point (the last drawn wins, as on screen).
+pub fn hit(graph: &Graph, x: i32, y: i32) -> Option<NodeId> {
+    graph
+        .nodes
+        .values()
+        .rev()
+        .find(|n| contains(n, x, y))
+        .map(|n| n.id)
+}
+
+fn overlaps(graph: &Graph, x: i32, y: i32) -> bool {
+    graph
+        .nodes
+        .values()
+        .any(|n| (n.x - x).abs() < NODE_W + MARGIN / 2 && (n.y - y).abs() < NODE_H + MARGIN / 2)
+}
+
+/// A free grid spot for a new node: the column right of `near` if given,
+/// else the first free spot reading left to right, top to bottom.
+pub fn free_spot(graph: &Graph, near: Option<NodeId>) -> (i32, i32) {
+    if let Some(node) = near.and_then(|id| graph.node(id)) {
+        let x = node.x + GRID_X;
+        for row in 0..40 {
+            for y in [node.y + row * GRID_Y, node.y - row * GRID_Y] {
+                if y >= 0 && !overlaps(graph, x, y) {
+                    return (x, y);
+                }
+            }
+        }
+    }
+    for row in 0..40 {
+        for col in 0..8 {
+            let (x, y) = (MARGIN + col * GRID_X, MARGIN + row * GRID_Y);
+            if !overlaps(graph, x, y) {
+                return (x, y);
+            }
+        }
+    }
+    (MARGIN, MARGIN)
+}
+
+/// The box around every node, with a margin: (x, y, width, height).
+pub fn bounds(graph: &Graph) -> (i32, i32, i32, i32) {
+    let nodes = graph.nodes.values();
+    let (mut x0, mut y0, mut x1, mut y1) = (i32::MAX, i32::MAX, i32::MIN, i32::MIN);
+    for n in nodes {
+        x0 = x0.min(n.x);
+        y0 = y0.min(n.y);
+        x1 = x1.max(n.x + NODE_W);
+        y1 = y1.max(n.y + NODE_H);
+    }
+    if x0 > x1 {
+        return (0, 0, 960, 480);
+    }
+    (
+        x0 - MARGIN,
+        y0 - MARGIN,
+        x1 - x0 + 2 * MARGIN,
+        y1 - y0 + 2 * MARGIN,
+    )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::design::edit::{apply, Edit};
+    use crate::design::graph::{NodeConfig, NodeKind};
+
+    #[test]
+    fn free_spots_never_overlap_and_hits_find_the_node() {
+        let mut graph = Graph::with_source("bronze.clicks");
+        let source = NodeId(0);
+        for i in 0..30 {
+            let near = (i % 2 == 0).then_some(source);
+            let (x, y) = free_spot(&graph, near);
+            assert!(!overlaps(&graph, x, y), "spot {i} overlaps");
+            graph = apply(
+                &graph,
+                &Edit::Add {
+                    config: NodeConfig::default_for(NodeKind::Transform),
+                    x,
+                    y,
+                },
+            )
+            .expect("adds");
+            let id = NodeId(graph.next_id - 1);
+            assert_eq!(hit(&graph, x + 5, y + 5), Some(id));
+        }
+        assert_eq!(hit(&graph, -500, -500), None);
+    }
+
+    #[test]
+    fn bounds_cover_every_node() {
+        let graph = Graph::with_source("bronze.clicks");
+        let (x, y, w, h) = bounds(&graph);
+        let node = &graph.nodes[&NodeId(0)];
+        assert!(x <= node.x && y <= node.y);
+        assert!(x + w >= node.x + NODE_W && y + h >= node.y + NODE_H);
+        assert_eq!(bounds(&Graph::default()), (0, 0, 960, 480));
+    }
+}

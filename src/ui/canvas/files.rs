@@ -1,0 +1,179 @@
+//! A design leaving and entering the page: download, import, share link,
+//! start again, and the damaged copy of a save that could not be read.
+//! Whatever comes in goes through `design::file`'s importer and replaces
+//! the design as one undoable step.
+
+use leptos::prelude::*;
+use leptos::wasm_bindgen::JsCast;
+use leptos_router::hooks::{use_navigate, use_query_map};
+use leptos_router::NavigateOptions;
+
+use crate::design::file::{export, for_scenario, import, MAX_BYTES};
+use crate::design::{link, Graph};
+use crate::ui::copy::CopyButton;
+use crate::ui::storage;
+
+use super::{damaged_key, Designer, Notice};
+
+/// Opens a design carried by the page's link, then drops it from the
+/// address so a reload shows the saved design. Links carry the design in
+/// the fragment (`#design=`), which never reaches a server and so has no
+/// URL length limit there; `?design=` is read too.
+#[component]
+pub fn OpenLink() -> impl IntoView {
+    let d = expect_context::<Designer>();
+    let navigate = use_navigate();
+    let open = move |value: String| {
+        match link::decode(&value)
+            .map_err(|e| e.to_string())
+            .and_then(|file| for_scenario(file, d.scenario, d.source))
+        {
+            Ok(graph) => d.replace(
+                graph,
+                "Opened the design from the link. Undo (Ctrl+Z) brings back the design you had.",
+            ),
+            Err(reason) => d.notice.set(Some(Notice::Error(format!(
+                "The link's design could not be opened: {reason}. Your own design is unchanged."
+            )))),
+        }
+        navigate(
+            &format!("/scenarios/{}", d.scenario),
+            NavigateOptions {
+                replace: true,
+                scroll: false,
+                ..Default::default()
+            },
+        );
+    };
+    let in_fragment = || {
+        let hash = web_sys::window()?.location().hash().ok()?;
+        hash.strip_prefix("#design=").map(str::to_string)
+    };
+    if let Some(value) =
+        in_fragment().or_else(|| use_query_map().with_untracked(|q| q.get("design")))
+    {
+        open(value);
+    }
+    // A link pasted into this same page only changes the fragment.
+    let open_again = open.clone();
+    let changes = window_event_listener(leptos::ev::hashchange, move |_| {
+        if let Some(value) = in_fragment() {
+            open_again(value);
+        }
+    });
+    on_cleanup(move || changes.remove());
+}
+
+/// The damaged save moved aside on load, offered for download until the
+/// student deletes it.
+#[component]
+pub fn DamagedCopy() -> impl IntoView {
+    let d = expect_context::<Designer>();
+    let key = damaged_key(d.scenario);
+    let kept = RwSignal::new(storage::get(&key).ok().flatten());
+    let file_name = format!("scenario-{}-damaged-design.json", d.scenario);
+    move || {
+        kept.get().map(|text| {
+            let key = key.clone();
+            view! {
+                <div class="notice warning" role="status">
+                    <p>
+                        "A saved design for this scenario was damaged and could not be opened. Its text is kept here so nothing is lost."
+                    </p>
+                    <a class="button-link" href=storage::data_url(&text) download=file_name.clone()>
+                        "Download the damaged copy"
+                    </a>
+                    " "
+                    <button type="button" on:click=move |_| {
+                        storage::remove(&key);
+                        kept.set(None);
+                    }>"Delete the damaged copy"</button>
+                </div>
+            }
+        })
+    }
+}
+
+#[component]
+pub fn Files() -> impl IntoView {
+    let d = expect_context::<Designer>();
+    let file_name = format!("scenario-{}-design.json", d.scenario);
+    let download = move || storage::data_url(&d.graph.with(|g| export(g, Some(d.scenario))));
+    let share = move || {
+        let origin = web_sys::window()
+            .and_then(|w| w.location().origin().ok())
+            .unwrap_or_default();
+        let value = d.graph.with(|g| link::encode(g, Some(d.scenario)));
+        format!("{origin}/scenarios/{}#design={value}", d.scenario)
+    };
+    let import_file = move |ev: leptos::ev::Event| {
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let Some(file) = input.files().and_then(|files| files.get(0)) else {
+            return;
+        };
+        input.set_value("");
+        let name = file.name();
+        if file.size() > MAX_BYTES as f64 {
+            d.notice.set(Some(Notice::Error(format!(
+                "{name} is {:.0} KB; designs are at most {} KB. Your design is unchanged.",
+                file.size() / 1024.0,
+                MAX_BYTES / 1024
+            ))));
+            return;
+        }
+        let promise = file.text();
+        leptos::task::spawn_local(async move {
+            let text = wasm_bindgen_futures::JsFuture::from(promise)
+                .await
+                .ok()
+                .and_then(|v| v.as_string());
+            let result = text
+                .ok_or_else(|| "the browser could not read it as text".to_string())
+                .and_then(|text| import(&text).map_err(|e| e.to_string()))
+                .and_then(|file| for_scenario(file, d.scenario, d.source));
+            match result {
+                Ok(graph) => d.replace(
+                    graph,
+                    &format!("Imported {name}. Undo (Ctrl+Z) brings back the design you had."),
+                ),
+                Err(reason) => d.notice.set(Some(Notice::Error(format!(
+                    "{name} could not be imported: {reason}. Your design is unchanged."
+                )))),
+            }
+        });
+    };
+    let start_again = move |_| {
+        d.replace(
+            Graph::with_source(d.source),
+            "Started again from the scenario's canvas. Undo (Ctrl+Z) brings your design back.",
+        )
+    };
+    view! {
+        <details class="files">
+            <summary>"Save, share, import"</summary>
+            <p class="muted">
+                "Your design saves itself in this browser as you work. To keep it elsewhere or hand it to someone, download it or copy its link."
+            </p>
+            <p>
+                <a class="button-link" href=download download=file_name>"Download design (JSON)"</a>
+            </p>
+            <p class="field">
+                <label for="import-file">"Import a design file (replaces the current design; Undo brings it back)"</label>
+                <input id="import-file" type="file" accept=".json,application/json" on:change=import_file />
+            </p>
+            <p class="field">
+                <label for="share-link">"Share link"</label>
+                <input id="share-link" type="text" readonly prop:value=share />
+                {move || view! { <CopyButton text=share() what="The share link".to_string() /> }}
+            </p>
+            <p>
+                <button type="button" on:click=start_again>"Start again"</button>
+            </p>
+        </details>
+    }
+}

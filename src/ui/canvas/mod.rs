@@ -1,0 +1,355 @@
+//! The pipeline canvas: a palette, an SVG board, an inspector and the
+//! problem list around one `History`. Every change, by mouse or keyboard,
+//! goes through `Designer::edit`, so undo, autosave and announcements
+//! cover them all.
+
+mod board;
+mod code;
+mod files;
+mod inspector;
+mod palette;
+mod problems;
+
+use leptos::prelude::*;
+
+use crate::design::describe::name_of;
+use crate::design::file::{export, read_stored, Stored};
+use crate::design::layout::free_spot;
+use crate::design::{validate, Edit, Graph, History, NodeConfig, NodeId, NodeKind, Problem};
+
+use super::storage;
+
+/// Which part of the canvas is shown: the top-left corner and the zoom.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Viewport {
+    pub x: f64,
+    pub y: f64,
+    pub zoom: f64,
+}
+
+impl Default for Viewport {
+    fn default() -> Self {
+        Self {
+            x: 0.0,
+            y: 0.0,
+            zoom: 1.0,
+        }
+    }
+}
+
+/// A pointer gesture in progress.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Drag {
+    /// A node follows the pointer; `(dx, dy)` is where it was grabbed.
+    Move {
+        id: NodeId,
+        dx: i32,
+        dy: i32,
+        x: i32,
+        y: i32,
+        moved: bool,
+    },
+    /// A wire from `from`'s output port to the pointer.
+    Connect { from: NodeId, x: i32, y: i32 },
+    Pan {
+        client_x: f64,
+        client_y: f64,
+        start: Viewport,
+    },
+    /// A palette item carried towards the board.
+    Place {
+        kind: NodeKind,
+        client_x: f64,
+        client_y: f64,
+        moved: bool,
+    },
+}
+
+/// A message shown above the canvas, where the student is looking.
+#[derive(Clone, Debug, PartialEq)]
+pub enum Notice {
+    Info(String),
+    Error(String),
+}
+
+#[derive(Clone, Copy)]
+pub struct Designer {
+    pub scenario: u8,
+    pub source: &'static str,
+    pub history: RwSignal<History>,
+    pub graph: Memo<Graph>,
+    pub problems: Memo<Vec<Problem>>,
+    pub selected: RwSignal<Option<NodeId>>,
+    /// Read out by screen readers after every change.
+    pub announcement: RwSignal<String>,
+    pub notice: RwSignal<Option<Notice>>,
+    pub viewport: RwSignal<Viewport>,
+    pub drag: RwSignal<Option<Drag>>,
+    /// A node that should take keyboard focus once it is drawn.
+    pub focus_request: RwSignal<Option<NodeId>>,
+    /// Bumped to move focus into the inspector (its first field, or the
+    /// connect menu).
+    pub inspector_focus: RwSignal<(u32, InspectorTarget)>,
+    /// The palette ignores the click that ends a drag onto the board.
+    pub swallow_click: RwSignal<bool>,
+    pub board: NodeRef<leptos::svg::Svg>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum InspectorTarget {
+    FirstField,
+    ConnectMenu,
+}
+
+impl Designer {
+    fn storage_key(&self) -> String {
+        storage_key(self.scenario)
+    }
+
+    fn save(&self) {
+        let text = self
+            .history
+            .with_untracked(|h| export(&h.current, Some(self.scenario)));
+        if let Err(message) = storage::set(&self.storage_key(), &text) {
+            self.notice.set(Some(Notice::Error(message)));
+        }
+    }
+
+    /// Applies `edit`, saying `said` if it worked and why not if it did not.
+    pub fn edit(&self, edit: Edit, said: impl Into<String>) -> bool {
+        let result = self.history.try_update(|h| h.edit(&edit));
+        match result {
+            Some(Ok(())) => {
+                self.announcement.set(said.into());
+                self.save();
+                true
+            }
+            Some(Err(e)) => {
+                self.announcement.set(capitalised(&e.to_string()));
+                false
+            }
+            None => false,
+        }
+    }
+
+    /// Adds a `kind` node at `at` (or next to the selection), selects it
+    /// and gives it focus.
+    pub fn add(&self, kind: NodeKind, at: Option<(i32, i32)>) {
+        let (id, spot) = self.history.with_untracked(|h| {
+            let spot = at.unwrap_or_else(|| free_spot(&h.current, self.selected.get_untracked()));
+            (NodeId(h.current.next_id), spot)
+        });
+        let said = format!(
+            "Added {} {}. Arrow keys move it, Enter opens its settings, C connects it.",
+            kind.name(),
+            id.0
+        );
+        let added = self.edit(
+            Edit::Add {
+                config: NodeConfig::default_for(kind),
+                x: spot.0,
+                y: spot.1,
+            },
+            said,
+        );
+        if added {
+            board::reveal(self, spot.0, spot.1);
+            self.selected.set(Some(id));
+            self.focus_request.set(Some(id));
+        }
+    }
+
+    pub fn connect(&self, from: NodeId, to: NodeId) -> bool {
+        let said = self
+            .graph
+            .with_untracked(|g| format!("Connected {} to {}.", name_of(g, from), name_of(g, to)));
+        self.edit(Edit::Connect { from, to }, said)
+    }
+
+    pub fn disconnect(&self, from: NodeId, to: NodeId) {
+        let said = self.graph.with_untracked(|g| {
+            format!("Disconnected {} from {}.", name_of(g, from), name_of(g, to))
+        });
+        self.edit(Edit::Disconnect { from, to }, said);
+    }
+
+    /// Deletes a node and hands focus to a neighbour, so the keyboard
+    /// never lands nowhere.
+    pub fn delete(&self, id: NodeId) {
+        let (said, next) = self.graph.with_untracked(|g| {
+            let next = g
+                .nodes
+                .range(..id)
+                .next_back()
+                .or_else(|| g.nodes.range(id..).nth(1))
+                .map(|(k, _)| *k);
+            (format!("Deleted {}.", name_of(g, id)), next)
+        });
+        if self.edit(Edit::Delete { id }, said) {
+            self.selected.set(next);
+            self.focus_request.set(next);
+        }
+    }
+
+    pub fn undo(&self) {
+        if self.history.try_update(|h| h.undo()).unwrap_or(false) {
+            self.after_time_travel("Undone.");
+        } else {
+            self.announcement.set("Nothing to undo.".to_string());
+        }
+    }
+
+    pub fn redo(&self) {
+        if self.history.try_update(|h| h.redo()).unwrap_or(false) {
+            self.after_time_travel("Redone.");
+        } else {
+            self.announcement.set("Nothing to redo.".to_string());
+        }
+    }
+
+    fn after_time_travel(&self, said: &str) {
+        let gone = self
+            .selected
+            .get_untracked()
+            .is_some_and(|id| self.graph.with_untracked(|g| g.node(id).is_none()));
+        if gone {
+            self.selected.set(None);
+        }
+        self.announcement.set(said.to_string());
+        self.save();
+    }
+
+    /// Swaps in a whole design (an import, a link, a fresh start) as one
+    /// undoable step.
+    pub fn replace(&self, graph: Graph, said: &str) {
+        self.history.update(|h| h.replace(graph));
+        self.selected.set(None);
+        self.notice.set(Some(Notice::Info(said.to_string())));
+        self.announcement.set(said.to_string());
+        self.save();
+    }
+}
+
+fn capitalised(text: &str) -> String {
+    let mut chars = text.chars();
+    match chars.next() {
+        Some(first) => format!("{}{}.", first.to_uppercase(), chars.as_str()),
+        None => String::new(),
+    }
+}
+
+pub fn storage_key(scenario: u8) -> String {
+    format!("partition-lab/design/{scenario}")
+}
+
+/// Where a damaged saved copy is kept until the student deletes it.
+pub fn damaged_key(scenario: u8) -> String {
+    format!("partition-lab/design/{scenario}/damaged")
+}
+
+/// The design as the browser saved it, or the scenario's start; a damaged
+/// save is moved aside (never dropped) and reported.
+fn load(scenario: u8, source: &'static str) -> (Graph, Option<Notice>) {
+    let start = Graph::with_source(source);
+    match storage::get(&storage_key(scenario)) {
+        Err(message) => (start, Some(Notice::Error(message))),
+        Ok(text) => match read_stored(text, scenario, source) {
+            Stored::Nothing => (start, None),
+            Stored::Design(graph) => (graph, None),
+            Stored::Damaged { text, reason } => {
+                let kept = storage::set(&damaged_key(scenario), &text).is_ok();
+                let _ = kept;
+                (
+                    start,
+                    Some(Notice::Error(format!(
+                        "Your saved design for this scenario could not be read ({reason}). You start from the scenario's canvas; the damaged copy is kept below for download."
+                    ))),
+                )
+            }
+        },
+    }
+}
+
+#[component]
+pub fn Canvas(scenario: u8, source: &'static str) -> impl IntoView {
+    let (graph, notice) = load(scenario, source);
+    let history = RwSignal::new(History::new(graph));
+    let graph = Memo::new(move |_| history.with(|h| h.current.clone()));
+    let problems = Memo::new(move |_| graph.with(validate));
+    let designer = Designer {
+        scenario,
+        source,
+        history,
+        graph,
+        problems,
+        selected: RwSignal::new(None),
+        announcement: RwSignal::new(String::new()),
+        notice: RwSignal::new(notice),
+        viewport: RwSignal::new(Viewport::default()),
+        drag: RwSignal::new(None),
+        focus_request: RwSignal::new(None),
+        inspector_focus: RwSignal::new((0, InspectorTarget::FirstField)),
+        swallow_click: RwSignal::new(false),
+        board: NodeRef::new(),
+    };
+    provide_context(designer);
+
+    // Undo and redo from anywhere on the page, except while typing.
+    let keys = window_event_listener(leptos::ev::keydown, move |ev| {
+        if super::widgets::typing_in_a_field(&ev) || !(ev.ctrl_key() || ev.meta_key()) {
+            return;
+        }
+        match (ev.key().to_lowercase().as_str(), ev.shift_key()) {
+            ("z", false) => designer.undo(),
+            ("z", true) | ("y", false) => designer.redo(),
+            _ => return,
+        }
+        ev.prevent_default();
+    });
+    on_cleanup(move || keys.remove());
+
+    view! {
+        <section class="designer" aria-labelledby="designer-title">
+            <h2 id="designer-title">"Your design"</h2>
+            <files::OpenLink />
+            <NoticeBar />
+            <files::DamagedCopy />
+            <div class="designer-grid">
+                <palette::Palette />
+                <div class="board-column">
+                    <board::Toolbar />
+                    <board::Board />
+                    <p class="canvas-help muted" id="canvas-help">
+                        "Mouse: drag from the palette, drag nodes to move them, drag from a node's right-hand port to another node to connect, drag the background to pan, Ctrl + wheel to zoom. Keyboard: Tab between nodes, arrow keys move the focused node, Enter opens its settings, C connects it, Delete removes it, Ctrl+Z / Ctrl+Shift+Z undo and redo."
+                    </p>
+                </div>
+                <inspector::Inspector />
+            </div>
+            <problems::Problems />
+            <files::Files />
+            <code::ExportCode />
+            <p class="visually-hidden" role="status" aria-live="polite">
+                {move || designer.announcement.get()}
+            </p>
+        </section>
+    }
+}
+
+#[component]
+fn NoticeBar() -> impl IntoView {
+    let d = expect_context::<Designer>();
+    move || {
+        d.notice.get().map(|notice| {
+            let (class, role, text) = match notice {
+                Notice::Info(text) => ("notice", "status", text),
+                Notice::Error(text) => ("notice error", "alert", text),
+            };
+            view! {
+                <div class=class role=role>
+                    <p>{text}</p>
+                    <button type="button" on:click=move |_| d.notice.set(None)>"Dismiss"</button>
+                </div>
+            }
+        })
+    }
+}

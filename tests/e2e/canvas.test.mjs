@@ -1,0 +1,331 @@
+// The pipeline canvas in a real browser: a design built by mouse and one
+// by keyboard alone, undo/redo, reload, export/import, share links (good
+// and tampered), corrupted storage, export as code, axe.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
+import { launch, openPage, axe } from './browser.mjs';
+
+let env;
+before(async () => { env = await launch(); });
+after(async () => { await env?.close(); });
+
+const nodes = (page) => page.locator('svg.board g.node');
+const problemsTitle = (page) => page.locator('#problems-title').innerText();
+const node = (page, id) => page.locator(`svg.board g.node[data-node="${id}"]`);
+/// What a screen reader hears about a node beyond its name.
+const described = (page, id) => node(page, id).locator('desc').textContent();
+
+async function center(locator) {
+  const box = await locator.boundingBox();
+  return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+}
+
+/// Drags a palette item onto the board at (fx, fy) of its size.
+async function dragFromPalette(page, kind, fx, fy) {
+  const from = await center(page.locator(`.palette-item[data-kind="${kind}"]`));
+  const board = await page.locator('svg.board').boundingBox();
+  await page.mouse.move(from.x, from.y);
+  await page.mouse.down();
+  await page.mouse.move(from.x + 30, from.y, { steps: 3 });
+  await page.mouse.move(board.x + board.width * fx, board.y + board.height * fy, { steps: 8 });
+  await page.mouse.up();
+}
+
+/// Drags a wire from node `from`'s output port onto node `to`.
+async function wire(page, from, to) {
+  const port = await center(node(page, from).locator('circle.port-out'));
+  const target = await center(node(page, to).locator('rect.node-box'));
+  await page.mouse.move(port.x, port.y);
+  await page.mouse.down();
+  await page.mouse.move(target.x, target.y, { steps: 8 });
+  await page.mouse.up();
+}
+
+/// Presses Tab until the focused element matches `selector` (keyboard only).
+async function tabTo(page, selector, { back = false, limit = 80 } = {}) {
+  for (let i = 0; i < limit; i++) {
+    if (await page.evaluate((s) => document.activeElement?.matches(s), selector)) return;
+    await page.keyboard.press(back ? 'Shift+Tab' : 'Tab');
+  }
+  throw new Error(`Tab never reached ${selector}`);
+}
+
+const focusedIs = (page, selector) => page.evaluate((s) => document.activeElement?.matches(s), selector);
+
+test('a design built by mouse: drag to add, drag to connect, configure, undo/redo, reload', async () => {
+  const { page, errors, context } = await openPage(env, '/scenarios/1');
+  assert.equal(await nodes(page).count(), 1, 'the scenario gives its source');
+  assert.match(await described(page, 0), /bronze source 0: bronze\.clicks; given by the scenario/);
+  await dragFromPalette(page, 'processing state', 0.4, 0.25);
+  await dragFromPalette(page, 'transform', 0.55, 0.55);
+  await dragFromPalette(page, 'write target', 0.8, 0.3);
+  assert.equal(await nodes(page).count(), 4);
+  assert.match(await problemsTitle(page), /structural problems/);
+  assert.match(await described(page, 2), /problem/);
+  await wire(page, 0, 1);
+  await wire(page, 1, 2);
+  await wire(page, 2, 3);
+  assert.equal(await problemsTitle(page), 'No structural problems');
+  assert.match(await described(page, 3), /fed by transform 2/);
+
+  // Move a node by dragging it: one undoable step.
+  const before = await node(page, 3).getAttribute('transform');
+  const at = await center(node(page, 3).locator('text.node-summary'));
+  await page.mouse.move(at.x, at.y);
+  await page.mouse.down();
+  await page.mouse.move(at.x - 40, at.y + 60, { steps: 6 });
+  await page.mouse.up();
+  assert.notEqual(await node(page, 3).getAttribute('transform'), before);
+
+  // Configure in the inspector: the write target is selected by the drag.
+  await page.getByLabel('Write mode').selectOption('merge');
+  assert.match(await problemsTitle(page), /^1 structural problem$/);
+  assert.match(await page.locator('.problems li').innerText(), /write target 3: A merge needs a key/);
+  await page.getByLabel('Merge key').selectOption('key');
+  assert.equal(await problemsTitle(page), 'No structural problems');
+
+  // Undo twice (the key, then merge itself), redo once.
+  await page.locator('body').click({ position: { x: 5, y: 5 } });
+  await page.keyboard.press('Control+z');
+  await page.keyboard.press('Control+z');
+  assert.match(await described(page, 3), /overwrite partition/);
+  await page.keyboard.press('Control+Shift+z');
+  assert.match(await described(page, 3), /merge \(no key yet\)/);
+  await page.getByRole('button', { name: '↶ Undo' }).click();
+  assert.match(await described(page, 3), /overwrite partition/);
+  // The move is undone too, back to where it was dropped.
+  await page.keyboard.press('Control+z');
+  assert.equal(await node(page, 3).getAttribute('transform'), before);
+
+  // Export as code follows the design.
+  await page.getByText('Export as code').click();
+  const dbt = await page.locator('.code-block').filter({ hasText: 'dbt' }).locator('pre').innerText();
+  assert.match(dbt, /insert_overwrite/);
+  assert.match(dbt, /interval '1 day'/);
+
+  await page.reload();
+  await page.waitForSelector('svg.board g.node');
+  assert.equal(await nodes(page).count(), 4, 'the design survived the reload');
+  assert.equal(await problemsTitle(page), 'No structural problems');
+  assert.equal(await node(page, 3).getAttribute('transform'), before);
+
+  // Zoom changes the view, not the design.
+  await page.getByRole('button', { name: 'Zoom in' }).click();
+  assert.equal(await page.locator('.zoom-level').innerText(), '125 %');
+  await page.getByRole('button', { name: 'Fit to view' }).click();
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a design built by keyboard alone, with announcements', async () => {
+  const { page, errors, context } = await openPage(env, '/scenarios/2');
+  const said = () => page.locator('.designer [role="status"][aria-live="polite"]').innerText();
+
+  await tabTo(page, '.palette-item[data-kind="processing state"]');
+  await page.keyboard.press('Enter');
+  assert.ok(await focusedIs(page, 'g.node[data-node="1"]'), 'the new node has focus');
+  assert.match(await said(), /Added processing state 1/);
+  // C opens the connect menu; its only choice is the source.
+  await page.keyboard.press('c');
+  assert.ok(await focusedIs(page, '.connect-menu select'));
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  assert.match(await said(), /Connected bronze source 0 to processing state 1/);
+  await page.keyboard.press('Escape');
+  assert.ok(await focusedIs(page, 'g.node[data-node="1"]'), 'Escape returns to the node');
+  // Arrow keys move it.
+  const was = await node(page, 1).getAttribute('transform');
+  await page.keyboard.press('ArrowDown');
+  assert.notEqual(await node(page, 1).getAttribute('transform'), was);
+
+  await tabTo(page, '.palette-item[data-kind="transform"]', { back: true });
+  await page.keyboard.press('Enter');
+  assert.ok(await focusedIs(page, 'g.node[data-node="2"]'));
+  await tabTo(page, '.palette-item[data-kind="write target"]', { back: true });
+  await page.keyboard.press('Enter');
+  assert.ok(await focusedIs(page, 'g.node[data-node="3"]'));
+  // From the write target: its only possible input is the transform.
+  await page.keyboard.press('c');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  assert.match(await said(), /Connected transform 2 to write target 3/);
+  // From the state: its only possible output is the transform.
+  await page.keyboard.press('Escape');
+  await tabTo(page, 'g.node[data-node="1"]', { back: true });
+  await page.keyboard.press('c');
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('Enter');
+  assert.match(await said(), /Connected processing state 1 to transform 2/);
+  assert.equal(await problemsTitle(page), 'No structural problems');
+
+  // Configure the write target: Enter opens its settings.
+  await page.keyboard.press('Escape');
+  await tabTo(page, 'g.node[data-node="3"]');
+  await page.keyboard.press('Enter');
+  assert.ok(await focusedIs(page, '#field-3-table'));
+  await page.keyboard.press('Tab');
+  assert.ok(await focusedIs(page, '#field-3-mode'));
+  await page.keyboard.press('m'); // "merge on a key"
+  assert.match(await problemsTitle(page), /^1 structural problem$/);
+  await page.keyboard.press('Tab');
+  assert.ok(await focusedIs(page, '#field-3-key'));
+  await page.keyboard.press('ArrowDown'); // the business key
+  assert.equal(await problemsTitle(page), 'No structural problems');
+  assert.match(await described(page, 3), /merge on the business key/);
+
+  // Delete by keyboard, then undo it.
+  await page.keyboard.press('Escape');
+  await tabTo(page, 'g.node[data-node="2"]', { back: true });
+  await page.keyboard.press('Delete');
+  assert.equal(await nodes(page).count(), 3);
+  assert.match(await said(), /Deleted transform 2/);
+  assert.ok(await focusedIs(page, 'g.node'), 'focus lands on a neighbour');
+  await page.keyboard.press('Control+z');
+  assert.equal(await nodes(page).count(), 4);
+  assert.equal(await problemsTitle(page), 'No structural problems');
+  // The given source refuses deletion, and says so.
+  await tabTo(page, 'g.node[data-node="0"]', { back: true });
+  await page.keyboard.press('Delete');
+  assert.equal(await nodes(page).count(), 4);
+  assert.match(await said(), /cannot be deleted/);
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/// Scenario 1's design, built through the keyboard-free quick path: the
+/// palette buttons and the connect menu.
+async function buildSmallDesign(page) {
+  await page.locator('.palette-item[data-kind="processing state"]').click();
+  await page.locator('.palette-item[data-kind="transform"]').click();
+  await page.locator('.palette-item[data-kind="write target"]').click();
+  for (const [from, to] of [[0, 1], [1, 2], [2, 3]]) {
+    await node(page, to).locator('rect.node-box').click();
+    await page.locator('.connect-menu select').selectOption(`from:${from}`);
+    await page.locator('.connect-menu').getByRole('button', { name: 'Connect' }).click();
+  }
+  assert.equal(await problemsTitle(page), 'No structural problems');
+}
+
+test('export, import (good and bad), start again and undo', async () => {
+  const { page, errors, context } = await openPage(env, '/scenarios/3');
+  await buildSmallDesign(page);
+  await page.getByText('Save, share, import').click();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Download design (JSON)' }).click(),
+  ]);
+  const text = await readFile(await download.path(), 'utf8');
+  const file = JSON.parse(text);
+  assert.equal(file.format, 'partition-lab-design');
+  assert.equal(file.version, 1);
+  assert.equal(file.scenario, 3);
+  assert.equal(Object.keys(file.graph.nodes).length, 4);
+
+  await page.getByRole('button', { name: 'Start again' }).click();
+  assert.equal(await nodes(page).count(), 1);
+  await page.getByLabel(/Import a design file/).setInputFiles({ name: 'mine.json', mimeType: 'application/json', buffer: Buffer.from(text) });
+  await page.locator('.notice').filter({ hasText: 'Imported mine.json' }).waitFor();
+  assert.equal(await nodes(page).count(), 4);
+  await page.keyboard.press('Control+z');
+  assert.equal(await nodes(page).count(), 1, 'undo takes the import back');
+  await page.keyboard.press('Control+Shift+z');
+  assert.equal(await nodes(page).count(), 4);
+
+  for (const [name, body, reason] of [
+    ['junk.json', 'not json at all', /not a Partition Lab design/],
+    ['newer.json', text.replace('"version": 1', '"version": 7'), /newer version/],
+    ['other.json', text.replace('"scenario": 3', '"scenario": 1'), /made for scenario 1/],
+    ['huge.json', ' '.repeat(300 * 1024), /at most 256 KB/],
+    ['cut.json', text.slice(0, text.length / 2), /not a Partition Lab design/],
+  ]) {
+    await page.getByLabel(/Import a design file/).setInputFiles({ name, mimeType: 'application/json', buffer: Buffer.from(body) });
+    const alert = page.locator('.notice.error');
+    await alert.waitFor();
+    const message = await alert.innerText();
+    assert.match(message, new RegExp(name.replace('.', '\\.')));
+    assert.match(message, reason);
+    assert.match(message, /Your design is unchanged/);
+    assert.equal(await nodes(page).count(), 4, `${name} left the design alone`);
+    await alert.getByRole('button', { name: 'Dismiss' }).click();
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('share links: a good one opens the design, a tampered one says so and changes nothing', async () => {
+  const first = await openPage(env, '/scenarios/4');
+  await buildSmallDesign(first.page);
+  await first.page.getByText('Save, share, import').click();
+  const link = await first.page.getByLabel('Share link').inputValue();
+  assert.match(link, /\/scenarios\/4#design=[A-Za-z0-9_-]+$/);
+  await first.context.close();
+
+  const { page, errors, context } = await openPage(env, link.replace(env.url, ''));
+  await page.locator('.notice').filter({ hasText: 'Opened the design from the link' }).waitFor();
+  assert.equal(await nodes(page).count(), 4);
+  assert.equal(new URL(page.url()).hash, '', 'the design leaves the address once opened');
+  await page.reload();
+  await page.waitForSelector('svg.board g.node');
+  assert.equal(await nodes(page).count(), 4, 'and stays as the saved design');
+
+  const value = link.split('#design=')[1];
+  const tampered = [
+    value.slice(0, value.length - 7),
+    value.slice(0, 20) + '!!' + value.slice(22),
+    'eyJmb3JtYXQiOiJ4In0',
+    'A'.repeat(400000),
+  ];
+  for (const [i, bad] of tampered.entries()) {
+    // Alternately a fresh load and a link pasted into the open page.
+    if (i % 2 === 0) {
+      await page.goto('about:blank');
+      await page.goto(`${env.url}/scenarios/4#design=${bad}`);
+    } else {
+      await page.evaluate((v) => { location.hash = `design=${v}`; }, bad);
+    }
+    const alert = page.locator('.notice.error');
+    await alert.waitFor();
+    assert.match(await alert.innerText(), /The link's design could not be opened: .+ Your own design is unchanged\./);
+    assert.equal(await nodes(page).count(), 4);
+    await alert.getByRole('button', { name: 'Dismiss' }).click();
+  }
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('corrupted storage is reported and kept for download', async () => {
+  const { page, errors, context } = await openPage(env, '/scenarios/5');
+  await page.evaluate(() => localStorage.setItem('partition-lab/design/5', '{"format":"partition-lab-design","version":1,"graph":{"nodes":'));
+  await page.reload();
+  const alert = page.locator('.notice.error');
+  await alert.waitFor();
+  assert.match(await alert.innerText(), /could not be read/);
+  assert.equal(await nodes(page).count(), 1, 'the scenario canvas, so work can go on');
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Download the damaged copy' }).click(),
+  ]);
+  const kept = await readFile(await download.path(), 'utf8');
+  assert.equal(kept, '{"format":"partition-lab-design","version":1,"graph":{"nodes":');
+  // New work saves normally; the damaged copy stays until deleted.
+  await page.locator('.palette-item[data-kind="report"]').click();
+  await page.reload();
+  await page.waitForSelector('svg.board g.node');
+  assert.equal(await nodes(page).count(), 2);
+  assert.equal(await page.locator('.notice.error').count(), 0);
+  await page.getByRole('button', { name: 'Delete the damaged copy' }).click();
+  await page.reload();
+  await page.waitForSelector('svg.board g.node');
+  assert.equal(await page.getByRole('link', { name: 'Download the damaged copy' }).count(), 0);
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
