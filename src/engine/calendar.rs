@@ -4,7 +4,7 @@
 //! time zone and no lab needs another, so `NaiveDateTime` keeps the maths
 //! free of offsets.
 
-use chrono::{Datelike, Duration, NaiveDate, NaiveDateTime, NaiveTime, Weekday};
+use chrono::{Datelike, Duration, NaiveDate, NaiveDateTime, NaiveTime, Timelike, Weekday};
 
 /// A date partition's key (`dt`) or a run's logical day.
 pub type Day = NaiveDate;
@@ -41,6 +41,47 @@ pub fn weekday_short(day: Day) -> &'static str {
         Weekday::Sat => "Sat",
         Weekday::Sun => "Sun",
     }
+}
+
+/// Short month name ("Aug").
+pub fn month_short(day: Day) -> &'static str {
+    const NAMES: [&str; 12] = [
+        "Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec",
+    ];
+    NAMES[(day.month0() as usize) % 12]
+}
+
+// Dates and times as the labs print them, written out by hand: chrono's
+// strftime machinery is a sizeable share of the browser bundle.
+
+/// "08-03".
+pub fn mm_dd(day: Day) -> String {
+    format!("{:02}-{:02}", day.month(), day.day())
+}
+
+/// "3 Aug".
+pub fn day_month(day: Day) -> String {
+    format!("{} {}", day.day(), month_short(day))
+}
+
+/// "Mon 3 Aug".
+pub fn weekday_day_month(day: Day) -> String {
+    format!("{} {}", weekday_short(day), day_month(day))
+}
+
+/// "14:05".
+pub fn hh_mm(at: Instant) -> String {
+    format!("{:02}:{:02}", at.hour(), at.minute())
+}
+
+/// "Mon 3 Aug 14:05".
+pub fn weekday_day_month_time(at: Instant) -> String {
+    format!("{} {}", weekday_day_month(at.date()), hh_mm(at))
+}
+
+/// "08-03 14:05".
+pub fn mm_dd_time(at: Instant) -> String {
+    format!("{} {}", mm_dd(at.date()), hh_mm(at))
 }
 
 /// Whether finance works on `day` (no public holidays in the simulation).
@@ -119,6 +160,25 @@ pub mod iso_date {
 #[cfg(test)]
 mod iso_tests {
     use super::*;
+
+    #[test]
+    fn hand_written_formats_match_strftime() {
+        let at = at(Day::from_ymd_opt(2026, 8, 3).expect("date"), 9, 5);
+        let day = at.date();
+        assert_eq!(mm_dd(day), day.format("%m-%d").to_string());
+        assert_eq!(day_month(day), day.format("%-d %b").to_string());
+        assert_eq!(weekday_day_month(day), day.format("%a %-d %b").to_string());
+        assert_eq!(hh_mm(at), at.format("%H:%M").to_string());
+        assert_eq!(
+            weekday_day_month_time(at),
+            at.format("%a %-d %b %H:%M").to_string()
+        );
+        assert_eq!(mm_dd_time(at), at.format("%m-%d %H:%M").to_string());
+        for m in 1..=12 {
+            let d = Day::from_ymd_opt(2026, m, 28).expect("date");
+            assert_eq!(month_short(d), d.format("%b").to_string());
+        }
+    }
 
     #[test]
     fn iso_dates_read_as_chrono_reads_them() {

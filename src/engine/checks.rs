@@ -105,7 +105,7 @@ pub fn run_checks(input: &CheckInput) -> Checks {
 }
 
 fn label(dt: Day) -> String {
-    format!("{} {}", weekday_short(dt), dt.format("%Y-%m-%d"))
+    format!("{} {}", weekday_short(dt), dt)
 }
 
 fn run_succeeded(failed_days: &[Day]) -> CheckResult {

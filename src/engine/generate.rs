@@ -128,7 +128,13 @@ pub fn orders(spec: &OrderSpec) -> Vec<Event> {
             let currency = spec.mix.pick(&mut rng);
             let minor = rng.random_range(spec.min_minor..=spec.max_minor.max(spec.min_minor));
             let arrived = spec.delays.arrival(&mut rng, event_time);
-            let id = format!("o-{}-{:04}", day.format("%Y%m%d"), n + 1);
+            let id = format!(
+                "o-{:04}{:02}{:02}-{:04}",
+                chrono::Datelike::year(&day),
+                chrono::Datelike::month(&day),
+                chrono::Datelike::day(&day),
+                n + 1
+            );
             events.push(Event::immutable(
                 &id,
                 event_time,

@@ -35,14 +35,19 @@ impl fmt::Display for StateValue {
                 f,
                 "watermark: {} {}",
                 weekday_short(mark.date()),
-                mark.format("%m-%d %H:%M")
+                super::calendar::mm_dd_time(*mark)
             ),
             StateValue::Done(days) if days.is_empty() => write!(f, "done: none"),
             StateValue::Done(days) => {
                 write!(f, "done: ")?;
                 for (n, day) in days.iter().enumerate() {
                     let sep = if n == 0 { "" } else { ", " };
-                    write!(f, "{sep}{} {}", weekday_short(*day), day.format("%m-%d"))?;
+                    write!(
+                        f,
+                        "{sep}{} {}",
+                        weekday_short(*day),
+                        super::calendar::mm_dd(*day)
+                    )?;
                 }
                 Ok(())
             }

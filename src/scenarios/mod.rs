@@ -1,4 +1,8 @@
-//! The five design scenarios. For now: what each is about; the event
-//! scripts, rules and grader arrive with the grading work.
+//! The five design scenarios: their stories and numbers, the scripts the
+//! engine replays, the requirement rules, the grader and the shrinker.
 
 pub mod catalog;
+pub mod clicks;
+pub mod grade;
+pub mod report;
+pub mod shrink;

@@ -190,7 +190,7 @@ fn loss_story(
             format!(
                 "{{IDS}} arrived {} {}, after the run that built {} had finished, and no run read {} again.",
                 weekday_short(event.arrived_at.date()),
-                event.arrived_at.format("%H:%M"),
+                crate::engine::calendar::hh_mm(event.arrived_at),
                 day_label(dt),
                 weekday_short(dt),
             )
@@ -230,7 +230,7 @@ fn never_again(
         (ProcessingState::Watermark { .. }, Some(StateValue::Watermark(Some(mark)))) if *mark >= arrived => format!(
             "The watermark now stands at {} {}, past {{ITS}} arrival; watermark runs only read rows that arrived later, so no future run will read {{IT}} again.",
             weekday_short(mark.date()),
-            mark.format("%H:%M"),
+            crate::engine::calendar::hh_mm(*mark),
         ),
         (ProcessingState::PartitionList { lookback, .. }, Some(StateValue::Done(done))) if done.contains(&dt) => {
             let next_window_start = last_day.map(|d| shift(d, 1 - i64::from(lookback)));

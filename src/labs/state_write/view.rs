@@ -77,7 +77,11 @@ pub struct CellView {
 
 /// "Mon 06-01", as the lab labels days.
 pub fn day_label(day: Day) -> String {
-    format!("{} {}", weekday_short(day), day.format("%m-%d"))
+    format!(
+        "{} {}",
+        weekday_short(day),
+        crate::engine::calendar::mm_dd(day)
+    )
 }
 
 /// "Run 3: Thu 00:15, for Wed (crashed)", for the scrubber.
@@ -91,7 +95,7 @@ pub fn run_label(run: &RunTrace) -> String {
         "Run {}: {} {}, for {}{kind}{crash}",
         run.attempt + 1,
         weekday_short(run.at.date()),
-        run.at.format("%H:%M"),
+        crate::engine::calendar::hh_mm(run.at),
         day_label(run.day),
     )
 }

@@ -4,6 +4,7 @@
 mod grid;
 mod runner;
 
+use crate::engine::calendar::day_month;
 use leptos::prelude::*;
 use leptos_router::hooks::{use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
@@ -93,12 +94,9 @@ pub fn BackfillLab() -> impl IntoView {
     let naive_correct: Vec<String> = naive
         .iter()
         .filter(|d| !radius.contains(d))
-        .map(|d| d.format("%-d Aug").to_string())
+        .map(|d| day_month(*d))
         .collect();
-    let true_start = radius
-        .first()
-        .map(|d| d.format("%-d Aug").to_string())
-        .unwrap_or_default();
+    let true_start = radius.first().map(|d| day_month(*d)).unwrap_or_default();
     let cmds = Memo::new(move |_| {
         lab.case
             .with_value(|case| commands(&case.plan(&choices.get())))
@@ -159,7 +157,7 @@ pub fn BackfillLab() -> impl IntoView {
                                 .map(|r| {
                                     view! {
                                         <tr>
-                                            <th scope="row">{r.dt.format("%Y-%m-%d").to_string()}</th>
+                                            <th scope="row">{r.dt.to_string()}</th>
                                             <td>{crate::engine::Money::gbp(r.stored).grouped()}</td>
                                             <td>{crate::engine::Money::gbp(r.recomputed).grouped()}</td>
                                             <td>{crate::engine::Money::gbp(r.drift()).grouped()}</td>

@@ -1,6 +1,7 @@
 //! Running the backfill: animated waves, pause, interrupt, re-run; then
 //! what is left.
 
+use crate::engine::calendar::{day_month, weekday_day_month_time};
 use std::collections::BTreeSet;
 use std::time::Duration as StdDuration;
 
@@ -126,7 +127,7 @@ pub fn Runner() -> impl IntoView {
             let waves = exec.done.iter().map(|s| s.wave + 1).max().unwrap_or(1);
             format!(
                 "Backfill running: {} · wave {wave} of {waves} · the finance report still shows the old total",
-                now.format("%a %-d %b %H:%M")
+                weekday_day_month_time(now)
             )
         })
     };
@@ -219,7 +220,7 @@ pub fn Runner() -> impl IntoView {
                                             format!(
                                                 "{} in total: {}",
                                                 Money::gbp(left_total).grouped(),
-                                                o.silver_left.iter().map(|(dt, d)| format!("{} ({})", dt.format("%-d Aug"), Money::gbp(*d).grouped())).collect::<Vec<_>>().join(", "),
+                                                o.silver_left.iter().map(|(dt, d)| format!("{} ({})", day_month(*dt), Money::gbp(*d).grouped())).collect::<Vec<_>>().join(", "),
                                             )
                                         }}
                                     </dd>

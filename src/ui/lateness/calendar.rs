@@ -1,5 +1,6 @@
 //! August as the nightly run sees it on a chosen day: final, rebuilt, not built yet.
 
+use crate::engine::calendar::weekday_day_month;
 use chrono::Datelike;
 use leptos::prelude::*;
 
@@ -29,7 +30,7 @@ pub fn Calendar() -> impl IntoView {
                         let day = august(d);
                         view! {
                             <option value=d.to_string() selected=move || today.get() == day>
-                                {day.format("%a %-d Aug").to_string()}
+                                {weekday_day_month(day)}
                             </option>
                         }
                     })

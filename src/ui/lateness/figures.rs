@@ -1,5 +1,6 @@
 //! The three figures that move with the slider.
 
+use crate::engine::calendar::{weekday_day_month, weekday_day_month_time};
 use leptos::prelude::*;
 
 use crate::engine::lateness::{percent, Lateness};
@@ -7,7 +8,7 @@ use crate::engine::lateness::{percent, Lateness};
 use super::Lab;
 
 fn long_date(day: chrono::NaiveDate) -> String {
-    day.format("%a %-d %b").to_string()
+    weekday_day_month(day)
 }
 
 #[component]
@@ -62,12 +63,12 @@ pub fn Figures() -> impl IntoView {
                         match (f.close_on, f.last_final_at) {
                             (Some(close), Some(final_at)) if f.on_time() => format!(
                                 "On time for the deadline ({deadline}, the 3rd business day): 31 Aug is final after the run at {}, so finance can close on {}.",
-                                final_at.format("%a %-d %b %H:%M"),
+                                weekday_day_month_time(final_at),
                                 long_date(close),
                             ),
                             (Some(_), Some(final_at)) => format!(
                                 "Late: 31 Aug is only final after the run at {}, {} business day{} after the deadline ({deadline}).",
-                                final_at.format("%a %-d %b %H:%M"),
+                                weekday_day_month_time(final_at),
                                 f.business_days_late().unwrap_or(0),
                                 if f.business_days_late() == Some(1) { "" } else { "s" },
                             ),

@@ -1,5 +1,6 @@
 //! Events that arrive after their day is final, and where they go.
 
+use crate::engine::calendar::weekday_day_month_time;
 use leptos::prelude::*;
 
 use crate::engine::lateness::Lateness;
@@ -62,8 +63,8 @@ pub fn LateRows() -> impl IntoView {
                                                 "{} ({}) happened {}, arrived {}: needed {} day{} of lateness.",
                                                 e.id,
                                                 Money::gbp(e.value).grouped(),
-                                                e.event_time.format("%a %-d %b %H:%M"),
-                                                e.arrived_at.format("%a %-d %b %H:%M"),
+                                                weekday_day_month_time(e.event_time),
+                                                weekday_day_month_time(e.arrived_at),
                                                 e.needed,
                                                 if e.needed == 1 { "" } else { "s" },
                                             )}

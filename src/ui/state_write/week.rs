@@ -1,5 +1,6 @@
 //! The week the pipelines replay: orders, late arrivals and runs by day.
 
+use crate::engine::calendar::mm_dd;
 use leptos::prelude::*;
 
 use crate::engine::calendar::weekday_short;
@@ -45,7 +46,7 @@ pub fn Week() -> impl IntoView {
                                     view! {
                                         <tr>
                                             <th scope="row">
-                                                {weekday_short(d.day)} " " {d.day.format("%m-%d").to_string()}
+                                                {weekday_short(d.day)} " " {mm_dd(d.day)}
                                             </th>
                                             <td>
                                                 <ul class="inline-list">

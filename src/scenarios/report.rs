@@ -1,0 +1,65 @@
+//! What grading a design says: every rule with pass or fail, and for a
+//! failure the evidence from the engine's trace, the nodes involved and the
+//! concept to revisit. Never the right design.
+
+use crate::design::{NodeId, Problem};
+
+/// A requirement of a scenario.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Rule {
+    /// "R1".
+    pub id: &'static str,
+    /// The requirement in plain words.
+    pub text: &'static str,
+    /// The idea to revisit when it fails (a glossary term).
+    pub concept: &'static str,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RuleResult {
+    pub rule: Rule,
+    pub passed: bool,
+    /// What the simulation showed: partitions, ids, runs, expected vs actual.
+    pub evidence: Vec<String>,
+    /// The nodes the rule is about, to highlight on the canvas.
+    pub nodes: Vec<NodeId>,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Report {
+    /// The design does not compile: nothing was run.
+    Structural(Vec<Problem>),
+    Graded(Vec<RuleResult>),
+}
+
+impl Report {
+    pub fn passed(&self) -> bool {
+        matches!(self, Report::Graded(rules) if rules.iter().all(|r| r.passed))
+    }
+
+    /// Ids of the rules that failed (all of them for a structural report).
+    pub fn failed(&self) -> Vec<&'static str> {
+        match self {
+            Report::Structural(_) => Vec::new(),
+            Report::Graded(rules) => rules
+                .iter()
+                .filter(|r| !r.passed)
+                .map(|r| r.rule.id)
+                .collect(),
+        }
+    }
+}
+
+/// At most this many ids are listed in one line of evidence.
+pub const LISTED: usize = 5;
+
+/// "c-1, c-2, c-3 and 4 more".
+pub fn some_ids<S: AsRef<str>>(ids: &[S]) -> String {
+    let shown: Vec<&str> = ids.iter().take(LISTED).map(AsRef::as_ref).collect();
+    let rest = ids.len().saturating_sub(LISTED);
+    if rest == 0 {
+        shown.join(", ")
+    } else {
+        format!("{} and {rest} more", shown.join(", "))
+    }
+}
