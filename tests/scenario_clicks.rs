@@ -10,7 +10,7 @@ use partition_lab::scenarios::report::Report;
 /// source -> state -> transform -> write, as the canvas would build it.
 fn design(state: StateChoice, commit: CommitOrder, mode: WriteChoice) -> Graph {
     let mut h = History::new(Graph::with_source("bronze.clicks"));
-    let mut add = |h: &mut History, config: NodeConfig| {
+    let add = |h: &mut History, config: NodeConfig| {
         h.edit(&Edit::Add { config, x: 0, y: 0 }).expect("add");
         NodeId(h.current.next_id - 1)
     };
