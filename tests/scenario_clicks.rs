@@ -141,12 +141,23 @@ fn the_smallest_case_still_fails_the_same_rule_and_is_smaller() {
     let original = script(1).expect("scenario 1 has a script");
     for (graph, rule, most_events) in [
         (design(list(1), AFTER, WriteChoice::Append), "R2", 1),
-        (design(list(0), AFTER, WriteChoice::OverwritePartition), "R1", 1),
-        (design(StateChoice::None, AFTER, WriteChoice::ReplaceTable), "R3", 4),
+        (
+            design(list(0), AFTER, WriteChoice::OverwritePartition),
+            "R1",
+            1,
+        ),
+        (
+            design(StateChoice::None, AFTER, WriteChoice::ReplaceTable),
+            "R3",
+            4,
+        ),
     ] {
         let shrunk = shrink(1, &graph, &original, rule, 400).expect("the rule fails");
         let report = grade_on(1, &graph, &shrunk.script);
-        assert!(report.failed().contains(&rule), "{rule} still fails: {report:?}");
+        assert!(
+            report.failed().contains(&rule),
+            "{rule} still fails: {report:?}"
+        );
         assert!(shrunk.script.events.len() <= original.events.len());
         assert!(shrunk.faults() <= shrunk.original_faults);
         assert!(shrunk.simulations <= 400);

@@ -12,6 +12,10 @@ pub struct ScenarioInfo {
     pub idea: &'static str,
     /// The bronze table the scenario gives as the canvas's first node.
     pub source: &'static str,
+    /// The situation, in a few paragraphs.
+    pub story: &'static [&'static str],
+    /// The numbers the design must cope with.
+    pub facts: &'static [&'static str],
 }
 
 pub const SCENARIOS: [ScenarioInfo; 5] = [
@@ -21,6 +25,16 @@ pub const SCENARIOS: [ScenarioInfo; 5] = [
         brief: "Two weeks of immutable click events, some of them hours late, one crashed run and one manual re-run: load them incrementally without losing or doubling a click.",
         idea: "append-style incremental",
         source: "bronze.clicks",
+        story: &[
+            "Marlow's web shop logs every click on a product page into bronze.clicks. A click never changes once written, but the logging pipeline sometimes holds a batch back for hours, so some clicks land long after they happened.",
+            "Build the daily job that fills silver.clicks, one partition per event date. The job runs at 02:00 for the day before. This fortnight, one night's run dies after writing and the scheduler retries it five minutes later, and an engineer re-runs one day by hand the next afternoon.",
+        ],
+        facts: &[
+            "Clicks from 1 to 14 June 2026, 300 a day; they never change.",
+            "Arrival delay: 88 % within 10 minutes, 9 % between 10 minutes and 6 hours, 3 % between 6 hours and 25 h 50 min.",
+            "Runs daily at 02:00 for the day before; a partition is final after the run for D+2.",
+            "Faults: the run for 3 June crashes after writing and is retried at 02:05; the run for 8 June is re-run by hand on Tuesday 9 June at 14:00.",
+        ],
     },
     ScenarioInfo {
         number: 2,
@@ -28,6 +42,15 @@ pub const SCENARIOS: [ScenarioInfo; 5] = [
         brief: "Orders are paid, shipped, delivered and sometimes refunded for weeks after they are placed: keep exactly the latest version of each, reading only what changed.",
         idea: "merge-style incremental",
         source: "bronze.order_changes",
+        story: &[
+            "Orders are placed, paid, shipped, delivered, and one in eight is returned and refunded weeks later. Every change lands in bronze.order_changes as a new row.",
+            "Silver must hold exactly one row per order, its latest version, filed under the date the order was placed. Reading everything every night is not an option.",
+        ],
+        facts: &[
+            "Orders placed 1 to 21 June, 40 a day; changes for up to about six weeks.",
+            "Change capture lags 30 s to 8 min, 6 % of changes 40 to 180 min.",
+            "Runs daily at 02:00 through 20 July; the run for 10 June crashes after writing and is retried.",
+        ],
     },
     ScenarioInfo {
         number: 3,
@@ -35,6 +58,16 @@ pub const SCENARIOS: [ScenarioInfo; 5] = [
         brief: "In-app purchases trickle in from phones that were offline for days, and finance closes August on Thursday 3 September: choose how long to wait and what to do with what comes later.",
         idea: "allowed lateness",
         source: "bronze.purchases",
+        story: &[
+            "The mobile app records in-app purchases on the phone and uploads them when it can. Most arrive within minutes; phones that were offline upload days later.",
+            "Finance closes August on Thursday 3 September at 09:00 and wants every August partition final by then, holding nearly all of August's value. Whatever arrives afterwards must still be counted, once, somewhere.",
+        ],
+        facts: &[
+            "Purchases 1 to 31 August, 400 a day, £0.99 to £49.99.",
+            "Delay: 88 % within 5 minutes, 6 % 5 minutes to 8 hours, 6 % offline (median 24 hours, up to 20 days).",
+            "Runs daily at 02:00 through 24 September; the run for 18 August crashes and is retried.",
+            "Close: Thursday 3 September 2026, 09:00.",
+        ],
     },
     ScenarioInfo {
         number: 4,
@@ -42,6 +75,15 @@ pub const SCENARIOS: [ScenarioInfo; 5] = [
         brief: "A conversion bug wrote short GBP totals for eleven days: rebuild exactly those days, in the right order, without starving tonight's scheduled run.",
         idea: "blast radius",
         source: "bronze.orders",
+        story: &[
+            "A change to the currency conversion truncated exchange rates to two decimals. It built silver and gold for 3 to 13 August before anyone noticed; the fix is live and tonight's run will build the 14th correctly.",
+            "Plan the backfill: which dates, from which layer, in which order, how many at a time, without taking the connection tonight's scheduled run needs.",
+        ],
+        facts: &[
+            "Orders 1 to 14 August, 120 a day: 50 % GBP, 30 % EUR, 20 % USD; daily rates to 6 decimals.",
+            "The backfill starts Saturday 15 August at 01:30; per partition silver takes 25 min and gold 10 min.",
+            "The source pool has 4 connections; tonight's 02:00 run needs one for 15 minutes.",
+        ],
     },
     ScenarioInfo {
         number: 5,
@@ -49,6 +91,15 @@ pub const SCENARIOS: [ScenarioInfo; 5] = [
         brief: "Populate 730 daily partitions for a new pipeline over a weekend while the source fails over once: resume rather than restart, and never delay a nightly run.",
         idea: "completion marker",
         source: "bronze.events",
+        story: &[
+            "A new pipeline needs two years of history: 730 daily partitions. The backfill starts on Friday evening and must be done before Monday morning.",
+            "In the small hours of Saturday the source database fails over, killing the backfill; it is started again half an hour later. Nightly runs must not wait for it.",
+        ],
+        facts: &[
+            "Partitions 1 June 2024 to 31 May 2026, 12 events a day; launched Friday 5 June 2026 at 18:00.",
+            "Per partition silver takes 9 min and gold 3 min, holding one slot; the pool has 4 slots; nightly 02:00 runs need one for 20 minutes.",
+            "The source fails over on Saturday 6 June at 00:10; the backfill is re-run 30 minutes later. Budget: done by Monday 8 June 06:00.",
+        ],
     },
 ];
 

@@ -218,10 +218,18 @@ fn r2(graph: &Graph, outcome: &Outcome) -> RuleResult {
             removed.sort_unstable();
             doubled.sort_unstable();
             if !doubled.is_empty() {
+                let mut dts: Vec<String> = snapshot
+                    .silver
+                    .rows()
+                    .filter(|r| doubled.binary_search(&r.id.as_ref()).is_ok())
+                    .map(|r| r.dt.to_string())
+                    .collect();
+                dts.dedup();
                 evidence.push(format!(
-                    "{} wrote a second copy of {} row(s) already there: {}.",
+                    "{} wrote a second copy of {} row(s) already there, in partition(s) {}: {}.",
                     capital(&run_name(run)),
                     doubled.len(),
+                    dts.join(", "),
                     some_ids(&doubled)
                 ));
             }

@@ -4,5 +4,6 @@
 pub mod catalog;
 pub mod clicks;
 pub mod grade;
+pub mod progress;
 pub mod report;
 pub mod shrink;

@@ -1,13 +1,23 @@
-//! The scenario list and each scenario's page.
+//! The scenario list with each scenario's progress, and each scenario's
+//! page: its story, numbers, canvas and check.
 
 use leptos::prelude::*;
 use leptos_router::components::A;
 use leptos_router::hooks::use_params_map;
 
+use super::canvas::check::progress_key;
 use super::canvas::Canvas;
 use super::not_found::NotFound;
 use super::page::set_title;
+use super::storage;
 use crate::scenarios::catalog::{find, SCENARIOS};
+use crate::scenarios::grade::gradable;
+use crate::scenarios::progress::Progress;
+
+fn progress(number: u8) -> Progress {
+    let saved = storage::get(&progress_key(number)).ok().flatten();
+    Progress::parse(saved.as_deref())
+}
 
 #[component]
 pub fn ScenarioList() -> impl IntoView {
@@ -16,14 +26,25 @@ pub fn ScenarioList() -> impl IntoView {
         <section class="page">
             <h1>"Five design scenarios"</h1>
             <p class="lede">
-                "Each scenario is a small, realistic week (or two years) of data with its faults. You design a pipeline for it on a canvas; the lab runs your design through the simulated week and checks it against the scenario's requirements. Any design that meets them passes."
+                "Each scenario is a small, realistic week (or two years) of data with its faults. You design a pipeline for it on a canvas; the lab runs your design through the simulated days and checks it against the scenario's requirements. Any design that meets them passes."
             </p>
             <ol class="card-list">
                 {SCENARIOS
                     .iter()
                     .map(|s| {
+                        let p = progress(s.number);
+                        let class = match p {
+                            Progress::Passed => "progress progress-passed",
+                            Progress::NotStarted => "progress",
+                            _ => "progress progress-failing",
+                        };
+                        let mark = match p {
+                            Progress::Passed => "✓ ",
+                            Progress::NotStarted => "○ ",
+                            _ => "✗ ",
+                        };
                         view! {
-                            <li class="card">
+                            <li class="card" data-scenario=s.number>
                                 <h2>
                                     <A href=format!("/scenarios/{}", s.number)>
                                         {format!("{}. {}", s.number, s.title)}
@@ -31,6 +52,7 @@ pub fn ScenarioList() -> impl IntoView {
                                 </h2>
                                 <p>{s.brief}</p>
                                 <p class="muted">"Idea: " {s.idea}</p>
+                                <p class=class>"Status: " {mark} {p.label()}</p>
                             </li>
                         }
                     })
@@ -46,12 +68,21 @@ pub fn ScenarioPage() -> impl IntoView {
     move || match params.read().get("number").as_deref().and_then(find) {
         Some(s) => {
             set_title(&format!("Scenario {}: {}", s.number, s.title));
+            let can_check = gradable(s.number);
             view! {
                 <section class="page">
                     <p class="breadcrumb"><A href="/scenarios">"All scenarios"</A></p>
                     <h1>{format!("Scenario {}: {}", s.number, s.title)}</h1>
                     <p class="lede">{s.brief}</p>
-                    <Canvas scenario=s.number source=s.source />
+                    {s.story.iter().map(|p| view! { <p>{*p}</p> }).collect_view()}
+                    <h2>"The numbers"</h2>
+                    <ul>{s.facts.iter().map(|f| view! { <li>{*f}</li> }).collect_view()}</ul>
+                    {(!can_check).then(|| view! {
+                        <p class="notice" role="note">
+                            "Checking designs for this scenario is not available yet: you can build, save, export and share a design here, and check it once the scenario's grader lands."
+                        </p>
+                    })}
+                    <Canvas scenario=s.number source=s.source gradable=can_check />
                 </section>
             }
             .into_any()

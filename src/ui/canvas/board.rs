@@ -467,6 +467,7 @@ fn NodeBox(id: NodeId) -> impl IntoView {
             class:selected=move || d.selected.get() == Some(id)
             class:has-problem=move || { problems.get() > 0 }
             class:fixed=fixed
+            class:involved=move || d.highlight.with(|h| h.contains(&id))
             transform=transform
             tabindex="0"
             role="button"

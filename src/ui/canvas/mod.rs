@@ -4,6 +4,7 @@
 //! cover them all.
 
 mod board;
+pub mod check;
 mod code;
 mod files;
 mod inspector;
@@ -93,6 +94,8 @@ pub struct Designer {
     /// The palette ignores the click that ends a drag onto the board.
     pub swallow_click: RwSignal<bool>,
     pub board: NodeRef<leptos::svg::Svg>,
+    /// Nodes a failed rule is about, outlined on the board.
+    pub highlight: RwSignal<Vec<NodeId>>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -271,7 +274,7 @@ fn load(scenario: u8, source: &'static str) -> (Graph, Option<Notice>) {
 }
 
 #[component]
-pub fn Canvas(scenario: u8, source: &'static str) -> impl IntoView {
+pub fn Canvas(scenario: u8, source: &'static str, gradable: bool) -> impl IntoView {
     let (graph, notice) = load(scenario, source);
     let history = RwSignal::new(History::new(graph));
     let graph = Memo::new(move |_| history.with(|h| h.current.clone()));
@@ -291,6 +294,7 @@ pub fn Canvas(scenario: u8, source: &'static str) -> impl IntoView {
         inspector_focus: RwSignal::new((0, InspectorTarget::FirstField)),
         swallow_click: RwSignal::new(false),
         board: NodeRef::new(),
+        highlight: RwSignal::new(Vec::new()),
     };
     provide_context(designer);
 
@@ -326,6 +330,9 @@ pub fn Canvas(scenario: u8, source: &'static str) -> impl IntoView {
                 <inspector::Inspector />
             </div>
             <problems::Problems />
+            <Show when=move || gradable>
+                <check::CheckPanel />
+            </Show>
             <files::Files />
             <code::ExportCode />
             <p class="visually-hidden" role="status" aria-live="polite">

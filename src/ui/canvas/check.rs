@@ -1,0 +1,272 @@
+//! "Check my design": the grader's report next to the canvas, each failed
+//! rule with its evidence, the nodes involved, the idea to revisit and the
+//! smallest case that still breaks it.
+
+use leptos::prelude::*;
+
+use crate::design::Graph;
+use crate::engine::calendar::weekday_day_month_time;
+use crate::engine::script::Script;
+use crate::scenarios::clicks::run_name;
+use crate::scenarios::grade::{grade, grade_on, script};
+use crate::scenarios::progress::Progress;
+use crate::scenarios::report::{Report, RuleResult};
+use crate::scenarios::shrink::{shrink, Shrunk};
+use crate::ui::storage;
+
+use super::Designer;
+
+/// Simulations one "smallest case" may spend.
+const SHRINK_BUDGET: usize = 400;
+
+pub fn progress_key(scenario: u8) -> String {
+    format!("partition-lab/progress/{scenario}")
+}
+
+#[derive(Clone)]
+struct Checked {
+    graph: Graph,
+    report: Report,
+}
+
+#[component]
+pub fn CheckPanel() -> impl IntoView {
+    let d = expect_context::<Designer>();
+    let checked = RwSignal::new(None::<Checked>);
+    let check = move |_| {
+        let graph = d.graph.get_untracked();
+        let report = grade(d.scenario, &graph);
+        let progress = Progress::of(&report);
+        if let Err(message) = storage::set(&progress_key(d.scenario), &progress.to_text()) {
+            d.notice.set(Some(super::Notice::Error(message)));
+        }
+        d.announcement.set(match &report {
+            Report::Structural(p) => {
+                format!("Not run: the design has {} structural problem(s).", p.len())
+            }
+            r if r.passed() => "Every requirement is met.".to_string(),
+            r => format!("Failed: {}.", r.failed().join(", ")),
+        });
+        checked.set(Some(Checked { graph, report }));
+    };
+    let stale =
+        move || checked.with(|c| c.as_ref().is_some_and(|c| d.graph.with(|g| *g != c.graph)));
+    view! {
+        <section class="check" aria-labelledby="check-title">
+            <h2 id="check-title">"Check my design"</h2>
+            <p class="muted">
+                "The lab runs your design through the scenario's days, faults included, and checks each requirement against what actually happened. Any design that meets them passes."
+            </p>
+            <button type="button" class="primary" on:click=check>"Check my design"</button>
+            <Show when=stale>
+                <p class="notice" role="status">"Your design has changed since this check: check again to see the new verdict."</p>
+            </Show>
+            {move || checked.get().map(|c| view! { <ReportView report=c.report /> })}
+        </section>
+    }
+}
+
+#[component]
+fn ReportView(report: Report) -> impl IntoView {
+    match report {
+        Report::Structural(problems) => view! {
+            <div class="report" role="status">
+                <p class="verdict verdict-bad">
+                    {format!("✗ Not run: the design has {} structural problem(s). Fix them first; they are listed under the canvas.", problems.len())}
+                </p>
+            </div>
+        }
+        .into_any(),
+        Report::Graded(rules) => {
+            let met = rules.iter().filter(|r| r.passed).count();
+            let total = rules.len();
+            let headline = if met == total {
+                format!("✓ Passed: all {total} requirements met.")
+            } else {
+                format!("✗ {met} of {total} requirements met.")
+            };
+            view! {
+                <div class="report">
+                    <p class="verdict" class:verdict-bad=met != total role="status">{headline}</p>
+                    <ul class="rules">
+                        {rules.into_iter().map(|r| view! { <RuleView result=r /> }).collect_view()}
+                    </ul>
+                </div>
+            }
+            .into_any()
+        }
+    }
+}
+
+#[component]
+fn RuleView(result: RuleResult) -> impl IntoView {
+    let d = expect_context::<Designer>();
+    let id = result.rule.id;
+    let nodes = result.nodes.clone();
+    let shrunk = RwSignal::new(None::<Result<Shrunk, String>>);
+    let working = RwSignal::new(false);
+    let show_nodes = move |_| {
+        d.highlight.set(nodes.clone());
+        if let Some(first) = nodes.first() {
+            d.selected.set(Some(*first));
+            d.focus_request.set(Some(*first));
+        }
+    };
+    let smallest = move |_| {
+        working.set(true);
+        // Let the "working" message paint before the (blocking) search.
+        set_timeout(
+            move || {
+                let graph = d.graph.get_untracked();
+                let found = script(d.scenario)
+                    .and_then(|s| shrink(d.scenario, &graph, &s, id, SHRINK_BUDGET))
+                    .ok_or_else(|| {
+                        "This rule passes for the design as it is now: check again.".to_string()
+                    });
+                shrunk.set(Some(found));
+                working.set(false);
+            },
+            std::time::Duration::from_millis(30),
+        );
+    };
+    let status = if result.passed { "passed" } else { "failed" };
+    let mark = if result.passed { "✓" } else { "✗" };
+    view! {
+        <li class="rule" class:rule-failed=!result.passed data-rule=id>
+            <p class="rule-head">
+                <strong>{format!("{mark} {id} {status}")}</strong>
+                ": " {result.rule.text}
+            </p>
+            {(!result.passed).then(|| view! {
+                <ul class="evidence">
+                    {result.evidence.iter().map(|e| view! { <li>{e.clone()}</li> }).collect_view()}
+                </ul>
+                <p class="hint">"Idea to revisit: " <em>{result.rule.concept}</em></p>
+                <div class="button-row">
+                    <button type="button" on:click=show_nodes>"Show the nodes involved"</button>
+                    <button type="button" on:click=smallest disabled=move || working.get()>
+                        "Show me the smallest case"
+                    </button>
+                </div>
+                <p role="status" class="muted">{move || working.get().then_some("Searching for the smallest case…")}</p>
+                {move || shrunk.get().map(|found| match found {
+                    Ok(s) => view! { <SmallestCase shrunk=s rule=id /> }.into_any(),
+                    Err(message) => view! { <p class="notice">{message}</p> }.into_any(),
+                })}
+            })}
+        </li>
+    }
+}
+
+#[component]
+fn SmallestCase(shrunk: Shrunk, rule: &'static str) -> impl IntoView {
+    let d = expect_context::<Designer>();
+    let graph = d.graph.get_untracked();
+    let replay = replay(&graph, &shrunk.script);
+    let evidence = match grade_on(d.scenario, &graph, &shrunk.script) {
+        Report::Graded(rules) => rules
+            .into_iter()
+            .find(|r| r.rule.id == rule)
+            .map(|r| r.evidence)
+            .unwrap_or_default(),
+        Report::Structural(_) => Vec::new(),
+    };
+    let how = if shrunk.minimal {
+        "minimal: removing any one event or fault makes the rule pass"
+    } else {
+        "smaller, not proven minimal: the search stopped at its budget"
+    };
+    view! {
+        <div class="smallest" data-smallest=rule>
+            <h4>{format!("The smallest case that breaks {rule}")}</h4>
+            <p>
+                {format!(
+                    "{} event(s) instead of {}, {} fault(s) instead of {}; {how} ({} simulations).",
+                    shrunk.script.events.len(),
+                    shrunk.original_events,
+                    shrunk.faults(),
+                    shrunk.original_faults,
+                    shrunk.simulations,
+                )}
+            </p>
+            <table class="small-events">
+                <caption>"Events left"</caption>
+                <thead><tr><th scope="col">"Id"</th><th scope="col">"Happened"</th><th scope="col">"Arrived"</th></tr></thead>
+                <tbody>
+                    {shrunk.script.events.iter().map(|e| view! {
+                        <tr>
+                            <td>{e.id.to_string()}</td>
+                            <td>{weekday_day_month_time(e.event_time)}</td>
+                            <td>{weekday_day_month_time(e.arrived_at)}</td>
+                        </tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+            <h5>"Run by run (runs that touched these events)"</h5>
+            <ol class="replay">{replay.into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}</ol>
+            <h5>{format!("What {rule} saw")}</h5>
+            <ul class="evidence">{evidence.into_iter().map(|e| view! { <li>{e}</li> }).collect_view()}</ul>
+        </div>
+    }
+}
+
+/// One line per run that read, wrote, crashed or was a fault: what it read
+/// and what silver held afterwards.
+fn replay(graph: &Graph, script: &Script) -> Vec<String> {
+    let Ok(compiled) = crate::design::compile(graph) else {
+        return Vec::new();
+    };
+    let outcome = crate::engine::simulate(&compiled.pipeline, script);
+    outcome
+        .runs
+        .iter()
+        .filter(|r| {
+            r.rows_read > 0
+                || !r.writes.is_empty()
+                || r.crashed
+                || r.kind != crate::engine::script::RunKind::Scheduled
+        })
+        .map(|run| {
+            let read: Vec<String> = run.read_ids.iter().map(|id| id.to_string()).collect();
+            let after = run
+                .snapshot
+                .as_ref()
+                .map(|s| {
+                    let rows: Vec<String> = s
+                        .silver
+                        .rows()
+                        .map(|r| format!("{} in {}", r.id, r.dt))
+                        .collect();
+                    if rows.is_empty() {
+                        "silver is empty".to_string()
+                    } else {
+                        format!("silver holds {}", rows.join(", "))
+                    }
+                })
+                .unwrap_or_default();
+            format!(
+                "{}: read {}{}; {}.",
+                capital(&run_name(run)),
+                if read.is_empty() {
+                    "nothing".to_string()
+                } else {
+                    read.join(", ")
+                },
+                if run.crashed {
+                    ", then crashed before saving its state"
+                } else {
+                    ""
+                },
+                after
+            )
+        })
+        .collect()
+}
+
+fn capital(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
+}

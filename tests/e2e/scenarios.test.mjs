@@ -1,0 +1,100 @@
+// Scenario pages in a real browser: a failing design checked, its rule and
+// evidence read, the smallest case shown, the design fixed and passed, the
+// progress kept after a reload; axe on every scenario page.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, openPage, axe } from './browser.mjs';
+
+let env;
+before(async () => { env = await launch(); });
+after(async () => { await env?.close(); });
+
+const node = (page, id) => page.locator(`svg.board g.node[data-node="${id}"]`);
+
+/// Source -> state -> transform -> write by the palette and connect menu.
+async function buildChain(page) {
+  for (const kind of ['processing state', 'transform', 'write target']) {
+    await page.locator(`.palette-item[data-kind="${kind}"]`).click();
+  }
+  for (const [from, to] of [[0, 1], [1, 2], [2, 3]]) {
+    await node(page, to).locator('rect.node-box').click();
+    await page.locator('.connect-menu select').selectOption(`from:${from}`);
+    await page.locator('.connect-menu').getByRole('button', { name: 'Connect' }).click();
+  }
+}
+
+test('scenario 1: fail on R2, see the evidence and the smallest case, fix, pass, progress kept', async () => {
+  const { page, errors, context } = await openPage(env, '/scenarios/1');
+  await buildChain(page);
+  await node(page, 3).locator('rect.node-box').click();
+  await page.getByLabel('Write mode').selectOption('append');
+  await page.getByRole('button', { name: 'Check my design' }).click();
+  const verdict = page.locator('.report .verdict');
+  await verdict.waitFor();
+  assert.equal(await verdict.innerText(), '✗ 2 of 3 requirements met.');
+  const r2 = page.locator('.rule[data-rule="R2"]');
+  assert.match(await r2.locator('.rule-head').innerText(), /^✗ R2 failed/);
+  assert.match(await r2.locator('.evidence').innerText(), /The retry of the run for 3 Jun \(Thu 4 Jun 02:05\) wrote a second copy of \d+ row\(s\) already there, in partition\(s\) 2026-06-02, 2026-06-03: c-0602-/);
+  assert.match(await r2.locator('.hint').innerText(), /idempotent write/);
+  assert.match(await page.locator('.rule[data-rule="R1"] .rule-head').innerText(), /^✓ R1 passed/);
+
+  await r2.getByRole('button', { name: 'Show the nodes involved' }).click();
+  assert.equal(await page.locator('svg.board g.node.involved').count(), 2);
+
+  await r2.getByRole('button', { name: 'Show me the smallest case' }).click();
+  const smallest = r2.locator('[data-smallest="R2"]');
+  await smallest.waitFor({ timeout: 30000 });
+  const summary = await smallest.locator('p').first().innerText();
+  assert.match(summary, /^1 event\(s\) instead of 4200, 1 fault\(s\) instead of 2; minimal/);
+  assert.equal(await smallest.locator('table.small-events tbody tr').count(), 1);
+  assert.match(await smallest.locator('ol.replay').innerText(), /manual re-run|crashed/);
+  assert.match(await smallest.locator('ol.replay').innerText(), /silver holds (c-[0-9-]+) in [0-9-]+, \1 in/, 'the replay shows the second copy');
+  assert.match(await smallest.locator('ul.evidence').innerText(), /second copy/);
+
+  // Fix it: overwrite the partitions the list names.
+  await node(page, 3).locator('rect.node-box').click();
+  await page.getByLabel('Write mode').selectOption('overwrite');
+  await page.locator('.check .notice').filter({ hasText: 'changed since this check' }).waitFor();
+  await page.getByRole('button', { name: 'Check my design' }).click();
+  await page.locator('.report .verdict').filter({ hasText: 'Passed' }).waitFor();
+  assert.equal(await page.locator('.report .verdict').innerText(), '✓ Passed: all 3 requirements met.');
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+
+  await page.goto(`${env.url}/scenarios`);
+  await page.reload();
+  await page.waitForSelector('main h1');
+  assert.match(await page.locator('li[data-scenario="1"] .progress').innerText(), /Passed/);
+  assert.match(await page.locator('li[data-scenario="2"] .progress').innerText(), /Not started/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('scenario 1: a structural problem is reported instead of a verdict, then a failing design is saved as failing', async () => {
+  const { page, errors, context } = await openPage(env, '/scenarios/1');
+  await page.getByRole('button', { name: 'Check my design' }).click();
+  assert.match(await page.locator('.report .verdict').innerText(), /Not run: the design has 1 structural problem/);
+  await buildChain(page);
+  await node(page, 1).locator('rect.node-box').click();
+  await page.getByLabel('Lookback').fill('3');
+  await page.getByLabel('Lookback').press('Enter');
+  await page.getByRole('button', { name: 'Check my design' }).click();
+  await page.locator('.rule[data-rule="R3"].rule-failed').waitFor();
+  assert.match(await page.locator('.rule[data-rule="R3"] .evidence').innerText(), /read 4:/);
+  await page.goto(`${env.url}/scenarios`);
+  assert.match(await page.locator('li[data-scenario="1"] .progress').innerText(), /Failing R3/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('every scenario page passes axe and shows its story and canvas', async () => {
+  for (const n of [1, 2, 3, 4, 5]) {
+    const { page, errors, context } = await openPage(env, `/scenarios/${n}`);
+    assert.ok((await page.locator('main h2').first().innerText()).length > 0);
+    assert.equal(await page.locator('svg.board g.node').count(), 1);
+    const violations = await axe(page);
+    assert.deepEqual(violations, [], `scenario ${n}: ${JSON.stringify(violations, null, 2)}`);
+    assert.deepEqual(errors, []);
+    await context.close();
+  }
+});
