@@ -6,7 +6,7 @@
 //!   "graph": {"nodes": {"<id>": {"id", "x", "y", "config", "fixed"}}, "edges": [{"from", "to"}], "next_id"}}`
 //! where `config` is one of the node configurations of `design::graph`.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 use thiserror::Error;
 
 use super::graph::{Graph, NodeConfig, NodeKind};
@@ -19,7 +19,7 @@ pub const MAX_NODES: usize = 200;
 const MAX_NAME: usize = 64;
 const CANVAS: i32 = 10_000;
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DesignFile {
     pub format: String,
     pub version: u32,
@@ -56,8 +56,9 @@ pub fn import(text: &str) -> Result<DesignFile, ImportError> {
     if text.len() > MAX_BYTES {
         return Err(ImportError::TooLarge(text.len() / 1024));
     }
-    let file: DesignFile =
+    let value: serde_json::Value =
         serde_json::from_str(text).map_err(|e| ImportError::NotADesign(short(&e.to_string())))?;
+    let file = super::json::design_file(&value).map_err(|e| ImportError::NotADesign(short(&e)))?;
     if file.format != FORMAT {
         return Err(ImportError::NotADesign(format!(
             "its format is “{}”",

@@ -3,17 +3,17 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::NaiveDate;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::engine::{
     AfterFinal, CommitOrder, ListDate, LogicVersion, MergeKey, PartitionKey, WatermarkColumn,
 };
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct NodeId(pub u32);
 
 /// The palette.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub enum NodeKind {
     Source,
     State,
@@ -63,7 +63,7 @@ impl NodeKind {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum StateChoice {
     Watermark {
         column: WatermarkColumn,
@@ -76,13 +76,13 @@ pub enum StateChoice {
     None,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Layer {
     Bronze,
     Silver,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum WriteChoice {
     Append,
     OverwritePartition,
@@ -93,7 +93,7 @@ pub enum WriteChoice {
     ReplaceTable,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum BackfillShape {
     /// Each date: silver then gold.
     PerDate,
@@ -101,20 +101,20 @@ pub enum BackfillShape {
     TwoPhases,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Markers {
     Off,
     AfterPartition,
     BeforePartition,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Restate {
     AfterAllGold,
     AtOnce,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub enum NodeConfig {
     Source {
         table: String,
@@ -133,9 +133,9 @@ pub enum NodeConfig {
         mode: WriteChoice,
     },
     Backfill {
-        #[serde(with = "crate::engine::calendar::iso_date")]
+        #[serde(serialize_with = "crate::engine::calendar::iso_date::serialize")]
         first: NaiveDate,
-        #[serde(with = "crate::engine::calendar::iso_date")]
+        #[serde(serialize_with = "crate::engine::calendar::iso_date::serialize")]
         last: NaiveDate,
         max_concurrency: u32,
         shape: BackfillShape,
@@ -215,7 +215,7 @@ impl NodeConfig {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Node {
     pub id: NodeId,
     pub x: i32,
@@ -231,13 +231,13 @@ impl Node {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub struct Edge {
     pub from: NodeId,
     pub to: NodeId,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Graph {
     pub nodes: BTreeMap<NodeId, Node>,
     pub edges: BTreeSet<Edge>,

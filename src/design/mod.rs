@@ -10,6 +10,7 @@ pub mod edit;
 pub mod file;
 pub mod form;
 pub mod graph;
+mod json;
 pub mod layout;
 pub mod link;
 pub mod validate;

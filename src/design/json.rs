@@ -1,0 +1,296 @@
+//! Reading a design file's JSON by hand, from a `serde_json::Value`.
+//!
+//! Derived `Deserialize` impls for the design's many small enums were the
+//! single largest piece of the browser bundle; walking a `Value` reads the
+//! same document (the shape `Serialize` writes) at a fraction of the size.
+//! Unknown fields are ignored, as serde does by default.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde_json::{Map, Value};
+
+use crate::engine::calendar::parse_iso_date;
+use crate::engine::{
+    AfterFinal, CommitOrder, ListDate, LogicVersion, MergeKey, PartitionKey, WatermarkColumn,
+};
+
+use super::file::DesignFile;
+use super::graph::{
+    BackfillShape, Edge, Graph, Layer, Markers, Node, NodeConfig, NodeId, Restate, StateChoice,
+    WriteChoice,
+};
+
+type Read<T> = Result<T, String>;
+
+fn object<'a>(value: &'a Value, what: &str) -> Read<&'a Map<String, Value>> {
+    value
+        .as_object()
+        .ok_or_else(|| format!("{what} should be an object"))
+}
+
+fn field<'a>(map: &'a Map<String, Value>, key: &str, what: &str) -> Read<&'a Value> {
+    map.get(key).ok_or_else(|| format!("{what} has no “{key}”"))
+}
+
+fn text<'a>(map: &'a Map<String, Value>, key: &str, what: &str) -> Read<&'a str> {
+    field(map, key, what)?
+        .as_str()
+        .ok_or_else(|| format!("{what}: “{key}” should be text"))
+}
+
+fn whole<T: TryFrom<i64>>(map: &Map<String, Value>, key: &str, what: &str) -> Read<T> {
+    field(map, key, what)?
+        .as_i64()
+        .and_then(|n| T::try_from(n).ok())
+        .ok_or_else(|| format!("{what}: “{key}” should be a whole number in range"))
+}
+
+fn flag(map: &Map<String, Value>, key: &str, what: &str) -> Read<bool> {
+    field(map, key, what)?
+        .as_bool()
+        .ok_or_else(|| format!("{what}: “{key}” should be true or false"))
+}
+
+/// A unit variant, written as its name.
+fn named<T: Copy>(map: &Map<String, Value>, key: &str, what: &str, names: &[(&str, T)]) -> Read<T> {
+    let name = text(map, key, what)?;
+    names
+        .iter()
+        .find(|(n, _)| *n == name)
+        .map(|(_, v)| *v)
+        .ok_or_else(|| format!("{what}: “{key}” cannot be “{name}”"))
+}
+
+/// An externally tagged enum value: `"Name"` or `{"Name": {...}}`.
+fn tagged<'a>(value: &'a Value, what: &str) -> Read<(&'a str, Option<&'a Map<String, Value>>)> {
+    match value {
+        Value::String(name) => Ok((name.as_str(), None)),
+        Value::Object(map) if map.len() == 1 => {
+            let (name, inner) = map
+                .iter()
+                .next()
+                .ok_or_else(|| format!("{what} is empty"))?;
+            Ok((name.as_str(), Some(object(inner, what)?)))
+        }
+        _ => Err(format!("{what} is not a known setting")),
+    }
+}
+
+pub fn design_file(value: &Value) -> Read<DesignFile> {
+    let map = object(value, "the file")?;
+    let scenario = match field(map, "scenario", "the file")? {
+        Value::Null => None,
+        _ => Some(whole::<u8>(map, "scenario", "the file")?),
+    };
+    Ok(DesignFile {
+        format: text(map, "format", "the file")?.to_string(),
+        version: whole(map, "version", "the file")?,
+        scenario,
+        graph: graph(field(map, "graph", "the file")?)?,
+    })
+}
+
+fn graph(value: &Value) -> Read<Graph> {
+    let map = object(value, "the graph")?;
+    let mut nodes = BTreeMap::new();
+    for (key, value) in object(field(map, "nodes", "the graph")?, "the nodes")? {
+        let id = key
+            .parse::<u32>()
+            .map_err(|_| format!("“{key}” is not a node id"))?;
+        nodes.insert(NodeId(id), node(value, id)?);
+    }
+    let mut edges = BTreeSet::new();
+    let list = field(map, "edges", "the graph")?
+        .as_array()
+        .ok_or("the edges should be a list")?;
+    for value in list {
+        let e = object(value, "an edge")?;
+        edges.insert(Edge {
+            from: NodeId(whole(e, "from", "an edge")?),
+            to: NodeId(whole(e, "to", "an edge")?),
+        });
+    }
+    Ok(Graph {
+        nodes,
+        edges,
+        next_id: whole(map, "next_id", "the graph")?,
+    })
+}
+
+fn node(value: &Value, key: u32) -> Read<Node> {
+    let what = format!("node {key}");
+    let map = object(value, &what)?;
+    Ok(Node {
+        id: NodeId(whole(map, "id", &what)?),
+        x: whole(map, "x", &what)?,
+        y: whole(map, "y", &what)?,
+        config: config(field(map, "config", &what)?, &what)?,
+        fixed: flag(map, "fixed", &what)?,
+    })
+}
+
+const COMMIT: [(&str, CommitOrder); 2] = [
+    ("StateAfterWrite", CommitOrder::StateAfterWrite),
+    ("StateBeforeWrite", CommitOrder::StateBeforeWrite),
+];
+
+fn config(value: &Value, what: &str) -> Read<NodeConfig> {
+    let (name, inner) = tagged(value, what)?;
+    let empty = Map::new();
+    let m = inner.unwrap_or(&empty);
+    Ok(match name {
+        "Source" => NodeConfig::Source {
+            table: text(m, "table", what)?.to_string(),
+        },
+        "State" => NodeConfig::State {
+            state: state(field(m, "state", what)?, what)?,
+            commit: named(m, "commit", what, &COMMIT)?,
+        },
+        "Transform" => NodeConfig::Transform {
+            logic: named(
+                m,
+                "logic",
+                what,
+                &[
+                    ("Fixed", LogicVersion::Fixed),
+                    ("Broken", LogicVersion::Broken),
+                ],
+            )?,
+            reads: named(
+                m,
+                "reads",
+                what,
+                &[("Bronze", Layer::Bronze), ("Silver", Layer::Silver)],
+            )?,
+            partition_key: named(
+                m,
+                "partition_key",
+                what,
+                &[
+                    ("EventDate", PartitionKey::EventDate),
+                    ("ProcessingDate", PartitionKey::ProcessingDate),
+                ],
+            )?,
+        },
+        "Write" => NodeConfig::Write {
+            table: text(m, "table", what)?.to_string(),
+            mode: write_mode(field(m, "mode", what)?, what)?,
+        },
+        "Backfill" => {
+            let date = |key: &str| {
+                parse_iso_date(text(m, key, what)?)
+                    .ok_or_else(|| format!("{what}: “{key}” should be a YYYY-MM-DD date"))
+            };
+            NodeConfig::Backfill {
+                first: date("first")?,
+                last: date("last")?,
+                max_concurrency: whole(m, "max_concurrency", what)?,
+                shape: named(
+                    m,
+                    "shape",
+                    what,
+                    &[
+                        ("PerDate", BackfillShape::PerDate),
+                        ("TwoPhases", BackfillShape::TwoPhases),
+                    ],
+                )?,
+                markers: named(
+                    m,
+                    "markers",
+                    what,
+                    &[
+                        ("Off", Markers::Off),
+                        ("AfterPartition", Markers::AfterPartition),
+                        ("BeforePartition", Markers::BeforePartition),
+                    ],
+                )?,
+                yield_to_scheduled: flag(m, "yield_to_scheduled", what)?,
+            }
+        }
+        "Finaliser" => NodeConfig::Finaliser {
+            allowed_lateness_days: whole(m, "allowed_lateness_days", what)?,
+            after_final: named(
+                m,
+                "after_final",
+                what,
+                &[
+                    ("Drop", AfterFinal::Drop),
+                    ("Adjustments", AfterFinal::Adjustments),
+                    ("Reopen", AfterFinal::Reopen),
+                ],
+            )?,
+        },
+        "Checks" => NodeConfig::Checks {
+            unique_key: flag(m, "unique_key", what)?,
+            reconcile: flag(m, "reconcile", what)?,
+        },
+        "Report" => NodeConfig::Report {
+            restate: named(
+                m,
+                "restate",
+                what,
+                &[
+                    ("AfterAllGold", Restate::AfterAllGold),
+                    ("AtOnce", Restate::AtOnce),
+                ],
+            )?,
+        },
+        other => return Err(format!("{what} is of an unknown kind “{other}”")),
+    })
+}
+
+fn state(value: &Value, what: &str) -> Read<StateChoice> {
+    let (name, inner) = tagged(value, what)?;
+    let empty = Map::new();
+    let m = inner.unwrap_or(&empty);
+    Ok(match name {
+        "None" => StateChoice::None,
+        "Watermark" => StateChoice::Watermark {
+            column: named(
+                m,
+                "column",
+                what,
+                &[
+                    ("ArrivedAt", WatermarkColumn::ArrivedAt),
+                    ("UpdatedAt", WatermarkColumn::UpdatedAt),
+                    ("EventTime", WatermarkColumn::EventTime),
+                ],
+            )?,
+            overlap_minutes: whole(m, "overlap_minutes", what)?,
+        },
+        "PartitionList" => StateChoice::PartitionList {
+            lookback: whole(m, "lookback", what)?,
+            over: named(
+                m,
+                "over",
+                what,
+                &[
+                    ("EventDate", ListDate::EventDate),
+                    ("ChangeDate", ListDate::ChangeDate),
+                ],
+            )?,
+        },
+        other => return Err(format!("{what}: unknown processing state “{other}”")),
+    })
+}
+
+fn write_mode(value: &Value, what: &str) -> Read<WriteChoice> {
+    let (name, inner) = tagged(value, what)?;
+    Ok(match (name, inner) {
+        ("Append", None) => WriteChoice::Append,
+        ("OverwritePartition", None) => WriteChoice::OverwritePartition,
+        ("ReplaceTable", None) => WriteChoice::ReplaceTable,
+        ("Merge", Some(m)) => WriteChoice::Merge {
+            key: match field(m, "key", what)? {
+                Value::Null => None,
+                _ => Some(named(
+                    m,
+                    "key",
+                    what,
+                    &[("Key", MergeKey::Key), ("RowId", MergeKey::RowId)],
+                )?),
+            },
+        },
+        (other, _) => return Err(format!("{what}: unknown write mode “{other}”")),
+    })
+}
