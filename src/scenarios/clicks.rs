@@ -7,10 +7,8 @@ use chrono::Duration;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::design::{Graph, NodeId, NodeKind};
-use crate::engine::calendar::{
-    at, day_month, days, mm_dd, shift, weekday_day_month_time, Day, Instant,
-};
+use crate::design::{Graph, NodeKind};
+use crate::engine::calendar::{at, days, mm_dd, shift, weekday_day_month_time, Day, Instant};
 use crate::engine::event::Event;
 use crate::engine::generate::daily_runs;
 use crate::engine::money::Money;
@@ -18,7 +16,7 @@ use crate::engine::script::{RunKind, RunSpec, Script};
 use crate::engine::trace::{Outcome, RunTrace};
 use crate::engine::PipelineConfig;
 
-use super::report::{some_ids, Rule, RuleResult};
+use super::report::{capital, nodes_of, result, run_name, some_ids, Rule, RuleResult};
 
 pub const SEED: u64 = 1;
 pub const CLICKS_PER_DAY: u32 = 300;
@@ -97,29 +95,6 @@ pub fn script() -> Script {
     Script::new(first(), events, runs)
 }
 
-/// "the retry of the run for 3 Jun (Thu 4 Jun 02:05)".
-pub fn run_name(run: &RunTrace) -> String {
-    let what = match run.kind {
-        RunKind::Scheduled => "the run",
-        RunKind::Retry => "the retry of the run",
-        RunKind::Manual => "the manual re-run",
-    };
-    format!(
-        "{what} for {} ({})",
-        day_month(run.day),
-        weekday_day_month_time(run.at)
-    )
-}
-
-fn nodes_of(graph: &Graph, kinds: &[NodeKind]) -> Vec<NodeId> {
-    graph
-        .nodes
-        .values()
-        .filter(|n| kinds.contains(&n.kind()))
-        .map(|n| n.id)
-        .collect()
-}
-
 /// Every rule over one simulation of `config` on `script`.
 pub fn judge(graph: &Graph, config: &PipelineConfig, script: &Script) -> Vec<RuleResult> {
     let outcome = crate::engine::simulate(config, script);
@@ -128,15 +103,6 @@ pub fn judge(graph: &Graph, config: &PipelineConfig, script: &Script) -> Vec<Rul
         r2(graph, &outcome),
         r3(graph, &outcome),
     ]
-}
-
-fn result(rule: Rule, evidence: Vec<String>, nodes: Vec<NodeId>) -> RuleResult {
-    RuleResult {
-        rule,
-        passed: evidence.is_empty(),
-        evidence,
-        nodes,
-    }
 }
 
 fn r1(graph: &Graph, script: &Script, outcome: &Outcome) -> RuleResult {
@@ -270,12 +236,4 @@ fn r3(graph: &Graph, outcome: &Outcome) -> RuleResult {
         )],
     };
     result(RULES[2], evidence, nodes_of(graph, &[NodeKind::State]))
-}
-
-fn capital(text: &str) -> String {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
 }

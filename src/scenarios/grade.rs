@@ -4,18 +4,20 @@
 use crate::design::{compile, Graph};
 use crate::engine::script::Script;
 
-use super::clicks;
 use super::report::{Report, Rule};
+use super::{clicks, mobile, orders};
 
 /// Whether scenario `number` can be checked yet.
 pub fn gradable(number: u8) -> bool {
-    number == 1
+    matches!(number, 1..=3)
 }
 
 /// The rules of scenario `number`.
 pub fn rules(number: u8) -> &'static [Rule] {
     match number {
         1 => &clicks::RULES,
+        2 => &orders::RULES,
+        3 => &mobile::RULES,
         _ => &[],
     }
 }
@@ -24,6 +26,8 @@ pub fn rules(number: u8) -> &'static [Rule] {
 pub fn script(number: u8) -> Option<Script> {
     match number {
         1 => Some(clicks::script()),
+        2 => Some(orders::script()),
+        3 => Some(mobile::script()),
         _ => None,
     }
 }
@@ -37,6 +41,8 @@ pub fn grade_on(number: u8, graph: &Graph, script: &Script) -> Report {
     };
     match number {
         1 => Report::Graded(clicks::judge(graph, &compiled.pipeline, script)),
+        2 => Report::Graded(orders::judge(graph, &compiled.pipeline, script)),
+        3 => Report::Graded(mobile::judge(graph, &compiled.pipeline, script)),
         _ => Report::Graded(Vec::new()),
     }
 }

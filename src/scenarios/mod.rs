@@ -4,6 +4,8 @@
 pub mod catalog;
 pub mod clicks;
 pub mod grade;
+pub mod mobile;
+pub mod orders;
 pub mod progress;
 pub mod report;
 pub mod shrink;

@@ -2,7 +2,10 @@
 //! failure the evidence from the engine's trace, the nodes involved and the
 //! concept to revisit. Never the right design.
 
-use crate::design::{NodeId, Problem};
+use crate::design::{Graph, NodeId, NodeKind, Problem};
+use crate::engine::calendar::{day_month, weekday_day_month_time};
+use crate::engine::script::RunKind;
+use crate::engine::trace::RunTrace;
 
 /// A requirement of a scenario.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -62,4 +65,44 @@ pub fn some_ids<S: AsRef<str>>(ids: &[S]) -> String {
     } else {
         format!("{} and {rest} more", shown.join(", "))
     }
+}
+
+/// "the retry of the run for 3 Jun (Thu 4 Jun 02:05)".
+pub fn run_name(run: &RunTrace) -> String {
+    let what = match run.kind {
+        RunKind::Scheduled => "the run",
+        RunKind::Retry => "the retry of the run",
+        RunKind::Manual => "the manual re-run",
+    };
+    format!(
+        "{what} for {} ({})",
+        day_month(run.day),
+        weekday_day_month_time(run.at)
+    )
+}
+
+pub fn nodes_of(graph: &Graph, kinds: &[NodeKind]) -> Vec<NodeId> {
+    graph
+        .nodes
+        .values()
+        .filter(|n| kinds.contains(&n.kind()))
+        .map(|n| n.id)
+        .collect()
+}
+
+pub fn result(rule: Rule, evidence: Vec<String>, nodes: Vec<NodeId>) -> RuleResult {
+    RuleResult {
+        rule,
+        passed: evidence.is_empty(),
+        evidence,
+        nodes,
+    }
+}
+
+pub fn capital(text: &str) -> String {
+    let mut chars = text.chars();
+    chars
+        .next()
+        .map(|c| c.to_uppercase().chain(chars).collect())
+        .unwrap_or_default()
 }

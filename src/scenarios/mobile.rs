@@ -1,0 +1,336 @@
+//! Scenario 3, "Late mobile events and month close": a month of in-app
+//! purchases, a long offline tail, a crash, and finance closing August on
+//! Thursday 3 September at 09:00.
+
+use std::collections::{BTreeMap, HashMap};
+
+use chrono::Duration;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::design::{Graph, NodeConfig, NodeKind};
+use crate::engine::calendar::{at, days, mm_dd, weekday_day_month_time, Day, Instant};
+use crate::engine::event::Event;
+use crate::engine::generate::{daily_runs, DelayProfile};
+use crate::engine::money::Money;
+use crate::engine::script::Script;
+use crate::engine::trace::Outcome;
+use crate::engine::PipelineConfig;
+
+use super::report::{nodes_of, result, run_name, some_ids, Rule, RuleResult};
+
+pub const SEED: u64 = 3;
+pub const PURCHASES_PER_DAY: u32 = 400;
+/// R1: share of August's value that must be in place at finalisation, in
+/// basis points (99 %).
+pub const SHARE_BP: i64 = 9_900;
+
+pub const RULES: [Rule; 4] = [
+    Rule {
+        id: "R1",
+        text: "At least 99 % of August's value is in its partition when the partition is finalised, none of it counted twice.",
+        concept: "allowed lateness",
+    },
+    Rule {
+        id: "R2",
+        text: "Every August partition is final by the close (Thursday 3 September, 09:00).",
+        concept: "finalisation",
+    },
+    Rule {
+        id: "R3",
+        text: "Purchases arriving after their partition is final are in the adjustments table exactly once, none dropped, and no final partition is ever written again.",
+        concept: "adjustments table",
+    },
+    Rule {
+        id: "R4",
+        text: "Each run writes at most L + 1 of the partitions dated up to its own day (L: the allowed lateness).",
+        concept: "bounded rewrite",
+    },
+];
+
+pub fn first() -> Day {
+    Day::from_ymd_opt(2026, 8, 1).unwrap_or_default()
+}
+
+pub fn last() -> Day {
+    Day::from_ymd_opt(2026, 8, 31).unwrap_or_default()
+}
+
+pub fn close() -> Instant {
+    at(Day::from_ymd_opt(2026, 9, 3).unwrap_or_default(), 9, 0)
+}
+
+/// August's purchases with the mobile delay profile; runs at 02:00
+/// through 24 September; the run for 18 August crashes and is retried.
+pub fn script() -> Script {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+    let mut events = Vec::new();
+    for day in days(first(), last()) {
+        for n in 0..PURCHASES_PER_DAY {
+            let event_time = at(day, 0, 0) + Duration::seconds(rng.random_range(0..86_400));
+            let arrived = DelayProfile::MobileOffline.arrival(&mut rng, event_time);
+            let id = format!("p-{}-{:03}", mm_dd(day).replace('-', ""), n + 1);
+            let amount = Money::gbp(rng.random_range(99..=4_999));
+            events.push(Event::immutable(&id, event_time, arrived, amount));
+        }
+    }
+    let last_run = Day::from_ymd_opt(2026, 9, 23).unwrap_or_default();
+    let mut runs = daily_runs(first(), last_run, 2, 0);
+    let crash_day = Day::from_ymd_opt(2026, 8, 18).unwrap_or_default();
+    for run in runs.iter_mut().filter(|r| r.day == crash_day) {
+        run.crash_then_retry_at = Some(run.at + Duration::minutes(5));
+    }
+    Script::new(first(), events, runs)
+}
+
+fn percent(bp: i64) -> String {
+    format!("{}.{:02} %", bp / 100, bp % 100)
+}
+
+pub fn judge(graph: &Graph, config: &PipelineConfig, script: &Script) -> Vec<RuleResult> {
+    let outcome = crate::engine::simulate(config, script);
+    let lateness = graph.nodes.values().find_map(|n| match &n.config {
+        NodeConfig::Finaliser {
+            allowed_lateness_days,
+            ..
+        } => Some(*allowed_lateness_days),
+        _ => None,
+    });
+    vec![
+        r1(graph, script, &outcome),
+        r2(graph, &outcome),
+        r3(graph, script, &outcome),
+        r4(graph, &outcome, lateness),
+    ]
+}
+
+fn august(day: Day) -> bool {
+    (first()..=last()).contains(&day)
+}
+
+fn r1(graph: &Graph, script: &Script, outcome: &Outcome) -> RuleResult {
+    let total: i64 = script
+        .events
+        .iter()
+        .filter(|e| august(e.event_date()))
+        .map(|e| e.amount.minor)
+        .sum();
+    // Silver as each partition was when it became final (or at the end).
+    let mut at_final: BTreeMap<Day, (i64, Vec<String>)> = BTreeMap::new();
+    for run in &outcome.runs {
+        let Some(snapshot) = &run.snapshot else {
+            continue;
+        };
+        for dt in run.finalised.iter().filter(|d| august(**d)) {
+            at_final.insert(*dt, partition_value(snapshot.silver.partition(*dt)));
+        }
+    }
+    for dt in days(first(), last()) {
+        at_final
+            .entry(dt)
+            .or_insert_with(|| partition_value(outcome.silver.partition(dt)));
+    }
+    let kept: i64 = at_final.values().map(|(v, _)| *v).sum();
+    let share = if total == 0 {
+        10_000
+    } else {
+        kept * 10_000 / total
+    };
+    let doubled: Vec<String> = at_final
+        .values()
+        .flat_map(|(_, d)| d.iter().cloned())
+        .collect();
+    let mut evidence = Vec::new();
+    if share < SHARE_BP {
+        let worst = at_final
+            .iter()
+            .map(|(dt, (v, _))| {
+                let day_total: i64 = script
+                    .events
+                    .iter()
+                    .filter(|e| e.event_date() == *dt)
+                    .map(|e| e.amount.minor)
+                    .sum();
+                (
+                    *dt,
+                    if day_total == 0 {
+                        10_000
+                    } else {
+                        v * 10_000 / day_total
+                    },
+                )
+            })
+            .min_by_key(|(_, bp)| *bp);
+        evidence.push(format!(
+            "When August's partitions became final they held {} of August's value (£{} of £{}); at least {} is required.{}",
+            percent(share),
+            Money::gbp(kept).grouped(),
+            Money::gbp(total).grouped(),
+            percent(SHARE_BP),
+            worst
+                .map(|(dt, bp)| format!(" The thinnest was {dt}, with {} of its value.", percent(bp)))
+                .unwrap_or_default()
+        ));
+    }
+    if !doubled.is_empty() {
+        evidence.push(format!(
+            "{} purchase(s) were counted twice in their final partition: {}.",
+            doubled.len(),
+            some_ids(&doubled)
+        ));
+    }
+    result(
+        RULES[0],
+        evidence,
+        nodes_of(graph, &[NodeKind::State, NodeKind::Finaliser]),
+    )
+}
+
+/// A partition's value and its doubled ids.
+fn partition_value(rows: &[crate::engine::table::Row]) -> (i64, Vec<String>) {
+    let mut seen: HashMap<&str, usize> = HashMap::new();
+    for r in rows {
+        *seen.entry(r.id.as_ref()).or_insert(0) += 1;
+    }
+    let mut doubled: Vec<String> = seen
+        .iter()
+        .filter(|(_, n)| **n > 1)
+        .map(|(id, _)| id.to_string())
+        .collect();
+    doubled.sort();
+    (rows.iter().map(|r| r.raw.minor).sum(), doubled)
+}
+
+fn r2(graph: &Graph, outcome: &Outcome) -> RuleResult {
+    let late: Vec<(Day, Option<Instant>)> = days(first(), last())
+        .map(|dt| (dt, outcome.finalised.get(&dt).copied()))
+        .filter(|(_, at)| at.is_none_or(|t| t > close()))
+        .collect();
+    let evidence = match late.first() {
+        None => Vec::new(),
+        Some((dt, when)) => {
+            let dts: Vec<String> = late.iter().map(|(d, _)| d.to_string()).collect();
+            vec![format!(
+                "{} August partition(s) were not final by {}: {}. For example {dt} {}.",
+                late.len(),
+                weekday_day_month_time(close()),
+                some_ids(&dts),
+                match when {
+                    Some(t) => format!("became final only at {}", weekday_day_month_time(*t)),
+                    None => "never became final".to_string(),
+                }
+            )]
+        }
+    };
+    result(RULES[1], evidence, nodes_of(graph, &[NodeKind::Finaliser]))
+}
+
+fn r3(graph: &Graph, script: &Script, outcome: &Outcome) -> RuleResult {
+    let mut booked: HashMap<&str, usize> = HashMap::new();
+    for a in &outcome.adjustments {
+        *booked.entry(a.id.as_ref()).or_insert(0) += 1;
+    }
+    let after_final: Vec<&Event> = script
+        .events
+        .iter()
+        .filter(|e| {
+            outcome
+                .finalised
+                .get(&e.event_date())
+                .is_some_and(|f| e.arrived_at > *f)
+        })
+        .collect();
+    let last_run = outcome.runs.last().map(|r| r.at);
+    let missing: Vec<&str> = after_final
+        .iter()
+        .filter(|e| last_run.is_some_and(|t| e.arrived_at <= t))
+        .filter(|e| !booked.contains_key(e.id.as_ref()))
+        .map(|e| e.id.as_ref())
+        .collect();
+    let twice: Vec<&str> = booked
+        .iter()
+        .filter(|(_, n)| **n > 1)
+        .map(|(id, _)| *id)
+        .collect();
+    let mut evidence = Vec::new();
+    if !outcome.dropped.is_empty() {
+        let ids: Vec<&str> = outcome.dropped.iter().map(|id| id.as_ref()).collect();
+        evidence.push(format!(
+            "{} late purchase(s) were dropped: {}.",
+            ids.len(),
+            some_ids(&ids)
+        ));
+    } else if !missing.is_empty() {
+        evidence.push(format!(
+            "{} purchase(s) arrived after their partition was final but are not in the adjustments table: {}.",
+            missing.len(),
+            some_ids(&missing)
+        ));
+    }
+    if !twice.is_empty() {
+        evidence.push(format!(
+            "{} purchase(s) are in the adjustments table more than once: {}.",
+            twice.len(),
+            some_ids(&twice)
+        ));
+    }
+    // A write into a partition finalised before the run started.
+    let rewritten = |r: &crate::engine::trace::RunTrace| -> Vec<String> {
+        r.writes
+            .iter()
+            .filter(|w| outcome.finalised.get(&w.dt).is_some_and(|f| *f < r.at))
+            .map(|w| w.dt.to_string())
+            .collect()
+    };
+    if let Some(run) = outcome.runs.iter().find(|r| !rewritten(r).is_empty()) {
+        let count = outcome
+            .runs
+            .iter()
+            .filter(|r| !rewritten(r).is_empty())
+            .count();
+        let dts = rewritten(run);
+        evidence.push(format!(
+            "{count} run(s) wrote partitions that were already final. For example {} rewrote {}.",
+            run_name(run),
+            some_ids(&dts)
+        ));
+    }
+    result(
+        RULES[2],
+        evidence,
+        nodes_of(graph, &[NodeKind::Finaliser, NodeKind::Write]),
+    )
+}
+
+fn r4(graph: &Graph, outcome: &Outcome, lateness: Option<u32>) -> RuleResult {
+    let Some(most) = lateness.map(|l| l as usize + 1) else {
+        // Without a finaliser there is no L to hold a run to (R2 says so).
+        return result(RULES[3], Vec::new(), Vec::new());
+    };
+    let upto =
+        |r: &&crate::engine::trace::RunTrace| r.writes.iter().filter(|w| w.dt <= r.day).count();
+    let wide: Vec<_> = outcome.runs.iter().filter(|r| upto(r) > most).collect();
+    let evidence = match wide.first() {
+        None => Vec::new(),
+        Some(run) => {
+            let dts: Vec<String> = run
+                .writes
+                .iter()
+                .filter(|w| w.dt <= run.day)
+                .map(|w| w.dt.to_string())
+                .collect();
+            vec![format!(
+                "{} run(s) wrote more than {most} partitions dated up to their own day. For example {} wrote {}: {}.",
+                wide.len(),
+                run_name(run),
+                dts.len(),
+                some_ids(&dts)
+            )]
+        }
+    };
+    result(
+        RULES[3],
+        evidence,
+        nodes_of(graph, &[NodeKind::State, NodeKind::Finaliser]),
+    )
+}

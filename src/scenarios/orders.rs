@@ -1,0 +1,312 @@
+//! Scenario 2, "Orders that change": orders paid, shipped, delivered and
+//! sometimes returned and refunded for weeks; bronze holds one row per
+//! change, silver the latest version of each order by order date.
+
+use std::collections::{BTreeMap, HashMap, HashSet};
+
+use chrono::Duration;
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+
+use crate::design::{Graph, NodeKind};
+use crate::engine::calendar::{at, days, mm_dd, weekday_day_month_time, Day, Instant};
+use crate::engine::event::{Event, Id, OrderStatus};
+use crate::engine::generate::daily_runs;
+use crate::engine::money::Money;
+use crate::engine::script::{RunKind, Script};
+use crate::engine::trace::Outcome;
+use crate::engine::PipelineConfig;
+
+use super::report::{capital, nodes_of, result, run_name, some_ids, Rule, RuleResult};
+
+pub const SEED: u64 = 2;
+pub const ORDERS_PER_DAY: u32 = 40;
+/// R3: what one run re-reads may span at most this much change time.
+pub const MOST_REREAD_HOURS: i64 = 24;
+
+pub const RULES: [Rule; 4] = [
+    Rule {
+        id: "R1",
+        text: "Silver holds the latest version of every order.",
+        concept: "merge on the business key",
+    },
+    Rule {
+        id: "R2",
+        text: "No order id appears twice in silver.",
+        concept: "merge key",
+    },
+    Rule {
+        id: "R3",
+        text: "A run reads only the changes since the last successful run, plus at most one day of overlap (what it re-reads spans 24 hours of changes or less).",
+        concept: "watermark overlap",
+    },
+    Rule {
+        id: "R4",
+        text: "After the retry, every change the crashed run had read is in silver.",
+        concept: "commit order",
+    },
+];
+
+pub fn first() -> Day {
+    Day::from_ymd_opt(2026, 6, 1).unwrap_or_default()
+}
+
+pub fn last() -> Day {
+    Day::from_ymd_opt(2026, 6, 21).unwrap_or_default()
+}
+
+/// The last run's day: runs go on at 02:00 through 20 July.
+pub fn last_run_day() -> Day {
+    Day::from_ymd_opt(2026, 7, 19).unwrap_or_default()
+}
+
+fn minutes(rng: &mut ChaCha8Rng, lo: i64, hi: i64) -> Duration {
+    Duration::seconds(rng.random_range(lo * 60..=hi * 60))
+}
+
+/// Change capture lag: 30 s to 8 min, 6 % 40 to 180 min.
+fn lag(rng: &mut ChaCha8Rng) -> Duration {
+    if rng.random_range(0..100u32) < 6 {
+        minutes(rng, 40, 180)
+    } else {
+        Duration::seconds(rng.random_range(30..=480))
+    }
+}
+
+/// Orders placed 1-21 June with their whole lifecycle as change rows; daily
+/// runs through 20 July; the run for 10 June crashes after writing and is
+/// retried at 02:05.
+pub fn script() -> Script {
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+    let mut events = Vec::new();
+    for day in days(first(), last()) {
+        for n in 0..ORDERS_PER_DAY {
+            let key: Id = format!("o-{}-{:02}", mm_dd(day).replace('-', ""), n + 1).into();
+            let placed = at(day, 0, 0) + Duration::seconds(rng.random_range(0..86_400));
+            let amount = Money::gbp(rng.random_range(500..=25_000));
+            let paid = placed + minutes(&mut rng, 5, 90);
+            let shipped = paid + minutes(&mut rng, 18 * 60, 72 * 60);
+            let delivered = shipped + minutes(&mut rng, 20 * 60, 96 * 60);
+            let mut steps = vec![
+                (OrderStatus::Placed, placed),
+                (OrderStatus::Paid, paid),
+                (OrderStatus::Shipped, shipped),
+                (OrderStatus::Delivered, delivered),
+            ];
+            if rng.random_range(0..100u32) < 12 {
+                let returned = delivered + minutes(&mut rng, 2 * 24 * 60, 14 * 24 * 60);
+                let refunded = returned + minutes(&mut rng, 24 * 60, 4 * 24 * 60);
+                steps.push((OrderStatus::Returned, returned));
+                steps.push((OrderStatus::Refunded, refunded));
+            }
+            for (i, (status, updated_at)) in steps.into_iter().enumerate() {
+                events.push(Event {
+                    id: format!("{key}-c{}", i + 1).into(),
+                    key: key.clone(),
+                    event_time: placed,
+                    updated_at,
+                    arrived_at: updated_at + lag(&mut rng),
+                    amount,
+                    status: Some(status),
+                });
+            }
+        }
+    }
+    let mut runs = daily_runs(first(), last_run_day(), 2, 0);
+    let crash_day = Day::from_ymd_opt(2026, 6, 10).unwrap_or_default();
+    for run in runs.iter_mut().filter(|r| r.day == crash_day) {
+        run.crash_then_retry_at = Some(run.at + Duration::minutes(5));
+    }
+    Script::new(first(), events, runs)
+}
+
+fn status_name(status: Option<OrderStatus>) -> &'static str {
+    match status {
+        Some(OrderStatus::Placed) => "placed",
+        Some(OrderStatus::Paid) => "paid",
+        Some(OrderStatus::Shipped) => "shipped",
+        Some(OrderStatus::Delivered) => "delivered",
+        Some(OrderStatus::Returned) => "returned",
+        Some(OrderStatus::Refunded) => "refunded",
+        None => "no status",
+    }
+}
+
+pub fn judge(graph: &Graph, config: &PipelineConfig, script: &Script) -> Vec<RuleResult> {
+    let outcome = crate::engine::simulate(config, script);
+    let by_id: HashMap<&str, &Event> = script.events.iter().map(|e| (e.id.as_ref(), e)).collect();
+    vec![
+        r1(graph, script, &outcome),
+        r2(graph, &outcome),
+        r3(graph, &outcome, &by_id),
+        r4(graph, &outcome, &by_id),
+    ]
+}
+
+/// The latest change of each order that arrived before `until`.
+fn latest(script: &Script, until: Instant) -> BTreeMap<&str, &Event> {
+    let mut latest: BTreeMap<&str, &Event> = BTreeMap::new();
+    for e in script.events.iter().filter(|e| e.arrived_at <= until) {
+        let slot = latest.entry(e.key.as_ref()).or_insert(e);
+        if e.updated_at > slot.updated_at {
+            *slot = e;
+        }
+    }
+    latest
+}
+
+fn r1(graph: &Graph, script: &Script, outcome: &Outcome) -> RuleResult {
+    let Some(end) = outcome.runs.last().map(|r| r.at) else {
+        return result(RULES[0], Vec::new(), Vec::new());
+    };
+    let mut in_silver: HashMap<&str, Vec<&crate::engine::table::Row>> = HashMap::new();
+    for row in outcome.silver.rows() {
+        in_silver.entry(row.key.as_ref()).or_default().push(row);
+    }
+    let mut stale = Vec::new();
+    let mut missing = Vec::new();
+    for (key, want) in latest(script, end) {
+        match in_silver.get(key) {
+            None => missing.push(key),
+            Some(rows) if !rows.iter().any(|r| r.updated_at == want.updated_at) => {
+                let have = rows.iter().max_by_key(|r| r.updated_at).map(|r| r.status);
+                stale.push((key, want, have.flatten()));
+            }
+            Some(_) => {}
+        }
+    }
+    let mut evidence = Vec::new();
+    if !missing.is_empty() {
+        evidence.push(format!(
+            "{} order(s) are not in silver at all: {}.",
+            missing.len(),
+            some_ids(&missing)
+        ));
+    }
+    if let Some((key, want, have)) = stale.first() {
+        let keys: Vec<&str> = stale.iter().map(|(k, _, _)| *k).collect();
+        evidence.push(format!(
+            "{} order(s) are out of date: {}. For example {key} should be {} (changed {}, arrived {}) but silver says {}.",
+            stale.len(),
+            some_ids(&keys),
+            status_name(want.status),
+            weekday_day_month_time(want.updated_at),
+            weekday_day_month_time(want.arrived_at),
+            status_name(*have),
+        ));
+    }
+    result(
+        RULES[0],
+        evidence,
+        nodes_of(graph, &[NodeKind::State, NodeKind::Write]),
+    )
+}
+
+fn r2(graph: &Graph, outcome: &Outcome) -> RuleResult {
+    let mut count: BTreeMap<&str, usize> = BTreeMap::new();
+    for row in outcome.silver.rows() {
+        *count.entry(row.key.as_ref()).or_insert(0) += 1;
+    }
+    let doubled: Vec<(&str, usize)> = count.into_iter().filter(|(_, n)| *n > 1).collect();
+    let evidence = match doubled.first() {
+        None => Vec::new(),
+        Some((key, n)) => {
+            let keys: Vec<&str> = doubled.iter().map(|(k, _)| *k).collect();
+            vec![format!(
+                "{} order id(s) appear more than once in silver: {}. For example {key} has {n} rows; expected 1.",
+                doubled.len(),
+                some_ids(&keys)
+            )]
+        }
+    };
+    result(RULES[1], evidence, nodes_of(graph, &[NodeKind::Write]))
+}
+
+fn r3(graph: &Graph, outcome: &Outcome, by_id: &HashMap<&str, &Event>) -> RuleResult {
+    let mut read_before: HashSet<&str> = HashSet::new();
+    let mut evidence = Vec::new();
+    let mut offenders = 0;
+    for run in &outcome.runs {
+        let reread: Vec<&Event> = run
+            .read_ids
+            .iter()
+            .filter(|id| read_before.contains(id.as_ref()))
+            .filter_map(|id| by_id.get(id.as_ref()).copied())
+            .collect();
+        let span = reread
+            .iter()
+            .map(|e| e.updated_at)
+            .max()
+            .zip(reread.iter().map(|e| e.updated_at).min())
+            .map(|(hi, lo)| hi - lo);
+        if span.is_some_and(|s| s > Duration::hours(MOST_REREAD_HOURS)) {
+            offenders += 1;
+            if evidence.is_empty() {
+                let hours = span.map(|s| s.num_hours()).unwrap_or_default();
+                evidence.push(format!(
+                    "{} re-read {} change(s) it had already read, spanning {hours} hours of changes (at most {MOST_REREAD_HOURS} allowed).",
+                    capital(&run_name(run)),
+                    reread.len(),
+                ));
+            }
+        }
+        if run.state_saved {
+            read_before.extend(
+                run.read_ids
+                    .iter()
+                    .filter_map(|id| by_id.get_key_value(id.as_ref()).map(|(k, _)| *k)),
+            );
+        }
+    }
+    if offenders > 1 {
+        evidence.push(format!(
+            "{offenders} runs in all re-read more than a day of changes."
+        ));
+    }
+    result(RULES[2], evidence, nodes_of(graph, &[NodeKind::State]))
+}
+
+fn r4(graph: &Graph, outcome: &Outcome, by_id: &HashMap<&str, &Event>) -> RuleResult {
+    let mut evidence = Vec::new();
+    for (i, crashed) in outcome.runs.iter().enumerate().filter(|(_, r)| r.crashed) {
+        // Silver once the retry has run.
+        let Some(retry) = outcome.runs[i + 1..]
+            .iter()
+            .find(|r| r.kind == RunKind::Retry && r.day == crashed.day)
+        else {
+            continue;
+        };
+        let Some(after) = &retry.snapshot else {
+            continue;
+        };
+        let newest: HashMap<&str, Instant> = after
+            .silver
+            .rows()
+            .map(|r| (r.key.as_ref(), r.updated_at))
+            .fold(HashMap::new(), |mut m, (k, t)| {
+                let slot = m.entry(k).or_insert(t);
+                if t > *slot {
+                    *slot = t;
+                }
+                m
+            });
+        let lost: Vec<&str> = crashed
+            .read_ids
+            .iter()
+            .filter_map(|id| by_id.get(id.as_ref()))
+            .filter(|e| newest.get(e.key.as_ref()).is_none_or(|t| *t < e.updated_at))
+            .map(|e| e.id.as_ref())
+            .collect();
+        if !lost.is_empty() {
+            evidence.push(format!(
+                "{} read {} change(s) and crashed; after {} {} of them are still not in silver: {}.",
+                capital(&run_name(crashed)),
+                crashed.read_ids.len(),
+                run_name(retry),
+                lost.len(),
+                some_ids(&lost)
+            ));
+        }
+    }
+    result(RULES[3], evidence, nodes_of(graph, &[NodeKind::State]))
+}
