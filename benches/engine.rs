@@ -109,4 +109,78 @@ fn lateness() {
             per_step.as_secs_f64() * 1e6
         );
     }
+    grading();
+}
+
+/// Grading each gradable scenario with a passing design, and one shrink.
+fn grading() {
+    use partition_lab::design::graph::StateChoice;
+    use partition_lab::design::{Edit, Graph, History, NodeConfig, NodeId, NodeKind};
+    use partition_lab::scenarios::catalog::SCENARIOS;
+    use partition_lab::scenarios::grade::{gradable, grade, script};
+    use partition_lab::scenarios::shrink::shrink;
+
+    /// source -> list(2) -> transform -> write (overwrite) -> finaliser(2).
+    fn sample(source: &str, mode: partition_lab::design::graph::WriteChoice) -> Graph {
+        let mut h = History::new(Graph::with_source(source));
+        let mut add = |config: NodeConfig| {
+            h.edit(&Edit::Add { config, x: 0, y: 0 }).ok();
+            NodeId(h.current.next_id - 1)
+        };
+        let s = add(NodeConfig::State {
+            state: StateChoice::PartitionList {
+                lookback: 2,
+                over: partition_lab::engine::ListDate::ChangeDate,
+            },
+            commit: Default::default(),
+        });
+        let t = add(NodeConfig::default_for(NodeKind::Transform));
+        let w = add(NodeConfig::Write {
+            table: "silver.t".into(),
+            mode,
+        });
+        let f = add(NodeConfig::default_for(NodeKind::Finaliser));
+        for (from, to) in [(NodeId(0), s), (s, t), (t, w), (w, f)] {
+            h.edit(&Edit::Connect { from, to }).ok();
+        }
+        h.current
+    }
+
+    println!();
+    println!("grading (native, best of {REPEATS}): one design per scenario, full script");
+    for info in SCENARIOS.iter().filter(|s| gradable(s.number)) {
+        let graph = sample(
+            info.source,
+            partition_lab::design::graph::WriteChoice::Merge {
+                key: Some(partition_lab::engine::MergeKey::Key),
+            },
+        );
+        let best = (0..REPEATS)
+            .map(|_| {
+                let started = Instant::now();
+                black_box(grade(info.number, &graph));
+                started.elapsed()
+            })
+            .min()
+            .unwrap_or(Duration::ZERO);
+        println!(
+            "  scenario {}: {:>8.1} ms",
+            info.number,
+            best.as_secs_f64() * 1e3
+        );
+    }
+    let append = sample(
+        "bronze.clicks",
+        partition_lab::design::graph::WriteChoice::Append,
+    );
+    if let Some(s) = script(1) {
+        let started = Instant::now();
+        let shrunk = shrink(1, &append, &s, "R2", 400);
+        println!(
+            "  shrinking scenario 1 R2 (append): {:.1} ms, {} simulations, {} event(s) left",
+            started.elapsed().as_secs_f64() * 1e3,
+            shrunk.as_ref().map_or(0, |x| x.simulations),
+            shrunk.as_ref().map_or(0, |x| x.script.events.len())
+        );
+    }
 }

@@ -16,6 +16,7 @@ use crate::engine::script::{RunKind, RunSpec, Script};
 use crate::engine::trace::{Outcome, RunTrace};
 use crate::engine::PipelineConfig;
 
+use super::replay::Silver;
 use super::report::{capital, nodes_of, result, run_name, some_ids, Rule, RuleResult};
 
 pub const SEED: u64 = 1;
@@ -97,7 +98,7 @@ pub fn script() -> Script {
 
 /// Every rule over one simulation of `config` on `script`.
 pub fn judge(graph: &Graph, config: &PipelineConfig, script: &Script) -> Vec<RuleResult> {
-    let outcome = crate::engine::simulate(config, script);
+    let outcome = crate::engine::simulate_with(config, script, crate::engine::Detail::Ids);
     vec![
         r1(graph, script, &outcome),
         r2(graph, &outcome),
@@ -153,62 +154,60 @@ fn r1(graph: &Graph, script: &Script, outcome: &Outcome) -> RuleResult {
     )
 }
 
-/// Row ids of a table, counted.
-fn counts(rows: impl Iterator<Item = String>) -> HashMap<String, usize> {
-    let mut counts = HashMap::new();
-    for id in rows {
-        *counts.entry(id).or_insert(0) += 1;
-    }
-    counts
-}
-
 fn r2(graph: &Graph, outcome: &Outcome) -> RuleResult {
     let mut evidence = Vec::new();
-    let mut before: HashMap<String, usize> = HashMap::new();
+    let mut silver = Silver::default();
     for run in &outcome.runs {
-        let Some(snapshot) = &run.snapshot else {
+        if run.kind == RunKind::Scheduled {
+            silver.apply(run);
             continue;
-        };
-        let after = counts(snapshot.silver.rows().map(|r| r.id.to_string()));
-        if run.kind != RunKind::Scheduled {
-            let mut removed: Vec<&str> = before
-                .keys()
-                .filter(|id| !after.contains_key(*id))
-                .map(String::as_str)
-                .collect();
-            let mut doubled: Vec<&str> = after
-                .iter()
-                .filter(|(id, n)| **n > before.get(*id).copied().unwrap_or(0).max(1))
-                .map(|(id, _)| id.as_str())
-                .collect();
-            removed.sort_unstable();
-            doubled.sort_unstable();
-            if !doubled.is_empty() {
-                let mut dts: Vec<String> = snapshot
-                    .silver
-                    .rows()
-                    .filter(|r| doubled.binary_search(&r.id.as_ref()).is_ok())
-                    .map(|r| r.dt.to_string())
-                    .collect();
-                dts.dedup();
-                evidence.push(format!(
-                    "{} wrote a second copy of {} row(s) already there, in partition(s) {}: {}.",
-                    capital(&run_name(run)),
-                    doubled.len(),
-                    dts.join(", "),
-                    some_ids(&doubled)
-                ));
-            }
-            if !removed.is_empty() {
-                evidence.push(format!(
-                    "{} removed {} row(s) that were there before it: {}.",
-                    capital(&run_name(run)),
-                    removed.len(),
-                    some_ids(&removed)
-                ));
-            }
         }
-        before = after;
+        let before: HashMap<String, usize> = silver
+            .counts()
+            .into_iter()
+            .map(|(id, n)| (id.to_string(), n))
+            .collect();
+        silver.apply(run);
+        let after = silver.counts();
+        let mut removed: Vec<&str> = before
+            .keys()
+            .filter(|id| !after.contains_key(id.as_str()))
+            .map(String::as_str)
+            .collect();
+        let mut doubled: Vec<&str> = after
+            .iter()
+            .filter(|(id, n)| **n > before.get(**id).copied().unwrap_or(0).max(1))
+            .map(|(id, _)| *id)
+            .collect();
+        removed.sort_unstable();
+        doubled.sort_unstable();
+        if !doubled.is_empty() {
+            let dts: Vec<String> = silver
+                .partitions
+                .iter()
+                .filter(|(_, part)| {
+                    doubled
+                        .iter()
+                        .any(|id| part.get(*id).is_some_and(|n| *n > 1))
+                })
+                .map(|(dt, _)| dt.to_string())
+                .collect();
+            evidence.push(format!(
+                "{} wrote a second copy of {} row(s) already there, in partition(s) {}: {}.",
+                capital(&run_name(run)),
+                doubled.len(),
+                dts.join(", "),
+                some_ids(&doubled)
+            ));
+        }
+        if !removed.is_empty() {
+            evidence.push(format!(
+                "{} removed {} row(s) that were there before it: {}.",
+                capital(&run_name(run)),
+                removed.len(),
+                some_ids(&removed)
+            ));
+        }
     }
     result(
         RULES[1],

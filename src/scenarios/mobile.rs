@@ -17,6 +17,7 @@ use crate::engine::script::Script;
 use crate::engine::trace::Outcome;
 use crate::engine::PipelineConfig;
 
+use super::replay::Silver;
 use super::report::{nodes_of, result, run_name, some_ids, Rule, RuleResult};
 
 pub const SEED: u64 = 3;
@@ -88,7 +89,7 @@ fn percent(bp: i64) -> String {
 }
 
 pub fn judge(graph: &Graph, config: &PipelineConfig, script: &Script) -> Vec<RuleResult> {
-    let outcome = crate::engine::simulate(config, script);
+    let outcome = crate::engine::simulate_with(config, script, crate::engine::Detail::Ids);
     let lateness = graph.nodes.values().find_map(|n| match &n.config {
         NodeConfig::Finaliser {
             allowed_lateness_days,
@@ -116,13 +117,32 @@ fn r1(graph: &Graph, script: &Script, outcome: &Outcome) -> RuleResult {
         .map(|e| e.amount.minor)
         .sum();
     // Silver as each partition was when it became final (or at the end).
+    let amount: HashMap<&str, i64> = script
+        .events
+        .iter()
+        .map(|e| (e.id.as_ref(), e.amount.minor))
+        .collect();
     let mut at_final: BTreeMap<Day, (i64, Vec<String>)> = BTreeMap::new();
+    let mut silver = Silver::default();
     for run in &outcome.runs {
-        let Some(snapshot) = &run.snapshot else {
-            continue;
-        };
+        silver.apply(run);
         for dt in run.finalised.iter().filter(|d| august(**d)) {
-            at_final.insert(*dt, partition_value(snapshot.silver.partition(*dt)));
+            let part = silver.partition(*dt);
+            let value = part.map_or(0, |p| {
+                p.iter()
+                    .map(|(id, n)| amount.get(id.as_ref()).copied().unwrap_or(0) * *n as i64)
+                    .sum()
+            });
+            let mut doubled: Vec<String> = part
+                .map(|p| {
+                    p.iter()
+                        .filter(|(_, n)| **n > 1)
+                        .map(|(id, _)| id.to_string())
+                        .collect()
+                })
+                .unwrap_or_default();
+            doubled.sort();
+            at_final.insert(*dt, (value, doubled));
         }
     }
     for dt in days(first(), last()) {

@@ -7,5 +7,6 @@ pub mod grade;
 pub mod mobile;
 pub mod orders;
 pub mod progress;
+pub mod replay;
 pub mod report;
 pub mod shrink;

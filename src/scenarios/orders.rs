@@ -17,6 +17,7 @@ use crate::engine::script::{RunKind, Script};
 use crate::engine::trace::Outcome;
 use crate::engine::PipelineConfig;
 
+use super::replay::Silver;
 use super::report::{capital, nodes_of, result, run_name, some_ids, Rule, RuleResult};
 
 pub const SEED: u64 = 2;
@@ -133,7 +134,7 @@ fn status_name(status: Option<OrderStatus>) -> &'static str {
 }
 
 pub fn judge(graph: &Graph, config: &PipelineConfig, script: &Script) -> Vec<RuleResult> {
-    let outcome = crate::engine::simulate(config, script);
+    let outcome = crate::engine::simulate_with(config, script, crate::engine::Detail::Ids);
     let by_id: HashMap<&str, &Event> = script.events.iter().map(|e| (e.id.as_ref(), e)).collect();
     vec![
         r1(graph, script, &outcome),
@@ -268,29 +269,32 @@ fn r3(graph: &Graph, outcome: &Outcome, by_id: &HashMap<&str, &Event>) -> RuleRe
 
 fn r4(graph: &Graph, outcome: &Outcome, by_id: &HashMap<&str, &Event>) -> RuleResult {
     let mut evidence = Vec::new();
-    for (i, crashed) in outcome.runs.iter().enumerate().filter(|(_, r)| r.crashed) {
-        // Silver once the retry has run.
-        let Some(retry) = outcome.runs[i + 1..]
+    let mut silver = Silver::default();
+    let mut crashed: Vec<&crate::engine::trace::RunTrace> = Vec::new();
+    for run in &outcome.runs {
+        silver.apply(run);
+        if run.crashed {
+            crashed.push(run);
+            continue;
+        }
+        let Some(pos) = crashed
             .iter()
-            .find(|r| r.kind == RunKind::Retry && r.day == crashed.day)
+            .position(|c| run.kind == RunKind::Retry && c.day == run.day)
         else {
             continue;
         };
-        let Some(after) = &retry.snapshot else {
-            continue;
-        };
-        let newest: HashMap<&str, Instant> = after
-            .silver
-            .rows()
-            .map(|r| (r.key.as_ref(), r.updated_at))
-            .fold(HashMap::new(), |mut m, (k, t)| {
-                let slot = m.entry(k).or_insert(t);
-                if t > *slot {
-                    *slot = t;
+        let crash = crashed.remove(pos);
+        // The newest version of each order in silver once the retry ran.
+        let mut newest: HashMap<&str, Instant> = HashMap::new();
+        for id in silver.partitions.values().flat_map(|p| p.keys()) {
+            if let Some(e) = by_id.get(id.as_ref()) {
+                let slot = newest.entry(e.key.as_ref()).or_insert(e.updated_at);
+                if e.updated_at > *slot {
+                    *slot = e.updated_at;
                 }
-                m
-            });
-        let lost: Vec<&str> = crashed
+            }
+        }
+        let lost: Vec<&str> = crash
             .read_ids
             .iter()
             .filter_map(|id| by_id.get(id.as_ref()))
@@ -300,9 +304,9 @@ fn r4(graph: &Graph, outcome: &Outcome, by_id: &HashMap<&str, &Event>) -> RuleRe
         if !lost.is_empty() {
             evidence.push(format!(
                 "{} read {} change(s) and crashed; after {} {} of them are still not in silver: {}.",
-                capital(&run_name(crashed)),
-                crashed.read_ids.len(),
-                run_name(retry),
+                capital(&run_name(crash)),
+                crash.read_ids.len(),
+                run_name(run),
                 lost.len(),
                 some_ids(&lost)
             ));
