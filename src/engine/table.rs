@@ -1,6 +1,6 @@
 //! Silver and gold: date-partitioned tables and how each write mode changes them.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
 use super::calendar::{Day, Instant};
 use super::config::{MergeKey, WriteMode};
@@ -154,17 +154,22 @@ pub fn write(
             }
         }
         WriteMode::Merge { key } => {
-            let mut index: HashMap<Id, Day> = table
+            // Where each key's current row lives and how new it is, so a
+            // batch row finds its match without scanning partitions.
+            let mut index: HashMap<Id, (Day, Instant)> = table
                 .rows()
-                .map(|r| (r.merge_key(key).clone(), r.dt))
+                .map(|r| (r.merge_key(key).clone(), (r.dt, r.updated_at)))
                 .collect();
+            // Rows replaced, per partition (removed in one pass at the end),
+            // and rows added by this batch.
+            let mut replaced: BTreeMap<Day, HashSet<Id>> = BTreeMap::new();
+            let mut added: BTreeMap<Day, Vec<Row>> = BTreeMap::new();
+            let mut added_here: HashMap<Id, Day> = HashMap::new();
             for row in batch.rows {
-                let existing = index.get(row.merge_key(key)).copied();
-                if let Some(old_dt) = existing {
-                    let newer_held = table.partition(old_dt).iter().any(|old| {
-                        old.merge_key(key) == row.merge_key(key) && old.updated_at > row.updated_at
-                    });
-                    if newer_held {
+                let merge_key = row.merge_key(key).clone();
+                let existing = index.get(&merge_key).copied();
+                if let Some((old_dt, old_updated)) = existing {
+                    if old_updated > row.updated_at {
                         continue;
                     }
                     if is_final(old_dt) || is_final(row.dt) {
@@ -172,20 +177,38 @@ pub fn write(
                         continue;
                     }
                     touch(table, old_dt);
-                    if let Some(rows) = table.partitions.get_mut(&old_dt) {
-                        rows.retain(|old| old.merge_key(key) != row.merge_key(key));
-                    }
-                    if table.partition(old_dt).is_empty() {
-                        table.partitions.remove(&old_dt);
+                    match added_here.remove(&merge_key) {
+                        // Matched a row this same batch added.
+                        Some(dt) => {
+                            if let Some(rows) = added.get_mut(&dt) {
+                                rows.retain(|r| r.merge_key(key) != &merge_key);
+                            }
+                        }
+                        None => {
+                            replaced
+                                .entry(old_dt)
+                                .or_default()
+                                .insert(merge_key.clone());
+                        }
                     }
                 } else if is_final(row.dt) {
                     blocked.push(row.id);
                     continue;
                 }
                 touch(table, row.dt);
-                index.insert(row.merge_key(key).clone(), row.dt);
-                table.partitions.entry(row.dt).or_default().push(row);
+                index.insert(merge_key.clone(), (row.dt, row.updated_at));
+                added_here.insert(merge_key, row.dt);
+                added.entry(row.dt).or_default().push(row);
             }
+            for (dt, keys) in replaced {
+                if let Some(rows) = table.partitions.get_mut(&dt) {
+                    rows.retain(|old| !keys.contains(old.merge_key(key)));
+                }
+            }
+            for (dt, rows) in added {
+                table.partitions.entry(dt).or_default().extend(rows);
+            }
+            table.partitions.retain(|_, rows| !rows.is_empty());
         }
         WriteMode::ReplaceTable => {
             // A full refresh rewrites final partitions too: that is its danger.
