@@ -1,6 +1,8 @@
 //! The run loop: replays a script's runs against one pipeline configuration.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
+
+use rustc_hash::FxHashMap as HashMap;
 
 use super::bronze::Bronze;
 use super::calendar::{days, shift, Day, Instant};
@@ -449,7 +451,7 @@ fn latest_per_key(bronze: &Bronze, rows: &[usize]) -> Vec<usize> {
     if !bronze.has_versions() {
         return rows.to_vec();
     }
-    let mut latest: HashMap<&Id, usize> = HashMap::new();
+    let mut latest: HashMap<&Id, usize> = HashMap::default();
     let mut order: Vec<&Id> = Vec::new();
     for &i in rows {
         let event = bronze.event(i);

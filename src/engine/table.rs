@@ -1,6 +1,8 @@
 //! Silver and gold: date-partitioned tables and how each write mode changes them.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+use std::collections::{BTreeMap, BTreeSet};
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::calendar::{Day, Instant};
 use super::config::{MergeKey, WriteMode};
@@ -164,7 +166,7 @@ pub fn write(
             // and rows added by this batch.
             let mut replaced: BTreeMap<Day, HashSet<Id>> = BTreeMap::new();
             let mut added: BTreeMap<Day, Vec<Row>> = BTreeMap::new();
-            let mut added_here: HashMap<Id, Day> = HashMap::new();
+            let mut added_here: HashMap<Id, Day> = HashMap::default();
             for row in batch.rows {
                 let merge_key = row.merge_key(key).clone();
                 let existing = index.get(&merge_key).copied();
@@ -251,7 +253,7 @@ pub fn write(
 
 /// (in `after` but not `before`, in `before` but not `after`), counting repeats.
 fn multiset_diff(before: &[Id], after: &[Id]) -> (Vec<Id>, Vec<Id>) {
-    let mut counts: HashMap<&Id, i64> = HashMap::new();
+    let mut counts: HashMap<&Id, i64> = HashMap::default();
     for id in after {
         *counts.entry(id).or_default() += 1;
     }

@@ -1,6 +1,8 @@
 //! The truth a pipeline should have built, and how far a table is from it.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
+
+use rustc_hash::FxHashMap as HashMap;
 
 use super::bronze::Bronze;
 use super::calendar::{Day, Instant};
@@ -10,7 +12,7 @@ use super::table::Table;
 /// The latest version of every key that had arrived by `at`, filed under
 /// its event date.
 pub fn truth_at<'a>(bronze: &Bronze<'a>, at: Instant) -> BTreeMap<Day, BTreeMap<Id, &'a Event>> {
-    let mut latest: HashMap<&Id, &'a Event> = HashMap::new();
+    let mut latest: HashMap<&Id, &'a Event> = HashMap::default();
     for &i in bronze.arrived_by(at) {
         let event = bronze.event(i);
         let keep = latest.get(&event.key).is_none_or(|held| {

@@ -1,7 +1,9 @@
 //! Scenario 1, "Clicks, forward": two weeks of immutable clicks, a crash
 //! retried at 02:05 and a manual re-run, graded on what the engine did.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use chrono::Duration;
 use rand::{Rng, SeedableRng};

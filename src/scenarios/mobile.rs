@@ -2,7 +2,9 @@
 //! purchases, a long offline tail, a crash, and finance closing August on
 //! Thursday 3 September at 09:00.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use chrono::Duration;
 use rand::{Rng, SeedableRng};
@@ -208,7 +210,7 @@ fn r1(graph: &Graph, script: &Script, outcome: &Outcome) -> RuleResult {
 
 /// A partition's value and its doubled ids.
 fn partition_value(rows: &[crate::engine::table::Row]) -> (i64, Vec<String>) {
-    let mut seen: HashMap<&str, usize> = HashMap::new();
+    let mut seen: HashMap<&str, usize> = HashMap::default();
     for r in rows {
         *seen.entry(r.id.as_ref()).or_insert(0) += 1;
     }
@@ -246,7 +248,7 @@ fn r2(graph: &Graph, outcome: &Outcome) -> RuleResult {
 }
 
 fn r3(graph: &Graph, script: &Script, outcome: &Outcome) -> RuleResult {
-    let mut booked: HashMap<&str, usize> = HashMap::new();
+    let mut booked: HashMap<&str, usize> = HashMap::default();
     for a in &outcome.adjustments {
         *booked.entry(a.id.as_ref()).or_insert(0) += 1;
     }

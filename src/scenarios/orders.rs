@@ -2,7 +2,9 @@
 //! sometimes returned and refunded for weeks; bronze holds one row per
 //! change, silver the latest version of each order by order date.
 
-use std::collections::{BTreeMap, HashMap, HashSet};
+use std::collections::BTreeMap;
+
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use chrono::Duration;
 use rand::{Rng, SeedableRng};
@@ -160,7 +162,7 @@ fn r1(graph: &Graph, script: &Script, outcome: &Outcome) -> RuleResult {
     let Some(end) = outcome.runs.last().map(|r| r.at) else {
         return result(RULES[0], Vec::new(), Vec::new());
     };
-    let mut in_silver: HashMap<&str, Vec<&crate::engine::table::Row>> = HashMap::new();
+    let mut in_silver: HashMap<&str, Vec<&crate::engine::table::Row>> = HashMap::default();
     for row in outcome.silver.rows() {
         in_silver.entry(row.key.as_ref()).or_default().push(row);
     }
@@ -224,7 +226,7 @@ fn r2(graph: &Graph, outcome: &Outcome) -> RuleResult {
 }
 
 fn r3(graph: &Graph, outcome: &Outcome, by_id: &HashMap<&str, &Event>) -> RuleResult {
-    let mut read_before: HashSet<&str> = HashSet::new();
+    let mut read_before: HashSet<&str> = HashSet::default();
     let mut evidence = Vec::new();
     let mut offenders = 0;
     for run in &outcome.runs {
@@ -285,7 +287,7 @@ fn r4(graph: &Graph, outcome: &Outcome, by_id: &HashMap<&str, &Event>) -> RuleRe
         };
         let crash = crashed.remove(pos);
         // The newest version of each order in silver once the retry ran.
-        let mut newest: HashMap<&str, Instant> = HashMap::new();
+        let mut newest: HashMap<&str, Instant> = HashMap::default();
         for id in silver.partitions.values().flat_map(|p| p.keys()) {
             if let Some(e) = by_id.get(id.as_ref()) {
                 let slot = newest.entry(e.key.as_ref()).or_insert(e.updated_at);

@@ -3,7 +3,9 @@
 //! instead of asking the engine for a full snapshot after every run, which
 //! keeps a check well inside the browser's time budget.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
+
+use rustc_hash::FxHashMap as HashMap;
 
 use crate::engine::calendar::Day;
 use crate::engine::event::Id;
@@ -36,7 +38,7 @@ impl Silver {
 
     /// Every id in silver, counted across partitions.
     pub fn counts(&self) -> HashMap<&str, usize> {
-        let mut counts = HashMap::new();
+        let mut counts = HashMap::default();
         for part in self.partitions.values() {
             for (id, n) in part {
                 *counts.entry(id.as_ref()).or_insert(0) += n;
