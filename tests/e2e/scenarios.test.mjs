@@ -98,3 +98,41 @@ test('every scenario page passes axe and shows its story and canvas', async () =
     await context.close();
   }
 });
+
+test('scenario 2: append fails R2 with the doubled orders, a merge on the order id passes, progress kept', async () => {
+  const { page, errors, context } = await openPage(env, '/scenarios/2');
+  await buildChain(page);
+  await node(page, 1).locator('rect.node-box').click();
+  await page.getByLabel('Remembers').selectOption('watermark');
+  await node(page, 3).locator('rect.node-box').click();
+  await page.getByLabel('Write mode').selectOption('append');
+  await page.getByRole('button', { name: 'Check my design' }).click();
+  const r2 = page.locator('.rule[data-rule="R2"]');
+  await r2.waitFor();
+  assert.match(await r2.locator('.rule-head').innerText(), /^✗ R2 failed/);
+  assert.match(await r2.locator('.evidence').innerText(), /order id\(s\) appear more than once in silver: o-0601-01/);
+  assert.match(await r2.locator('.hint').innerText(), /merge key/);
+  assert.match(await page.locator('.rule[data-rule="R3"] .rule-head').innerText(), /^✓ R3 passed/);
+
+  await r2.getByRole('button', { name: 'Show me the smallest case' }).click();
+  const smallest = r2.locator('[data-smallest="R2"]');
+  await smallest.waitFor({ timeout: 60000 });
+  const kept = await smallest.locator('table.small-events tbody tr').count();
+  assert.ok(kept >= 1 && kept <= 3, `${kept} change rows are enough`);
+  assert.match(await smallest.locator('ul.evidence').innerText(), /more than once/);
+
+  await page.getByLabel('Write mode').selectOption('merge');
+  await page.getByLabel('Merge key').selectOption('key');
+  await page.getByRole('button', { name: 'Check my design' }).click();
+  await page.locator('.report .verdict').filter({ hasText: 'Passed' }).waitFor();
+  assert.equal(await page.locator('.report .verdict').innerText(), '✓ Passed: all 4 requirements met.');
+  await page.reload();
+  await page.waitForSelector('svg.board g.node');
+  assert.equal(await page.locator('svg.board g.node').count(), 4, 'the design is kept');
+  await page.goto(`${env.url}/scenarios`);
+  assert.match(await page.locator('li[data-scenario="2"] .progress').innerText(), /Passed/);
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
