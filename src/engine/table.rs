@@ -158,10 +158,14 @@ pub fn write(
         WriteMode::Merge { key } => {
             // Where each key's current row lives and how new it is, so a
             // batch row finds its match without scanning partitions.
+            // Only the batch's keys can match, so only their rows are indexed.
+            let wanted: HashSet<&Id> = batch.rows.iter().map(|r| r.merge_key(key)).collect();
             let mut index: HashMap<Id, (Day, Instant)> = table
                 .rows()
+                .filter(|r| wanted.contains(r.merge_key(key)))
                 .map(|r| (r.merge_key(key).clone(), (r.dt, r.updated_at)))
                 .collect();
+            drop(wanted);
             // Rows replaced, per partition (removed in one pass at the end),
             // and rows added by this batch.
             let mut replaced: BTreeMap<Day, HashSet<Id>> = BTreeMap::new();

@@ -88,13 +88,16 @@ pub fn diff(
                 .filter(|key| !held.contains(key))
                 .cloned()
                 .collect();
-            let mut seen: BTreeMap<&Id, usize> = BTreeMap::new();
+            // Per key: how many rows, and the newest version among them.
+            let mut seen: BTreeMap<&Id, (usize, Instant)> = BTreeMap::new();
             for row in rows {
-                *seen.entry(&row.key).or_default() += 1;
+                let entry = seen.entry(&row.key).or_insert((0, row.updated_at));
+                entry.0 += 1;
+                entry.1 = entry.1.max(row.updated_at);
             }
             let duplicates = seen
                 .iter()
-                .flat_map(|(key, n)| std::iter::repeat_n((*key).clone(), n.saturating_sub(1)))
+                .flat_map(|(key, (n, _))| std::iter::repeat_n((*key).clone(), n.saturating_sub(1)))
                 .collect();
             let misplaced = seen
                 .keys()
@@ -102,14 +105,12 @@ pub fn diff(
                 .map(|key| (*key).clone())
                 .collect();
             let stale = seen
-                .keys()
-                .filter(|key| match true_day.get(*key) {
-                    Some((day, latest)) if *day == dt => !rows
-                        .iter()
-                        .any(|r| &r.key == **key && r.updated_at >= latest.updated_at),
+                .iter()
+                .filter(|(key, (_, newest))| match true_day.get(*key) {
+                    Some((day, latest)) if *day == dt => *newest < latest.updated_at,
                     _ => false,
                 })
-                .map(|key| (*key).clone())
+                .map(|(key, _)| (*key).clone())
                 .collect();
             PartitionDiff {
                 dt,
