@@ -1,52 +1,23 @@
 //! Scenario 1 graded by the engine: the passing designs SPEC 7 lists pass
 //! every rule; each listed mistake fails exactly the rules SPEC 7 names.
 
+mod common;
+
+use common::{list, AFTER, MERGE};
 use partition_lab::design::graph::{StateChoice, WriteChoice};
-use partition_lab::design::{Edit, Graph, History, NodeConfig, NodeId, NodeKind};
-use partition_lab::engine::{CommitOrder, ListDate, MergeKey, WatermarkColumn};
+use partition_lab::design::Graph;
+use partition_lab::engine::{CommitOrder, WatermarkColumn};
 use partition_lab::scenarios::grade::grade;
 use partition_lab::scenarios::report::Report;
 
 /// source -> state -> transform -> write, as the canvas would build it.
 fn design(state: StateChoice, commit: CommitOrder, mode: WriteChoice) -> Graph {
-    let mut h = History::new(Graph::with_source("bronze.clicks"));
-    let add = |h: &mut History, config: NodeConfig| {
-        h.edit(&Edit::Add { config, x: 0, y: 0 }).expect("add");
-        NodeId(h.current.next_id - 1)
-    };
-    let s = add(&mut h, NodeConfig::State { state, commit });
-    let t = add(&mut h, NodeConfig::default_for(NodeKind::Transform));
-    let w = add(
-        &mut h,
-        NodeConfig::Write {
-            table: "silver.clicks".into(),
-            mode,
-        },
-    );
-    for (from, to) in [(NodeId(0), s), (s, t), (t, w)] {
-        h.edit(&Edit::Connect { from, to }).expect("connect");
-    }
-    h.current
-}
-
-fn list(lookback: u32) -> StateChoice {
-    StateChoice::PartitionList {
-        lookback,
-        over: ListDate::EventDate,
-    }
+    common::design("bronze.clicks", state, commit, mode, None)
 }
 
 fn watermark() -> StateChoice {
-    StateChoice::Watermark {
-        column: WatermarkColumn::ArrivedAt,
-        overlap_minutes: 0,
-    }
+    common::watermark(WatermarkColumn::ArrivedAt, 0)
 }
-
-const AFTER: CommitOrder = CommitOrder::StateAfterWrite;
-const MERGE: WriteChoice = WriteChoice::Merge {
-    key: Some(MergeKey::Key),
-};
 
 fn failed(graph: &Graph) -> Vec<&'static str> {
     let report = grade(1, graph);
