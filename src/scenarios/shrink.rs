@@ -7,7 +7,7 @@ use crate::design::Graph;
 use crate::engine::script::{RunKind, Script};
 
 use super::grade::grade_on;
-use super::report::Report;
+use super::report::{capital, run_name, Report};
 
 /// One removable piece of a script.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -155,4 +155,101 @@ pub fn shrink(
         original_events: script.events.len(),
         original_faults: faults(script),
     })
+}
+
+/// One line per run that read, wrote, crashed or was a fault: what it read
+/// and what silver held afterwards.
+pub fn replay(graph: &Graph, script: &Script) -> Vec<String> {
+    let Ok(compiled) = crate::design::compile(graph) else {
+        return Vec::new();
+    };
+    let outcome = crate::engine::simulate(&compiled.pipeline, script);
+    outcome
+        .runs
+        .iter()
+        .filter(|r| {
+            r.rows_read > 0
+                || !r.writes.is_empty()
+                || r.crashed
+                || r.kind != crate::engine::script::RunKind::Scheduled
+        })
+        .map(|run| {
+            let read: Vec<String> = run.read_ids.iter().map(|id| id.to_string()).collect();
+            let after = run
+                .snapshot
+                .as_ref()
+                .map(|s| {
+                    let rows: Vec<String> = s
+                        .silver
+                        .rows()
+                        .map(|r| format!("{} in {}", r.id, r.dt))
+                        .collect();
+                    if rows.is_empty() {
+                        "silver is empty".to_string()
+                    } else {
+                        format!("silver holds {}", rows.join(", "))
+                    }
+                })
+                .unwrap_or_default();
+            format!(
+                "{}: read {}{}; {}.",
+                capital(&run_name(run)),
+                if read.is_empty() {
+                    "nothing".to_string()
+                } else {
+                    read.join(", ")
+                },
+                if run.crashed {
+                    ", then crashed before saving its state"
+                } else {
+                    ""
+                },
+                after
+            )
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::design::graph::{StateChoice, WriteChoice};
+    use crate::design::{Edit, History, NodeConfig, NodeId, NodeKind};
+    use crate::engine::ListDate;
+
+    #[test]
+    fn the_smallest_case_replays_the_second_copy_run_by_run() {
+        let mut h = History::new(Graph::with_source("bronze.clicks"));
+        let mut add = |config: NodeConfig| {
+            h.edit(&Edit::Add { config, x: 0, y: 0 }).expect("add");
+            NodeId(h.current.next_id - 1)
+        };
+        let s = add(NodeConfig::State {
+            state: StateChoice::PartitionList {
+                lookback: 1,
+                over: ListDate::EventDate,
+            },
+            commit: Default::default(),
+        });
+        let t = add(NodeConfig::default_for(NodeKind::Transform));
+        let w = add(NodeConfig::Write {
+            table: "silver.clicks".into(),
+            mode: WriteChoice::Append,
+        });
+        for (from, to) in [(NodeId(0), s), (s, t), (t, w)] {
+            h.edit(&Edit::Connect { from, to }).expect("connect");
+        }
+        let script = super::super::grade::script(1).expect("script");
+        let shrunk = shrink(1, &h.current, &script, "R2", 400).expect("append fails R2");
+        let lines = replay(&h.current, &shrunk.script);
+        assert!(!lines.is_empty() && lines.len() <= 4, "{lines:?}");
+        let id = shrunk.script.events[0].id.to_string();
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.contains(&format!("{id} in"))
+                    && l.matches(&format!("{id} in")).count() >= 2),
+            "a line shows the second copy: {lines:?}"
+        );
+    }
 }

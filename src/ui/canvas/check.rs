@@ -6,12 +6,10 @@ use leptos::prelude::*;
 
 use crate::design::Graph;
 use crate::engine::calendar::weekday_day_month_time;
-use crate::engine::script::Script;
 use crate::scenarios::grade::{grade, grade_on, script};
 use crate::scenarios::progress::Progress;
-use crate::scenarios::report::run_name;
 use crate::scenarios::report::{Report, RuleResult};
-use crate::scenarios::shrink::{shrink, Shrunk};
+use crate::scenarios::shrink::{replay, shrink, Shrunk};
 use crate::ui::storage;
 
 use super::Designer;
@@ -208,65 +206,4 @@ fn SmallestCase(shrunk: Shrunk, rule: &'static str) -> impl IntoView {
             <ul class="evidence">{evidence.into_iter().map(|e| view! { <li>{e}</li> }).collect_view()}</ul>
         </div>
     }
-}
-
-/// One line per run that read, wrote, crashed or was a fault: what it read
-/// and what silver held afterwards.
-fn replay(graph: &Graph, script: &Script) -> Vec<String> {
-    let Ok(compiled) = crate::design::compile(graph) else {
-        return Vec::new();
-    };
-    let outcome = crate::engine::simulate(&compiled.pipeline, script);
-    outcome
-        .runs
-        .iter()
-        .filter(|r| {
-            r.rows_read > 0
-                || !r.writes.is_empty()
-                || r.crashed
-                || r.kind != crate::engine::script::RunKind::Scheduled
-        })
-        .map(|run| {
-            let read: Vec<String> = run.read_ids.iter().map(|id| id.to_string()).collect();
-            let after = run
-                .snapshot
-                .as_ref()
-                .map(|s| {
-                    let rows: Vec<String> = s
-                        .silver
-                        .rows()
-                        .map(|r| format!("{} in {}", r.id, r.dt))
-                        .collect();
-                    if rows.is_empty() {
-                        "silver is empty".to_string()
-                    } else {
-                        format!("silver holds {}", rows.join(", "))
-                    }
-                })
-                .unwrap_or_default();
-            format!(
-                "{}: read {}{}; {}.",
-                capital(&run_name(run)),
-                if read.is_empty() {
-                    "nothing".to_string()
-                } else {
-                    read.join(", ")
-                },
-                if run.crashed {
-                    ", then crashed before saving its state"
-                } else {
-                    ""
-                },
-                after
-            )
-        })
-        .collect()
-}
-
-fn capital(text: &str) -> String {
-    let mut chars = text.chars();
-    chars
-        .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
-        .unwrap_or_default()
 }
