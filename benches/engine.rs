@@ -112,49 +112,24 @@ fn lateness() {
     grading();
 }
 
-/// Grading each gradable scenario with a passing design, and one shrink.
+/// Grading each scenario with its benchmark design, and one shrink each
+/// for a classic mistake.
 fn grading() {
-    use partition_lab::design::graph::StateChoice;
-    use partition_lab::design::{Edit, Graph, History, NodeConfig, NodeId, NodeKind};
+    use partition_lab::design::graph::{BackfillShape, WriteChoice};
+    use partition_lab::design::NodeConfig;
+    use partition_lab::engine::MergeKey;
     use partition_lab::scenarios::catalog::SCENARIOS;
     use partition_lab::scenarios::grade::{gradable, grade, script};
+    use partition_lab::scenarios::sample::sample;
     use partition_lab::scenarios::shrink::shrink;
-
-    /// source -> list(2) -> transform -> write (overwrite) -> finaliser(2).
-    fn sample(source: &str, mode: partition_lab::design::graph::WriteChoice) -> Graph {
-        let mut h = History::new(Graph::with_source(source));
-        let mut add = |config: NodeConfig| {
-            h.edit(&Edit::Add { config, x: 0, y: 0 }).ok();
-            NodeId(h.current.next_id - 1)
-        };
-        let s = add(NodeConfig::State {
-            state: StateChoice::PartitionList {
-                lookback: 2,
-                over: partition_lab::engine::ListDate::ChangeDate,
-            },
-            commit: Default::default(),
-        });
-        let t = add(NodeConfig::default_for(NodeKind::Transform));
-        let w = add(NodeConfig::Write {
-            table: "silver.t".into(),
-            mode,
-        });
-        let f = add(NodeConfig::default_for(NodeKind::Finaliser));
-        for (from, to) in [(NodeId(0), s), (s, t), (t, w), (w, f)] {
-            h.edit(&Edit::Connect { from, to }).ok();
-        }
-        h.current
-    }
 
     println!();
     println!("grading (native, best of {REPEATS}): one design per scenario, full script");
+    let merge = WriteChoice::Merge {
+        key: Some(MergeKey::Key),
+    };
     for info in SCENARIOS.iter().filter(|s| gradable(s.number)) {
-        let graph = sample(
-            info.source,
-            partition_lab::design::graph::WriteChoice::Merge {
-                key: Some(partition_lab::engine::MergeKey::Key),
-            },
-        );
+        let graph = sample(info.number, merge);
         let best = (0..REPEATS)
             .map(|_| {
                 let started = Instant::now();
@@ -169,18 +144,32 @@ fn grading() {
             best.as_secs_f64() * 1e3
         );
     }
-    let append = sample(
-        "bronze.clicks",
-        partition_lab::design::graph::WriteChoice::Append,
-    );
-    if let Some(s) = script(1) {
+    // Scenario 4 with silver and gold started together (fails R1 and R4).
+    let mut together = sample(4, WriteChoice::OverwritePartition);
+    for node in together.nodes.values_mut() {
+        if let NodeConfig::Backfill { shape, .. } = &mut node.config {
+            *shape = BackfillShape::Together;
+        }
+    }
+    for (number, graph, rule, what) in [
+        (1, sample(1, WriteChoice::Append), "R2", "append"),
+        (4, together, "R4", "silver and gold together"),
+        (
+            5,
+            sample(5, WriteChoice::Append),
+            "R1",
+            "append with markers",
+        ),
+    ] {
+        let Some(s) = script(number) else { continue };
         let started = Instant::now();
-        let shrunk = shrink(1, &append, &s, "R2", 400);
+        let shrunk = shrink(number, &graph, &s, rule, 400);
         println!(
-            "  shrinking scenario 1 R2 (append): {:.1} ms, {} simulations, {} event(s) left",
+            "  shrinking scenario {number} {rule} ({what}): {:.1} ms, {} simulations, {} event(s) and {} fault(s) left",
             started.elapsed().as_secs_f64() * 1e3,
             shrunk.as_ref().map_or(0, |x| x.simulations),
-            shrunk.as_ref().map_or(0, |x| x.script.events.len())
+            shrunk.as_ref().map_or(0, |x| x.script.events.len()),
+            shrunk.as_ref().map_or(0, |x| x.faults()),
         );
     }
 }

@@ -64,40 +64,19 @@ mod bench_hooks {
     /// many rules passed, or 0 for a scenario that cannot be graded.
     #[wasm_bindgen]
     pub fn bench_grade(number: u8) -> u32 {
-        use partition_lab::design::graph::{StateChoice, WriteChoice};
-        use partition_lab::design::{Edit, Graph, History, NodeConfig, NodeId, NodeKind};
-        use partition_lab::engine::{ListDate, MergeKey};
-        use partition_lab::scenarios::catalog::SCENARIOS;
+        use partition_lab::design::graph::WriteChoice;
+        use partition_lab::engine::MergeKey;
         use partition_lab::scenarios::grade::grade;
         use partition_lab::scenarios::report::Report;
+        use partition_lab::scenarios::sample::sample;
 
-        let Some(info) = SCENARIOS.iter().find(|s| s.number == number) else {
-            return 0;
-        };
-        let mut h = History::new(Graph::with_source(info.source));
-        let mut add = |config: NodeConfig| {
-            let _ = h.edit(&Edit::Add { config, x: 0, y: 0 });
-            NodeId(h.current.next_id - 1)
-        };
-        let s = add(NodeConfig::State {
-            state: StateChoice::PartitionList {
-                lookback: 2,
-                over: ListDate::ChangeDate,
-            },
-            commit: Default::default(),
-        });
-        let t = add(NodeConfig::default_for(NodeKind::Transform));
-        let w = add(NodeConfig::Write {
-            table: "silver.bench".into(),
-            mode: WriteChoice::Merge {
+        let graph = sample(
+            number,
+            WriteChoice::Merge {
                 key: Some(MergeKey::Key),
             },
-        });
-        let f = add(NodeConfig::default_for(NodeKind::Finaliser));
-        for (from, to) in [(NodeId(0), s), (s, t), (t, w), (w, f)] {
-            let _ = h.edit(&Edit::Connect { from, to });
-        }
-        match grade(number, &h.current) {
+        );
+        match grade(number, &graph) {
             Report::Graded(rules) => rules.iter().filter(|r| r.passed).count() as u32,
             Report::Structural(_) => 0,
         }

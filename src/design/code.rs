@@ -174,6 +174,9 @@ fn backfill_command(b: &BackfillDesign, target: &str) -> String {
     };
     let mut text = match b.shape {
         BackfillShape::PerDate => format!("{base}{markers}"),
+        BackfillShape::Together => format!(
+            "{base}{markers}\n# silver_* and gold_* tasks have no dependency between them: gold reads silver as it stands when it starts"
+        ),
         BackfillShape::TwoPhases => format!(
             "{base} \\\n  --task-regex '^silver_'{markers}\n# then, once every silver date has landed:\n{base} \\\n  --task-regex '^gold_'"
         ),

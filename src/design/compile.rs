@@ -2,18 +2,22 @@
 
 use chrono::NaiveDate;
 
-use crate::engine::{Finaliser, PipelineConfig, ProcessingState, WriteMode};
+use crate::engine::{Finaliser, LogicVersion, PipelineConfig, ProcessingState, WriteMode};
 
 use super::graph::{
-    BackfillShape, Graph, Layer, Markers, NodeConfig, NodeKind, Restate, StateChoice, WriteChoice,
+    BackfillShape, Graph, Layer, Markers, Node, NodeConfig, NodeId, NodeKind, Restate, StateChoice,
+    WriteChoice,
 };
 use super::validate::{validate, Problem};
 
-/// A backfill job as designed; the engine's clock runs the per-date shape
-/// with markers after the partition (`engine::backfill`), the other
-/// options are graded by the scenarios.
+/// A backfill job as designed, with what it runs for each date: the
+/// transform it feeds (or the one feeding its write target) and that
+/// transform's write target.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BackfillDesign {
+    pub logic: LogicVersion,
+    pub reads: Layer,
+    pub write: WriteMode,
     pub first: NaiveDate,
     pub last: NaiveDate,
     pub max_concurrency: u32,
@@ -71,16 +75,7 @@ pub fn compile(graph: &Graph) -> Result<CompiledDesign, Vec<Problem>> {
             _ => None,
         })
         .unwrap_or((StateChoice::None, Default::default()));
-    let write_mode = match &write.config {
-        NodeConfig::Write { mode, .. } => match mode {
-            WriteChoice::Append => WriteMode::Append,
-            WriteChoice::OverwritePartition => WriteMode::OverwritePartition,
-            WriteChoice::Merge { key: Some(key) } => WriteMode::Merge { key: *key },
-            WriteChoice::Merge { key: None } => return Err(missing("A merge needs a key.")),
-            WriteChoice::ReplaceTable => WriteMode::ReplaceTable,
-        },
-        _ => return Err(missing("The write target is not a write target.")),
-    };
+    let write_mode = write_mode_of(write).ok_or_else(|| missing("A merge needs a key."))?;
     let processing = match state {
         StateChoice::Watermark {
             column,
@@ -118,26 +113,32 @@ pub fn compile(graph: &Graph) -> Result<CompiledDesign, Vec<Problem>> {
         NodeConfig::Report { restate } => Some(*restate),
         _ => None,
     });
-    let backfill = graph
-        .of_kind(NodeKind::Backfill)
-        .find_map(|n| match &n.config {
-            NodeConfig::Backfill {
-                first,
-                last,
-                max_concurrency,
-                shape,
-                markers,
-                yield_to_scheduled,
-            } => Some(BackfillDesign {
-                first: *first,
-                last: *last,
-                max_concurrency: *max_concurrency,
-                shape: *shape,
-                markers: *markers,
-                yield_to_scheduled: *yield_to_scheduled,
-            }),
-            _ => None,
-        });
+    let backfill = graph.of_kind(NodeKind::Backfill).find_map(|n| {
+        let NodeConfig::Backfill {
+            first,
+            last,
+            max_concurrency,
+            shape,
+            markers,
+            yield_to_scheduled,
+        } = &n.config
+        else {
+            return None;
+        };
+        let (logic, reads, write) =
+            backfill_transform(graph, n.id, transform).unwrap_or((logic, reads, Some(write_mode)));
+        Some(BackfillDesign {
+            logic,
+            reads,
+            write: write.unwrap_or(write_mode),
+            first: *first,
+            last: *last,
+            max_concurrency: *max_concurrency,
+            shape: *shape,
+            markers: *markers,
+            yield_to_scheduled: *yield_to_scheduled,
+        })
+    });
     let pipeline = PipelineConfig {
         state: processing,
         commit,
@@ -154,4 +155,47 @@ pub fn compile(graph: &Graph) -> Result<CompiledDesign, Vec<Problem>> {
         reconcile_check,
         restate,
     })
+}
+
+/// A write target's mode; `None` for a merge without a key.
+fn write_mode_of(node: &Node) -> Option<WriteMode> {
+    match &node.config {
+        NodeConfig::Write { mode, .. } => match mode {
+            WriteChoice::Append => Some(WriteMode::Append),
+            WriteChoice::OverwritePartition => Some(WriteMode::OverwritePartition),
+            WriteChoice::Merge { key: Some(key) } => Some(WriteMode::Merge { key: *key }),
+            WriteChoice::Merge { key: None } => None,
+            WriteChoice::ReplaceTable => Some(WriteMode::ReplaceTable),
+        },
+        _ => None,
+    }
+}
+
+/// What backfill `id` runs per date: the transform it feeds, else the one
+/// feeding the write target it feeds, else the daily transform; with that
+/// transform's write target's mode (or the backfill's own target's).
+fn backfill_transform(
+    graph: &Graph,
+    id: NodeId,
+    daily: &Node,
+) -> Option<(LogicVersion, Layer, Option<WriteMode>)> {
+    let own_write = graph.outputs(id).find(|n| n.kind() == NodeKind::Write);
+    let transform = graph
+        .outputs(id)
+        .find(|n| n.kind() == NodeKind::Transform)
+        .or_else(|| {
+            own_write.and_then(|w| graph.inputs(w.id).find(|n| n.kind() == NodeKind::Transform))
+        })
+        .unwrap_or(daily);
+    let NodeConfig::Transform { logic, reads, .. } = &transform.config else {
+        return None;
+    };
+    let write = own_write
+        .or_else(|| {
+            graph
+                .outputs(transform.id)
+                .find(|n| n.kind() == NodeKind::Write)
+        })
+        .and_then(write_mode_of);
+    Some((*logic, *reads, write))
 }

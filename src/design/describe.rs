@@ -94,8 +94,10 @@ pub fn summary(config: &NodeConfig) -> String {
                 format!("{first} → {last}"),
                 format!("{max_concurrency} at a time"),
             ];
-            if *shape == BackfillShape::TwoPhases {
-                parts.push("two phases".to_string());
+            match shape {
+                BackfillShape::PerDate => {}
+                BackfillShape::TwoPhases => parts.push("two phases".to_string()),
+                BackfillShape::Together => parts.push("silver and gold together".to_string()),
             }
             parts.push(
                 match markers {

@@ -174,6 +174,7 @@ pub fn fields(config: &NodeConfig) -> Vec<Field> {
                 choice(&[
                     ("per_date", "per date: silver, then its gold"),
                     ("two_phases", "two phases: all silver, then all gold"),
+                    ("together", "per date: silver and gold at the same time"),
                 ]),
             ),
             field(
@@ -316,6 +317,7 @@ pub fn value(config: &NodeConfig, key: &str) -> String {
         (NodeConfig::Backfill { shape, .. }, "shape") => text(match shape {
             BackfillShape::PerDate => "per_date",
             BackfillShape::TwoPhases => "two_phases",
+            BackfillShape::Together => "together",
         }),
         (NodeConfig::Backfill { markers, .. }, "markers") => text(match markers {
             Markers::Off => "off",
@@ -507,6 +509,7 @@ pub fn set(config: &NodeConfig, key: &str, raw: &str) -> Result<NodeConfig, Stri
             *shape = match raw {
                 "per_date" => BackfillShape::PerDate,
                 "two_phases" => BackfillShape::TwoPhases,
+                "together" => BackfillShape::Together,
                 _ => return unknown(),
             }
         }

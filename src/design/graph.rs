@@ -57,7 +57,7 @@ impl NodeKind {
             (Source, State | Transform | Backfill)
                 | (State, Transform)
                 | (Transform, Write)
-                | (Backfill, Write)
+                | (Backfill, Transform | Write)
                 | (Write, Finaliser | Checks | Report | Transform)
         )
     }
@@ -99,6 +99,8 @@ pub enum BackfillShape {
     PerDate,
     /// All silver first, then all gold.
     TwoPhases,
+    /// Each date: silver and gold started at the same time.
+    Together,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

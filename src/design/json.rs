@@ -192,6 +192,7 @@ fn config(value: &Value, what: &str) -> Read<NodeConfig> {
                     &[
                         ("PerDate", BackfillShape::PerDate),
                         ("TwoPhases", BackfillShape::TwoPhases),
+                        ("Together", BackfillShape::Together),
                     ],
                 )?,
                 markers: named(

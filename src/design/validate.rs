@@ -55,16 +55,23 @@ pub fn validate(graph: &Graph) -> Vec<Problem> {
             NodeConfig::Transform { reads, .. } => {
                 match reads {
                     Layer::Bronze
-                        if !inputs
-                            .iter()
-                            .any(|k| matches!(k, NodeKind::Source | NodeKind::State)) =>
+                        if !inputs.iter().any(|k| {
+                            matches!(k, NodeKind::Source | NodeKind::State | NodeKind::Backfill)
+                        }) =>
                     {
                         problems.push(needs("the bronze source (or a processing state)"))
                     }
-                    Layer::Silver if !inputs.contains(&NodeKind::Write) => problems.push(at(
-                        node.id,
-                        "This transform reads silver, but no write target feeds it.",
-                    )),
+                    // A backfill may rebuild silver from silver itself (a mistake, but a design).
+                    Layer::Silver
+                        if !inputs
+                            .iter()
+                            .any(|k| matches!(k, NodeKind::Write | NodeKind::Backfill)) =>
+                    {
+                        problems.push(at(
+                            node.id,
+                            "This transform reads silver, but no write target feeds it.",
+                        ))
+                    }
                     _ => {}
                 }
                 if inputs.iter().filter(|k| **k == NodeKind::State).count() > 1 {
@@ -100,10 +107,13 @@ pub fn validate(graph: &Graph) -> Vec<Problem> {
                 if !inputs.contains(&NodeKind::Source) {
                     problems.push(needs("the bronze source"));
                 }
-                if !outputs.contains(&NodeKind::Write) {
+                if !outputs
+                    .iter()
+                    .any(|k| matches!(k, NodeKind::Write | NodeKind::Transform))
+                {
                     problems.push(at(
                         node.id,
-                        "This backfill writes nowhere: connect it to a write target.",
+                        "This backfill writes nowhere: connect it to the transform it runs (or a write target).",
                     ));
                 }
                 if first > last {

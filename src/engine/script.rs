@@ -68,6 +68,14 @@ pub struct Deploy {
     pub logic: LogicVersion,
 }
 
+/// A backfill killed at `at` (a source failover) and launched again at
+/// `rerun_at`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Interruption {
+    pub at: Instant,
+    pub rerun_at: Instant,
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Script {
     /// The first partition the pipeline owns.
@@ -77,6 +85,8 @@ pub struct Script {
     /// Runs in any order; the simulation orders them by instant.
     pub runs: Vec<RunSpec>,
     pub deploys: Vec<Deploy>,
+    /// Faults of a backfill launched beside the runs.
+    pub interruptions: Vec<Interruption>,
 }
 
 impl Script {
@@ -87,6 +97,7 @@ impl Script {
             fx: FxRates::default(),
             runs,
             deploys: Vec::new(),
+            interruptions: Vec::new(),
         }
     }
 

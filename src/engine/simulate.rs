@@ -398,19 +398,7 @@ fn transform(
                 PartitionKey::ProcessingDate => day,
             };
             let gbp = converted.get(i).and_then(|both| both[logic_slot(logic)]);
-            Row {
-                id: event.id.clone(),
-                key: event.key.clone(),
-                dt,
-                event_time: event.event_time,
-                updated_at: event.updated_at,
-                arrived_at: event.arrived_at,
-                raw: event.amount,
-                gbp,
-                status: event.status,
-                logic,
-                written_by: attempt,
-            }
+            Row::from_event(event, dt, gbp, logic, attempt)
         })
         .collect();
     let overwrite = match config.partition_key {

@@ -6,7 +6,7 @@ use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::calendar::{Day, Instant};
 use super::config::{MergeKey, WriteMode};
-use super::event::{Id, OrderStatus};
+use super::event::{Event, Id, OrderStatus};
 use super::money::{LogicVersion, Money};
 
 /// A silver row: one bronze row after the transform.
@@ -30,6 +30,29 @@ pub struct Row {
 }
 
 impl Row {
+    /// `event` as transformed by `logic` into partition `dt`.
+    pub fn from_event(
+        event: &Event,
+        dt: Day,
+        gbp: Option<Money>,
+        logic: LogicVersion,
+        written_by: usize,
+    ) -> Self {
+        Row {
+            id: event.id.clone(),
+            key: event.key.clone(),
+            dt,
+            event_time: event.event_time,
+            updated_at: event.updated_at,
+            arrived_at: event.arrived_at,
+            raw: event.amount,
+            gbp,
+            status: event.status,
+            logic,
+            written_by,
+        }
+    }
+
     fn merge_key(&self, key: MergeKey) -> &Id {
         match key {
             MergeKey::Key => &self.key,

@@ -1,12 +1,16 @@
 //! The five design scenarios: their stories and numbers, the scripts the
 //! engine replays, the requirement rules, the grader and the shrinker.
 
+pub mod backfilled;
 pub mod catalog;
 pub mod clicks;
+pub mod currency;
 pub mod grade;
+pub mod history;
 pub mod mobile;
 pub mod orders;
 pub mod progress;
 pub mod replay;
 pub mod report;
+pub mod sample;
 pub mod shrink;

@@ -99,6 +99,16 @@ pub fn result(rule: Rule, evidence: Vec<String>, nodes: Vec<NodeId>) -> RuleResu
     }
 }
 
+/// The first `shown` lines, then one saying how many more were like them.
+pub fn capped(mut lines: Vec<String>, shown: usize, more: &str) -> Vec<String> {
+    if lines.len() > shown {
+        let rest = lines.len() - shown;
+        lines.truncate(shown);
+        lines.push(format!("{rest} more {more}."));
+    }
+    lines
+}
+
 pub fn capital(text: &str) -> String {
     let mut chars = text.chars();
     chars

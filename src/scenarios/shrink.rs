@@ -4,9 +4,10 @@
 //! work is bounded by a count of simulations.
 
 use crate::design::Graph;
-use crate::engine::script::{RunKind, Script};
+use crate::engine::calendar::Instant;
+use crate::engine::script::{RunKind, RunSpec, Script};
 
-use super::grade::grade_on;
+use super::grade::{grade_on, launch, setting};
 use super::report::{capital, run_name, Report};
 
 /// One removable piece of a script.
@@ -17,6 +18,11 @@ enum Piece {
     Crash(usize),
     /// A manual re-run, run `i` of the script.
     Manual(usize),
+    /// A scheduled run beside a backfill (tonight's run, a nightly run),
+    /// run `i` of the script: a fault for the backfill it competes with.
+    Beside(usize),
+    /// Interruption `i` of the backfill.
+    Interruption(usize),
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -29,24 +35,31 @@ pub struct Shrunk {
     pub minimal: bool,
     pub original_events: usize,
     pub original_faults: usize,
+    /// The backfill's launch, for scenarios that have one.
+    pub launch: Option<Instant>,
 }
 
 impl Shrunk {
     /// Crashes plus manual re-runs left.
     pub fn faults(&self) -> usize {
-        faults(&self.script)
+        faults(&self.script, self.launch)
     }
 }
 
-fn faults(script: &Script) -> usize {
-    script
-        .runs
+fn faults(script: &Script, launch: Option<Instant>) -> usize {
+    pieces(script, launch)
         .iter()
-        .filter(|r| r.kind == RunKind::Manual || r.crash_then_retry_at.is_some())
+        .filter(|p| !matches!(p, Piece::Event(_)))
         .count()
 }
 
-fn pieces(script: &Script) -> Vec<Piece> {
+/// The runs at or after a backfill's launch compete with it: they are
+/// faults of the scenario, not the schedule a design must survive.
+fn beside(launch: Option<Instant>, run: &RunSpec) -> bool {
+    launch.is_some_and(|l| run.at >= l)
+}
+
+fn pieces(script: &Script, launch: Option<Instant>) -> Vec<Piece> {
     let mut pieces: Vec<Piece> = (0..script.events.len()).map(Piece::Event).collect();
     for (i, run) in script.runs.iter().enumerate() {
         if run.crash_then_retry_at.is_some() {
@@ -54,13 +67,16 @@ fn pieces(script: &Script) -> Vec<Piece> {
         }
         if run.kind == RunKind::Manual {
             pieces.push(Piece::Manual(i));
+        } else if beside(launch, run) {
+            pieces.push(Piece::Beside(i));
         }
     }
+    pieces.extend((0..script.interruptions.len()).map(Piece::Interruption));
     pieces
 }
 
 /// `script` keeping only `kept` of its pieces.
-fn rebuild(script: &Script, kept: &[Piece]) -> Script {
+fn rebuild(script: &Script, kept: &[Piece], launch: Option<Instant>) -> Script {
     let mut next = script.clone();
     next.events = kept
         .iter()
@@ -74,7 +90,11 @@ fn rebuild(script: &Script, kept: &[Piece]) -> Script {
         .runs
         .iter()
         .enumerate()
-        .filter(|(i, run)| run.kind != RunKind::Manual || keeps(Piece::Manual(*i)))
+        .filter(|(i, run)| match run.kind {
+            RunKind::Manual => keeps(Piece::Manual(*i)),
+            _ if beside(launch, run) => keeps(Piece::Beside(*i)),
+            _ => true,
+        })
         .map(|(i, run)| {
             let mut run = run.clone();
             if !keeps(Piece::Crash(i)) {
@@ -82,6 +102,13 @@ fn rebuild(script: &Script, kept: &[Piece]) -> Script {
             }
             run
         })
+        .collect();
+    next.interruptions = script
+        .interruptions
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| keeps(Piece::Interruption(*i)))
+        .map(|(_, cut)| *cut)
         .collect();
     next
 }
@@ -95,6 +122,7 @@ pub fn shrink(
     rule: &str,
     budget: usize,
 ) -> Option<Shrunk> {
+    let launch = launch(number);
     let simulations = std::cell::Cell::new(0usize);
     let fails = |candidate: &Script| {
         simulations.set(simulations.get() + 1);
@@ -106,7 +134,7 @@ pub fn shrink(
     if !fails(script) {
         return None;
     }
-    let mut current = pieces(script);
+    let mut current = pieces(script, launch);
     let mut n = 2usize;
     let mut minimal = false;
     'outer: while current.len() >= 2 {
@@ -117,7 +145,7 @@ pub fn shrink(
             if simulations.get() >= budget {
                 break 'outer;
             }
-            if fails(&rebuild(script, subset)) {
+            if fails(&rebuild(script, subset, launch)) {
                 current = subset.clone();
                 n = 2;
                 continue 'outer;
@@ -133,7 +161,7 @@ pub fn shrink(
                 .filter(|(j, _)| *j != i)
                 .flat_map(|(_, c)| c.iter().copied())
                 .collect();
-            if fails(&rebuild(script, &complement)) {
+            if fails(&rebuild(script, &complement, launch)) {
                 current = complement;
                 n = (n - 1).max(2);
                 continue 'outer;
@@ -149,20 +177,27 @@ pub fn shrink(
         minimal = true;
     }
     Some(Shrunk {
-        script: rebuild(script, &current),
+        script: rebuild(script, &current, launch),
         simulations: simulations.get(),
         minimal,
         original_events: script.events.len(),
-        original_faults: faults(script),
+        original_faults: faults(script, launch),
+        launch,
     })
 }
 
 /// One line per run that read, wrote, crashed or was a fault: what it read
-/// and what silver held afterwards.
-pub fn replay(graph: &Graph, script: &Script) -> Vec<String> {
+/// and what silver held afterwards. For a backfill scenario, one line per
+/// moment of the backfill instead.
+pub fn replay(number: u8, graph: &Graph, script: &Script) -> Vec<String> {
     let Ok(compiled) = crate::design::compile(graph) else {
         return Vec::new();
     };
+    if let Some(setting) = setting(number) {
+        return super::backfilled::run(&setting, &compiled, script)
+            .map(|done| super::backfilled::replay(&done, script))
+            .unwrap_or_default();
+    }
     let outcome = crate::engine::simulate(&compiled.pipeline, script);
     outcome
         .runs
@@ -241,7 +276,7 @@ mod tests {
         }
         let script = super::super::grade::script(1).expect("script");
         let shrunk = shrink(1, &h.current, &script, "R2", 400).expect("append fails R2");
-        let lines = replay(&h.current, &shrunk.script);
+        let lines = replay(1, &h.current, &shrunk.script);
         assert!(!lines.is_empty() && lines.len() <= 4, "{lines:?}");
         let id = shrunk.script.events[0].id.to_string();
         assert!(

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use crate::design::Graph;
 use crate::engine::calendar::weekday_day_month_time;
-use crate::scenarios::grade::{grade, grade_on, script};
+use crate::scenarios::grade::{grade, grade_on, launch, script};
 use crate::scenarios::progress::Progress;
 use crate::scenarios::report::{Report, RuleResult};
 use crate::scenarios::shrink::{replay, shrink, Shrunk};
@@ -160,7 +160,7 @@ fn RuleView(result: RuleResult) -> impl IntoView {
 fn SmallestCase(shrunk: Shrunk, rule: &'static str) -> impl IntoView {
     let d = expect_context::<Designer>();
     let graph = d.graph.get_untracked();
-    let replay = replay(&graph, &shrunk.script);
+    let replay = replay(d.scenario, &graph, &shrunk.script);
     let evidence = match grade_on(d.scenario, &graph, &shrunk.script) {
         Report::Graded(rules) => rules
             .into_iter()
@@ -187,20 +187,30 @@ fn SmallestCase(shrunk: Shrunk, rule: &'static str) -> impl IntoView {
                     shrunk.simulations,
                 )}
             </p>
-            <table class="small-events">
-                <caption>"Events left"</caption>
-                <thead><tr><th scope="col">"Id"</th><th scope="col">"Happened"</th><th scope="col">"Arrived"</th></tr></thead>
-                <tbody>
-                    {shrunk.script.events.iter().map(|e| view! {
-                        <tr>
-                            <td>{e.id.to_string()}</td>
-                            <td>{weekday_day_month_time(e.event_time)}</td>
-                            <td>{weekday_day_month_time(e.arrived_at)}</td>
-                        </tr>
-                    }).collect_view()}
-                </tbody>
-            </table>
-            <h5>"Run by run (runs that touched these events)"</h5>
+            {if shrunk.script.events.is_empty() {
+                view! { <p>"No event is needed: the schedule and the faults left break the rule on their own."</p> }.into_any()
+            } else {
+                view! {
+                    <table class="small-events">
+                        <caption>"Events left"</caption>
+                        <thead><tr><th scope="col">"Id"</th><th scope="col">"Happened"</th><th scope="col">"Arrived"</th></tr></thead>
+                        <tbody>
+                            {shrunk.script.events.iter().map(|e| view! {
+                                <tr>
+                                    <td>{e.id.to_string()}</td>
+                                    <td>{weekday_day_month_time(e.event_time)}</td>
+                                    <td>{weekday_day_month_time(e.arrived_at)}</td>
+                                </tr>
+                            }).collect_view()}
+                        </tbody>
+                    </table>
+                }.into_any()
+            }}
+            <h5>{if launch(d.scenario).is_some() {
+                "Moment by moment (the backfill, the scheduled runs, the faults)"
+            } else {
+                "Run by run (runs that touched these events)"
+            }}</h5>
             <ol class="replay">{replay.into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}</ol>
             <h5>{format!("What {rule} saw")}</h5>
             <ul class="evidence">{evidence.into_iter().map(|e| view! { <li>{e}</li> }).collect_view()}</ul>

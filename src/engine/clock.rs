@@ -1,0 +1,357 @@
+//! The backfill clock next to the scheduler (SPEC 2). A backfill's units of
+//! work (a date, or in two phases one layer of a date) each hold a slot of
+//! the source pool; scheduled runs need a slot too, and a slot freed at a
+//! scheduled run's start goes to it first. With "yield" on, the backfill
+//! does not take a slot it would still hold when a scheduled run needs the
+//! last one. An interruption cancels every step that would finish at or
+//! after it; a re-run skips what its completion markers say is done.
+
+use std::collections::{BTreeSet, VecDeque};
+
+use chrono::Duration;
+
+use super::backfill::StepKind;
+use super::calendar::{days, Day, Instant};
+
+/// How a date's layers are ordered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    /// Each date: silver, then gold, on one slot.
+    PerDate,
+    /// Every date's silver first, then every date's gold.
+    TwoPhases,
+    /// Silver and gold of a date started together on its slot.
+    Together,
+}
+
+/// When a unit's completion marker is written.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Marking {
+    Off,
+    /// When the unit has finished: a killed unit is redone.
+    After,
+    /// When the unit starts: a killed unit counts as done.
+    Before,
+}
+
+/// A backfill job as launched.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Job {
+    pub first: Day,
+    pub last: Day,
+    /// Units allowed in flight at once.
+    pub concurrency: u32,
+    /// Source connections shared with scheduled runs.
+    pub pool: u32,
+    pub silver_minutes: i64,
+    pub gold_minutes: i64,
+    pub shape: Shape,
+    pub markers: Marking,
+    pub yield_to_scheduled: bool,
+}
+
+/// A scheduled run's need for one slot from `at` for `minutes`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Booking {
+    pub at: Instant,
+    pub minutes: i64,
+}
+
+/// One launch of the backfill, possibly killed at `interrupt`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Attempt {
+    pub start: Instant,
+    pub interrupt: Option<Instant>,
+}
+
+/// One step of one date on the clock.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ClockStep {
+    pub dt: Day,
+    pub kind: StepKind,
+    pub start: Instant,
+    pub end: Instant,
+    pub slot: u32,
+    /// Which attempt ran it (0 = the first launch).
+    pub attempt: usize,
+    /// The unit of work it belongs to, as its marker names it: `Gold` for
+    /// a whole date, `Silver` or `Gold` for one layer in two phases.
+    pub unit: StepKind,
+}
+
+/// When a scheduled run asked for a slot and when it got one.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Grant {
+    pub booking: usize,
+    pub asked: Instant,
+    pub got: Instant,
+    /// `None` when the backfill was not running, so nothing competed.
+    pub slot: Option<u32>,
+}
+
+impl Grant {
+    pub fn waited(&self) -> Duration {
+        self.got - self.asked
+    }
+}
+
+/// Everything the clock decided.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Timeline {
+    /// Steps that finished (markers included), in the order they finished.
+    pub done: Vec<ClockStep>,
+    /// Steps that had started but were killed by an interruption.
+    pub cancelled: Vec<ClockStep>,
+    /// Per attempt, the units it skipped because their marker existed.
+    pub skipped: Vec<Vec<(Day, StepKind)>>,
+    /// One per booking, in booking order.
+    pub grants: Vec<Grant>,
+}
+
+impl Timeline {
+    /// When the last step of the last attempt finished.
+    pub fn finished_at(&self) -> Option<Instant> {
+        self.done.iter().map(|s| s.end).max()
+    }
+
+    /// Layer steps (silver, gold) that finished in `attempt`.
+    pub fn rebuilt_in(&self, attempt: usize) -> impl Iterator<Item = &ClockStep> {
+        self.done
+            .iter()
+            .filter(move |s| s.attempt == attempt && s.kind != StepKind::Marker)
+    }
+}
+
+/// A unit of work: the steps it runs (offsets in minutes from its start),
+/// how long it holds its slot, the marker that records it, its phase.
+struct Unit {
+    dt: Day,
+    steps: Vec<(StepKind, i64, i64)>,
+    hold: i64,
+    marker: (Day, StepKind),
+    phase: u8,
+}
+
+fn units(job: &Job) -> Vec<Unit> {
+    let (s, g) = (job.silver_minutes.max(0), job.gold_minutes.max(0));
+    let dates: Vec<Day> = days(job.first, job.last).collect();
+    match job.shape {
+        Shape::PerDate => dates
+            .iter()
+            .map(|&dt| Unit {
+                dt,
+                steps: vec![(StepKind::Silver, 0, s), (StepKind::Gold, s, s + g)],
+                hold: s + g,
+                marker: (dt, StepKind::Gold),
+                phase: 0,
+            })
+            .collect(),
+        Shape::Together => dates
+            .iter()
+            .map(|&dt| Unit {
+                dt,
+                steps: vec![(StepKind::Silver, 0, s), (StepKind::Gold, 0, g)],
+                hold: s.max(g),
+                marker: (dt, StepKind::Gold),
+                phase: 0,
+            })
+            .collect(),
+        Shape::TwoPhases => {
+            let layer = |kind, minutes, phase| {
+                dates.iter().map(move |&dt| Unit {
+                    dt,
+                    steps: vec![(kind, 0, minutes)],
+                    hold: minutes,
+                    marker: (dt, kind),
+                    phase,
+                })
+            };
+            layer(StepKind::Silver, s, 0)
+                .chain(layer(StepKind::Gold, g, 1))
+                .collect()
+        }
+    }
+}
+
+#[derive(Clone, Copy)]
+enum Holder {
+    Unit,
+    Booking,
+}
+
+/// Runs `job` through `attempts` (each later attempt is a re-run that
+/// starts after the previous one was interrupted), with `bookings`
+/// competing for the pool.
+pub fn run_clock(job: &Job, attempts: &[Attempt], bookings: &[Booking]) -> Timeline {
+    let pool = job.pool.max(1) as usize;
+    let concurrency = job.concurrency.max(1) as usize;
+    let mut marked: BTreeSet<(Day, StepKind)> = BTreeSet::new();
+    let mut timeline = Timeline::default();
+    let mut grants: Vec<Option<Grant>> = vec![None; bookings.len()];
+    let mut order: Vec<usize> = (0..bookings.len()).collect();
+    order.sort_by_key(|&i| (bookings[i].at, i));
+    for (n, attempt) in attempts.iter().enumerate() {
+        let (todo, skipped): (Vec<Unit>, Vec<Unit>) = units(job)
+            .into_iter()
+            .partition(|u| job.markers == Marking::Off || !marked.contains(&u.marker));
+        let mut queue = VecDeque::from(todo);
+        timeline
+            .skipped
+            .push(skipped.iter().map(|u| u.marker).collect());
+        let mut slots: Vec<Option<(Holder, Instant, u8)>> = vec![None; pool];
+        let mut started: Vec<ClockStep> = Vec::new();
+        let mut waiting: Vec<usize> = Vec::new();
+        let mut next_booking = order
+            .iter()
+            .position(|&i| bookings[i].at >= attempt.start && grants[i].is_none())
+            .unwrap_or(order.len());
+        let mut t = attempt.start;
+        loop {
+            for slot in slots.iter_mut() {
+                if slot.is_some_and(|(_, until, _)| until <= t) {
+                    *slot = None;
+                }
+            }
+            if attempt.interrupt.is_some_and(|cut| t >= cut) {
+                break;
+            }
+            let units_in_flight = slots
+                .iter()
+                .filter(|s| matches!(s, Some((Holder::Unit, _, _))))
+                .count();
+            if queue.is_empty() && units_in_flight == 0 {
+                break;
+            }
+            while let Some(&i) = order.get(next_booking) {
+                if bookings[i].at > t {
+                    break;
+                }
+                if grants[i].is_none() {
+                    waiting.push(i);
+                }
+                next_booking += 1;
+            }
+            // A freed slot goes to a waiting scheduled run first.
+            waiting.retain(|&i| match slots.iter().position(Option::is_none) {
+                Some(free) => {
+                    let until = t + Duration::minutes(bookings[i].minutes.max(0));
+                    slots[free] = Some((Holder::Booking, until, 0));
+                    grants[i] = Some(Grant {
+                        booking: i,
+                        asked: bookings[i].at,
+                        got: t,
+                        slot: Some(free as u32),
+                    });
+                    false
+                }
+                None => true,
+            });
+            let mut units_in_flight = units_in_flight;
+            while units_in_flight < concurrency {
+                let Some(free) = slots.iter().position(Option::is_none) else {
+                    break;
+                };
+                let Some(unit) = queue.front() else { break };
+                let phase_busy = slots
+                    .iter()
+                    .flatten()
+                    .any(|(h, _, phase)| matches!(h, Holder::Unit) && *phase < unit.phase);
+                if phase_busy {
+                    break;
+                }
+                let until = t + Duration::minutes(unit.hold);
+                let ahead = order.get(next_booking..).unwrap_or(&[]);
+                if job.yield_to_scheduled
+                    && starves(&slots, t, until, ahead.iter().map(|&i| bookings[i]))
+                {
+                    break;
+                }
+                let Some(unit) = queue.pop_front() else { break };
+                slots[free] = Some((Holder::Unit, until, unit.phase));
+                units_in_flight += 1;
+                let step = |kind, from: i64, to: i64| ClockStep {
+                    dt: unit.dt,
+                    kind,
+                    start: t + Duration::minutes(from),
+                    end: t + Duration::minutes(to),
+                    slot: free as u32,
+                    attempt: n,
+                    unit: unit.marker.1,
+                };
+                for &(kind, from, to) in &unit.steps {
+                    started.push(step(kind, from, to));
+                }
+                match job.markers {
+                    Marking::Off => {}
+                    Marking::After => started.push(step(StepKind::Marker, unit.hold, unit.hold)),
+                    Marking::Before => started.push(step(StepKind::Marker, 0, 0)),
+                }
+            }
+            let next = slots
+                .iter()
+                .flatten()
+                .map(|(_, until, _)| *until)
+                .filter(|u| *u > t)
+                .chain(order.get(next_booking).map(|&i| bookings[i].at))
+                .chain(attempt.interrupt)
+                .filter(|x| *x > t)
+                .min();
+            match next {
+                Some(next) => t = next,
+                None => break,
+            }
+        }
+        // Whoever was still waiting gets a slot when the backfill dies.
+        for i in waiting {
+            grants[i] = Some(Grant {
+                booking: i,
+                asked: bookings[i].at,
+                got: t.max(bookings[i].at),
+                slot: None,
+            });
+        }
+        let (done, cancelled): (Vec<ClockStep>, Vec<ClockStep>) = started
+            .into_iter()
+            .partition(|s| attempt.interrupt.is_none_or(|cut| s.end < cut));
+        for step in done.iter().filter(|s| s.kind == StepKind::Marker) {
+            marked.insert((step.dt, step.unit));
+        }
+        timeline.done.extend(done);
+        timeline.cancelled.extend(cancelled);
+    }
+    timeline
+        .done
+        .sort_by_key(|s| (s.end, s.kind, s.dt, s.attempt));
+    timeline.grants = grants
+        .into_iter()
+        .enumerate()
+        .map(|(i, g)| {
+            g.unwrap_or(Grant {
+                booking: i,
+                asked: bookings[i].at,
+                got: bookings[i].at,
+                slot: None,
+            })
+        })
+        .collect();
+    timeline
+}
+
+/// Whether taking a slot from `now` to `until` would leave a scheduled run
+/// due before `until` with no slot free at its start.
+fn starves(
+    slots: &[Option<(Holder, Instant, u8)>],
+    now: Instant,
+    until: Instant,
+    ahead: impl Iterator<Item = Booking>,
+) -> bool {
+    ahead.take_while(|b| b.at < until).any(|b| {
+        let due = b.at.max(now);
+        let busy = slots
+            .iter()
+            .flatten()
+            .filter(|(_, held_until, _)| *held_until > due)
+            .count();
+        busy + 1 >= slots.len()
+    })
+}

@@ -1,0 +1,177 @@
+//! Work on the clock applied to silver and gold: backfill steps and the
+//! scheduled runs beside them, in time order, each reading at its start and
+//! writing at its end (SPEC 2). What a layer step reads decides what it
+//! fixes: bronze holds the raw amounts, silver only what some earlier logic
+//! made of them.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use rustc_hash::FxHashMap as HashMap;
+
+use super::backfill::StepKind;
+use super::calendar::{Day, Instant};
+use super::config::WriteMode;
+use super::event::Event;
+use super::money::{to_gbp, FxRates, LogicVersion};
+use super::table::{write, Batch, DailyTotal, Gold, Row, Table};
+
+/// The layer a silver rebuild reads.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Reads {
+    Bronze,
+    Silver,
+}
+
+/// Who did a piece of work, as an index into its list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Origin {
+    /// A step of the backfill's timeline (`Timeline::done`).
+    Backfill(usize),
+    /// A scheduled run (its booking).
+    Scheduled(usize),
+}
+
+/// One piece of work on one partition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Work {
+    pub dt: Day,
+    /// `Silver` or `Gold`; markers write no table and are not work.
+    pub kind: StepKind,
+    pub start: Instant,
+    pub end: Instant,
+    pub logic: LogicVersion,
+    pub reads: Reads,
+    pub write: WriteMode,
+    pub origin: Origin,
+}
+
+/// What one piece of work did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Applied {
+    pub work: Work,
+    pub rows_read: usize,
+    /// Rows read that the broken logic had converted (silver reads only).
+    pub broken_read: usize,
+    /// Rows in the partition after the write.
+    pub rows_after: usize,
+}
+
+#[derive(Clone, Debug, Default, PartialEq)]
+pub struct Rebuilt {
+    pub silver: Table,
+    pub gold: Gold,
+    pub applied: Vec<Applied>,
+    /// The finance total read from gold at the report's instant, in pence.
+    pub report: Option<i64>,
+}
+
+enum Read {
+    Rows(Vec<Row>, usize),
+    Total(DailyTotal),
+}
+
+/// Applies `work` to `silver` and `gold`; the report, if any, reads gold at
+/// `report_at` after every write that lands at that instant.
+pub fn apply(
+    mut silver: Table,
+    mut gold: Gold,
+    events: &[Event],
+    fx: &FxRates,
+    work: &[Work],
+    report_at: Option<Instant>,
+) -> Rebuilt {
+    let mut by_date: HashMap<Day, Vec<&Event>> = HashMap::default();
+    for event in events {
+        by_date.entry(event.event_date()).or_default().push(event);
+    }
+    // Writes land before reads at the same instant: a gold step that starts
+    // when its silver ends sees the new silver.
+    let mut moments: BTreeSet<(Instant, u8, usize)> = BTreeSet::new();
+    for (i, w) in work.iter().enumerate() {
+        moments.insert((w.start, 1, i));
+        moments.insert((w.end, 0, i));
+    }
+    if let Some(at) = report_at {
+        moments.insert((at, 0, usize::MAX));
+    }
+    let mut reads: BTreeMap<usize, Read> = BTreeMap::new();
+    let mut applied = Vec::new();
+    let mut report = None;
+    for (_, phase, i) in moments {
+        let Some(w) = work.get(i) else {
+            report = Some(gold.values().map(|t| t.gbp).sum());
+            continue;
+        };
+        if phase == 1 {
+            let read = match w.kind {
+                StepKind::Gold => Read::Total(DailyTotal::of(silver.partition(w.dt))),
+                _ => rows_for(w, &silver, by_date.get(&w.dt), fx),
+            };
+            reads.insert(i, read);
+            continue;
+        }
+        let Some(read) = reads.remove(&i) else {
+            continue;
+        };
+        let (rows_read, broken_read) = match read {
+            Read::Total(total) => {
+                gold.insert(w.dt, total);
+                (total.rows, 0)
+            }
+            Read::Rows(rows, broken) => {
+                let n = rows.len();
+                let batch = Batch {
+                    rows,
+                    overwrite: BTreeSet::from([w.dt]),
+                };
+                write(&mut silver, w.write, batch, &|_| false, false);
+                (n, broken)
+            }
+        };
+        applied.push(Applied {
+            work: *w,
+            rows_read,
+            broken_read,
+            rows_after: silver.partition(w.dt).len(),
+        });
+    }
+    Rebuilt {
+        silver,
+        gold,
+        applied,
+        report,
+    }
+}
+
+/// The rows a silver step writes, read at its start.
+fn rows_for(w: &Work, silver: &Table, bronze: Option<&Vec<&Event>>, fx: &FxRates) -> Read {
+    match w.reads {
+        Reads::Bronze => {
+            let rows = bronze
+                .into_iter()
+                .flatten()
+                .filter(|e| e.arrived_at <= w.start)
+                .map(|e| {
+                    let gbp = fx
+                        .rate(e.event_date(), e.amount.currency)
+                        .and_then(|rate| to_gbp(e.amount, rate, w.logic));
+                    let by = match w.origin {
+                        Origin::Backfill(i) | Origin::Scheduled(i) => i,
+                    };
+                    Row::from_event(e, w.dt, gbp, w.logic, by)
+                })
+                .collect();
+            Read::Rows(rows, 0)
+        }
+        Reads::Silver => {
+            // The converted amounts are all silver holds to go on: whatever
+            // logic runs now, it starts from what the old logic wrote.
+            let rows: Vec<Row> = silver.partition(w.dt).to_vec();
+            let broken = rows
+                .iter()
+                .filter(|r| r.logic == LogicVersion::Broken)
+                .count();
+            Read::Rows(rows, broken)
+        }
+    }
+}

@@ -1,0 +1,395 @@
+//! Scenario 4, "The currency bug": the broken conversion built silver and
+//! gold for 3..13 August; the backfill launched at 01:30 on Saturday the
+//! 15th must repair exactly those partitions, in order, while tonight's
+//! 02:00 run builds the 14th with the fixed code and needs a connection.
+
+use std::collections::BTreeSet;
+
+use crate::design::compile::CompiledDesign;
+use crate::design::graph::Layer;
+use crate::design::{Graph, NodeKind};
+use crate::engine::backfill::StepKind;
+use crate::engine::calendar::{at, day_month, hh_mm, weekday_day_month_time, Day};
+use crate::engine::drift::{gold_drift, silver_drift, DriftRow};
+use crate::engine::generate::{daily_runs, fx_rates, orders, CurrencyMix, DelayProfile, OrderSpec};
+use crate::engine::money::Money;
+use crate::engine::rebuild::Origin;
+use crate::engine::script::{Deploy, RunSpec, Script};
+use crate::engine::LogicVersion;
+
+use super::backfilled::{run, Backfilled, Setting};
+use super::report::{capped, nodes_of, result, Rule, RuleResult};
+
+pub const SEED: u64 = 4;
+pub const ORDERS_PER_DAY: u32 = 120;
+pub const POOL: u32 = 4;
+pub const SILVER_MINUTES: i64 = 25;
+pub const GOLD_MINUTES: i64 = 10;
+/// Tonight's run holds one connection this long.
+pub const TONIGHT_MINUTES: i64 = 15;
+/// Lines of one kind shown before "n more".
+const SHOWN: usize = 4;
+
+pub const RULES: [Rule; 6] = [
+    Rule {
+        id: "R1",
+        text: "Afterwards the drift query returns no partition, in silver or in gold.",
+        concept: "blast radius",
+    },
+    Rule {
+        id: "R2",
+        text: "No partition outside the blast radius (the partitions the drift query returned before the backfill) is rewritten.",
+        concept: "blast radius",
+    },
+    Rule {
+        id: "R3",
+        text: "The rebuild reads bronze, not the silver the broken code wrote.",
+        concept: "partition reprocess",
+    },
+    Rule {
+        id: "R4",
+        text: "Gold for a date is rebuilt after its silver, and the finance report is restated after all gold has landed.",
+        concept: "restatement",
+    },
+    Rule {
+        id: "R5",
+        text: "Tonight's 02:00 run gets its source connection on time.",
+        concept: "source pool",
+    },
+    Rule {
+        id: "R6",
+        text: "The backfill runs the fixed logic.",
+        concept: "logic version",
+    },
+];
+
+pub fn aug(day: u32) -> Day {
+    Day::from_ymd_opt(2026, 8, day).unwrap_or_default()
+}
+
+pub fn setting() -> Setting {
+    Setting {
+        launch: at(aug(15), 1, 30),
+        pool: POOL,
+        silver_minutes: SILVER_MINUTES,
+        gold_minutes: GOLD_MINUTES,
+        scheduled_minutes: TONIGHT_MINUTES,
+    }
+}
+
+/// August 1..14: the daily runs that built 1..13 (broken from the 3rd),
+/// the fix deployed on the 14th, and tonight's run for the 14th.
+pub fn script() -> Script {
+    let spec = OrderSpec {
+        seed: SEED,
+        first: aug(1),
+        last: aug(14),
+        per_day: ORDERS_PER_DAY,
+        mix: CurrencyMix::MARLOW,
+        delays: DelayProfile::WebCheckout,
+        min_minor: 500,
+        max_minor: 25_000,
+    };
+    let mut runs = daily_runs(aug(1), aug(13), 2, 0);
+    runs.push(RunSpec::scheduled(at(aug(15), 2, 0), aug(14)));
+    let mut script = Script::new(aug(1), orders(&spec), runs);
+    script.fx = fx_rates(SEED, aug(1), aug(14));
+    script.deploys = vec![
+        Deploy {
+            at: at(aug(4), 0, 30),
+            logic: LogicVersion::Broken,
+        },
+        Deploy {
+            at: at(aug(14), 12, 0),
+            logic: LogicVersion::Fixed,
+        },
+    ];
+    script
+}
+
+/// Every rule over one run of the design's backfill on `script`.
+pub fn judge(graph: &Graph, design: &CompiledDesign, script: &Script) -> Vec<RuleResult> {
+    let Some(done) = run(&setting(), design, script) else {
+        return Vec::new();
+    };
+    vec![
+        r1(graph, script, &done),
+        r2(graph, script, &done),
+        r3(graph, &done),
+        r4(graph, &done),
+        r5(graph, &done),
+        r6(graph, &done),
+    ]
+}
+
+/// The drift query's rows (more than a penny apart), from the 1st.
+fn drifting(rows: Vec<DriftRow>) -> Vec<DriftRow> {
+    rows.into_iter().filter(DriftRow::drifts).collect()
+}
+
+/// The blast radius: what the drift query returned before the backfill.
+pub fn blast_radius(script: &Script, done: &Backfilled) -> BTreeSet<Day> {
+    drifting(silver_drift(&done.silver_before, &script.fx, aug(1)))
+        .into_iter()
+        .map(|r| r.dt)
+        .collect()
+}
+
+fn drift_line(layer: &str, row: &DriftRow) -> String {
+    let recomputed = match layer {
+        "Gold" => "its silver rows recomputed with the fixed logic add up to",
+        _ => "the same rows recomputed with the fixed logic give",
+    };
+    format!(
+        "{layer} {}: holds {}, {recomputed} {} ({} apart).",
+        day_month(row.dt),
+        Money::gbp(row.stored).grouped(),
+        Money::gbp(row.recomputed).grouped(),
+        Money::gbp(row.drift()).grouped(),
+    )
+}
+
+fn r1(graph: &Graph, script: &Script, done: &Backfilled) -> RuleResult {
+    let silver = &done.after.silver;
+    let mut evidence = capped(
+        drifting(silver_drift(silver, &script.fx, aug(1)))
+            .iter()
+            .map(|r| drift_line("Silver", r))
+            .collect(),
+        SHOWN,
+        "silver partition(s) drift too",
+    );
+    evidence.extend(capped(
+        drifting(gold_drift(&done.after.gold, silver, &script.fx, aug(1)))
+            .iter()
+            .map(|r| drift_line("Gold", r))
+            .collect(),
+        SHOWN,
+        "gold partition(s) drift too",
+    ));
+    result(
+        RULES[0],
+        evidence,
+        nodes_of(
+            graph,
+            &[NodeKind::Backfill, NodeKind::Transform, NodeKind::Write],
+        ),
+    )
+}
+
+fn r2(graph: &Graph, script: &Script, done: &Backfilled) -> RuleResult {
+    let radius = blast_radius(script, done);
+    // Per date outside the radius: the layers rewritten and when it began.
+    let mut outside: std::collections::BTreeMap<Day, (Vec<&str>, crate::engine::Instant)> =
+        Default::default();
+    for step in done
+        .timeline
+        .done
+        .iter()
+        .filter(|s| s.kind != StepKind::Marker && !radius.contains(&s.dt))
+    {
+        let entry = outside.entry(step.dt).or_insert((Vec::new(), step.start));
+        if !entry.0.contains(&layer(step.kind)) {
+            entry.0.push(layer(step.kind));
+        }
+        entry.1 = entry.1.min(step.start);
+    }
+    let mut evidence: Vec<String> = outside
+        .iter()
+        .map(|(dt, (layers, from))| {
+            let why = if done.scheduled.iter().any(|s| s.day == *dt) {
+                "tonight's run builds it with the fixed code, so the backfill races the scheduler for it"
+            } else if done.silver_before.partition(*dt).is_empty() {
+                "it did not exist before the backfill"
+            } else {
+                "the drift query never returned it"
+            };
+            format!(
+                "{}: the backfill rewrote its {} from {}, yet it is outside the blast radius: {why}.",
+                day_month(*dt),
+                layers.join(" and "),
+                weekday_day_month_time(*from),
+            )
+        })
+        .collect();
+    if !evidence.is_empty() {
+        evidence.insert(
+            0,
+            format!(
+                "Before the backfill the drift query returned {} partition(s): {}.",
+                radius.len(),
+                span(&radius)
+            ),
+        );
+    }
+    result(RULES[1], evidence, nodes_of(graph, &[NodeKind::Backfill]))
+}
+
+fn layer(kind: StepKind) -> &'static str {
+    match kind {
+        StepKind::Silver => "silver",
+        StepKind::Gold => "gold",
+        StepKind::Marker => "marker",
+    }
+}
+
+/// "3 Aug to 13 Aug", or the dates listed when they are not one run.
+pub fn span(dates: &BTreeSet<Day>) -> String {
+    let (Some(first), Some(last)) = (dates.first(), dates.last()) else {
+        return "none".to_string();
+    };
+    let contiguous = (*last - *first).num_days() + 1 == dates.len() as i64;
+    if contiguous && dates.len() > 2 {
+        format!("{} to {}", day_month(*first), day_month(*last))
+    } else {
+        dates
+            .iter()
+            .map(|d| day_month(*d))
+            .collect::<Vec<_>>()
+            .join(", ")
+    }
+}
+
+fn r3(graph: &Graph, done: &Backfilled) -> RuleResult {
+    let from_silver: Vec<_> = done
+        .after
+        .applied
+        .iter()
+        .filter(|a| {
+            matches!(a.work.origin, Origin::Backfill(_))
+                && a.work.kind == StepKind::Silver
+                && done.design.reads == Layer::Silver
+        })
+        .collect();
+    let evidence = match from_silver.first() {
+        None => Vec::new(),
+        Some(first) => {
+            let read: usize = from_silver.iter().map(|a| a.rows_read).sum();
+            let broken: usize = from_silver.iter().map(|a| a.broken_read).sum();
+            vec![format!(
+                "{} silver partition(s) were rebuilt from silver itself, starting with {} at {}: {read} rows read, {broken} of them already converted by the broken logic, whose raw amounts the rebuild never saw again.",
+                from_silver.len(),
+                day_month(first.work.dt),
+                weekday_day_month_time(first.work.start),
+            )]
+        }
+    };
+    result(RULES[2], evidence, nodes_of(graph, &[NodeKind::Transform]))
+}
+
+fn r4(graph: &Graph, done: &Backfilled) -> RuleResult {
+    let steps = &done.timeline.done;
+    let early: Vec<String> = steps
+        .iter()
+        .filter(|g| g.kind == StepKind::Gold)
+        .filter(|g| {
+            !steps.iter().any(|s| {
+                s.kind == StepKind::Silver
+                    && s.dt == g.dt
+                    && s.end <= g.start
+                    && s.attempt == g.attempt
+            })
+        })
+        .map(|g| {
+            let silver = steps
+                .iter()
+                .find(|s| s.kind == StepKind::Silver && s.dt == g.dt && s.attempt == g.attempt)
+                .map(|s| format!(", before its silver finished at {}", hh_mm(s.end)))
+                .unwrap_or_else(|| ", and its silver was never rebuilt".to_string());
+            format!(
+                "Gold for {} started at {}{silver}: it summed the silver the broken code wrote.",
+                day_month(g.dt),
+                weekday_day_month_time(g.start),
+            )
+        })
+        .collect();
+    let mut evidence = capped(
+        early,
+        SHOWN,
+        "gold partition(s) started before their silver",
+    );
+    let last_gold = steps
+        .iter()
+        .filter(|s| s.kind == StepKind::Gold)
+        .map(|s| s.end)
+        .max();
+    match (done.report_at, last_gold) {
+        (None, _) => evidence.push(
+            "Nothing restates the finance report: finance keeps reading the totals it was sent before the backfill."
+                .to_string(),
+        ),
+        (Some(report), Some(last)) if report < last => {
+            let pending = steps
+                .iter()
+                .filter(|s| s.kind == StepKind::Gold && s.end > report)
+                .count();
+            evidence.push(format!(
+                "The finance report was restated at {}, while {pending} gold partition(s) had yet to land (the last at {}): it restated {} of old totals.",
+                weekday_day_month_time(report),
+                hh_mm(last),
+                done.after
+                    .report
+                    .map(|p| Money::gbp(p).grouped())
+                    .unwrap_or_default(),
+            ));
+        }
+        _ => {}
+    }
+    result(
+        RULES[3],
+        evidence,
+        nodes_of(graph, &[NodeKind::Backfill, NodeKind::Report]),
+    )
+}
+
+fn r5(graph: &Graph, done: &Backfilled) -> RuleResult {
+    let evidence = done
+        .timeline
+        .grants
+        .iter()
+        .zip(&done.scheduled)
+        .filter(|(g, _)| g.waited().num_minutes() > 0)
+        .map(|(g, s)| {
+            let holding: BTreeSet<Day> = done
+                .timeline
+                .done
+                .iter()
+                .chain(&done.timeline.cancelled)
+                .filter(|st| st.start <= g.asked && g.asked < st.end)
+                .map(|st| st.dt)
+                .collect();
+            format!(
+                "Tonight's run for {} asked for a connection at {} and got one at {}, {} min late: all {POOL} were held by the backfill (dates {}).",
+                day_month(s.day),
+                weekday_day_month_time(g.asked),
+                hh_mm(g.got),
+                g.waited().num_minutes(),
+                span(&holding),
+            )
+        })
+        .collect();
+    result(RULES[4], evidence, nodes_of(graph, &[NodeKind::Backfill]))
+}
+
+fn r6(graph: &Graph, done: &Backfilled) -> RuleResult {
+    let broken: BTreeSet<Day> = done
+        .after
+        .applied
+        .iter()
+        .filter(|a| {
+            matches!(a.work.origin, Origin::Backfill(_))
+                && a.work.kind == StepKind::Silver
+                && a.work.logic == LogicVersion::Broken
+        })
+        .map(|a| a.work.dt)
+        .collect();
+    let evidence = if broken.is_empty() {
+        Vec::new()
+    } else {
+        vec![format!(
+            "The backfill rebuilt {} with the broken logic (rates truncated to 2 dp): the same bug, written again.",
+            span(&broken)
+        )]
+    };
+    result(RULES[5], evidence, nodes_of(graph, &[NodeKind::Transform]))
+}

@@ -1,0 +1,276 @@
+//! Scenario 5, "Two years of history, interrupted": a new pipeline's 730
+//! partitions backfilled over a weekend, the source failing over in the
+//! small hours of Saturday, nightly runs wanting a slot each night.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use std::sync::Arc;
+
+use chrono::Duration;
+
+use crate::design::compile::CompiledDesign;
+use crate::design::{Graph, NodeKind};
+use crate::engine::backfill::StepKind;
+use crate::engine::calendar::{at, days, hh_mm, shift, weekday_day_month_time, Day, Instant};
+use crate::engine::generate::{orders, CurrencyMix, DelayProfile, OrderSpec};
+use crate::engine::money::Money;
+use crate::engine::script::{Interruption, RunSpec, Script};
+use crate::engine::table::DailyTotal;
+
+use super::backfilled::{run, Backfilled, Setting};
+use super::report::{capped, nodes_of, result, some_ids, Rule, RuleResult};
+
+pub const SEED: u64 = 5;
+pub const EVENTS_PER_DAY: u32 = 12;
+pub const POOL: u32 = 4;
+pub const SILVER_MINUTES: i64 = 9;
+pub const GOLD_MINUTES: i64 = 3;
+pub const NIGHTLY_MINUTES: i64 = 20;
+/// At most this many partitions get a line of their own in R1's evidence.
+const SHOWN: usize = 4;
+
+pub const RULES: [Rule; 4] = [
+    Rule {
+        id: "R1",
+        text: "Afterwards every partition matches bronze: the same events, none twice, and gold that adds up to them.",
+        concept: "idempotent write",
+    },
+    Rule {
+        id: "R2",
+        text: "Partitions completed before the interruption are not rebuilt (those in flight may be).",
+        concept: "completion marker",
+    },
+    Rule {
+        id: "R3",
+        text: "No nightly run during the backfill waits for a slot.",
+        concept: "source pool",
+    },
+    Rule {
+        id: "R4",
+        text: "Everything finishes by Monday 8 June 06:00.",
+        concept: "concurrency",
+    },
+];
+
+pub fn first() -> Day {
+    Day::from_ymd_opt(2024, 6, 1).unwrap_or_default()
+}
+
+pub fn last() -> Day {
+    Day::from_ymd_opt(2026, 5, 31).unwrap_or_default()
+}
+
+fn june(day: u32) -> Day {
+    Day::from_ymd_opt(2026, 6, day).unwrap_or_default()
+}
+
+/// Monday 8 June 06:00.
+pub fn budget() -> Instant {
+    at(june(8), 6, 0)
+}
+
+pub fn setting() -> Setting {
+    Setting {
+        launch: at(june(5), 18, 0),
+        pool: POOL,
+        silver_minutes: SILVER_MINUTES,
+        gold_minutes: GOLD_MINUTES,
+        scheduled_minutes: NIGHTLY_MINUTES,
+    }
+}
+
+/// Two years of events, the nightly runs of the weekend and the failover.
+pub fn script() -> Script {
+    let spec = OrderSpec {
+        seed: SEED,
+        first: first(),
+        last: last(),
+        per_day: EVENTS_PER_DAY,
+        mix: CurrencyMix::GBP_ONLY,
+        delays: DelayProfile::WebCheckout,
+        min_minor: 100,
+        max_minor: 20_000,
+    };
+    let events = orders(&spec)
+        .into_iter()
+        .map(|mut e| {
+            let id: Arc<str> = Arc::from(e.id.replacen("o-", "e-", 1));
+            e.key = id.clone();
+            e.id = id;
+            e
+        })
+        .collect();
+    let runs = days(june(5), june(7))
+        .map(|day| RunSpec::scheduled(at(shift(day, 1), 2, 0), day))
+        .collect();
+    let mut script = Script::new(first(), events, runs);
+    let failover = at(june(6), 0, 10);
+    script.interruptions = vec![Interruption {
+        at: failover,
+        rerun_at: failover + Duration::minutes(30),
+    }];
+    script
+}
+
+pub fn judge(graph: &Graph, design: &CompiledDesign, script: &Script) -> Vec<RuleResult> {
+    let Some(done) = run(&setting(), design, script) else {
+        return Vec::new();
+    };
+    vec![
+        r1(graph, script, &done),
+        r2(graph, &done),
+        r3(graph, &done),
+        r4(graph, &done),
+    ]
+}
+
+fn r1(graph: &Graph, script: &Script, done: &Backfilled) -> RuleResult {
+    let mut bronze: BTreeMap<Day, Vec<&str>> = BTreeMap::new();
+    let mut totals: BTreeMap<Day, i64> = BTreeMap::new();
+    for e in &script.events {
+        bronze.entry(e.event_date()).or_default().push(&e.id);
+        *totals.entry(e.event_date()).or_default() += e.amount.minor;
+    }
+    let mut problems = Vec::new();
+    for dt in days(first(), last()) {
+        let expected = bronze.get(&dt).map(Vec::as_slice).unwrap_or(&[]);
+        let rows = done.after.silver.partition(dt);
+        let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+        for r in rows {
+            *seen.entry(&r.id).or_default() += 1;
+        }
+        let twice: Vec<&str> = seen
+            .iter()
+            .filter(|(_, n)| **n > 1)
+            .map(|(id, _)| *id)
+            .collect();
+        let missing: Vec<&str> = expected
+            .iter()
+            .filter(|id| !seen.contains_key(*id))
+            .copied()
+            .collect();
+        let total = totals.get(&dt).copied().unwrap_or(0);
+        let gold = done.after.gold.get(&dt).copied().unwrap_or_default();
+        let mut wrong = Vec::new();
+        if !twice.is_empty() {
+            wrong.push(format!(
+                "{} event(s) twice ({})",
+                twice.len(),
+                some_ids(&twice)
+            ));
+        }
+        if !missing.is_empty() {
+            wrong.push(format!(
+                "{} event(s) missing ({})",
+                missing.len(),
+                some_ids(&missing)
+            ));
+        }
+        let want = DailyTotal {
+            rows: expected.len(),
+            gbp: total,
+            unconverted: 0,
+        };
+        if gold != want {
+            wrong.push(format!(
+                "gold holds {} row(s) worth {} where bronze has {} worth {}",
+                gold.rows,
+                Money::gbp(gold.gbp).grouped(),
+                want.rows,
+                Money::gbp(want.gbp).grouped()
+            ));
+        }
+        if !wrong.is_empty() {
+            problems.push((dt, wrong.join("; ")));
+        }
+    }
+    let evidence = capped(
+        problems
+            .iter()
+            .map(|(dt, what)| format!("Partition {dt}: {what}."))
+            .collect(),
+        SHOWN,
+        "partition(s) do not match bronze either",
+    );
+    result(
+        RULES[0],
+        evidence,
+        nodes_of(graph, &[NodeKind::Backfill, NodeKind::Write]),
+    )
+}
+
+/// Dates whose layers all finished in the first attempt.
+fn completed_first(done: &Backfilled) -> BTreeSet<Day> {
+    let golds: BTreeSet<Day> = done
+        .timeline
+        .rebuilt_in(0)
+        .filter(|s| s.kind == StepKind::Gold)
+        .map(|s| s.dt)
+        .collect();
+    done.timeline
+        .rebuilt_in(0)
+        .filter(|s| s.kind == StepKind::Silver && golds.contains(&s.dt))
+        .map(|s| s.dt)
+        .collect()
+}
+
+fn r2(graph: &Graph, done: &Backfilled) -> RuleResult {
+    let completed = completed_first(done);
+    let mut evidence = Vec::new();
+    for (n, attempt) in done.attempts.iter().enumerate().skip(1) {
+        let again: BTreeSet<Day> = done
+            .timeline
+            .rebuilt_in(n)
+            .map(|s| s.dt)
+            .filter(|dt| completed.contains(dt))
+            .collect();
+        if let (Some(first), Some(last)) = (again.first(), again.last()) {
+            let cut = done.attempts.get(n - 1).and_then(|a| a.interrupt);
+            evidence.push(format!(
+                "The re-run launched {} rebuilt {} partition(s) that were complete before the failover{}: {first} to {last}.",
+                weekday_day_month_time(attempt.start),
+                again.len(),
+                cut.map(|c| format!(" at {}", hh_mm(c))).unwrap_or_default(),
+            ));
+        }
+    }
+    result(RULES[1], evidence, nodes_of(graph, &[NodeKind::Backfill]))
+}
+
+fn r3(graph: &Graph, done: &Backfilled) -> RuleResult {
+    let evidence = done
+        .timeline
+        .grants
+        .iter()
+        .zip(&done.scheduled)
+        .filter(|(g, _)| g.waited().num_minutes() > 0)
+        .map(|(g, s)| {
+            format!(
+                "The nightly run for {} asked for a slot at {} and got one at {}, {} min late: the backfill held all {POOL}.",
+                s.day,
+                weekday_day_month_time(g.asked),
+                hh_mm(g.got),
+                g.waited().num_minutes(),
+            )
+        })
+        .collect();
+    result(RULES[2], evidence, nodes_of(graph, &[NodeKind::Backfill]))
+}
+
+fn r4(graph: &Graph, done: &Backfilled) -> RuleResult {
+    let evidence = match done.finished_at() {
+        Some(end) if end <= budget() => Vec::new(),
+        Some(end) => {
+            let late = end - budget();
+            vec![format!(
+                "The last partition landed {}, {} h {} min after the budget ({}).",
+                weekday_day_month_time(end),
+                late.num_hours(),
+                late.num_minutes() % 60,
+                weekday_day_month_time(budget()),
+            )]
+        }
+        None => vec!["The backfill finished nothing.".to_string()],
+    };
+    result(RULES[3], evidence, nodes_of(graph, &[NodeKind::Backfill]))
+}

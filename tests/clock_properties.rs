@@ -1,0 +1,175 @@
+//! Properties of the backfill clock over generated jobs: the pool is never
+//! overbooked, concurrency is respected, layers keep their order, markers
+//! make a re-run resume, and yielding keeps scheduled runs on time.
+
+use std::collections::BTreeSet;
+
+use chrono::{Duration, NaiveDate};
+use proptest::prelude::*;
+
+use partition_lab::engine::backfill::StepKind;
+use partition_lab::engine::calendar::{at, days, shift, Instant};
+use partition_lab::engine::clock::{run_clock, Attempt, Booking, Job, Marking, Shape, Timeline};
+
+fn first() -> NaiveDate {
+    NaiveDate::from_ymd_opt(2026, 8, 1).expect("valid date")
+}
+
+fn launch() -> Instant {
+    at(first(), 1, 0)
+}
+
+fn gen_job() -> impl Strategy<Value = Job> {
+    (
+        1..20i64,
+        1..7u32,
+        1..6u32,
+        1..30i64,
+        1..30i64,
+        prop_oneof![
+            Just(Shape::PerDate),
+            Just(Shape::TwoPhases),
+            Just(Shape::Together)
+        ],
+        prop_oneof![
+            Just(Marking::Off),
+            Just(Marking::After),
+            Just(Marking::Before)
+        ],
+        any::<bool>(),
+    )
+        .prop_map(|(n, concurrency, pool, s, g, shape, markers, yields)| Job {
+            first: first(),
+            last: shift(first(), n - 1),
+            concurrency,
+            pool,
+            silver_minutes: s,
+            gold_minutes: g,
+            shape,
+            markers,
+            yield_to_scheduled: yields,
+        })
+}
+
+/// Bookings at least `minutes` apart, so two never want the pool at once.
+fn gen_bookings() -> impl Strategy<Value = Vec<Booking>> {
+    (prop::collection::vec(0..200i64, 0..4), 1..20i64).prop_map(|(gaps, minutes)| {
+        let mut t = launch();
+        gaps.into_iter()
+            .map(|gap| {
+                t += Duration::minutes(gap + minutes);
+                Booking { at: t, minutes }
+            })
+            .collect()
+    })
+}
+
+/// Per attempt and slot, the intervals units and scheduled runs held it.
+fn holds(
+    timeline: &Timeline,
+    attempts: &[Attempt],
+    bookings: &[Booking],
+) -> Vec<(usize, u32, Instant, Instant, bool)> {
+    let mut units: std::collections::BTreeMap<
+        (usize, u32, chrono::NaiveDate, StepKind, Instant),
+        Instant,
+    > = Default::default();
+    for s in timeline.done.iter().chain(&timeline.cancelled) {
+        // A unit's steps share its slot; its start is the earliest step's.
+        let start = timeline
+            .done
+            .iter()
+            .chain(&timeline.cancelled)
+            .filter(|o| o.attempt == s.attempt && o.dt == s.dt && o.unit == s.unit)
+            .map(|o| o.start)
+            .min()
+            .unwrap_or(s.start);
+        let end = attempts[s.attempt]
+            .interrupt
+            .map_or(s.end, |cut| s.end.min(cut));
+        let held = units
+            .entry((s.attempt, s.slot, s.dt, s.unit, start))
+            .or_insert(end);
+        *held = (*held).max(end);
+    }
+    let mut out: Vec<_> = units
+        .into_iter()
+        .map(|((attempt, slot, _, _, start), end)| (attempt, slot, start, end, true))
+        .collect();
+    for g in &timeline.grants {
+        if let Some(slot) = g.slot {
+            let end = g.got + Duration::minutes(bookings[g.booking].minutes);
+            let attempt = attempts.iter().rposition(|a| a.start <= g.got).unwrap_or(0);
+            out.push((attempt, slot, g.got, end, false));
+        }
+    }
+    out
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(96))]
+
+    #[test]
+    fn the_pool_is_never_overbooked_and_layers_keep_their_order(
+        job in gen_job(),
+        bookings in gen_bookings(),
+        cut_after in prop::option::of(1..400i64),
+    ) {
+        let attempts: Vec<Attempt> = match cut_after {
+            Some(m) => vec![
+                Attempt { start: launch(), interrupt: Some(launch() + Duration::minutes(m)) },
+                Attempt { start: launch() + Duration::minutes(m + 30), interrupt: None },
+            ],
+            None => vec![Attempt { start: launch(), interrupt: None }],
+        };
+        let timeline = run_clock(&job, &attempts, &bookings);
+        let held = holds(&timeline, &attempts, &bookings);
+        for (i, a) in held.iter().enumerate() {
+            prop_assert!(a.1 < job.pool, "slot {} of a pool of {}", a.1, job.pool);
+            for b in &held[i + 1..] {
+                let same_slot = a.1 == b.1 && (a.0 == b.0 || !a.4 || !b.4);
+                prop_assert!(!(same_slot && a.2 < b.3 && b.2 < a.3), "{a:?} overlaps {b:?}");
+            }
+            if a.4 {
+                let at_once = held.iter().filter(|b| b.4 && b.0 == a.0 && b.2 <= a.2 && a.2 < b.3).count();
+                prop_assert!(at_once as u32 <= job.concurrency);
+            }
+        }
+        // Gold for a date never lands before its silver unless the shape says
+        // so, or a marker written first let a killed silver count as done.
+        if job.shape != Shape::Together && job.markers != Marking::Before {
+            for g in timeline.done.iter().filter(|s| s.kind == StepKind::Gold) {
+                prop_assert!(timeline.done.iter().any(|s| s.kind == StepKind::Silver && s.dt == g.dt && s.end <= g.start));
+            }
+        }
+        // The last attempt runs to the end: every date ends with both layers.
+        let last = attempts.len() - 1;
+        let mut done_layers: BTreeSet<(chrono::NaiveDate, StepKind)> = BTreeSet::new();
+        for s in timeline.done.iter().filter(|s| s.kind != StepKind::Marker) {
+            done_layers.insert((s.dt, s.kind));
+        }
+        for dt in days(job.first, job.last) {
+            let rebuilt_last = timeline.rebuilt_in(last).any(|s| s.dt == dt);
+            prop_assert!(
+                job.markers != Marking::Off || rebuilt_last,
+                "without markers the last attempt rebuilds {dt}"
+            );
+            if job.markers != Marking::Before {
+                prop_assert!(done_layers.contains(&(dt, StepKind::Silver)) && done_layers.contains(&(dt, StepKind::Gold)));
+            }
+        }
+        // Markers written after a unit: nothing finished before the cut is redone.
+        if job.markers == Marking::After && attempts.len() == 2 {
+            let finished: BTreeSet<_> = timeline.done.iter().filter(|s| s.attempt == 0 && s.kind == StepKind::Marker).map(|s| (s.dt, s.unit)).collect();
+            for s in timeline.rebuilt_in(1) {
+                prop_assert!(!finished.contains(&(s.dt, s.unit)), "{s:?} redone");
+            }
+        }
+        // Yielding with a free slot to spare keeps every scheduled run on time.
+        if job.yield_to_scheduled && job.pool >= 2 {
+            for g in &timeline.grants {
+                prop_assert_eq!(g.got, g.asked, "{:?}", g);
+            }
+        }
+    }
+}

@@ -1,0 +1,145 @@
+//! Scenario 4 graded by the engine: SPEC 7's passing backfills pass every
+//! rule; each listed mistake fails exactly the rules SPEC 7 names.
+
+mod common;
+
+use common::*;
+use partition_lab::design::graph::{BackfillShape, Layer, Restate};
+use partition_lab::engine::LogicVersion;
+use partition_lab::scenarios::currency::aug;
+use partition_lab::scenarios::grade::grade;
+
+fn currency(plan: Plan) -> partition_lab::design::Graph {
+    backfill_design("bronze.orders", plan)
+}
+
+/// 3..13 August, `at_once` dates at a time, overwrite from bronze.
+fn plan(at_once: u32) -> Plan {
+    Plan::new(aug(3), aug(13), at_once)
+}
+
+#[test]
+fn the_listed_passing_designs_pass_every_rule() {
+    for (name, p) in [
+        ("03..13, 3 at a time, overwrite from bronze", plan(3)),
+        (
+            "two phases, 2 at a time, merge",
+            Plan {
+                shape: BackfillShape::TwoPhases,
+                mode: MERGE,
+                ..plan(2)
+            },
+        ),
+        ("a plain loop, 1 at a time", plan(1)),
+        (
+            "4 at a time, yielding a slot to tonight's run",
+            Plan {
+                yields: true,
+                ..plan(4)
+            },
+        ),
+    ] {
+        let report = grade(4, &currency(p));
+        assert!(report.passed(), "{name}: {report:#?}");
+    }
+}
+
+#[test]
+fn each_listed_mistake_fails_exactly_its_rules() {
+    for (name, p, rules) in [
+        (
+            "start at the 8th",
+            Plan::new(aug(8), aug(13), 3),
+            vec!["R1"],
+        ),
+        (
+            "start at the 1st",
+            Plan::new(aug(1), aug(13), 3),
+            vec!["R2"],
+        ),
+        ("end at the 14th", Plan::new(aug(3), aug(14), 3), vec!["R2"]),
+        (
+            "read silver",
+            Plan {
+                reads: Layer::Silver,
+                ..plan(3)
+            },
+            vec!["R1", "R3"],
+        ),
+        (
+            "gold in parallel with silver",
+            Plan {
+                shape: BackfillShape::Together,
+                ..plan(3)
+            },
+            vec!["R1", "R4"],
+        ),
+        (
+            "report first",
+            Plan {
+                restate: Some(Restate::AtOnce),
+                ..plan(3)
+            },
+            vec!["R4"],
+        ),
+        ("4 at a time", plan(4), vec!["R5"]),
+        ("12 at a time", plan(12), vec!["R5"]),
+        (
+            "old logic",
+            Plan {
+                logic: LogicVersion::Broken,
+                ..plan(3)
+            },
+            vec!["R1", "R6"],
+        ),
+        (
+            "append",
+            Plan {
+                mode: APPEND,
+                ..plan(3)
+            },
+            vec!["R1"],
+        ),
+    ] {
+        let report = grade(4, &currency(p));
+        assert_eq!(report.failed(), rules, "{name}: {report:#?}");
+    }
+}
+
+#[test]
+fn grading_is_deterministic() {
+    let graph = currency(plan(4));
+    assert_eq!(grade(4, &graph), grade(4, &graph));
+}
+
+/// The shrunk case still fails the same rule and is no larger than the
+/// scenario's own.
+#[test]
+fn the_smallest_case_still_fails_and_is_no_larger() {
+    use partition_lab::scenarios::grade::{grade_on, script};
+    use partition_lab::scenarios::shrink::{replay, shrink};
+    let original = script(4).expect("scenario 4 has a script");
+    for (p, rule, most_events) in [
+        (plan(4), "R5", 0),
+        (Plan::new(aug(8), aug(13), 3), "R1", 1),
+        (
+            Plan {
+                mode: APPEND,
+                ..plan(3)
+            },
+            "R1",
+            1,
+        ),
+    ] {
+        let graph = currency(p);
+        let shrunk = shrink(4, &graph, &original, rule, 400).expect("the rule fails");
+        let report = grade_on(4, &graph, &shrunk.script);
+        assert!(report.failed().contains(&rule), "{rule}: {report:?}");
+        assert!(shrunk.script.events.len() <= most_events, "{rule}");
+        assert!(shrunk.faults() <= shrunk.original_faults);
+        assert!(shrunk.simulations <= 400);
+        assert!(!replay(4, &graph, &shrunk.script).is_empty());
+    }
+    // A rule that passes has no counterexample.
+    assert!(shrink(4, &currency(plan(3)), &original, "R5", 50).is_none());
+}
