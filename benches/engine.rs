@@ -115,12 +115,11 @@ fn lateness() {
 /// Grading each scenario with its benchmark design, and one shrink each
 /// for a classic mistake.
 fn grading() {
-    use partition_lab::design::graph::{BackfillShape, WriteChoice};
-    use partition_lab::design::NodeConfig;
+    use partition_lab::design::graph::WriteChoice;
     use partition_lab::engine::MergeKey;
     use partition_lab::scenarios::catalog::SCENARIOS;
     use partition_lab::scenarios::grade::{gradable, grade, script};
-    use partition_lab::scenarios::sample::sample;
+    use partition_lab::scenarios::sample::{failing, sample};
     use partition_lab::scenarios::shrink::shrink;
 
     println!();
@@ -144,23 +143,10 @@ fn grading() {
             best.as_secs_f64() * 1e3
         );
     }
-    // Scenario 4 with silver and gold started together (fails R1 and R4).
-    let mut together = sample(4, WriteChoice::OverwritePartition);
-    for node in together.nodes.values_mut() {
-        if let NodeConfig::Backfill { shape, .. } = &mut node.config {
-            *shape = BackfillShape::Together;
-        }
-    }
-    for (number, graph, rule, what) in [
-        (1, sample(1, WriteChoice::Append), "R2", "append"),
-        (4, together, "R4", "silver and gold together"),
-        (
-            5,
-            sample(5, WriteChoice::Append),
-            "R1",
-            "append with markers",
-        ),
-    ] {
+    for number in 1..=5 {
+        let Some((graph, rule, what)) = failing(number) else {
+            continue;
+        };
         let Some(s) = script(number) else { continue };
         let started = Instant::now();
         let shrunk = shrink(number, &graph, &s, rule, 400);

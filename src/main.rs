@@ -81,4 +81,18 @@ mod bench_hooks {
             Report::Structural(_) => 0,
         }
     }
+
+    /// Shrinks scenario `number`'s failing benchmark design on its rule
+    /// (budget 400); returns the simulations spent, 0 when there is none.
+    #[wasm_bindgen]
+    pub fn bench_shrink(number: u8) -> u32 {
+        use partition_lab::scenarios::grade::script;
+        use partition_lab::scenarios::sample::failing;
+        use partition_lab::scenarios::shrink::shrink;
+
+        let (Some((graph, rule, _)), Some(s)) = (failing(number), script(number)) else {
+            return 0;
+        };
+        shrink(number, &graph, &s, rule, 400).map_or(0, |x| x.simulations as u32)
+    }
 }

@@ -83,6 +83,7 @@ pub const SCENARIOS: [ScenarioInfo; 5] = [
             "Orders 1 to 14 August, 120 a day: 50 % GBP, 30 % EUR, 20 % USD; daily rates to 6 decimals.",
             "The backfill starts Saturday 15 August at 01:30; per partition silver takes 25 min and gold 10 min.",
             "The source pool has 4 connections; tonight's 02:00 run needs one for 15 minutes.",
+            "On the canvas a backfill job drives the transform it connects to: each date runs that transform's logic, reads the layer it reads and writes with its write target's mode.",
         ],
     },
     ScenarioInfo {
@@ -99,6 +100,7 @@ pub const SCENARIOS: [ScenarioInfo; 5] = [
             "Partitions 1 June 2024 to 31 May 2026, 12 events a day; launched Friday 5 June 2026 at 18:00.",
             "Per partition silver takes 9 min and gold 3 min, holding one slot; the pool has 4 slots; nightly 02:00 runs need one for 20 minutes.",
             "The source fails over on Saturday 6 June at 00:10; the backfill is re-run 30 minutes later. Budget: done by Monday 8 June 06:00.",
+            "On the canvas a backfill job drives the transform it connects to: each date runs that transform's logic, reads the layer it reads and writes with its write target's mode.",
         ],
     },
 ];

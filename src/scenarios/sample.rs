@@ -63,6 +63,25 @@ pub fn sample(number: u8, mode: WriteChoice) -> Graph {
     h.current
 }
 
+/// A benchmark design that fails one rule of scenario `number`, with the
+/// rule and the mistake in words: what the shrinking benchmark shrinks.
+pub fn failing(number: u8) -> Option<(Graph, &'static str, &'static str)> {
+    match number {
+        1 => Some((sample(1, WriteChoice::Append), "R2", "append")),
+        4 => {
+            let mut together = sample(4, WriteChoice::OverwritePartition);
+            for node in together.nodes.values_mut() {
+                if let NodeConfig::Backfill { shape, .. } = &mut node.config {
+                    *shape = BackfillShape::Together;
+                }
+            }
+            Some((together, "R4", "silver and gold together"))
+        }
+        5 => Some((sample(5, WriteChoice::Append), "R1", "append with markers")),
+        _ => None,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -77,6 +96,9 @@ mod tests {
                 matches!(&report, Report::Graded(rules) if !rules.is_empty()),
                 "scenario {number}: {report:?}"
             );
+            if let Some((graph, rule, _)) = failing(number) {
+                assert!(grade(number, &graph).failed().contains(&rule));
+            }
         }
     }
 }

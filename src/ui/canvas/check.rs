@@ -211,9 +211,38 @@ fn SmallestCase(shrunk: Shrunk, rule: &'static str) -> impl IntoView {
             } else {
                 "Run by run (runs that touched these events)"
             }}</h5>
-            <ol class="replay">{replay.into_iter().map(|line| view! { <li>{line}</li> }).collect_view()}</ol>
+            <ReplaySteps lines=replay />
             <h5>{format!("What {rule} saw")}</h5>
             <ul class="evidence">{evidence.into_iter().map(|e| view! { <li>{e}</li> }).collect_view()}</ul>
         </div>
+    }
+}
+
+/// The smallest case step by step: the current line marked, the rest
+/// readable around it, Previous / Next to walk through.
+#[component]
+fn ReplaySteps(lines: Vec<String>) -> impl IntoView {
+    let count = lines.len();
+    let at = RwSignal::new(0usize);
+    let current = {
+        let lines = lines.clone();
+        move || lines.get(at.get()).cloned().unwrap_or_default()
+    };
+    view! {
+        <div class="button-row" role="group" aria-label="Step through the smallest case">
+            <button type="button" on:click=move |_| at.update(|i| *i = i.saturating_sub(1)) disabled=move || at.get() == 0>
+                <span aria-hidden="true">"◀ "</span>"Previous step"
+            </button>
+            <span class="run-count">{move || format!("Step {} of {count}", at.get() + 1)}</span>
+            <button type="button" on:click=move |_| at.update(|i| *i = (*i + 1).min(count.saturating_sub(1))) disabled=move || at.get() + 1 >= count>
+                "Next step"<span aria-hidden="true">" ▶"</span>
+            </button>
+        </div>
+        <p class="current-run" aria-live="polite">{current}</p>
+        <ol class="replay">
+            {lines.into_iter().enumerate().map(|(i, line)| view! {
+                <li aria-current=move || (at.get() == i).then_some("step") class:later=move || at.get() < i>{line}</li>
+            }).collect_view()}
+        </ol>
     }
 }
