@@ -62,10 +62,30 @@ impl Row {
 }
 
 /// A date-partitioned table; empty partitions are not kept.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct Table {
     partitions: BTreeMap<Day, Vec<Row>>,
+    /// Where each merge key's row lives and how new it is. Built by the
+    /// first merge and kept by the merges after it, so a run of merges
+    /// looks its batch's keys up instead of scanning the table each time;
+    /// any other write drops it.
+    merge_index: Option<MergeIndex>,
 }
+
+#[derive(Clone, Debug)]
+struct MergeIndex {
+    key: MergeKey,
+    rows: HashMap<Id, (Day, Instant)>,
+}
+
+/// Two tables are equal when they hold the same rows; the index is a cache.
+impl PartialEq for Table {
+    fn eq(&self, other: &Self) -> bool {
+        self.partitions == other.partitions
+    }
+}
+
+impl Eq for Table {}
 
 impl Table {
     pub fn partition(&self, dt: Day) -> &[Row] {
@@ -100,6 +120,7 @@ impl Table {
     }
 
     fn set(&mut self, dt: Day, rows: Vec<Row>) {
+        self.merge_index = None;
         if rows.is_empty() {
             self.partitions.remove(&dt);
         } else {
@@ -162,6 +183,7 @@ pub fn write(
                 touch(table, row.dt);
                 table.partitions.entry(row.dt).or_default().push(row);
             }
+            table.merge_index = None;
         }
         WriteMode::OverwritePartition => {
             let mut grouped: BTreeMap<Day, Vec<Row>> =
@@ -180,15 +202,21 @@ pub fn write(
         }
         WriteMode::Merge { key } => {
             // Where each key's current row lives and how new it is, so a
-            // batch row finds its match without scanning partitions.
-            // Only the batch's keys can match, so only their rows are indexed.
-            let wanted: HashSet<&Id> = batch.rows.iter().map(|r| r.merge_key(key)).collect();
-            let mut index: HashMap<Id, (Day, Instant)> = table
-                .rows()
-                .filter(|r| wanted.contains(r.merge_key(key)))
-                .map(|r| (r.merge_key(key).clone(), (r.dt, r.updated_at)))
-                .collect();
-            drop(wanted);
+            // batch row finds its match without scanning partitions: the
+            // index the last merge left, or one built now. A table where a
+            // key has two rows keeps no index (a scan finds both).
+            let mut keeps_index = true;
+            let mut index = match table.merge_index.take() {
+                Some(kept) if kept.key == key => kept.rows,
+                _ => {
+                    let mut rows: HashMap<Id, (Day, Instant)> = HashMap::default();
+                    for r in table.rows() {
+                        let found = (r.dt, r.updated_at);
+                        keeps_index &= rows.insert(r.merge_key(key).clone(), found).is_none();
+                    }
+                    rows
+                }
+            };
             // Rows replaced, per partition (removed in one pass at the end),
             // and rows added by this batch.
             let mut replaced: BTreeMap<Day, HashSet<Id>> = BTreeMap::new();
@@ -238,6 +266,7 @@ pub fn write(
                 table.partitions.entry(dt).or_default().extend(rows);
             }
             table.partitions.retain(|_, rows| !rows.is_empty());
+            table.merge_index = keeps_index.then_some(MergeIndex { key, rows: index });
         }
         WriteMode::ReplaceTable => {
             // A full refresh rewrites final partitions too: that is its danger.
@@ -249,6 +278,7 @@ pub fn write(
                 touch(table, row.dt);
             }
             table.partitions.clear();
+            table.merge_index = None;
             for row in batch.rows {
                 table.partitions.entry(row.dt).or_default().push(row);
             }
@@ -323,3 +353,68 @@ impl DailyTotal {
 
 /// Gold: daily aggregates, one per silver partition.
 pub type Gold = BTreeMap<Day, DailyTotal>;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::calendar::at;
+    use crate::engine::money::Currency;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+    use std::sync::Arc;
+
+    fn row(rng: &mut ChaCha8Rng, step: i64) -> Row {
+        let day = |d: u32| Day::from_ymd_opt(2026, 6, d).unwrap_or_default();
+        let key: Id = Arc::from(format!("k{}", rng.random_range(0..12)));
+        let dt = day(rng.random_range(1..=4));
+        Row {
+            id: Arc::from(format!("{key}-v{step}")),
+            key,
+            dt,
+            event_time: at(dt, 0, 0),
+            updated_at: at(day(1), 0, 0) + chrono::Duration::minutes(rng.random_range(0..40)),
+            arrived_at: at(dt, 1, 0),
+            raw: Money::new(100, Currency::Gbp),
+            gbp: Some(Money::gbp(100)),
+            status: None,
+            logic: LogicVersion::Fixed,
+            written_by: step as usize,
+        }
+    }
+
+    /// A run of merges with the kept index ends where merges that each
+    /// scan a fresh copy of the table end, whatever other writes interleave.
+    #[test]
+    fn the_kept_merge_index_changes_no_result() {
+        for seed in 0..40 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut kept = Table::default();
+            let mut fresh = Table::default();
+            for step in 0..30 {
+                let rows: Vec<Row> = (0..rng.random_range(0..6))
+                    .map(|_| row(&mut rng, step))
+                    .collect();
+                let mode = match rng.random_range(0..10) {
+                    0 => WriteMode::Append,
+                    1 => WriteMode::OverwritePartition,
+                    2 => WriteMode::Merge {
+                        key: MergeKey::RowId,
+                    },
+                    _ => WriteMode::Merge { key: MergeKey::Key },
+                };
+                let overwrite: BTreeSet<Day> = rows.iter().map(|r| r.dt).collect();
+                let final_day = Day::from_ymd_opt(2026, 6, 1).unwrap_or_default();
+                let is_final = |dt: Day| step > 20 && dt == final_day;
+                let batch = |rows: Vec<Row>| Batch {
+                    rows,
+                    overwrite: overwrite.clone(),
+                };
+                let a = write(&mut kept, mode, batch(rows.clone()), &is_final, true);
+                fresh.merge_index = None;
+                let b = write(&mut fresh, mode, batch(rows), &is_final, true);
+                assert_eq!(a, b, "seed {seed}, step {step}");
+                assert_eq!(kept.partitions, fresh.partitions, "seed {seed}, step {step}");
+            }
+        }
+    }
+}
