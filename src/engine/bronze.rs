@@ -19,9 +19,10 @@ pub struct Bronze<'a> {
 impl<'a> Bronze<'a> {
     pub fn index(events: &'a [Event]) -> Self {
         let mut by_arrival: Vec<usize> = (0..events.len()).collect();
-        by_arrival.sort_by(|&a, &b| {
-            let (a, b) = (&events[a], &events[b]);
-            (a.arrived_at, &a.id).cmp(&(b.arrived_at, &b.id))
+        // The index breaks ties, so an unstable (and smaller) sort is exact.
+        by_arrival.sort_unstable_by(|&a, &b| {
+            let (ea, eb) = (&events[a], &events[b]);
+            (ea.arrived_at, &ea.id, a).cmp(&(eb.arrived_at, &eb.id, b))
         });
         let mut by_event_date: BTreeMap<Day, Vec<usize>> = BTreeMap::new();
         let mut by_change_date: BTreeMap<Day, Vec<usize>> = BTreeMap::new();

@@ -320,7 +320,7 @@ fn multiset_diff(before: &[Id], after: &[Id]) -> (Vec<Id>, Vec<Id>) {
     let mut added = Vec::new();
     let mut removed = Vec::new();
     let mut ordered: Vec<(&Id, i64)> = counts.into_iter().filter(|(_, n)| *n != 0).collect();
-    ordered.sort();
+    ordered.sort_unstable();
     for (id, n) in ordered {
         let target = if n > 0 { &mut added } else { &mut removed };
         target.extend(std::iter::repeat_n(id.clone(), n.unsigned_abs() as usize));
@@ -413,7 +413,10 @@ mod tests {
                 fresh.merge_index = None;
                 let b = write(&mut fresh, mode, batch(rows), &is_final, true);
                 assert_eq!(a, b, "seed {seed}, step {step}");
-                assert_eq!(kept.partitions, fresh.partitions, "seed {seed}, step {step}");
+                assert_eq!(
+                    kept.partitions, fresh.partitions,
+                    "seed {seed}, step {step}"
+                );
             }
         }
     }

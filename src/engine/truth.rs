@@ -2,7 +2,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use rustc_hash::FxHashMap as HashMap;
+use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use super::bronze::Bronze;
 use super::calendar::{Day, Instant};
@@ -65,7 +65,9 @@ pub fn diff(
     truth: &BTreeMap<Day, BTreeMap<Id, &Event>>,
     due_through: Option<Day>,
 ) -> Vec<PartitionDiff> {
-    let held: BTreeSet<&Id> = table.rows().map(|r| &r.key).collect();
+    // Hashed, not ordered: comparing ids as strings was most of a diff's
+    // time. The lists a partition reports are sorted at the end instead.
+    let held: HashSet<&Id> = table.rows().map(|r| &r.key).collect();
     let true_day: HashMap<&Id, (Day, &Event)> = truth
         .iter()
         .flat_map(|(dt, keys)| keys.iter().map(move |(key, event)| (key, (*dt, *event))))
@@ -89,22 +91,22 @@ pub fn diff(
                 .cloned()
                 .collect();
             // Per key: how many rows, and the newest version among them.
-            let mut seen: BTreeMap<&Id, (usize, Instant)> = BTreeMap::new();
+            let mut seen: HashMap<&Id, (usize, Instant)> = HashMap::default();
             for row in rows {
                 let entry = seen.entry(&row.key).or_insert((0, row.updated_at));
                 entry.0 += 1;
                 entry.1 = entry.1.max(row.updated_at);
             }
-            let duplicates = seen
+            let mut duplicates: Vec<Id> = seen
                 .iter()
                 .flat_map(|(key, (n, _))| std::iter::repeat_n((*key).clone(), n.saturating_sub(1)))
                 .collect();
-            let misplaced = seen
+            let mut misplaced: Vec<Id> = seen
                 .keys()
                 .filter(|key| true_day.get(*key).is_none_or(|(day, _)| *day != dt))
                 .map(|key| (*key).clone())
                 .collect();
-            let stale = seen
+            let mut stale: Vec<Id> = seen
                 .iter()
                 .filter(|(key, (_, newest))| match true_day.get(*key) {
                     Some((day, latest)) if *day == dt => *newest < latest.updated_at,
@@ -112,6 +114,9 @@ pub fn diff(
                 })
                 .map(|(key, _)| (*key).clone())
                 .collect();
+            for ids in [&mut duplicates, &mut misplaced, &mut stale] {
+                ids.sort_unstable();
+            }
             PartitionDiff {
                 dt,
                 truth_rows: expected.map_or(0, BTreeMap::len),

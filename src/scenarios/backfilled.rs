@@ -103,7 +103,7 @@ fn attempts(setting: &Setting, script: &Script) -> Vec<Attempt> {
         .filter(|i| i.at >= setting.launch)
         .copied()
         .collect();
-    cuts.sort_by_key(|i| i.at);
+    cuts.sort_unstable_by_key(|i| (i.at, i.rerun_at));
     let mut attempts = vec![Attempt {
         start: setting.launch,
         interrupt: None,
@@ -306,7 +306,7 @@ pub fn replay(done: &Backfilled, script: &Script) -> Vec<String> {
             "The finance report is restated from gold.".to_string(),
         ));
     }
-    lines.sort_by_key(|l| (l.0, l.1));
+    lines.sort_unstable();
     lines
         .into_iter()
         .map(|(at, _, line)| {

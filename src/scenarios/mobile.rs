@@ -143,7 +143,7 @@ fn r1(graph: &Graph, script: &Script, outcome: &Outcome) -> RuleResult {
                         .collect()
                 })
                 .unwrap_or_default();
-            doubled.sort();
+            doubled.sort_unstable();
             at_final.insert(*dt, (value, doubled));
         }
     }
@@ -219,7 +219,7 @@ fn partition_value(rows: &[crate::engine::table::Row]) -> (i64, Vec<String>) {
         .filter(|(_, n)| **n > 1)
         .map(|(id, _)| id.to_string())
         .collect();
-    doubled.sort();
+    doubled.sort_unstable();
     (rows.iter().map(|r| r.raw.minor).sum(), doubled)
 }
 

@@ -5,9 +5,9 @@ use crate::engine::calendar::shift;
 
 /// (title, code) for each tool.
 pub fn commands(plan: &BackfillPlan) -> Vec<(&'static str, String)> {
-    let start = plan.first.format("%Y-%m-%d").to_string();
-    let end = plan.last.format("%Y-%m-%d").to_string();
-    let look_back = shift(plan.first, -14).format("%Y-%m-%d").to_string();
+    let start = plan.first.to_string();
+    let end = plan.last.to_string();
+    let look_back = shift(plan.first, -14).to_string();
     let slots = plan.slots();
     let marker_lines = if plan.markers {
         "    if backfill_log.is_done(dt):      # completion marker: resume, don't restart\n        continue\n    rebuild_silver(dt)                # overwrite the partition, from bronze\n    rebuild_gold(dt)\n    backfill_log.mark_done(dt)        # only after the partition is whole\n"

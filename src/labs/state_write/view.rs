@@ -2,7 +2,7 @@
 
 use std::collections::BTreeSet;
 
-use crate::engine::calendar::{days, shift, weekday_short, Day};
+use crate::engine::calendar::{days, hh_mm, mm_dd_time, shift, weekday_short, Day};
 use crate::engine::checks::CheckResult;
 use crate::engine::{Outcome, RunKind, RunTrace, StateValue};
 
@@ -111,7 +111,7 @@ fn state_text(state: &StateValue) -> String {
             format!(
                 "watermark = {} {}",
                 weekday_short(mark.date()),
-                mark.format("%m-%d %H:%M")
+                mm_dd_time(*mark)
             )
         }
         StateValue::Done(done) if done.is_empty() => "done list empty".to_string(),
@@ -188,7 +188,7 @@ pub fn cell_view(cell: Cell, outcome: &Outcome, index: usize) -> Option<CellView
             let mut name = format!(
                 "{} {}: {}",
                 weekday_short(day),
-                day.format("%Y-%m-%d"),
+                day,
                 plural(chips.len(), "row", "rows")
             );
             if duplicates > 0 {
@@ -266,14 +266,14 @@ pub fn week(script: &crate::engine::Script, runs: &[RunTrace]) -> Vec<WeekDay> {
             let mut late_arrivals = Vec::new();
             for e in &script.events {
                 if e.event_date() == day {
-                    placed.push((e.key.to_string(), e.event_time.format("%H:%M").to_string()));
+                    placed.push((e.key.to_string(), hh_mm(e.event_time)));
                     if e.arrived_at.date() > day {
                         arrives_later.push((
                             e.key.to_string(),
                             format!(
                                 "{} {}",
                                 weekday_short(e.arrived_at.date()),
-                                e.arrived_at.format("%H:%M")
+                                hh_mm(e.arrived_at)
                             ),
                         ));
                     }
@@ -281,16 +281,12 @@ pub fn week(script: &crate::engine::Script, runs: &[RunTrace]) -> Vec<WeekDay> {
                 if e.arrived_at.date() == day && e.event_date() < day {
                     late_arrivals.push((
                         e.key.to_string(),
-                        format!(
-                            "{} {}",
-                            weekday_short(e.event_date()),
-                            e.event_time.format("%H:%M")
-                        ),
-                        e.arrived_at.format("%H:%M").to_string(),
+                        format!("{} {}", weekday_short(e.event_date()), hh_mm(e.event_time)),
+                        hh_mm(e.arrived_at),
                     ));
                 }
             }
-            placed.sort_by(|a, b| a.1.cmp(&b.1));
+            placed.sort_unstable_by(|a, b| (&a.1, &a.0).cmp(&(&b.1, &b.0)));
             let runs = runs
                 .iter()
                 .filter(|r| r.day == day)

@@ -120,8 +120,9 @@ pub fn Files() -> impl IntoView {
         let name = file.name();
         if file.size() > MAX_BYTES as f64 {
             d.notice.set(Some(Notice::Error(format!(
-                "{name} is {:.0} KB; designs are at most {} KB. Your design is unchanged.",
-                file.size() / 1024.0,
+                "{name} is {} KB; designs are at most {} KB. Your design is unchanged.",
+                // Whole kilobytes: formatting an f64 costs the bundle kilobytes.
+                (file.size() / 1024.0).round() as u64,
                 MAX_BYTES / 1024
             ))));
             return;
