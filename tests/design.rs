@@ -234,6 +234,23 @@ fn each_structural_problem_is_named_on_its_node() {
     assert!(problems
         .iter()
         .any(|p| p.node == Some(backfill) && p.message.contains("no input")));
+
+    // A typo in a year asks for millennia: refused before anything runs.
+    b.edit(&Edit::Configure {
+        id: backfill,
+        config: NodeConfig::Backfill {
+            first: NaiveDate::from_ymd_opt(206, 8, 3).expect("date"),
+            last: day(13),
+            max_concurrency,
+            shape,
+            markers,
+            yield_to_scheduled,
+        },
+    })
+    .expect("configure");
+    assert!(validate(&b.current)
+        .iter()
+        .any(|p| p.node == Some(backfill) && p.message.contains("the lab simulates at most 3660")));
 }
 
 #[test]

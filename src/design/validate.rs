@@ -4,6 +4,10 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::graph::{Graph, Layer, NodeConfig, NodeId, NodeKind, WriteChoice};
 
+/// The longest backfill the lab will simulate, in dates: a typo in a year
+/// must not freeze the page simulating millennia.
+pub const MOST_BACKFILL_DATES: i64 = 3_660;
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Problem {
     /// The node the problem is about; `None` for the design as a whole.
@@ -120,6 +124,14 @@ pub fn validate(graph: &Graph) -> Vec<Problem> {
                     problems.push(at(
                         node.id,
                         format!("The backfill range runs backwards: {first} is after {last}."),
+                    ));
+                } else if (*last - *first).num_days() >= MOST_BACKFILL_DATES {
+                    problems.push(at(
+                        node.id,
+                        format!(
+                            "The backfill covers {} dates; the lab simulates at most {MOST_BACKFILL_DATES} (ten years).",
+                            (*last - *first).num_days() + 1
+                        ),
                     ));
                 }
                 if *max_concurrency == 0 {

@@ -298,6 +298,8 @@ pub fn run_clock(job: &Job, attempts: &[Attempt], bookings: &[Booking]) -> Timel
                 .min();
             match next {
                 Some(next) => t = next,
+                // Zero-minute units free their slots at once: go round again.
+                None if !queue.is_empty() && slots.iter().flatten().any(|(_, u, _)| *u <= t) => {}
                 None => break,
             }
         }
@@ -354,4 +356,91 @@ fn starves(
             .count();
         busy + 1 >= slots.len()
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::calendar::at;
+
+    fn aug(day: u32) -> Day {
+        Day::from_ymd_opt(2026, 8, day).unwrap_or_default()
+    }
+
+    fn job(concurrency: u32, shape: Shape) -> Job {
+        Job {
+            first: aug(3),
+            last: aug(13),
+            concurrency,
+            pool: 4,
+            silver_minutes: 25,
+            gold_minutes: 10,
+            shape,
+            markers: Marking::After,
+            yield_to_scheduled: false,
+        }
+    }
+
+    fn once(start: Instant) -> [Attempt; 1] {
+        [Attempt {
+            start,
+            interrupt: None,
+        }]
+    }
+
+    /// SPEC 7 scenario 4: four dates from 01:30 hold every connection until
+    /// 02:05, so tonight's 02:00 run waits five minutes; three leave it one.
+    #[test]
+    fn a_full_pool_makes_the_scheduled_run_wait_and_yielding_does_not() {
+        let start = at(aug(15), 1, 30);
+        let tonight = [Booking {
+            at: at(aug(15), 2, 0),
+            minutes: 15,
+        }];
+        let waited = |j: Job| run_clock(&j, &once(start), &tonight).grants[0].waited();
+        assert_eq!(waited(job(4, Shape::PerDate)).num_minutes(), 5);
+        assert_eq!(waited(job(12, Shape::PerDate)).num_minutes(), 5);
+        assert_eq!(waited(job(3, Shape::PerDate)).num_minutes(), 0);
+        let yielding = Job {
+            yield_to_scheduled: true,
+            ..job(4, Shape::PerDate)
+        };
+        assert_eq!(waited(yielding).num_minutes(), 0);
+    }
+
+    #[test]
+    fn zero_minute_steps_still_finish_every_date() {
+        let j = Job {
+            silver_minutes: 0,
+            gold_minutes: 0,
+            ..job(2, Shape::TwoPhases)
+        };
+        let timeline = run_clock(&j, &once(at(aug(15), 1, 30)), &[]);
+        assert_eq!(timeline.rebuilt_in(0).count(), 22);
+    }
+
+    #[test]
+    fn together_starts_gold_with_silver_and_two_phases_waits_for_all_silver() {
+        let start = at(aug(15), 1, 30);
+        let together = run_clock(&job(3, Shape::Together), &once(start), &[]);
+        assert!(together.done.iter().any(|g| g.kind == StepKind::Gold
+            && together
+                .done
+                .iter()
+                .any(|s| s.kind == StepKind::Silver && s.dt == g.dt && s.start == g.start)));
+        let phases = run_clock(&job(2, Shape::TwoPhases), &once(start), &[]);
+        let last_silver = phases
+            .done
+            .iter()
+            .filter(|s| s.kind == StepKind::Silver)
+            .map(|s| s.end)
+            .max();
+        let first_gold = phases
+            .done
+            .iter()
+            .filter(|s| s.kind == StepKind::Gold)
+            .map(|s| s.start)
+            .min();
+        assert!(first_gold >= last_silver);
+    }
 }

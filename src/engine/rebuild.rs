@@ -175,3 +175,82 @@ fn rows_for(w: &Work, silver: &Table, bronze: Option<&Vec<&Event>>, fx: &FxRates
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::calendar::at;
+    use crate::engine::money::{Currency, Money};
+    use chrono::Duration;
+    use rust_decimal::Decimal;
+
+    fn aug(day: u32) -> Day {
+        Day::from_ymd_opt(2026, 8, day).unwrap_or_default()
+    }
+
+    /// One EUR order on the 3rd, silver built by the broken logic.
+    fn world() -> (Vec<Event>, FxRates, Table) {
+        let event = Event::immutable(
+            "o-1",
+            at(aug(3), 10, 0),
+            at(aug(3), 10, 5),
+            Money::new(10_000, Currency::Eur),
+        );
+        let mut fx = FxRates::default();
+        fx.insert(aug(3), Currency::Eur, Decimal::new(857_396, 6));
+        let gbp = to_gbp(event.amount, Decimal::new(857_396, 6), LogicVersion::Broken);
+        let mut silver = Table::default();
+        silver.replace_partition(
+            aug(3),
+            vec![Row::from_event(
+                &event,
+                aug(3),
+                gbp,
+                LogicVersion::Broken,
+                0,
+            )],
+        );
+        (vec![event], fx, silver)
+    }
+
+    fn step(kind: StepKind, start: i64, end: i64, reads: Reads) -> Work {
+        let t0 = at(aug(15), 1, 30);
+        Work {
+            dt: aug(3),
+            kind,
+            start: t0 + Duration::minutes(start),
+            end: t0 + Duration::minutes(end),
+            logic: LogicVersion::Fixed,
+            reads,
+            write: WriteMode::OverwritePartition,
+            origin: Origin::Backfill(0),
+        }
+    }
+
+    #[test]
+    fn gold_sees_the_silver_written_at_the_instant_it_starts_and_not_before() {
+        let (events, fx, silver) = world();
+        let after = |gold_start| {
+            let work = [
+                step(StepKind::Silver, 0, 25, Reads::Bronze),
+                step(StepKind::Gold, gold_start, gold_start + 10, Reads::Bronze),
+            ];
+            apply(silver.clone(), Gold::default(), &events, &fx, &work, None)
+        };
+        // 100 EUR at 0.857396: the fixed logic gives 85.74, the broken 85.00.
+        assert_eq!(after(25).gold[&aug(3)].gbp, 8_574);
+        assert_eq!(after(0).gold[&aug(3)].gbp, 8_500);
+    }
+
+    #[test]
+    fn rebuilding_from_silver_keeps_what_the_broken_logic_wrote() {
+        let (events, fx, silver) = world();
+        let work = [step(StepKind::Silver, 0, 25, Reads::Silver)];
+        let done = apply(silver, Gold::default(), &events, &fx, &work, None);
+        assert_eq!(done.applied[0].broken_read, 1);
+        assert_eq!(
+            done.silver.partition(aug(3))[0].gbp,
+            Some(Money::gbp(8_500))
+        );
+    }
+}
