@@ -199,6 +199,15 @@ pub fn run_clock(job: &Job, attempts: &[Attempt], bookings: &[Booking]) -> Timel
             .skipped
             .push(skipped.iter().map(|u| u.marker).collect());
         let mut slots: Vec<Option<(Holder, Instant, u8)>> = vec![None; pool];
+        // A scheduled run granted before a failover may still hold its slot.
+        for (grant, booking) in grants.iter().flatten().map(|g| (g, bookings[g.booking])) {
+            let until = grant.got + Duration::minutes(booking.minutes.max(0));
+            if let Some(slot) = grant.slot.and_then(|s| slots.get_mut(s as usize)) {
+                if until > attempt.start {
+                    *slot = Some((Holder::Booking, until, 0));
+                }
+            }
+        }
         let mut started: Vec<ClockStep> = Vec::new();
         let mut waiting: Vec<usize> = Vec::new();
         let mut next_booking = order
@@ -406,6 +415,35 @@ mod tests {
             ..job(4, Shape::PerDate)
         };
         assert_eq!(waited(yielding).num_minutes(), 0);
+    }
+
+    /// A nightly run granted just before the failover still holds its slot
+    /// when the backfill is launched again.
+    #[test]
+    fn a_re_run_does_not_take_the_slot_a_scheduled_run_still_holds() {
+        let start = at(aug(15), 1, 30);
+        let cut = at(aug(15), 2, 10);
+        let attempts = [
+            Attempt {
+                start,
+                interrupt: Some(cut),
+            },
+            Attempt {
+                start: cut + Duration::minutes(5),
+                interrupt: None,
+            },
+        ];
+        let nightly = [Booking {
+            at: at(aug(15), 2, 0),
+            minutes: 60,
+        }];
+        let timeline = run_clock(&job(4, Shape::PerDate), &attempts, &nightly);
+        let held = timeline.grants[0].slot;
+        let busy_until = timeline.grants[0].got + Duration::minutes(60);
+        assert!(held.is_some());
+        assert!(!timeline
+            .rebuilt_in(1)
+            .any(|s| Some(s.slot) == held && s.start < busy_until));
     }
 
     #[test]
