@@ -152,7 +152,7 @@ pub fn validate(graph: &Graph) -> Vec<Problem> {
     for node in graph.nodes.values() {
         if let NodeConfig::Write { table, .. } = &node.config {
             by_table
-                .entry(table.trim().to_lowercase())
+                .entry(table.trim().to_ascii_lowercase())
                 .or_default()
                 .push(node.id);
         }

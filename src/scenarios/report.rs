@@ -109,10 +109,16 @@ pub fn capped(mut lines: Vec<String>, shown: usize, more: &str) -> Vec<String> {
     lines
 }
 
+/// `text` with its first letter capitalised. ASCII only: every text it is
+/// given is the app's own English, and Unicode case tables cost the bundle.
 pub fn capital(text: &str) -> String {
     let mut chars = text.chars();
     chars
         .next()
-        .map(|c| c.to_uppercase().chain(chars).collect())
+        .map(|c| {
+            std::iter::once(c.to_ascii_uppercase())
+                .chain(chars)
+                .collect()
+        })
         .unwrap_or_default()
 }

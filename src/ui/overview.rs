@@ -92,13 +92,15 @@ pub fn Overview() -> impl IntoView {
 fn Glossary() -> impl IntoView {
     let (filter, set_filter) = signal(String::new());
     let shown = Memo::new(move |_| {
-        let needle = filter.read().trim().to_lowercase();
+        // ASCII folding: the glossary is English, and Unicode case tables
+        // cost the bundle more than this search is worth.
+        let needle = filter.read().trim().to_ascii_lowercase();
         GLOSSARY
             .iter()
             .filter(|t| {
                 needle.is_empty()
                     || t.term.contains(&needle)
-                    || t.meaning.to_lowercase().contains(&needle)
+                    || t.meaning.to_ascii_lowercase().contains(&needle)
             })
             .copied()
             .collect::<Vec<Term>>()

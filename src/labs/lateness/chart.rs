@@ -1,13 +1,15 @@
 //! Geometry of the completeness-vs-lateness curve: pure maths, drawn as SVG
 //! by the view.
 
-/// Plot area and margins, in SVG user units.
-pub const WIDTH: f64 = 640.0;
-pub const HEIGHT: f64 = 280.0;
-const LEFT: f64 = 56.0;
-const RIGHT: f64 = 16.0;
-const TOP: f64 = 16.0;
-const BOTTOM: f64 = 40.0;
+/// Plot area and margins, in SVG user units. Positions come out as whole
+/// units (well under a pixel's error at this size): printing an f64 would
+/// cost the bundle more than all of this chart.
+pub const WIDTH: i32 = 640;
+pub const HEIGHT: i32 = 280;
+const LEFT: i32 = 56;
+const RIGHT: i32 = 16;
+const TOP: i32 = 16;
+const BOTTOM: i32 = 40;
 
 #[derive(Clone, Debug, PartialEq)]
 pub struct Chart {
@@ -16,8 +18,8 @@ pub struct Chart {
     pub max_l: u32,
     pub value_path: String,
     pub count_path: String,
-    pub y_ticks: Vec<(String, f64)>,
-    pub x_ticks: Vec<(String, f64)>,
+    pub y_ticks: Vec<(String, i32)>,
+    pub x_ticks: Vec<(String, i32)>,
 }
 
 impl Chart {
@@ -55,25 +57,26 @@ impl Chart {
         chart
     }
 
-    pub fn x(&self, l: u32) -> f64 {
-        LEFT + f64::from(l.min(self.max_l)) / f64::from(self.max_l) * (WIDTH - LEFT - RIGHT)
+    pub fn x(&self, l: u32) -> i32 {
+        let share = f64::from(l.min(self.max_l)) / f64::from(self.max_l);
+        LEFT + (share * f64::from(WIDTH - LEFT - RIGHT)).round() as i32
     }
 
-    pub fn y(&self, bp: u32) -> f64 {
+    pub fn y(&self, bp: u32) -> i32 {
         let span = f64::from(10_000 - self.floor_bp).max(1.0);
         let above = f64::from(bp.clamp(self.floor_bp, 10_000) - self.floor_bp);
-        HEIGHT - BOTTOM - above / span * (HEIGHT - TOP - BOTTOM)
+        HEIGHT - BOTTOM - (above / span * f64::from(HEIGHT - TOP - BOTTOM)).round() as i32
     }
 
-    pub fn plot_left(&self) -> f64 {
+    pub fn plot_left(&self) -> i32 {
         LEFT
     }
 
-    pub fn plot_right(&self) -> f64 {
+    pub fn plot_right(&self) -> i32 {
         WIDTH - RIGHT
     }
 
-    pub fn plot_bottom(&self) -> f64 {
+    pub fn plot_bottom(&self) -> i32 {
         HEIGHT - BOTTOM
     }
 
@@ -82,7 +85,7 @@ impl Chart {
             .enumerate()
             .map(|(i, (l, bp))| {
                 format!(
-                    "{}{:.1},{:.1}",
+                    "{}{},{}",
                     if i == 0 { "M" } else { " L" },
                     self.x(l),
                     self.y(bp)
@@ -101,8 +104,8 @@ mod tests {
         let curve = vec![(0, 9_130, 9_020), (1, 9_860, 9_840), (2, 10_000, 10_000)];
         let chart = Chart::new(&curve);
         assert_eq!(chart.floor_bp, 9_000);
-        assert!((chart.y(10_000) - TOP).abs() < 1e-9);
-        assert!((chart.y(9_000) - (HEIGHT - BOTTOM)).abs() < 1e-9);
+        assert_eq!(chart.y(10_000), TOP);
+        assert_eq!(chart.y(9_000), HEIGHT - BOTTOM);
         assert!(chart.x(0) < chart.x(1) && chart.x(1) < chart.x(2));
         assert!(chart.value_path.starts_with('M'));
         assert_eq!(chart.value_path.matches(" L").count(), 2);
@@ -116,6 +119,6 @@ mod tests {
         assert!(chart.value_path.is_empty());
         let flat = Chart::new(&[(0, 10_000, 10_000), (1, 10_000, 10_000)]);
         assert_eq!(flat.floor_bp, 9_500);
-        assert!(flat.y(10_000).is_finite());
+        assert_eq!(flat.y(10_000), TOP);
     }
 }

@@ -234,10 +234,10 @@ impl Designer {
 }
 
 fn capitalised(text: &str) -> String {
-    let mut chars = text.chars();
-    match chars.next() {
-        Some(first) => format!("{}{}.", first.to_uppercase(), chars.as_str()),
-        None => String::new(),
+    if text.is_empty() {
+        String::new()
+    } else {
+        format!("{}.", crate::scenarios::report::capital(text))
     }
 }
 
@@ -303,7 +303,7 @@ pub fn Canvas(scenario: u8, source: &'static str, gradable: bool) -> impl IntoVi
         if super::widgets::typing_in_a_field(&ev) || !(ev.ctrl_key() || ev.meta_key()) {
             return;
         }
-        match (ev.key().to_lowercase().as_str(), ev.shift_key()) {
+        match (ev.key().to_ascii_lowercase().as_str(), ev.shift_key()) {
             ("z", false) => designer.undo(),
             ("z", true) | ("y", false) => designer.redo(),
             _ => return,

@@ -55,16 +55,16 @@ pub fn Curve() -> impl IntoView {
                                 .map(|(label, y)| {
                                     view! {
                                         <line x1=left x2=right y1=*y y2=*y />
-                                        <text x=left - 6.0 y=*y + 4.0 text-anchor="end">{label.clone()}</text>
+                                        <text x=left - 6 y=*y + 4 text-anchor="end">{label.clone()}</text>
                                     }
                                 })
                                 .collect_view()}
                             {chart
                                 .x_ticks
                                 .iter()
-                                .map(|(label, x)| view! { <text x=*x y=bottom + 18.0 text-anchor="middle">{label.clone()}</text> })
+                                .map(|(label, x)| view! { <text x=*x y=bottom + 18 text-anchor="middle">{label.clone()}</text> })
                                 .collect_view()}
-                            <text x=(left + right) / 2.0 y=bottom + 36.0 text-anchor="middle">"allowed lateness (days)"</text>
+                            <text x=(left + right) / 2 y=bottom + 36 text-anchor="middle">"allowed lateness (days)"</text>
                         </g>
                         <path class="line count" d=chart.count_path.clone() />
                         <path class="line value" d=chart.value_path.clone() />

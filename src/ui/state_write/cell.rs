@@ -66,7 +66,7 @@ pub fn CellPanel(cell: Cell) -> impl IntoView {
             .find(|(c, _)| *c == cell)
             .map(|(_, o)| verdict(o, &cell.config(&controls), &script(&controls)))
     });
-    let heading_id = format!("cell-{cell:?}").to_lowercase();
+    let heading_id = format!("cell-{cell:?}").to_ascii_lowercase();
     view! {
         <section class="cell" class:reference=cell == Cell::FullRefresh aria-label=cell.name()>
             <h3 id=heading_id>
