@@ -3,14 +3,16 @@
 //! the clock beside the scheduled runs (which share its pool), and every
 //! step applied to silver and gold. Scenarios 4 and 5 judge the result.
 
+use std::collections::BTreeSet;
+
 use chrono::Duration;
 
 use crate::design::compile::{BackfillDesign, CompiledDesign};
 use crate::design::graph::{BackfillShape, Layer, Markers, Restate};
 use crate::engine::backfill::StepKind;
-use crate::engine::calendar::{Day, Instant};
-use crate::engine::clock::{run_clock, Attempt, Booking, Job, Marking, Shape, Timeline};
-use crate::engine::rebuild::{apply, Origin, Reads, Rebuilt, Work};
+use crate::engine::calendar::{hh_mm, weekday_day_month_time, Day, Instant};
+use crate::engine::clock::{run_clock, Attempt, Booking, Grant, Job, Marking, Shape, Timeline};
+use crate::engine::rebuild::{apply, Applied, Origin, Reads, Rebuilt, Work};
 use crate::engine::script::Script;
 use crate::engine::table::{Gold, Table};
 use crate::engine::{
@@ -54,6 +56,22 @@ impl Backfilled {
     /// When the backfill's last step finished.
     pub fn finished_at(&self) -> Option<Instant> {
         self.timeline.finished_at()
+    }
+
+    /// The silver rebuilds the backfill itself did, as applied.
+    pub fn silver_rebuilds(&self) -> impl Iterator<Item = &Applied> {
+        self.after.applied.iter().filter(|a| {
+            matches!(a.work.origin, Origin::Backfill(_)) && a.work.kind == StepKind::Silver
+        })
+    }
+
+    /// Scheduled runs that waited for a slot, with their grants.
+    pub fn late_runs(&self) -> impl Iterator<Item = (&Grant, &Scheduled)> {
+        self.timeline
+            .grants
+            .iter()
+            .zip(&self.scheduled)
+            .filter(|(g, _)| g.waited().num_minutes() > 0)
     }
 }
 
@@ -220,14 +238,13 @@ pub fn run(setting: &Setting, design: &CompiledDesign, script: &Script) -> Optio
 /// step when none does), scheduled runs asking for and getting a slot, and
 /// the report's restatement.
 pub fn replay(done: &Backfilled, script: &Script) -> Vec<String> {
-    let with_events: std::collections::BTreeSet<Day> =
-        script.events.iter().map(|e| e.event_date()).collect();
+    let with_events: BTreeSet<Day> = script.events.iter().map(|e| e.event_date()).collect();
     let mut lines: Vec<(Instant, u8, String)> = Vec::new();
     for (n, attempt) in done.attempts.iter().enumerate() {
         let what = if n == 0 { "launched" } else { "launched again" };
         lines.push((attempt.start, 0, format!("The backfill is {what}.")));
         if let Some(cut) = attempt.interrupt {
-            let killed: std::collections::BTreeSet<Day> = done
+            let killed: BTreeSet<Day> = done
                 .timeline
                 .cancelled
                 .iter()
@@ -271,7 +288,7 @@ pub fn replay(done: &Backfilled, script: &Script) -> Vec<String> {
                 "gold for {} rewritten by {who}, summing the {} silver row(s) there at {}",
                 a.work.dt,
                 a.rows_read,
-                crate::engine::calendar::hh_mm(a.work.start),
+                hh_mm(a.work.start),
             ),
         };
         lines.push((
@@ -280,7 +297,7 @@ pub fn replay(done: &Backfilled, script: &Script) -> Vec<String> {
             format!(
                 "{} (started {}).",
                 super::report::capital(&what),
-                crate::engine::calendar::hh_mm(a.work.start)
+                hh_mm(a.work.start)
             ),
         ));
     }
@@ -309,11 +326,6 @@ pub fn replay(done: &Backfilled, script: &Script) -> Vec<String> {
     lines.sort_unstable();
     lines
         .into_iter()
-        .map(|(at, _, line)| {
-            format!(
-                "{}: {line}",
-                crate::engine::calendar::weekday_day_month_time(at)
-            )
-        })
+        .map(|(at, _, line)| format!("{}: {line}", weekday_day_month_time(at)))
         .collect()
 }

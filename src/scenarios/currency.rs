@@ -3,22 +3,21 @@
 //! 15th must repair exactly those partitions, in order, while tonight's
 //! 02:00 run builds the 14th with the fixed code and needs a connection.
 
-use std::collections::BTreeSet;
+use std::collections::{BTreeMap, BTreeSet};
 
 use crate::design::compile::CompiledDesign;
-use crate::design::graph::Layer;
 use crate::design::{Graph, NodeKind};
 use crate::engine::backfill::StepKind;
-use crate::engine::calendar::{at, day_month, hh_mm, weekday_day_month_time, Day};
+use crate::engine::calendar::{at, day_month, hh_mm, weekday_day_month_time, Day, Instant};
 use crate::engine::drift::{gold_drift, silver_drift, DriftRow};
 use crate::engine::generate::{daily_runs, fx_rates, orders, CurrencyMix, DelayProfile, OrderSpec};
 use crate::engine::money::Money;
-use crate::engine::rebuild::Origin;
+use crate::engine::rebuild::Reads;
 use crate::engine::script::{Deploy, RunSpec, Script};
 use crate::engine::LogicVersion;
 
 use super::backfilled::{run, Backfilled, Setting};
-use super::report::{capped, nodes_of, result, Rule, RuleResult};
+use super::report::{capped, nodes_of, result, Rule, RuleResult, SHOWN};
 
 pub const SEED: u64 = 4;
 pub const ORDERS_PER_DAY: u32 = 120;
@@ -27,8 +26,6 @@ pub const SILVER_MINUTES: i64 = 25;
 pub const GOLD_MINUTES: i64 = 10;
 /// Tonight's run holds one connection this long.
 pub const TONIGHT_MINUTES: i64 = 15;
-/// Lines of one kind shown before "n more".
-const SHOWN: usize = 4;
 
 pub const RULES: [Rule; 6] = [
     Rule {
@@ -180,8 +177,7 @@ fn r1(graph: &Graph, script: &Script, done: &Backfilled) -> RuleResult {
 fn r2(graph: &Graph, script: &Script, done: &Backfilled) -> RuleResult {
     let radius = blast_radius(script, done);
     // Per date outside the radius: the layers rewritten and when it began.
-    let mut outside: std::collections::BTreeMap<Day, (Vec<&str>, crate::engine::Instant)> =
-        Default::default();
+    let mut outside: BTreeMap<Day, (Vec<&str>, Instant)> = Default::default();
     for step in done
         .timeline
         .done
@@ -252,14 +248,8 @@ pub fn span(dates: &BTreeSet<Day>) -> String {
 
 fn r3(graph: &Graph, done: &Backfilled) -> RuleResult {
     let from_silver: Vec<_> = done
-        .after
-        .applied
-        .iter()
-        .filter(|a| {
-            matches!(a.work.origin, Origin::Backfill(_))
-                && a.work.kind == StepKind::Silver
-                && done.design.reads == Layer::Silver
-        })
+        .silver_rebuilds()
+        .filter(|a| a.work.reads == Reads::Silver)
         .collect();
     let evidence = match from_silver.first() {
         None => Vec::new(),
@@ -344,11 +334,7 @@ fn r4(graph: &Graph, done: &Backfilled) -> RuleResult {
 
 fn r5(graph: &Graph, done: &Backfilled) -> RuleResult {
     let evidence = done
-        .timeline
-        .grants
-        .iter()
-        .zip(&done.scheduled)
-        .filter(|(g, _)| g.waited().num_minutes() > 0)
+        .late_runs()
         .map(|(g, s)| {
             let holding: BTreeSet<Day> = done
                 .timeline
@@ -373,14 +359,8 @@ fn r5(graph: &Graph, done: &Backfilled) -> RuleResult {
 
 fn r6(graph: &Graph, done: &Backfilled) -> RuleResult {
     let broken: BTreeSet<Day> = done
-        .after
-        .applied
-        .iter()
-        .filter(|a| {
-            matches!(a.work.origin, Origin::Backfill(_))
-                && a.work.kind == StepKind::Silver
-                && a.work.logic == LogicVersion::Broken
-        })
+        .silver_rebuilds()
+        .filter(|a| a.work.logic == LogicVersion::Broken)
         .map(|a| a.work.dt)
         .collect();
     let evidence = if broken.is_empty() {

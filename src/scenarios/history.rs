@@ -18,7 +18,7 @@ use crate::engine::script::{Interruption, RunSpec, Script};
 use crate::engine::table::DailyTotal;
 
 use super::backfilled::{run, Backfilled, Setting};
-use super::report::{capped, nodes_of, result, some_ids, Rule, RuleResult};
+use super::report::{capped, nodes_of, result, some_ids, Rule, RuleResult, SHOWN};
 
 pub const SEED: u64 = 5;
 pub const EVENTS_PER_DAY: u32 = 12;
@@ -26,8 +26,6 @@ pub const POOL: u32 = 4;
 pub const SILVER_MINUTES: i64 = 9;
 pub const GOLD_MINUTES: i64 = 3;
 pub const NIGHTLY_MINUTES: i64 = 20;
-/// At most this many partitions get a line of their own in R1's evidence.
-const SHOWN: usize = 4;
 
 pub const RULES: [Rule; 4] = [
     Rule {
@@ -239,11 +237,7 @@ fn r2(graph: &Graph, done: &Backfilled) -> RuleResult {
 
 fn r3(graph: &Graph, done: &Backfilled) -> RuleResult {
     let evidence = done
-        .timeline
-        .grants
-        .iter()
-        .zip(&done.scheduled)
-        .filter(|(g, _)| g.waited().num_minutes() > 0)
+        .late_runs()
         .map(|(g, s)| {
             format!(
                 "The nightly run for {} asked for a slot at {} and got one at {}, {} min late: the backfill held all {POOL}.",

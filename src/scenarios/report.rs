@@ -99,6 +99,9 @@ pub fn result(rule: Rule, evidence: Vec<String>, nodes: Vec<NodeId>) -> RuleResu
     }
 }
 
+/// Lines of one kind a rule shows before "n more like them".
+pub const SHOWN: usize = 4;
+
 /// The first `shown` lines, then one saying how many more were like them.
 pub fn capped(mut lines: Vec<String>, shown: usize, more: &str) -> Vec<String> {
     if lines.len() > shown {
