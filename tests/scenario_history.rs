@@ -105,6 +105,30 @@ fn without_markers_the_ninety_finished_partitions_are_rebuilt() {
     );
 }
 
+/// SPEC 7: in two phases a date's finished silver is completed work on its
+/// own, so without markers the re-run redoing it fails R2 as well.
+#[test]
+fn two_phases_without_markers_fails_r2_for_the_finished_silver() {
+    let report = grade(
+        5,
+        &history(Plan {
+            shape: BackfillShape::TwoPhases,
+            markers: Markers::Off,
+            ..plan(3)
+        }),
+    );
+    assert!(report.failed().contains(&"R2"), "{report:#?}");
+    let Report::Graded(rules) = report else {
+        panic!("graded");
+    };
+    let r2 = rules.iter().find(|r| r.rule.id == "R2").expect("R2");
+    assert!(
+        r2.evidence.iter().any(|e| e.contains("layer(s)")),
+        "{:?}",
+        r2.evidence
+    );
+}
+
 #[test]
 fn grading_is_deterministic() {
     let graph = history(plan(4));

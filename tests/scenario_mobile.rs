@@ -93,3 +93,18 @@ fn each_listed_mistake_fails_exactly_its_rules() {
         );
     }
 }
+
+/// The money formatter writes its own symbol: evidence never doubles it.
+#[test]
+fn r1_evidence_prints_each_amount_with_one_pound_sign() {
+    use partition_lab::scenarios::report::Report;
+    let Report::Graded(rules) = grade(3, &mobile(list(2), OVERWRITE, Some((1, Adjustments))))
+    else {
+        panic!("graded");
+    };
+    let r1 = rules.iter().find(|r| r.rule.id == "R1").expect("R1");
+    assert!(!r1.passed);
+    let text = r1.evidence.join(" ");
+    assert!(text.contains('£'), "{text}");
+    assert!(!text.contains("££"), "{text}");
+}

@@ -88,6 +88,18 @@ fn each_listed_mistake_fails_exactly_its_rules() {
     }
 }
 
+/// SPEC 7's R3 counts what was read since the last *successful* run: a
+/// partition list saved before a crashed write re-reads that batch on the
+/// retry, which is not re-reading anything a successful run had read.
+#[test]
+fn a_crashed_run_saving_its_list_first_is_not_an_overlap_mistake() {
+    let report = grade(2, &orders(list_by_change(1), BEFORE, MERGE));
+    assert!(
+        !report.failed().contains(&"R3"),
+        "list(1) + merge + state before the write: {report:#?}"
+    );
+}
+
 #[test]
 fn grading_is_deterministic() {
     let graph = orders(watermark(UpdatedAt, 0), AFTER, MERGE);

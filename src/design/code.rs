@@ -9,6 +9,7 @@ use crate::engine::{
 
 use super::compile::{compile, BackfillDesign, CompiledDesign};
 use super::graph::{BackfillShape, Graph, Layer, Markers, NodeConfig, NodeKind};
+use super::limits::check_config;
 use super::validate::Problem;
 
 /// One tool's code.
@@ -20,6 +21,21 @@ pub struct Code {
 
 /// The code for `graph`, or why it has none yet.
 pub fn export_code(graph: &Graph) -> Result<Vec<Code>, Vec<Problem>> {
+    // Names are pasted into SQL, shell and Python: only what the inspector
+    // accepts (plain identifiers) may reach them, however the graph was made.
+    let unsafe_nodes: Vec<Problem> = graph
+        .nodes
+        .values()
+        .filter_map(|n| {
+            check_config(&n.config).err().map(|why| Problem {
+                node: Some(n.id),
+                message: why,
+            })
+        })
+        .collect();
+    if !unsafe_nodes.is_empty() {
+        return Err(unsafe_nodes);
+    }
     let design = compile(graph)?;
     let table = |kind: NodeKind| {
         graph.of_kind(kind).find_map(|n| match &n.config {

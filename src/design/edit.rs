@@ -4,6 +4,7 @@
 use thiserror::Error;
 
 use super::graph::{Edge, Graph, Node, NodeConfig, NodeId, NodeKind};
+use super::limits::{self, CANVAS, MAX_EDGES, MAX_NODES};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Edit {
@@ -34,10 +35,16 @@ pub enum EditError {
     Fixed,
     #[error("the scenario gives the bronze source; add the other parts from the palette")]
     SourceFromPalette,
+    #[error("a design holds at most {MAX_NODES} nodes: delete one before adding another")]
+    TooManyNodes,
+    #[error("a design holds at most {MAX_EDGES} connections: remove one before adding another")]
+    TooManyEdges,
+    #[error("this design has used up its node ids: download it and start again to add more")]
+    OutOfIds,
+    /// A setting outside what the inspector offers, in its words.
+    #[error("{0}")]
+    OutOfLimits(String),
 }
-
-/// Positions stay on a generous canvas, whatever a drag or import says.
-const CANVAS: i32 = 10_000;
 
 /// `graph` after `edit`, or why not.
 pub fn apply(graph: &Graph, edit: &Edit) -> Result<Graph, EditError> {
@@ -47,7 +54,11 @@ pub fn apply(graph: &Graph, edit: &Edit) -> Result<Graph, EditError> {
             if config.kind() == NodeKind::Source {
                 return Err(EditError::SourceFromPalette);
             }
-            let id = next.fresh_id();
+            if graph.nodes.len() >= MAX_NODES {
+                return Err(EditError::TooManyNodes);
+            }
+            limits::check_config(config).map_err(EditError::OutOfLimits)?;
+            let id = next.fresh_id().ok_or(EditError::OutOfIds)?;
             next.nodes.insert(
                 id,
                 Node {
@@ -79,6 +90,9 @@ pub fn apply(graph: &Graph, edit: &Edit) -> Result<Graph, EditError> {
                     to: to_kind,
                 });
             }
+            if graph.edges.len() >= MAX_EDGES {
+                return Err(EditError::TooManyEdges);
+            }
             if !next.edges.insert(Edge {
                 from: *from,
                 to: *to,
@@ -105,6 +119,7 @@ pub fn apply(graph: &Graph, edit: &Edit) -> Result<Graph, EditError> {
                     given: config.kind(),
                 });
             }
+            limits::check_config(config).map_err(EditError::OutOfLimits)?;
             node.config = config.clone();
         }
         Edit::Delete { id } => {

@@ -10,14 +10,14 @@ use serde::Serialize;
 use thiserror::Error;
 
 use super::graph::{Graph, NodeConfig, NodeKind};
+pub use super::limits::MAX_NODES;
+use super::limits::{check_config, check_size, on_canvas};
 
 pub const FORMAT: &str = "partition-lab-design";
 pub const VERSION: u32 = 1;
-/// Larger files are refused before parsing.
+/// Larger files are refused before parsing. The largest design the editor
+/// allows (every node and connection it can hold) exports well below it.
 pub const MAX_BYTES: usize = 256 * 1024;
-pub const MAX_NODES: usize = 200;
-const MAX_NAME: usize = 64;
-const CANVAS: i32 = 10_000;
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct DesignFile {
@@ -73,6 +73,9 @@ pub fn import(text: &str) -> Result<DesignFile, ImportError> {
         return Err(ImportError::TooManyNodes(graph.nodes.len()));
     }
     let damaged = |what: String| Err(ImportError::Damaged(what));
+    if let Err(what) = check_size(graph) {
+        return damaged(what);
+    }
     for (id, node) in &graph.nodes {
         if *id != node.id {
             return damaged(format!("node {} is filed under {}", node.id.0, id.0));
@@ -83,21 +86,25 @@ pub fn import(text: &str) -> Result<DesignFile, ImportError> {
                 node.id.0
             ));
         }
-        if !(0..=CANVAS).contains(&node.x) || !(0..=CANVAS).contains(&node.y) {
+        if !on_canvas(node.x, node.y) {
             return damaged(format!("node {} is off the canvas", node.id.0));
         }
-        let name = match &node.config {
-            NodeConfig::Source { table } | NodeConfig::Write { table, .. } => Some(table),
-            _ => None,
-        };
-        if name.is_some_and(|n| n.chars().count() > MAX_NAME) {
+        // Exactly what the inspector accepts, through the inspector's own check.
+        if let Err(why) = check_config(&node.config) {
             return damaged(format!(
-                "node {} has a table name over {MAX_NAME} characters",
-                node.id.0
+                "node {} has a setting the editor cannot make ({})",
+                node.id.0,
+                short(why.trim_end_matches('.'))
             ));
         }
         if node.kind() == NodeKind::Source && !node.fixed {
             return damaged("a bronze source that the scenario did not give".to_string());
+        }
+        if node.fixed && node.kind() != NodeKind::Source {
+            return damaged(format!(
+                "node {} is marked as given by the scenario, but scenarios give only the bronze source",
+                node.id.0
+            ));
         }
     }
     if graph

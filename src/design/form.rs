@@ -2,13 +2,12 @@
 //! has, their current values as text, and setting one from what a student
 //! typed or picked. The inspector view stays a loop over these fields.
 
-use chrono::NaiveDate;
-
 use crate::engine::{
     AfterFinal, CommitOrder, ListDate, LogicVersion, MergeKey, PartitionKey, WatermarkColumn,
 };
 
 use super::graph::{BackfillShape, Layer, Markers, NodeConfig, Restate, StateChoice, WriteChoice};
+use super::limits::{self, Range, IN_FLIGHT, LATENESS, LOOKBACK, OVERLAP};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Input {
@@ -39,11 +38,13 @@ fn choice(options: &[(&'static str, &'static str)]) -> Input {
     Input::Choice(options.to_vec())
 }
 
-const LONGEST_LOOKBACK: u32 = 60;
-const LONGEST_OVERLAP: u32 = 7 * 24 * 60;
-const MOST_IN_FLIGHT: u32 = 64;
-const LONGEST_LATENESS: u32 = 60;
-const LONGEST_TABLE: usize = 64;
+fn number(range: Range) -> Input {
+    Input::Number {
+        min: range.min,
+        max: range.max,
+        unit: range.unit,
+    }
+}
 
 /// The fields `config` shows, in order; a choice can bring its own
 /// follow-up fields (a watermark's column, a merge's key).
@@ -74,23 +75,11 @@ pub fn fields(config: &NodeConfig) -> Vec<Field> {
                     f.push(field(
                         "overlap",
                         "Overlap (re-read before the watermark)",
-                        Input::Number {
-                            min: 0,
-                            max: LONGEST_OVERLAP,
-                            unit: "minutes",
-                        },
+                        number(OVERLAP),
                     ));
                 }
                 StateChoice::PartitionList { .. } => {
-                    f.push(field(
-                        "lookback",
-                        "Lookback",
-                        Input::Number {
-                            min: 0,
-                            max: LONGEST_LOOKBACK,
-                            unit: "days",
-                        },
-                    ));
+                    f.push(field("lookback", "Lookback", number(LOOKBACK)));
                     f.push(field(
                         "over",
                         "Partitions listed by",
@@ -159,15 +148,7 @@ pub fn fields(config: &NodeConfig) -> Vec<Field> {
         NodeConfig::Backfill { .. } => vec![
             field("first", "First date", Input::Date),
             field("last", "Last date", Input::Date),
-            field(
-                "concurrency",
-                "Dates in flight at most",
-                Input::Number {
-                    min: 1,
-                    max: MOST_IN_FLIGHT,
-                    unit: "at a time",
-                },
-            ),
+            field("concurrency", "Dates in flight at most", number(IN_FLIGHT)),
             field(
                 "shape",
                 "Shape",
@@ -189,15 +170,7 @@ pub fn fields(config: &NodeConfig) -> Vec<Field> {
             field("yield", "Yield a slot to scheduled runs", Input::Check),
         ],
         NodeConfig::Finaliser { .. } => vec![
-            field(
-                "lateness",
-                "Allowed lateness",
-                Input::Number {
-                    min: 0,
-                    max: LONGEST_LATENESS,
-                    unit: "days",
-                },
-            ),
+            field("lateness", "Allowed lateness", number(LATENESS)),
             field(
                 "after_final",
                 "Rows arriving after final",
@@ -352,19 +325,6 @@ pub fn value(config: &NodeConfig, key: &str) -> String {
     }
 }
 
-fn number(raw: &str, label: &str, min: u32, max: u32, unit: &str) -> Result<u32, String> {
-    raw.trim()
-        .parse::<u32>()
-        .ok()
-        .filter(|n| (min..=max).contains(n))
-        .ok_or_else(|| format!("{label}: a whole number from {min} to {max} ({unit})."))
-}
-
-fn date(raw: &str, label: &str) -> Result<NaiveDate, String> {
-    crate::engine::calendar::parse_iso_date(raw)
-        .ok_or_else(|| format!("{label}: a date written as YYYY-MM-DD."))
-}
-
 /// `config` with field `key` set from `raw`, or what is wrong with `raw`.
 pub fn set(config: &NodeConfig, key: &str, raw: &str) -> Result<NodeConfig, String> {
     let mut next = config.clone();
@@ -409,14 +369,14 @@ pub fn set(config: &NodeConfig, key: &str, raw: &str) -> Result<NodeConfig, Stri
                 ..
             },
             "overlap",
-        ) => *overlap_minutes = number(raw, "Overlap", 0, LONGEST_OVERLAP, "minutes")?,
+        ) => *overlap_minutes = OVERLAP.parse(raw)?,
         (
             NodeConfig::State {
                 state: StateChoice::PartitionList { lookback, .. },
                 ..
             },
             "lookback",
-        ) => *lookback = number(raw, "Lookback", 0, LONGEST_LOOKBACK, "days")?,
+        ) => *lookback = LOOKBACK.parse(raw)?,
         (
             NodeConfig::State {
                 state: StateChoice::PartitionList { over, .. },
@@ -458,22 +418,7 @@ pub fn set(config: &NodeConfig, key: &str, raw: &str) -> Result<NodeConfig, Stri
                 _ => return unknown(),
             }
         }
-        (NodeConfig::Write { table, .. }, "table") => {
-            let name = raw.trim();
-            if name.is_empty() {
-                return Err("Table: give the table a name, such as silver.orders.".to_string());
-            }
-            if name.chars().count() > LONGEST_TABLE
-                || !name
-                    .chars()
-                    .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
-            {
-                return Err(format!(
-                    "Table: letters, digits, '_' and '.' only, at most {LONGEST_TABLE} characters."
-                ));
-            }
-            *table = name.to_string();
-        }
+        (NodeConfig::Write { table, .. }, "table") => *table = limits::table_name(raw)?,
         (NodeConfig::Write { mode, .. }, "mode") => {
             *mode = match raw {
                 "append" => WriteChoice::Append,
@@ -497,14 +442,14 @@ pub fn set(config: &NodeConfig, key: &str, raw: &str) -> Result<NodeConfig, Stri
                 _ => return unknown(),
             }
         }
-        (NodeConfig::Backfill { first, .. }, "first") => *first = date(raw, "First date")?,
-        (NodeConfig::Backfill { last, .. }, "last") => *last = date(raw, "Last date")?,
+        (NodeConfig::Backfill { first, .. }, "first") => *first = limits::date(raw, "First date")?,
+        (NodeConfig::Backfill { last, .. }, "last") => *last = limits::date(raw, "Last date")?,
         (
             NodeConfig::Backfill {
                 max_concurrency, ..
             },
             "concurrency",
-        ) => *max_concurrency = number(raw, "Dates in flight", 1, MOST_IN_FLIGHT, "at a time")?,
+        ) => *max_concurrency = IN_FLIGHT.parse(raw)?,
         (NodeConfig::Backfill { shape, .. }, "shape") => {
             *shape = match raw {
                 "per_date" => BackfillShape::PerDate,
@@ -533,7 +478,7 @@ pub fn set(config: &NodeConfig, key: &str, raw: &str) -> Result<NodeConfig, Stri
                 ..
             },
             "lateness",
-        ) => *allowed_lateness_days = number(raw, "Allowed lateness", 0, LONGEST_LATENESS, "days")?,
+        ) => *allowed_lateness_days = LATENESS.parse(raw)?,
         (NodeConfig::Finaliser { after_final, .. }, "after_final") => {
             *after_final = match raw {
                 "drop" => AfterFinal::Drop,
@@ -553,6 +498,8 @@ pub fn set(config: &NodeConfig, key: &str, raw: &str) -> Result<NodeConfig, Stri
         }
         _ => return Err(format!("This node has no setting “{key}”.")),
     }
+    // The last word is the limits' own, the same check an imported file gets.
+    limits::check_config(&next)?;
     Ok(next)
 }
 

@@ -251,7 +251,8 @@ impl Graph {
     /// A graph holding only a scenario's given bronze source.
     pub fn with_source(table: &str) -> Self {
         let mut graph = Graph::default();
-        let id = graph.fresh_id();
+        let id = NodeId(0);
+        graph.next_id = 1;
         graph.nodes.insert(
             id,
             Node {
@@ -267,10 +268,15 @@ impl Graph {
         graph
     }
 
-    pub fn fresh_id(&mut self) -> NodeId {
+    /// The next unused id, or `None` once ids run out (never wrapping
+    /// round onto a node that exists).
+    pub fn fresh_id(&mut self) -> Option<NodeId> {
+        if self.next_id >= super::limits::MAX_NEXT_ID {
+            return None;
+        }
         let id = NodeId(self.next_id);
-        self.next_id += 1;
-        id
+        self.next_id = self.next_id.checked_add(1)?;
+        Some(id)
     }
 
     pub fn node(&self, id: NodeId) -> Option<&Node> {

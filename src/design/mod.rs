@@ -12,7 +12,9 @@ pub mod form;
 pub mod graph;
 mod json;
 pub mod layout;
+pub mod limits;
 pub mod link;
+pub mod saves;
 pub mod validate;
 
 pub use compile::{compile, CompiledDesign};

@@ -25,9 +25,13 @@ pub fn days(first: Day, last: Day) -> impl Iterator<Item = Day> {
         .take(if first <= last { usize::MAX } else { 0 })
 }
 
-/// `day` moved by `n` days (negative goes back); saturates at chrono's limits.
+/// `day` moved by `n` days (negative goes back); saturates at chrono's
+/// first or last date, never standing still: a lookback too long for the
+/// calendar reaches back to its start, it does not become no lookback.
 pub fn shift(day: Day, n: i64) -> Day {
-    day.checked_add_signed(Duration::days(n)).unwrap_or(day)
+    Duration::try_days(n)
+        .and_then(|d| day.checked_add_signed(d))
+        .unwrap_or(if n < 0 { Day::MIN } else { Day::MAX })
 }
 
 /// Short weekday name as the labs print it ("Mon").
@@ -105,6 +109,16 @@ mod tests {
 
     fn d(y: i32, m: u32, day: u32) -> Day {
         NaiveDate::from_ymd_opt(y, m, day).expect("valid test date")
+    }
+
+    #[test]
+    fn shifting_past_the_calendar_saturates_instead_of_standing_still() {
+        let day = d(2026, 6, 10);
+        assert_eq!(shift(day, -i64::from(u32::MAX)), Day::MIN);
+        assert_eq!(shift(day, i64::from(u32::MAX)), Day::MAX);
+        assert_eq!(shift(day, i64::MIN), Day::MIN);
+        assert_eq!(shift(day, i64::MAX), Day::MAX);
+        assert_eq!(shift(day, -3), d(2026, 6, 7));
     }
 
     #[test]

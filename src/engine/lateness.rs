@@ -230,7 +230,7 @@ impl LatenessStudy {
     /// Up to `n` events that lateness `l` loses, the nearest misses first.
     pub fn missed_examples(&self, l: u32, n: usize) -> Vec<LateExample> {
         self.examples
-            .range(l + 1..)
+            .range(l.saturating_add(1)..)
             .flat_map(|(_, kept)| kept.iter().cloned())
             .take(n)
             .collect()
@@ -245,7 +245,7 @@ impl LatenessStudy {
     fn complete_at(&self, l: u32) -> Tally {
         self.needed
             .iter()
-            .take(l as usize + 1)
+            .take(usize::try_from(l).unwrap_or(usize::MAX).saturating_add(1))
             .fold(Tally::default(), |sum, t| sum.plus(*t))
     }
 

@@ -308,7 +308,10 @@ fn read(
             },
             StateValue::Watermark(mark),
         ) => {
-            let from = mark.map(|m| m - chrono::Duration::minutes(i64::from(overlap_minutes)));
+            let from = mark.map(|m| {
+                m.checked_sub_signed(chrono::Duration::minutes(i64::from(overlap_minutes)))
+                    .unwrap_or(Instant::MIN)
+            });
             let value = |e: &Event| match column {
                 WatermarkColumn::ArrivedAt => e.arrived_at,
                 WatermarkColumn::UpdatedAt => e.updated_at,

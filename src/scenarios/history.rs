@@ -9,6 +9,7 @@ use std::sync::Arc;
 use chrono::Duration;
 
 use crate::design::compile::CompiledDesign;
+use crate::design::graph::BackfillShape;
 use crate::design::{Graph, NodeKind};
 use crate::engine::backfill::StepKind;
 use crate::engine::calendar::{at, days, hh_mm, shift, weekday_day_month_time, Day, Instant};
@@ -35,7 +36,7 @@ pub const RULES: [Rule; 4] = [
     },
     Rule {
         id: "R2",
-        text: "Partitions completed before the interruption are not rebuilt (those in flight may be).",
+        text: "Work completed before the interruption is not redone (what was in flight may be); in two phases a date's finished silver counts as completed work.",
         concept: "completion marker",
     },
     Rule {
@@ -197,35 +198,59 @@ fn r1(graph: &Graph, script: &Script, done: &Backfilled) -> RuleResult {
     )
 }
 
-/// Dates whose layers all finished in the first attempt.
-fn completed_first(done: &Backfilled) -> BTreeSet<Day> {
-    let golds: BTreeSet<Day> = done
+/// A unit of the backfill's work: a date, or in two phases one layer of a
+/// date, which is finished work on its own.
+type UnitKey = (Day, Option<StepKind>);
+
+fn unit_of(shape: BackfillShape, dt: Day, kind: StepKind) -> UnitKey {
+    match shape {
+        BackfillShape::TwoPhases => (dt, Some(kind)),
+        BackfillShape::PerDate | BackfillShape::Together => (dt, None),
+    }
+}
+
+/// Units whose every step finished in the first attempt.
+fn completed_first(done: &Backfilled) -> BTreeSet<UnitKey> {
+    let shape = done.design.shape;
+    let finished: BTreeSet<(Day, StepKind)> = done
         .timeline
         .rebuilt_in(0)
-        .filter(|s| s.kind == StepKind::Gold)
-        .map(|s| s.dt)
+        .map(|s| (s.dt, s.kind))
         .collect();
-    done.timeline
-        .rebuilt_in(0)
-        .filter(|s| s.kind == StepKind::Silver && golds.contains(&s.dt))
-        .map(|s| s.dt)
+    let layers = [StepKind::Silver, StepKind::Gold];
+    finished
+        .iter()
+        .map(|(dt, kind)| unit_of(shape, *dt, *kind))
+        .filter(|(dt, layer)| match layer {
+            Some(kind) => finished.contains(&(*dt, *kind)),
+            None => layers.iter().all(|k| finished.contains(&(*dt, *k))),
+        })
         .collect()
 }
 
 fn r2(graph: &Graph, done: &Backfilled) -> RuleResult {
+    let shape = done.design.shape;
     let completed = completed_first(done);
     let mut evidence = Vec::new();
     for (n, attempt) in done.attempts.iter().enumerate().skip(1) {
-        let again: BTreeSet<Day> = done
+        let again: BTreeSet<UnitKey> = done
             .timeline
             .rebuilt_in(n)
-            .map(|s| s.dt)
-            .filter(|dt| completed.contains(dt))
+            .map(|s| unit_of(shape, s.dt, s.kind))
+            .filter(|unit| completed.contains(unit))
             .collect();
-        if let (Some(first), Some(last)) = (again.first(), again.last()) {
-            let cut = done.attempts.get(n - 1).and_then(|a| a.interrupt);
+        let dates: BTreeSet<Day> = again.iter().map(|(dt, _)| *dt).collect();
+        if let (Some(first), Some(last)) = (dates.first(), dates.last()) {
+            let cut = n
+                .checked_sub(1)
+                .and_then(|p| done.attempts.get(p))
+                .and_then(|a| a.interrupt);
+            let what = match shape {
+                BackfillShape::TwoPhases => "finished partition layer(s) (a date's silver or gold)",
+                BackfillShape::PerDate | BackfillShape::Together => "partition(s)",
+            };
             evidence.push(format!(
-                "The re-run launched {} rebuilt {} partition(s) that were complete before the failover{}: {first} to {last}.",
+                "The re-run launched {} rebuilt {} {what} that were complete before the failover{}: dates {first} to {last}.",
                 weekday_day_month_time(attempt.start),
                 again.len(),
                 cut.map(|c| format!(" at {}", hh_mm(c))).unwrap_or_default(),

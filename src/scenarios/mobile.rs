@@ -184,7 +184,7 @@ fn r1(graph: &Graph, script: &Script, outcome: &Outcome) -> RuleResult {
             })
             .min_by_key(|(_, bp)| *bp);
         evidence.push(format!(
-            "When August's partitions became final they held {} of August's value (£{} of £{}); at least {} is required.{}",
+            "When August's partitions became final they held {} of August's value ({} of {}); at least {} is required.{}",
             percent(share),
             Money::gbp(kept).grouped(),
             Money::gbp(total).grouped(),
@@ -325,7 +325,8 @@ fn r3(graph: &Graph, script: &Script, outcome: &Outcome) -> RuleResult {
 }
 
 fn r4(graph: &Graph, outcome: &Outcome, lateness: Option<u32>) -> RuleResult {
-    let Some(most) = lateness.map(|l| l as usize + 1) else {
+    let Some(most) = lateness.map(|l| usize::try_from(l).unwrap_or(usize::MAX).saturating_add(1))
+    else {
         // Without a finaliser there is no L to hold a run to (R2 says so).
         return result(RULES[3], Vec::new(), Vec::new());
     };

@@ -253,7 +253,9 @@ fn r3(graph: &Graph, outcome: &Outcome, by_id: &HashMap<&str, &Event>) -> RuleRe
                 ));
             }
         }
-        if run.state_saved {
+        // What was read counts once a run succeeds: a crashed run that saved
+        // its state still leaves its changes to be read again (SPEC 7, R3).
+        if !run.crashed {
             read_before.extend(
                 run.read_ids
                     .iter()

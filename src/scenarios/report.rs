@@ -90,11 +90,19 @@ pub fn nodes_of(graph: &Graph, kinds: &[NodeKind]) -> Vec<NodeId> {
         .collect()
 }
 
+/// Lines of evidence one rule shows at most: a ten-year backfill must not
+/// print a line per date (the page would hold megabytes of text).
+pub const MOST_EVIDENCE: usize = 12;
+
 pub fn result(rule: Rule, evidence: Vec<String>, nodes: Vec<NodeId>) -> RuleResult {
     RuleResult {
         rule,
         passed: evidence.is_empty(),
-        evidence,
+        evidence: capped(
+            evidence,
+            MOST_EVIDENCE - 1,
+            "line(s) of evidence like these",
+        ),
         nodes,
     }
 }
@@ -105,9 +113,9 @@ pub const SHOWN: usize = 4;
 /// The first `shown` lines, then one saying how many more were like them.
 pub fn capped(mut lines: Vec<String>, shown: usize, more: &str) -> Vec<String> {
     if lines.len() > shown {
-        let rest = lines.len() - shown;
+        let rest = lines.len().saturating_sub(shown);
         lines.truncate(shown);
-        lines.push(format!("{rest} more {more}."));
+        lines.push(format!("And {rest} more {more}."));
     }
     lines
 }

@@ -1,26 +1,53 @@
 //! The browser's localStorage, with its failures as values: a private
-//! window or a full disk must not crash the page.
+//! window or a full disk must not crash the page, and must be told apart.
+
+use wasm_bindgen::JsValue;
+
+use crate::design::saves::{Store, StoreError};
 
 fn store() -> Option<web_sys::Storage> {
     web_sys::window()?.local_storage().ok().flatten()
 }
 
+/// The page's localStorage as the design model's `Store`.
+pub struct Local;
+
+impl Store for Local {
+    fn get(&self, key: &str) -> Result<Option<String>, StoreError> {
+        let store = store().ok_or(StoreError::Unavailable)?;
+        store.get_item(key).map_err(|_| StoreError::Unavailable)
+    }
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), StoreError> {
+        let store = store().ok_or(StoreError::Unavailable)?;
+        store.set_item(key, value).map_err(|e| refusal(&e))
+    }
+
+    fn remove(&mut self, key: &str) {
+        if let Some(store) = store() {
+            let _ = store.remove_item(key);
+        }
+    }
+}
+
+/// Browsers throw a `QuotaExceededError` when the origin's storage is full.
+fn refusal(error: &JsValue) -> StoreError {
+    let name = js_sys::Reflect::get(error, &JsValue::from_str("name"))
+        .ok()
+        .and_then(|n| n.as_string());
+    match name.as_deref() {
+        Some("QuotaExceededError" | "NS_ERROR_DOM_QUOTA_REACHED") => StoreError::Full,
+        _ => StoreError::Unavailable,
+    }
+}
+
 /// The saved text under `key`; `Err` when the browser keeps no storage.
 pub fn get(key: &str) -> Result<Option<String>, String> {
-    let store = store().ok_or_else(unavailable)?;
-    store.get_item(key).map_err(|_| unavailable())
+    Local.get(key).map_err(|e| e.message().to_string())
 }
 
 pub fn set(key: &str, value: &str) -> Result<(), String> {
-    let store = store().ok_or_else(unavailable)?;
-    store.set_item(key, value).map_err(|_| {
-        "The browser refused to save (storage full or blocked): export your design to keep it."
-            .to_string()
-    })
-}
-
-fn unavailable() -> String {
-    "This browser keeps no local storage here (a private window?): your design lasts until the tab closes. Export it to keep it.".to_string()
+    Local.set(key, value).map_err(|e| e.message().to_string())
 }
 
 /// A `data:` URL a download link can point at.
@@ -30,7 +57,5 @@ pub fn data_url(text: &str) -> String {
 }
 
 pub fn remove(key: &str) {
-    if let Some(store) = store() {
-        let _ = store.remove_item(key);
-    }
+    Local.remove(key);
 }

@@ -3,7 +3,7 @@
 // Used by `scripts/run` and by the browser tests.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
-import { extname, join, normalize, resolve } from 'node:path';
+import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const TYPES = {
@@ -16,13 +16,30 @@ const TYPES = {
   '.png': 'image/png',
 };
 
+/// The file under `dist` a URL path names, or null when the path would
+/// leave it. Compares whole path components: `/..%2fdist-secret/x` must not
+/// reach a sibling folder whose name merely starts with `dist`.
+export function inside(dist, urlPath) {
+  let path;
+  try {
+    path = decodeURIComponent(urlPath);
+  } catch {
+    return null;
+  }
+  if (path.includes('\0')) return null;
+  const file = resolve(dist, '.' + sep + path);
+  const rel = relative(dist, file);
+  if (rel === '') return file;
+  if (isAbsolute(rel) || rel === '..' || rel.startsWith('..' + sep)) return null;
+  return file;
+}
+
 export function startServer({ root, port = 0, host = '127.0.0.1' }) {
   const dist = resolve(root);
   const server = createServer(async (req, res) => {
     try {
-      const path = decodeURIComponent(new URL(req.url, 'http://x').pathname);
-      let file = normalize(join(dist, path));
-      if (!file.startsWith(dist)) {
+      let file = inside(dist, new URL(req.url, 'http://x').pathname);
+      if (file === null) {
         res.writeHead(403).end();
         return;
       }

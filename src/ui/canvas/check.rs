@@ -218,31 +218,56 @@ fn SmallestCase(shrunk: Shrunk, rule: &'static str) -> impl IntoView {
     }
 }
 
-/// The smallest case step by step: the current line marked, the rest
-/// readable around it, Previous / Next to walk through.
+/// Replay lines drawn at once: a ten-year backfill at 64 in flight has
+/// thousands of moments, and a page of them is all anyone reads at a time.
+const WINDOW: usize = 40;
+
+/// The smallest case step by step: the current line marked, its page of
+/// lines readable around it, Previous / Next to walk through.
 #[component]
 fn ReplaySteps(lines: Vec<String>) -> impl IntoView {
     let count = lines.len();
+    let last = count.saturating_sub(1);
     let at = RwSignal::new(0usize);
-    let current = {
-        let lines = lines.clone();
-        move || lines.get(at.get()).cloned().unwrap_or_default()
+    let lines = StoredValue::new(lines);
+    let current = move || lines.with_value(|l| l.get(at.get()).cloned().unwrap_or_default());
+    let at_start = move || at.get() == 0;
+    let at_end = move || at.get() >= last;
+    let page = move || {
+        let i = at.get();
+        let first = i - i % WINDOW;
+        lines.with_value(|l| {
+            let shown: Vec<_> = l
+                .iter()
+                .enumerate()
+                .skip(first)
+                .take(WINDOW)
+                .map(|(n, line)| {
+                    view! {
+                        <li aria-current=(n == i).then_some("step") class:later={i < n}>{line.clone()}</li>
+                    }
+                })
+                .collect();
+            let end = first.saturating_add(shown.len());
+            view! {
+                {(count > WINDOW).then(|| view! {
+                    <p class="muted">{format!("Moments {} to {end} of {count}.", first + 1)}</p>
+                })}
+                <ol class="replay" start=first + 1>{shown}</ol>
+            }
+        })
     };
     view! {
         <div class="button-row" role="group" aria-label="Step through the smallest case">
-            <button type="button" on:click=move |_| at.update(|i| *i = i.saturating_sub(1)) disabled=move || at.get() == 0>
+            <button type="button" on:click=move |_| at.update(|i| *i = i.saturating_sub(1)) disabled=at_start>
                 <span aria-hidden="true">"◀ "</span>"Previous step"
             </button>
             <span class="run-count">{move || format!("Step {} of {count}", at.get() + 1)}</span>
-            <button type="button" on:click=move |_| at.update(|i| *i = (*i + 1).min(count.saturating_sub(1))) disabled=move || at.get() + 1 >= count>
+            <button type="button" on:click=move |_| at.update(|i| *i = (*i + 1).min(last)) disabled=at_end>
                 "Next step"<span aria-hidden="true">" ▶"</span>
             </button>
         </div>
         <p class="current-run" aria-live="polite">{current}</p>
-        <ol class="replay">
-            {lines.into_iter().enumerate().map(|(i, line)| view! {
-                <li aria-current=move || (at.get() == i).then_some("step") class:later=move || at.get() < i>{line}</li>
-            }).collect_view()}
-        </ol>
+        {page}
     }
 }

@@ -9,16 +9,18 @@ use leptos_router::hooks::{use_navigate, use_query_map};
 use leptos_router::NavigateOptions;
 
 use crate::design::file::{export, for_scenario, import, MAX_BYTES};
+use crate::design::saves::{self, LinkOpening};
 use crate::design::{link, Graph};
 use crate::ui::copy::CopyButton;
 use crate::ui::storage;
 
-use super::{damaged_key, Designer, Notice};
+use super::{Designer, Notice, PendingLink};
 
 /// Opens a design carried by the page's link, then drops it from the
 /// address so a reload shows the saved design. Links carry the design in
 /// the fragment (`#design=`), which never reaches a server and so has no
-/// URL length limit there; `?design=` is read too.
+/// URL length limit there; `?design=` is read too. Over a design of the
+/// student's own, the page asks first and keeps theirs as a backup.
 #[component]
 pub fn OpenLink() -> impl IntoView {
     let d = expect_context::<Designer>();
@@ -28,10 +30,21 @@ pub fn OpenLink() -> impl IntoView {
             .map_err(|e| e.to_string())
             .and_then(|file| for_scenario(file, d.scenario, d.source))
         {
-            Ok(graph) => d.replace(
-                graph,
-                "Opened the design from the link. Undo (Ctrl+Z) brings back the design you had.",
-            ),
+            Ok(graph) => {
+                let current = d.graph.get_untracked();
+                match saves::opening(&storage::Local, d.scenario, d.source, &current, &graph) {
+                    LinkOpening::Open => d.replace(graph, "Opened the design from the link."),
+                    LinkOpening::Ask { replaces_backup } => {
+                        d.pending_link.set(Some(PendingLink {
+                            graph,
+                            replaces_backup,
+                        }));
+                        d.announcement.set(
+                            "This link carries a design: choose whether to open it.".to_string(),
+                        );
+                    }
+                }
+            }
             Err(reason) => d.notice.set(Some(Notice::Error(format!(
                 "The link's design could not be opened: {reason}. Your own design is unchanged."
             )))),
@@ -64,34 +77,151 @@ pub fn OpenLink() -> impl IntoView {
     on_cleanup(move || changes.remove());
 }
 
-/// The damaged save moved aside on load, offered for download until the
-/// student deletes it.
+/// "Open the link's design?" over a design of the student's own.
 #[component]
-pub fn DamagedCopy() -> impl IntoView {
+pub fn LinkPrompt() -> impl IntoView {
     let d = expect_context::<Designer>();
-    let key = damaged_key(d.scenario);
-    let kept = RwSignal::new(storage::get(&key).ok().flatten());
-    let file_name = format!("scenario-{}-damaged-design.json", d.scenario);
+    let open = move |_| {
+        let Some(pending) = d.pending_link.get_untracked() else {
+            return;
+        };
+        let current = d.graph.get_untracked();
+        match saves::keep_backup(&mut storage::Local, d.scenario, &current) {
+            Ok(()) => {
+                d.backup.set(Some(current));
+                d.pending_link.set(None);
+                d.replace(
+                    pending.graph,
+                    "Opened the link's design. The design you had is kept as a backup: bring it back from this page any time, even after a reload.",
+                );
+            }
+            Err(why) => {
+                d.pending_link.set(None);
+                d.notice.set(Some(Notice::Error(format!(
+                    "The link was not opened, because your design could not be kept as a backup: {why}"
+                ))));
+            }
+        }
+    };
+    let keep = move |_| {
+        d.pending_link.set(None);
+        d.notice.set(Some(Notice::Info(
+            "Kept your design; the link's design was not opened.".to_string(),
+        )));
+    };
     move || {
-        kept.get().map(|text| {
-            let key = key.clone();
+        d.pending_link.get().map(|pending| {
             view! {
-                <div class="notice warning" role="status">
-                    <p>
-                        "A saved design for this scenario was damaged and could not be opened. Its text is kept here so nothing is lost."
+                <div class="notice warning link-prompt" role="region" aria-labelledby="link-prompt-text">
+                    <p id="link-prompt-text">
+                        "This link carries a design for this scenario. Opening it replaces the design you have here; yours is kept as a backup that this page offers back, even after a reload."
+                        {pending.replaces_backup.then_some(" The backup kept from an earlier link is replaced by your current design.")}
                     </p>
-                    <a class="button-link" href=storage::data_url(&text) download=file_name.clone()>
-                        "Download the damaged copy"
-                    </a>
+                    <button type="button" class="primary" on:click=open>"Open the link's design"</button>
                     " "
-                    <button type="button" on:click=move |_| {
-                        storage::remove(&key);
-                        kept.set(None);
-                    }>"Delete the damaged copy"</button>
+                    <button type="button" on:click=keep>"Keep my design"</button>
                 </div>
             }
         })
     }
+}
+
+/// The design a link replaced, offered back until deleted.
+#[component]
+pub fn Backup() -> impl IntoView {
+    let d = expect_context::<Designer>();
+    let file_name = format!("scenario-{}-design-before-link.json", d.scenario);
+    let bring_back = move |_| {
+        let Some(kept) = d.backup.get_untracked() else {
+            return;
+        };
+        // Swap, so the link's design (perhaps edited since) is kept in turn.
+        let current = d.graph.get_untracked();
+        match saves::keep_backup(&mut storage::Local, d.scenario, &current) {
+            Ok(()) => {
+                d.backup.set(Some(current));
+                d.replace(
+                    kept,
+                    "Brought back the design you had before the link. The link's design is now the kept backup.",
+                );
+            }
+            Err(why) => d.notice.set(Some(Notice::Error(format!(
+                "Your design was not swapped, because the current one could not be kept: {why}"
+            )))),
+        }
+    };
+    let delete = move |_| {
+        storage::remove(&saves::backup_key(d.scenario));
+        d.backup.set(None);
+        d.announcement.set("Deleted the kept backup.".to_string());
+    };
+    move || {
+        d.backup.get().map(|kept| {
+            view! {
+                <div class="notice backup" role="region" aria-label="Design kept from before a link">
+                    <p>"A design you had before opening a link is kept here."</p>
+                    <button type="button" on:click=bring_back>"Bring back my earlier design"</button>
+                    " "
+                    <a class="button-link" href=storage::data_url(&export(&kept, Some(d.scenario))) download=file_name.clone()>
+                        "Download it"
+                    </a>
+                    " "
+                    <button type="button" on:click=delete>"Delete the kept backup"</button>
+                </div>
+            }
+        })
+    }
+}
+
+/// Damaged saves moved aside on load, each offered for download until the
+/// student deletes it; and one that could not be moved, held in place.
+#[component]
+pub fn DamagedCopies() -> impl IntoView {
+    let d = expect_context::<Designer>();
+    let kept = RwSignal::new(saves::damaged_copies(&storage::Local, d.scenario));
+    let scenario = d.scenario;
+    let copies = move || {
+        kept.get()
+            .into_iter()
+            .map(|(slot, text)| {
+                let file_name = format!("scenario-{scenario}-damaged-design-{}.json", slot + 1);
+                view! {
+                    <div class="notice warning" role="status">
+                        <p>
+                            "A saved design for this scenario was damaged and could not be opened. Its text is kept here so nothing is lost."
+                        </p>
+                        <a class="button-link" href=storage::data_url(&text) download=file_name>
+                            "Download the damaged copy"
+                        </a>
+                        " "
+                        <button type="button" on:click=move |_| {
+                            storage::remove(&saves::damaged_key(scenario, slot));
+                            kept.update(|k| k.retain(|(s, _)| *s != slot));
+                        }>"Delete the damaged copy"</button>
+                    </div>
+                }
+            })
+            .collect_view()
+    };
+    let held = move || {
+        d.held.get().map(|text| {
+            view! {
+                <div class="notice warning held" role="status">
+                    <p>
+                        "Your damaged saved design is still where it was, and autosave is paused so nothing overwrites it. Download it, then choose whether your new work may replace it."
+                    </p>
+                    <a class="button-link" href=storage::data_url(&text) download=format!("scenario-{scenario}-damaged-design.json")>
+                        "Download the damaged copy"
+                    </a>
+                    " "
+                    <button type="button" on:click=move |_| d.release_held()>
+                        "Save my new work over it"
+                    </button>
+                </div>
+            }
+        })
+    };
+    view! { {copies} {held} }
 }
 
 #[component]

@@ -14,8 +14,9 @@ mod problems;
 use leptos::prelude::*;
 
 use crate::design::describe::name_of;
-use crate::design::file::{export, read_stored, Stored};
+use crate::design::file::export;
 use crate::design::layout::free_spot;
+use crate::design::saves::{self, Loaded};
 use crate::design::{validate, Edit, Graph, History, NodeConfig, NodeId, NodeKind, Problem};
 
 use super::storage;
@@ -96,6 +97,19 @@ pub struct Designer {
     pub board: NodeRef<leptos::svg::Svg>,
     /// Nodes a failed rule is about, outlined on the board.
     pub highlight: RwSignal<Vec<NodeId>>,
+    /// A damaged save that could not be moved aside: autosave writes
+    /// nothing while it is held, so it is never overwritten unasked.
+    pub held: RwSignal<Option<String>>,
+    /// A share link's design waiting for the student to say yes.
+    pub pending_link: RwSignal<Option<PendingLink>>,
+    /// The design a link replaced, offered back across reloads.
+    pub backup: RwSignal<Option<Graph>>,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+pub struct PendingLink {
+    pub graph: Graph,
+    pub replaces_backup: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -105,17 +119,23 @@ pub enum InspectorTarget {
 }
 
 impl Designer {
-    fn storage_key(&self) -> String {
-        storage_key(self.scenario)
-    }
-
     fn save(&self) {
+        if self.held.with_untracked(Option::is_some) {
+            return;
+        }
         let text = self
             .history
             .with_untracked(|h| export(&h.current, Some(self.scenario)));
-        if let Err(message) = storage::set(&self.storage_key(), &text) {
+        if let Err(message) = storage::set(&saves::design_key(self.scenario), &text) {
             self.notice.set(Some(Notice::Error(message)));
         }
+    }
+
+    /// Lets autosave write again over a held damaged save, once the
+    /// student has said so.
+    pub fn release_held(&self) {
+        self.held.set(None);
+        self.save();
     }
 
     /// Applies `edit`, saying `said` if it worked and why not if it did not.
@@ -241,41 +261,13 @@ fn capitalised(text: &str) -> String {
     }
 }
 
-pub fn storage_key(scenario: u8) -> String {
-    format!("partition-lab/design/{scenario}")
-}
-
-/// Where a damaged saved copy is kept until the student deletes it.
-pub fn damaged_key(scenario: u8) -> String {
-    format!("partition-lab/design/{scenario}/damaged")
-}
-
-/// The design as the browser saved it, or the scenario's start; a damaged
-/// save is moved aside (never dropped) and reported.
-fn load(scenario: u8, source: &'static str) -> (Graph, Option<Notice>) {
-    let start = Graph::with_source(source);
-    match storage::get(&storage_key(scenario)) {
-        Err(message) => (start, Some(Notice::Error(message))),
-        Ok(text) => match read_stored(text, scenario, source) {
-            Stored::Nothing => (start, None),
-            Stored::Design(graph) => (graph, None),
-            Stored::Damaged { text, reason } => {
-                let kept = storage::set(&damaged_key(scenario), &text).is_ok();
-                let _ = kept;
-                (
-                    start,
-                    Some(Notice::Error(format!(
-                        "Your saved design for this scenario could not be read ({reason}). You start from the scenario's canvas; the damaged copy is kept below for download."
-                    ))),
-                )
-            }
-        },
-    }
-}
-
 #[component]
 pub fn Canvas(scenario: u8, source: &'static str, gradable: bool) -> impl IntoView {
-    let (graph, notice) = load(scenario, source);
+    let Loaded {
+        graph,
+        message,
+        held,
+    } = saves::load(&mut storage::Local, scenario, source);
     let history = RwSignal::new(History::new(graph));
     let graph = Memo::new(move |_| history.with(|h| h.current.clone()));
     let problems = Memo::new(move |_| graph.with(validate));
@@ -287,7 +279,7 @@ pub fn Canvas(scenario: u8, source: &'static str, gradable: bool) -> impl IntoVi
         problems,
         selected: RwSignal::new(None),
         announcement: RwSignal::new(String::new()),
-        notice: RwSignal::new(notice),
+        notice: RwSignal::new(message.map(Notice::Error)),
         viewport: RwSignal::new(Viewport::default()),
         drag: RwSignal::new(None),
         focus_request: RwSignal::new(None),
@@ -295,6 +287,9 @@ pub fn Canvas(scenario: u8, source: &'static str, gradable: bool) -> impl IntoVi
         swallow_click: RwSignal::new(false),
         board: NodeRef::new(),
         highlight: RwSignal::new(Vec::new()),
+        held: RwSignal::new(held),
+        pending_link: RwSignal::new(None),
+        backup: RwSignal::new(saves::backup(&storage::Local, scenario, source)),
     };
     provide_context(designer);
 
@@ -317,7 +312,9 @@ pub fn Canvas(scenario: u8, source: &'static str, gradable: bool) -> impl IntoVi
             <h2 id="designer-title">"Your design"</h2>
             <files::OpenLink />
             <NoticeBar />
-            <files::DamagedCopy />
+            <files::LinkPrompt />
+            <files::Backup />
+            <files::DamagedCopies />
             <div class="designer-grid">
                 <palette::Palette />
                 <div class="board-column">

@@ -1,0 +1,30 @@
+// Trunk post_build hook: pins the loader script Trunk writes inline into
+// the built index.html by its hash in the Content-Security-Policy, so the
+// policy can forbid every other inline script. The hash is of the exact
+// text between <script ...> and </script>, as the browser computes it.
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+const PLACEHOLDER = "'sha256-LOADER'";
+const staging = process.env.TRUNK_STAGING_DIR;
+if (!staging) {
+  console.error('csp-hash: TRUNK_STAGING_DIR is not set (run me as a Trunk hook)');
+  process.exit(1);
+}
+const file = join(staging, 'index.html');
+const html = readFileSync(file, 'utf8');
+const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map((m) => m[1]);
+if (inline.length === 0) {
+  console.error('csp-hash: no inline script found in the built index.html');
+  process.exit(1);
+}
+if (!html.includes(PLACEHOLDER)) {
+  console.error(`csp-hash: the CSP in index.html has no ${PLACEHOLDER} to fill in`);
+  process.exit(1);
+}
+const hashes = inline
+  .map((text) => `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`)
+  .join(' ');
+writeFileSync(file, html.replace(PLACEHOLDER, hashes));
+console.log(`csp-hash: pinned ${inline.length} inline script(s): ${hashes}`);

@@ -1,0 +1,337 @@
+//! Where a scenario's design lives in the browser and the rules that keep
+//! a student's work: a save that no longer reads is moved aside, never
+//! dropped, never written over; a design replaced by a share link is kept
+//! as a backup the page offers back. Pure over a `Store`, so the rules are
+//! tested natively with a store that can be full.
+
+use super::file::{export, read_stored, Stored};
+use super::graph::Graph;
+
+/// Why the browser would not keep something.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StoreError {
+    /// The origin's quota is used up.
+    Full,
+    /// No storage here at all (a private window, a policy).
+    Unavailable,
+}
+
+impl StoreError {
+    pub fn message(&self) -> &'static str {
+        match self {
+            StoreError::Full => "This browser's storage for the lab is full, so nothing more can be saved here: download your design to keep it, or delete a kept copy.",
+            StoreError::Unavailable => "This browser keeps no local storage here (a private window?): your design lasts until the tab closes. Download it to keep it.",
+        }
+    }
+}
+
+/// The browser's key-value storage, or a stand-in for tests.
+pub trait Store {
+    fn get(&self, key: &str) -> Result<Option<String>, StoreError>;
+    fn set(&mut self, key: &str, value: &str) -> Result<(), StoreError>;
+    fn remove(&mut self, key: &str);
+}
+
+pub fn design_key(scenario: u8) -> String {
+    format!("partition-lab/design/{scenario}")
+}
+
+/// Damaged copies kept side by side: a second damaged load must not
+/// replace the first.
+pub const DAMAGED_SLOTS: usize = 5;
+
+/// Slot 0 keeps the name earlier versions of the lab used.
+pub fn damaged_key(scenario: u8, slot: usize) -> String {
+    match slot {
+        0 => format!("partition-lab/design/{scenario}/damaged"),
+        n => format!(
+            "partition-lab/design/{scenario}/damaged-{}",
+            n.saturating_add(1)
+        ),
+    }
+}
+
+/// The design a share link replaced, until the student deletes it.
+pub fn backup_key(scenario: u8) -> String {
+    format!("partition-lab/design/{scenario}/before-link")
+}
+
+/// What the page starts with.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Loaded {
+    pub graph: Graph,
+    /// What to tell the student, as an error (alert) when something is wrong.
+    pub message: Option<String>,
+    /// Saved text that could not be read nor moved aside: it stays under
+    /// the design's key, so autosave must not write until the student
+    /// has taken it (downloaded it, or said to replace it).
+    pub held: Option<String>,
+}
+
+/// Reads `scenario`'s saved design, moving a damaged one aside.
+pub fn load(store: &mut impl Store, scenario: u8, source: &str) -> Loaded {
+    let start = Graph::with_source(source);
+    let text = match store.get(&design_key(scenario)) {
+        Ok(text) => text,
+        Err(e) => {
+            return Loaded {
+                graph: start,
+                message: Some(e.message().to_string()),
+                held: None,
+            }
+        }
+    };
+    match read_stored(text, scenario, source) {
+        Stored::Nothing => Loaded {
+            graph: start,
+            message: None,
+            held: None,
+        },
+        Stored::Design(graph) => Loaded {
+            graph,
+            message: None,
+            held: None,
+        },
+        Stored::Damaged { text, reason } => match keep_damaged(store, scenario, &text) {
+            Ok(()) => Loaded {
+                graph: start,
+                message: Some(format!(
+                    "Your saved design for this scenario could not be read ({reason}). You start from the scenario's canvas; the damaged copy is kept below for download."
+                )),
+                held: None,
+            },
+            Err(why) => Loaded {
+                graph: start,
+                message: Some(format!(
+                    "Your saved design for this scenario could not be read ({reason}), and it could not be set aside: {why} It is left where it was, and nothing you do here is saved over it until you download it or choose to replace it (below)."
+                )),
+                held: Some(text),
+            },
+        },
+    }
+}
+
+/// Puts a damaged save in the first free slot (or finds it already kept).
+fn keep_damaged(store: &mut impl Store, scenario: u8, text: &str) -> Result<(), String> {
+    let mut free = None;
+    for slot in 0..DAMAGED_SLOTS {
+        match store.get(&damaged_key(scenario, slot)) {
+            Ok(Some(kept)) if kept == text => return Ok(()),
+            Ok(Some(_)) => {}
+            Ok(None) => {
+                free = free.or(Some(slot));
+            }
+            Err(e) => return Err(e.message().to_string()),
+        }
+    }
+    let Some(slot) = free else {
+        return Err(format!(
+            "{DAMAGED_SLOTS} damaged copies are kept already; delete one to make room."
+        ));
+    };
+    store
+        .set(&damaged_key(scenario, slot), text)
+        .map_err(|e| e.message().to_string())
+}
+
+/// Every damaged copy kept for `scenario`, with its slot.
+pub fn damaged_copies(store: &impl Store, scenario: u8) -> Vec<(usize, String)> {
+    (0..DAMAGED_SLOTS)
+        .filter_map(|slot| {
+            store
+                .get(&damaged_key(scenario, slot))
+                .ok()
+                .flatten()
+                .map(|text| (slot, text))
+        })
+        .collect()
+}
+
+/// What opening a share link over `current` should do.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LinkOpening {
+    /// Nothing of the student's is at stake: open it.
+    Open,
+    /// The student has work of their own here: ask before replacing it.
+    Ask {
+        /// A backup from an earlier link would be replaced by this one.
+        replaces_backup: bool,
+    },
+}
+
+pub fn opening(
+    store: &impl Store,
+    scenario: u8,
+    source: &str,
+    current: &Graph,
+    link: &Graph,
+) -> LinkOpening {
+    if current == link || *current == Graph::with_source(source) {
+        return LinkOpening::Open;
+    }
+    LinkOpening::Ask {
+        replaces_backup: store.get(&backup_key(scenario)).ok().flatten().is_some(),
+    }
+}
+
+/// Keeps `current` as the backup a link replaces; only once this worked
+/// may the link's design be opened.
+pub fn keep_backup(store: &mut impl Store, scenario: u8, current: &Graph) -> Result<(), String> {
+    store
+        .set(&backup_key(scenario), &export(current, Some(scenario)))
+        .map_err(|e| e.message().to_string())
+}
+
+/// The backup, if one is kept and still reads as this scenario's design.
+pub fn backup(store: &impl Store, scenario: u8, source: &str) -> Option<Graph> {
+    match read_stored(
+        store.get(&backup_key(scenario)).ok().flatten(),
+        scenario,
+        source,
+    ) {
+        Stored::Design(graph) => Some(graph),
+        Stored::Nothing | Stored::Damaged { .. } => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::collections::BTreeMap;
+
+    use super::*;
+    use crate::design::{Edit, History, NodeConfig, NodeKind};
+
+    /// A store holding at most `room` bytes of values.
+    struct Memory {
+        items: BTreeMap<String, String>,
+        room: usize,
+    }
+
+    impl Memory {
+        fn with_room(room: usize) -> Self {
+            Self {
+                items: BTreeMap::new(),
+                room,
+            }
+        }
+    }
+
+    impl Store for Memory {
+        fn get(&self, key: &str) -> Result<Option<String>, StoreError> {
+            Ok(self.items.get(key).cloned())
+        }
+        fn set(&mut self, key: &str, value: &str) -> Result<(), StoreError> {
+            let used: usize = self
+                .items
+                .iter()
+                .filter(|(k, _)| *k != key)
+                .map(|(_, v)| v.len())
+                .sum();
+            if used.saturating_add(value.len()) > self.room {
+                return Err(StoreError::Full);
+            }
+            self.items.insert(key.to_string(), value.to_string());
+            Ok(())
+        }
+        fn remove(&mut self, key: &str) {
+            self.items.remove(key);
+        }
+    }
+
+    const SOURCE: &str = "bronze.clicks";
+
+    fn work() -> Graph {
+        let mut h = History::new(Graph::with_source(SOURCE));
+        h.edit(&Edit::Add {
+            config: NodeConfig::default_for(NodeKind::Transform),
+            x: 200,
+            y: 100,
+        })
+        .expect("add");
+        h.current
+    }
+
+    #[test]
+    fn a_damaged_save_is_kept_aside_and_a_second_one_beside_it() {
+        let mut store = Memory::with_room(usize::MAX);
+        for broken in ["{not json", "{\"format\": 3}"] {
+            store.set(&design_key(1), broken).expect("room");
+            let loaded = load(&mut store, 1, SOURCE);
+            assert_eq!(loaded.graph, Graph::with_source(SOURCE));
+            assert!(loaded.held.is_none());
+            assert!(loaded.message.is_some_and(|m| m.contains("kept below")));
+        }
+        let kept: Vec<String> = damaged_copies(&store, 1)
+            .into_iter()
+            .map(|(_, t)| t)
+            .collect();
+        assert_eq!(kept, ["{not json", "{\"format\": 3}"]);
+        // Loading the same damaged text again keeps it once.
+        load(&mut store, 1, SOURCE);
+        assert_eq!(damaged_copies(&store, 1).len(), 2);
+    }
+
+    #[test]
+    fn a_damaged_save_that_cannot_be_moved_is_held_and_never_claimed_kept() {
+        let mut store = Memory::with_room(20);
+        store.set(&design_key(1), "{cut in the mid").expect("room");
+        let loaded = load(&mut store, 1, SOURCE);
+        assert_eq!(loaded.held.as_deref(), Some("{cut in the mid"));
+        let message = loaded.message.expect("says so");
+        assert!(message.contains("could not be set aside"), "{message}");
+        assert!(message.contains("full"), "{message}");
+        assert!(!message.contains("kept below"), "{message}");
+        assert_eq!(
+            store.get(&design_key(1)),
+            Ok(Some("{cut in the mid".to_string())),
+            "the original is untouched"
+        );
+    }
+
+    #[test]
+    fn every_damaged_slot_taken_holds_the_new_one_in_place() {
+        let mut store = Memory::with_room(usize::MAX);
+        for slot in 0..DAMAGED_SLOTS {
+            store
+                .set(&damaged_key(1, slot), &format!("old {slot}"))
+                .expect("room");
+        }
+        store.set(&design_key(1), "new damage").expect("room");
+        let loaded = load(&mut store, 1, SOURCE);
+        assert_eq!(loaded.held.as_deref(), Some("new damage"));
+        assert_eq!(damaged_copies(&store, 1).len(), DAMAGED_SLOTS);
+    }
+
+    #[test]
+    fn a_link_over_own_work_asks_and_its_backup_reads_back() {
+        let mut store = Memory::with_room(usize::MAX);
+        let mine = work();
+        let theirs = Graph::with_source(SOURCE);
+        let start = Graph::with_source(SOURCE);
+        assert_eq!(opening(&store, 1, SOURCE, &start, &mine), LinkOpening::Open);
+        assert_eq!(opening(&store, 1, SOURCE, &mine, &mine), LinkOpening::Open);
+        assert_eq!(
+            opening(&store, 1, SOURCE, &mine, &theirs),
+            LinkOpening::Ask {
+                replaces_backup: false
+            }
+        );
+        keep_backup(&mut store, 1, &mine).expect("room");
+        assert_eq!(backup(&store, 1, SOURCE), Some(mine.clone()));
+        assert_eq!(backup(&store, 2, "bronze.orders"), None);
+        assert_eq!(
+            opening(&store, 1, SOURCE, &mine, &theirs),
+            LinkOpening::Ask {
+                replaces_backup: true
+            }
+        );
+    }
+
+    #[test]
+    fn a_backup_that_cannot_be_written_says_so() {
+        let mut store = Memory::with_room(10);
+        let why = keep_backup(&mut store, 1, &work()).expect_err("no room");
+        assert!(why.contains("full"), "{why}");
+        assert_eq!(backup(&store, 1, SOURCE), None);
+    }
+}

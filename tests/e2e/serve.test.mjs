@@ -1,0 +1,35 @@
+// The local static server never serves a file outside dist/.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { mkdtemp, mkdir, writeFile, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { inside, startServer } from './serve.mjs';
+
+test('paths that climb out of dist are refused, whole components compared', async () => {
+  const base = await mkdtemp(join(tmpdir(), 'serve-'));
+  const dist = join(base, 'dist');
+  await mkdir(dist);
+  await mkdir(join(base, 'dist-secret'));
+  await writeFile(join(dist, 'index.html'), '<h1>app</h1>');
+  await writeFile(join(dist, 'app.js'), 'ok');
+  await writeFile(join(base, 'dist-secret', 'x'), 'SECRET');
+  await writeFile(join(base, 'top.txt'), 'SECRET');
+  assert.equal(inside(dist, '/app.js'), join(dist, 'app.js'));
+  for (const bad of ['/..%2fdist-secret/x', '/../dist-secret/x', '/%2e%2e/top.txt', '/%00', '/%E0%A4%A']) {
+    assert.equal(inside(dist, bad), null, bad);
+  }
+  const { server, url } = await startServer({ root: dist });
+  try {
+    for (const path of ['/..%2fdist-secret/x', '/%2e%2e%2ftop.txt', '/..%2f..%2fetc%2fpasswd']) {
+      const res = await fetch(url + path);
+      const body = await res.text();
+      assert.ok(!body.includes('SECRET'), `${path} served a file outside dist`);
+    }
+    assert.equal(await (await fetch(url + '/app.js')).text(), 'ok');
+    assert.match(await (await fetch(url + '/lab/lateness')).text(), /app/, 'deep links fall back to the index');
+  } finally {
+    server.close();
+    await rm(base, { recursive: true, force: true });
+  }
+});
