@@ -19,8 +19,8 @@ if (inline.length === 0) {
   console.error('csp-hash: no inline script found in the built index.html');
   process.exit(1);
 }
-if (!html.includes(PLACEHOLDER)) {
-  console.error(`csp-hash: the CSP in index.html has no ${PLACEHOLDER} to fill in`);
+if (html.split(PLACEHOLDER).length !== 2) {
+  console.error(`csp-hash: index.html should hold ${PLACEHOLDER} exactly once, in its CSP`);
   process.exit(1);
 }
 const hashes = inline

@@ -3,6 +3,9 @@
 //! keyboard and undo/redo share a path), structural validation in a
 //! student's words, and compilation to the engine's configuration.
 
+// Outside input arrives here: no unchecked indexing or arithmetic.
+#![deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+
 pub mod code;
 pub mod compile;
 pub mod describe;

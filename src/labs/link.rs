@@ -1,5 +1,8 @@
 //! What the labs' URL parsers share: how an unusable value is reported.
 
+// Outside input arrives here: no unchecked indexing or arithmetic.
+#![deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+
 /// Longest piece of a bad value repeated back to the user: a hostile link
 /// must not fill the page.
 const ECHO_LIMIT: usize = 24;

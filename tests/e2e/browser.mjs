@@ -1,7 +1,7 @@
 // Shared set-up for the browser tests: one server, one Chromium, and a page
 // helper that records console errors and runs axe-core.
 import { chromium } from 'playwright-core';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { dirname, join } from 'node:path';
@@ -10,6 +10,7 @@ import { startServer } from './serve.mjs';
 const here = dirname(fileURLToPath(import.meta.url));
 const require = createRequire(import.meta.url);
 const AXE = require.resolve('axe-core/axe.min.js');
+const AXE_SOURCE = readFileSync(AXE, 'utf8');
 
 export const ROOT = join(here, '..', '..');
 export const DIST = join(ROOT, 'dist');
@@ -48,6 +49,17 @@ export async function openPage(env, path, viewport = { width: 1280, height: 800 
     if (msg.type() === 'error') errors.push(msg.text());
   });
   page.on('pageerror', (err) => errors.push(String(err)));
+  // The app ships a strict Content-Security-Policy: anything it blocks is
+  // an error of the page's, recorded as such (and kept on window for tests).
+  await context.addInitScript(() => {
+    window.__cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => {
+      window.__cspViolations.push(`${e.violatedDirective} blocked ${e.blockedURI || 'inline'}`);
+    });
+  });
+  page.on('console', (msg) => {
+    if (/Content Security Policy/i.test(msg.text()) && msg.type() !== 'error') errors.push(msg.text());
+  });
   await page.goto(env.url + path);
   await page.waitForSelector('main h1');
   return { page, errors, context };
@@ -55,7 +67,11 @@ export async function openPage(env, path, viewport = { width: 1280, height: 800 
 
 /// Runs axe-core (WCAG 2.x A and AA rules) and returns its violations.
 export async function axe(page) {
-  await page.addScriptTag({ path: AXE });
+  // Evaluated through the DevTools protocol, not as an inline <script>:
+  // the page's CSP rightly refuses inline scripts, and axe is not the app's.
+  if (!(await page.evaluate(() => Boolean(window.axe)))) {
+    await page.evaluate(AXE_SOURCE);
+  }
   return page.evaluate(async () => {
     const result = await window.axe.run(document, {
       runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'] },
@@ -67,4 +83,9 @@ export async function axe(page) {
       nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5),
     }));
   });
+}
+
+/// Content-Security-Policy violations the page has reported so far.
+export async function cspViolations(page) {
+  return page.evaluate(() => window.__cspViolations ?? ['the CSP listener was not installed']);
 }

@@ -2,7 +2,7 @@
 // passes axe-core, fits a phone, and navigates client-side.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, axe } from './browser.mjs';
+import { launch, openPage, axe, cspViolations } from './browser.mjs';
 
 const ROUTES = [
   ['/', 'Partition Lab'],
@@ -35,6 +35,7 @@ for (const [path, heading] of ROUTES) {
     const violations = await axe(page);
     assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
     assert.deepEqual(errors, []);
+    assert.deepEqual(await cspViolations(page), [], 'the page works under its CSP');
     await context.close();
   });
 
@@ -113,5 +114,27 @@ test('the map of ideas links each lab and each term to its glossary entry', asyn
   await page.getByRole('link', { name: 'Try it: State x Write lab' }).click();
   await page.waitForURL('**/lab/state-write');
   assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the app ships a strict Content-Security-Policy, and it is in force', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/lateness');
+  const policy = await page.getAttribute('meta[http-equiv="Content-Security-Policy"]', 'content');
+  for (const directive of ["default-src 'self'", "style-src 'self'", "object-src 'none'", "base-uri 'none'", "form-action 'none'"]) {
+    assert.ok(policy.includes(directive), `${directive} in ${policy}`);
+  }
+  assert.match(policy, /script-src 'self' 'wasm-unsafe-eval' 'sha256-[A-Za-z0-9+/]{43}='/, 'the loader is pinned by its hash');
+  assert.deepEqual(await cspViolations(page), [], 'the app itself needs nothing the policy forbids');
+  // An injected inline script (what a hostile design name would aim for) does not run.
+  const ran = await page.evaluate(() => {
+    const s = document.createElement('script');
+    s.textContent = 'window.__inlineRan = true;';
+    document.head.append(s);
+    return window.__inlineRan === true;
+  });
+  assert.equal(ran, false, 'inline script ran under the CSP');
+  await page.waitForFunction(() => window.__cspViolations.length > 0);
+  assert.match((await cspViolations(page))[0], /script-src/);
+  assert.ok(errors.some((e) => /Content Security Policy/.test(e)));
   await context.close();
 });

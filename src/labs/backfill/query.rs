@@ -1,5 +1,8 @@
 //! The backfill lab's URL: `ship=3|8|12`, `concurrency=1|4|12`, `markers=on|off`.
 
+// Outside input arrives here: no unchecked indexing or arithmetic.
+#![deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+
 use super::case::{Choices, Concurrency, ShipGuess};
 
 fn ship_value(ship: ShipGuess) -> &'static str {

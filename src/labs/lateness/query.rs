@@ -2,6 +2,9 @@
 //! `lateness=0..14|never`, `after=drop|adjust`, `present=0|1`,
 //! `today=1..31` (the August day whose run the calendar shows).
 
+// Outside input arrives here: no unchecked indexing or arithmetic.
+#![deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+
 use crate::engine::lateness::Lateness;
 
 use super::model::{august, AfterPolicy, Profile, Settings, MAX_DAYS};

@@ -3,6 +3,9 @@
 //! `commit=after|before`, `run=<n>` (1-based; absent means the last run),
 //! `present=0|1` (presenter mode).
 
+// Outside input arrives here: no unchecked indexing or arithmetic.
+#![deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+
 use crate::engine::CommitOrder;
 
 use super::model::{Controls, LateOrder};
