@@ -4,6 +4,9 @@
 //! Run with `cargo bench --bench engine` (or `scripts/bench`, which adds the
 //! wasm bundle size).
 
+// Test code: a panic is how a test fails.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 

@@ -2,6 +2,9 @@
 //! plan follows the cost model, a backfill from bronze with the fixed logic
 //! repairs exactly the drifting days, and markers make a re-run resume.
 
+// Test code: a panic is how a test fails.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::Duration;

@@ -2,6 +2,9 @@
 //! overbooked, concurrency is respected, layers keep their order, markers
 //! make a re-run resume, and yielding keeps scheduled runs on time.
 
+// Test code: a panic is how a test fails.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::collections::BTreeSet;
 
 use chrono::{Duration, NaiveDate};

@@ -1,6 +1,9 @@
 //! The design model: edits and undo, validation in words, and compiled
 //! designs that the engine runs (the SPEC 4 week, designed on the canvas).
 
+// Test code: a panic is how a test fails.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use chrono::NaiveDate;
 use proptest::prelude::*;
 

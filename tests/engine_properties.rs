@@ -1,6 +1,9 @@
 //! Properties of the engine over generated scripts: what idempotency buys,
 //! what a lookback guarantees, and what a misplaced state save costs.
 
+// Test code: a panic is how a test fails.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::collections::{BTreeMap, BTreeSet};
 
 use chrono::{Duration, NaiveDate};

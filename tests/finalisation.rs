@@ -1,6 +1,9 @@
 //! Finalisation: partitions close after the allowed lateness, and late rows
 //! go where the after-final policy sends them.
 
+// Test code: a panic is how a test fails.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use chrono::NaiveDate;
 
 use partition_lab::engine::calendar::{at, shift};

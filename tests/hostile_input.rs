@@ -3,6 +3,9 @@
 //! refused with a reason (or fall back with a note), never half-read, and
 //! nothing accepted can smuggle a value past the inspector's limits.
 
+// Test code: a panic is how a test fails.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use proptest::prelude::*;
 use serde_json::Value;
 

@@ -1,6 +1,9 @@
 //! The allowed-lateness sweep against full simulations of the same month,
 //! and the properties the lab relies on.
 
+// Test code: a panic is how a test fails.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use chrono::{Datelike, NaiveDate};
 use proptest::prelude::*;
 

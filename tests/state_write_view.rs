@@ -1,6 +1,9 @@
 //! The State x Write lab's view models for all 48 control combinations,
 //! checked against the engine's own trace and invariants.
 
+// Test code: a panic is how a test fails.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use partition_lab::engine::{CheckKind, CommitOrder, Verdict};
 use partition_lab::labs::state_write::explain::{verdict, VerdictKind};
 use partition_lab::labs::state_write::view::{cell_view, ChipMark};

@@ -265,7 +265,7 @@ mod tests {
         let mut g = Graph::with_source("bronze.clicks");
         let add = |g: &mut Graph, config: NodeConfig| {
             *g = apply(g, &Edit::Add { config, x: 0, y: 0 }).expect("adds");
-            NodeId(g.next_id - 1)
+            NodeId(g.next_id.saturating_sub(1))
         };
         let s = add(
             &mut g,

@@ -11,24 +11,27 @@ const MARGIN: i32 = 40;
 
 /// Where edges leave a node (right edge, middle).
 pub fn output_port(node: &Node) -> (i32, i32) {
-    (node.x + NODE_W, node.y + NODE_H / 2)
+    (
+        node.x.saturating_add(NODE_W),
+        node.y.saturating_add(NODE_H / 2),
+    )
 }
 
 /// Where edges enter a node (left edge, middle).
 pub fn input_port(node: &Node) -> (i32, i32) {
-    (node.x, node.y + NODE_H / 2)
+    (node.x, node.y.saturating_add(NODE_H / 2))
 }
 
 /// An SVG path from `from` to `to`, curving out horizontally.
 pub fn edge_path(from: (i32, i32), to: (i32, i32)) -> String {
-    let bend = ((to.0 - from.0).abs() / 2).max(40);
+    let bend = (to.0.saturating_sub(from.0).saturating_abs() / 2).max(40);
     format!(
         "M {} {} C {} {}, {} {}, {} {}",
         from.0,
         from.1,
-        from.0 + bend,
+        from.0.saturating_add(bend),
         from.1,
-        to.0 - bend,
+        to.0.saturating_sub(bend),
         to.1,
         to.0,
         to.1
@@ -36,7 +39,8 @@ pub fn edge_path(from: (i32, i32), to: (i32, i32)) -> String {
 }
 
 fn contains(node: &Node, x: i32, y: i32) -> bool {
-    (node.x..=node.x + NODE_W).contains(&x) && (node.y..=node.y + NODE_H).contains(&y)
+    (node.x..=node.x.saturating_add(NODE_W)).contains(&x)
+        && (node.y..=node.y.saturating_add(NODE_H)).contains(&y)
 }
 
 /// The node drawn under a canvas point (the last drawn wins, as on screen).
@@ -50,28 +54,32 @@ pub fn hit(graph: &Graph, x: i32, y: i32) -> Option<NodeId> {
 }
 
 fn overlaps(graph: &Graph, x: i32, y: i32) -> bool {
-    graph
-        .nodes
-        .values()
-        .any(|n| (n.x - x).abs() < NODE_W + MARGIN / 2 && (n.y - y).abs() < NODE_H + MARGIN / 2)
+    graph.nodes.values().any(|n| {
+        n.x.saturating_sub(x).saturating_abs() < NODE_W + MARGIN / 2
+            && n.y.saturating_sub(y).saturating_abs() < NODE_H + MARGIN / 2
+    })
 }
 
 /// A free grid spot for a new node: the column right of `near` if given,
 /// else the first free spot reading left to right, top to bottom.
 pub fn free_spot(graph: &Graph, near: Option<NodeId>) -> (i32, i32) {
     if let Some(node) = near.and_then(|id| graph.node(id)) {
-        let x = node.x + GRID_X;
-        for row in 0..40 {
-            for y in [node.y + row * GRID_Y, node.y - row * GRID_Y] {
+        let x = node.x.saturating_add(GRID_X);
+        for row in 0..40i32 {
+            let step = row.saturating_mul(GRID_Y);
+            for y in [node.y.saturating_add(step), node.y.saturating_sub(step)] {
                 if y >= 0 && !overlaps(graph, x, y) {
                     return (x, y);
                 }
             }
         }
     }
-    for row in 0..40 {
-        for col in 0..8 {
-            let (x, y) = (MARGIN + col * GRID_X, MARGIN + row * GRID_Y);
+    for row in 0..40i32 {
+        for col in 0..8i32 {
+            let (x, y) = (
+                col.saturating_mul(GRID_X).saturating_add(MARGIN),
+                row.saturating_mul(GRID_Y).saturating_add(MARGIN),
+            );
             if !overlaps(graph, x, y) {
                 return (x, y);
             }
@@ -87,17 +95,17 @@ pub fn bounds(graph: &Graph) -> (i32, i32, i32, i32) {
     for n in nodes {
         x0 = x0.min(n.x);
         y0 = y0.min(n.y);
-        x1 = x1.max(n.x + NODE_W);
-        y1 = y1.max(n.y + NODE_H);
+        x1 = x1.max(n.x.saturating_add(NODE_W));
+        y1 = y1.max(n.y.saturating_add(NODE_H));
     }
     if x0 > x1 {
         return (0, 0, 960, 480);
     }
     (
-        x0 - MARGIN,
-        y0 - MARGIN,
-        x1 - x0 + 2 * MARGIN,
-        y1 - y0 + 2 * MARGIN,
+        x0.saturating_sub(MARGIN),
+        y0.saturating_sub(MARGIN),
+        x1.saturating_sub(x0).saturating_add(2 * MARGIN),
+        y1.saturating_sub(y0).saturating_add(2 * MARGIN),
     )
 }
 

@@ -23,12 +23,15 @@ pub fn encode(graph: &Graph, scenario: Option<u8>) -> String {
     URL_SAFE_NO_PAD.encode(export(graph, scenario))
 }
 
+/// The longest `design=` value a largest allowed file encodes to.
+const LONGEST_LINK: usize = MAX_BYTES / 3 * 4 + 4;
+
 /// Reads a `design=` value; nothing is trusted.
 pub fn decode(value: &str) -> Result<DesignFile, LinkError> {
     // Base64 is 4/3 of the bytes; refuse before decoding anything huge.
-    if value.len() > MAX_BYTES * 4 / 3 + 4 {
+    if value.len() > LONGEST_LINK {
         return Err(LinkError::Import(ImportError::TooLarge(
-            value.len() * 3 / 4 / 1024,
+            (value.len() / 4).saturating_mul(3) / 1024,
         )));
     }
     let bytes = URL_SAFE_NO_PAD

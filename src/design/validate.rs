@@ -125,12 +125,12 @@ pub fn validate(graph: &Graph) -> Vec<Problem> {
                         node.id,
                         format!("The backfill range runs backwards: {first} is after {last}."),
                     ));
-                } else if (*last - *first).num_days() >= MOST_BACKFILL_DATES {
+                } else if last.signed_duration_since(*first).num_days() >= MOST_BACKFILL_DATES {
                     problems.push(at(
                         node.id,
                         format!(
                             "The backfill covers {} dates; the lab simulates at most {MOST_BACKFILL_DATES} (ten years).",
-                            (*last - *first).num_days() + 1
+                            last.signed_duration_since(*first).num_days().saturating_add(1)
                         ),
                     ));
                 }
@@ -158,7 +158,7 @@ pub fn validate(graph: &Graph) -> Vec<Problem> {
         }
     }
     for (table, writers) in by_table.into_iter().filter(|(_, w)| w.len() > 1) {
-        for id in &writers[1..] {
+        for id in writers.iter().skip(1) {
             problems.push(at(*id, format!("Another write target already writes {table}: two writers into one table overwrite each other.")));
         }
     }

@@ -1,4 +1,7 @@
 //! Designs built the way the canvas builds them, for the scenario tests.
+
+// Test code: a panic is how a test fails.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 #![allow(dead_code)]
 
 use partition_lab::design::graph::{

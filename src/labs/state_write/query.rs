@@ -99,7 +99,7 @@ pub fn resolve_run(requested: Option<usize>, runs: usize) -> (usize, Option<Stri
     let last = runs.saturating_sub(1);
     match requested {
         None => (last, None),
-        Some(n) if n >= 1 && n <= runs => (n - 1, None),
+        Some(n) if (1..=runs).contains(&n) => (n.saturating_sub(1), None),
         Some(n) => (
             last,
             Some(format!(

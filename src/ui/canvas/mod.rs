@@ -17,7 +17,9 @@ use crate::design::describe::name_of;
 use crate::design::file::export;
 use crate::design::layout::free_spot;
 use crate::design::saves::{self, Loaded};
-use crate::design::{validate, Edit, Graph, History, NodeConfig, NodeId, NodeKind, Problem};
+use crate::design::{
+    validate, Edit, EditError, Graph, History, NodeConfig, NodeId, NodeKind, Problem,
+};
 
 use super::storage;
 
@@ -148,7 +150,18 @@ impl Designer {
                 true
             }
             Some(Err(e)) => {
-                self.announcement.set(capitalised(&e.to_string()));
+                let said = capitalised(&e.to_string());
+                // A limit reached is news to the eye too, not only to a screen reader.
+                if matches!(
+                    e,
+                    EditError::TooManyNodes
+                        | EditError::TooManyEdges
+                        | EditError::OutOfIds
+                        | EditError::OutOfLimits(_)
+                ) {
+                    self.notice.set(Some(Notice::Error(said.clone())));
+                }
+                self.announcement.set(said);
                 false
             }
             None => false,
