@@ -61,9 +61,10 @@ mod bench_hooks {
 
     /// Grades a sample design (list(2) over change dates + merge on the
     /// key + finaliser(2, adjustments)) for scenario `number`; returns how
-    /// many rules passed, or 0 for a scenario that cannot be graded.
+    /// many rules passed, or -1 when the design was refused unrun (so the
+    /// benchmark never times a refusal as if it were a grading).
     #[wasm_bindgen]
-    pub fn bench_grade(number: u8) -> u32 {
+    pub fn bench_grade(number: u8) -> i32 {
         use partition_lab::design::graph::WriteChoice;
         use partition_lab::engine::MergeKey;
         use partition_lab::scenarios::grade::grade;
@@ -77,8 +78,10 @@ mod bench_hooks {
             },
         );
         match grade(number, &graph) {
-            Report::Graded(rules) => rules.iter().filter(|r| r.passed).count() as u32,
-            Report::Structural(_) => 0,
+            Report::Graded(rules) => {
+                i32::try_from(rules.iter().filter(|r| r.passed).count()).unwrap_or(i32::MAX)
+            }
+            Report::Structural(_) => -1,
         }
     }
 

@@ -151,3 +151,19 @@ proptest! {
         }
     }
 }
+
+/// Figures pinned as text, the same strings the browser suite reads off
+/// the page (tests/e2e/lateness.test.mjs): native and wasm builds must
+/// give the same numbers for the same seed.
+#[test]
+fn mobile_completeness_at_one_to_three_days_is_pinned() {
+    use partition_lab::engine::lateness::{percent, Lateness};
+    use partition_lab::labs::lateness::model::{study, Profile};
+    let study = study(Profile::Mobile);
+    let shown: Vec<String> = (1..=3)
+        .map(|l| percent(study.figures(Lateness::Days(l)).complete_value_bp))
+        .collect();
+    assert_eq!(shown, PINNED_MOBILE_COMPLETENESS);
+}
+
+const PINNED_MOBILE_COMPLETENESS: [&str; 3] = ["98.14 %", "99.24 %", "99.61 %"];

@@ -146,3 +146,23 @@ fn the_smallest_case_still_fails_and_is_no_larger() {
     // A rule that passes has no counterexample.
     assert!(shrink(4, &currency(plan(3)), &original, "R5", 50).is_none());
 }
+
+/// A ten-year backfill typed into the inspector fails R2 on thousands of
+/// dates; the report shows a capped page of evidence, not one line each.
+#[test]
+fn evidence_is_capped_for_the_largest_backfill_the_inspector_allows() {
+    use partition_lab::scenarios::report::{Report, MOST_EVIDENCE};
+    let first = chrono::NaiveDate::from_ymd_opt(2016, 8, 6).expect("date");
+    let graph = currency(Plan::new(first, aug(13), 64));
+    let Report::Graded(rules) = grade(4, &graph) else {
+        panic!("a 3,660-date backfill is graded");
+    };
+    let r2 = rules.iter().find(|r| r.rule.id == "R2").expect("R2");
+    assert!(!r2.passed);
+    assert!(r2.evidence.len() <= MOST_EVIDENCE, "{}", r2.evidence.len());
+    for rule in &rules {
+        assert!(rule.evidence.len() <= MOST_EVIDENCE, "{}", rule.rule.id);
+        let bytes: usize = rule.evidence.iter().map(String::len).sum();
+        assert!(bytes < 8 * 1024, "{}: {bytes} bytes", rule.rule.id);
+    }
+}

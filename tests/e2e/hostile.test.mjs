@@ -236,3 +236,29 @@ test('with storage full the page says so, and nothing saved before is lost', asy
   assert.deepEqual(errors.filter((e) => !/QuotaExceeded/.test(e)), []);
   await context.close();
 });
+
+test('the largest backfill the inspector allows: capped evidence, a windowed replay, a working stepper', async () => {
+  const { page, errors, context } = await openPage(env, '/scenarios/4');
+  await page.getByText('Save, share, import').click();
+  await importFile(page, 'decade.json', backfillFile({ first: '2016-08-06', inFlight: 64 }));
+  await page.locator('.notice').filter({ hasText: 'Imported decade.json' }).waitFor();
+  await page.getByRole('button', { name: 'Check my design' }).click();
+  await page.locator('[data-rule="R2"]').waitFor({ timeout: 60000 });
+  const lines = page.locator('[data-rule="R2"] .evidence li');
+  assert.ok((await lines.count()) <= 12, `${await lines.count()} evidence lines`);
+  assert.match(await lines.last().innerText(), /^And \d+ more/);
+  await page.locator('[data-rule="R5"]').getByRole('button', { name: 'Show me the smallest case' }).click();
+  const box = page.locator('[data-smallest="R5"]');
+  await box.waitFor({ timeout: 60000 });
+  const total = Number((await box.locator('.run-count').innerText()).match(/of (\d+)/)[1]);
+  assert.ok(total > 1000, `${total} steps`);
+  assert.equal(await box.locator('.replay li').count(), 40, 'one page of moments is drawn');
+  const next = box.getByRole('button', { name: 'Next step' });
+  for (let i = 0; i < 41; i += 1) await next.click();
+  assert.match(await box.locator('.run-count').innerText(), /Step 42 of/);
+  assert.match(await box.innerText(), /Moments 41 to 80 of/);
+  assert.equal(await box.locator('.replay li[aria-current="step"]').count(), 1);
+  assert.equal(await box.locator('.replay').getAttribute('start'), '41');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

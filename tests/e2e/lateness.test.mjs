@@ -161,3 +161,16 @@ test('in presenter mode the arrow keys move the slider from anywhere on the page
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('the browser shows the same seeded figures as the native build', async () => {
+  // Pinned natively in tests/lateness.rs (mobile_completeness_at_one_to_three_days_is_pinned).
+  const pinned = ['98.14 %', '99.24 %', '99.61 %'];
+  const { page, errors, context } = await openPage(env, '/lab/lateness?profile=mobile&lateness=1');
+  for (const [i, expected] of pinned.entries()) {
+    await page.goto(`${env.url}/lab/lateness?profile=mobile&lateness=${i + 1}`);
+    await page.waitForSelector('[data-figure="completeness"]');
+    assert.equal((await page.textContent('[data-figure="completeness"]')).trim(), expected, `L=${i + 1}`);
+  }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
