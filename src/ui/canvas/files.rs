@@ -126,18 +126,33 @@ pub fn LinkPrompt() -> impl IntoView {
     }
 }
 
-/// The design a link replaced, offered back until deleted.
+/// What a kept copy offers besides its download.
+#[derive(Clone, Copy, PartialEq)]
+enum Keep {
+    /// The design a link replaced: bring it back, or delete it.
+    Backup,
+    /// A damaged save moved aside into `slot`: delete it when done.
+    Damaged(usize),
+    /// A damaged save left in place: let new work be saved over it.
+    Held,
+}
+
+/// Everything kept for the student, each offered for download until they
+/// say otherwise: the design a link replaced, damaged saves moved aside,
+/// and a damaged save that could not be moved (held in place, autosave
+/// paused). One view for all three, so nothing is rendered three ways.
 #[component]
-pub fn Backup() -> impl IntoView {
+pub fn KeptCopies() -> impl IntoView {
     let d = expect_context::<Designer>();
-    let file_name = format!("scenario-{}-design-before-link.json", d.scenario);
-    let bring_back = move |_| {
+    let scenario = d.scenario;
+    let damaged = RwSignal::new(saves::damaged_copies(&storage::Local, scenario));
+    let bring_back = move || {
         let Some(kept) = d.backup.get_untracked() else {
             return;
         };
         // Swap, so the link's design (perhaps edited since) is kept in turn.
         let current = d.graph.get_untracked();
-        match saves::keep_backup(&mut storage::Local, d.scenario, &current) {
+        match saves::keep_backup(&mut storage::Local, scenario, &current) {
             Ok(()) => {
                 d.backup.set(Some(current));
                 d.replace(
@@ -150,78 +165,83 @@ pub fn Backup() -> impl IntoView {
             )))),
         }
     };
-    let delete = move |_| {
-        storage::remove(&saves::backup_key(d.scenario));
-        d.backup.set(None);
-        d.announcement.set("Deleted the kept backup.".to_string());
+    let act = move |keep: Keep, primary: bool| match (keep, primary) {
+        (Keep::Backup, true) => bring_back(),
+        (Keep::Backup, false) => {
+            storage::remove(&saves::backup_key(scenario));
+            d.backup.set(None);
+            d.announcement.set("Deleted the kept backup.".to_string());
+        }
+        (Keep::Damaged(slot), _) => {
+            storage::remove(&saves::damaged_key(scenario, slot));
+            damaged.update(|k| k.retain(|(s, _)| *s != slot));
+            d.announcement.set("Deleted the damaged copy.".to_string());
+        }
+        (Keep::Held, _) => d.release_held(),
     };
     move || {
-        d.backup.get().map(|kept| {
-            view! {
-                <div class="notice backup" role="region" aria-label="Design kept from before a link">
-                    <p>"A design you had before opening a link is kept here."</p>
-                    <button type="button" on:click=bring_back>"Bring back my earlier design"</button>
-                    " "
-                    <a class="button-link" href=storage::data_url(&export(&kept, Some(d.scenario))) download=file_name.clone()>
-                        "Download it"
-                    </a>
-                    " "
-                    <button type="button" on:click=delete>"Delete the kept backup"</button>
-                </div>
-            }
-        })
-    }
-}
-
-/// Damaged saves moved aside on load, each offered for download until the
-/// student deletes it; and one that could not be moved, held in place.
-#[component]
-pub fn DamagedCopies() -> impl IntoView {
-    let d = expect_context::<Designer>();
-    let kept = RwSignal::new(saves::damaged_copies(&storage::Local, d.scenario));
-    let scenario = d.scenario;
-    let copies = move || {
-        kept.get()
+        let mut items: Vec<(Keep, String)> = Vec::new();
+        if let Some(graph) = d.backup.get() {
+            items.push((Keep::Backup, export(&graph, Some(scenario))));
+        }
+        items.extend(
+            damaged
+                .get()
+                .into_iter()
+                .map(|(slot, text)| (Keep::Damaged(slot), text)),
+        );
+        if let Some(text) = d.held.get() {
+            items.push((Keep::Held, text));
+        }
+        items
             .into_iter()
-            .map(|(slot, text)| {
-                let file_name = format!("scenario-{scenario}-damaged-design-{}.json", slot + 1);
+            .map(|(keep, text)| {
+                let (message, file, primary, secondary) = match keep {
+                    Keep::Backup => (
+                        "A design you had before opening a link is kept here.",
+                        "design-before-link".to_string(),
+                        Some("Bring back my earlier design"),
+                        "Delete the kept backup",
+                    ),
+                    Keep::Damaged(slot) => (
+                        "A saved design for this scenario was damaged and could not be opened. Its text is kept here so nothing is lost.",
+                        format!("damaged-design-{}", slot.saturating_add(1)),
+                        None,
+                        "Delete the damaged copy",
+                    ),
+                    Keep::Held => (
+                        "Your damaged saved design is still where it was, and autosave is paused so nothing overwrites it. Download it, then choose whether your new work may replace it.",
+                        "damaged-design".to_string(),
+                        None,
+                        "Save my new work over it",
+                    ),
+                };
+                let label = match keep {
+                    Keep::Backup => "Design kept from before a link".to_string(),
+                    Keep::Damaged(slot) => format!("Damaged saved design {}", slot.saturating_add(1)),
+                    Keep::Held => "Damaged saved design, left in place".to_string(),
+                };
+                let download = match keep {
+                    Keep::Backup => "Download it",
+                    Keep::Damaged(_) | Keep::Held => "Download the damaged copy",
+                };
                 view! {
-                    <div class="notice warning" role="status">
-                        <p>
-                            "A saved design for this scenario was damaged and could not be opened. Its text is kept here so nothing is lost."
-                        </p>
-                        <a class="button-link" href=storage::data_url(&text) download=file_name>
-                            "Download the damaged copy"
+                    <div class="notice warning kept" role="region" aria-label=label>
+                        <p>{message}</p>
+                        {primary.map(|name| view! {
+                            <button type="button" on:click=move |_| act(keep, true)>{name}</button>
+                            " "
+                        })}
+                        <a class="button-link" href=storage::data_url(&text) download=format!("scenario-{scenario}-{file}.json")>
+                            {download}
                         </a>
                         " "
-                        <button type="button" on:click=move |_| {
-                            storage::remove(&saves::damaged_key(scenario, slot));
-                            kept.update(|k| k.retain(|(s, _)| *s != slot));
-                        }>"Delete the damaged copy"</button>
+                        <button type="button" on:click=move |_| act(keep, false)>{secondary}</button>
                     </div>
                 }
             })
             .collect_view()
-    };
-    let held = move || {
-        d.held.get().map(|text| {
-            view! {
-                <div class="notice warning held" role="status">
-                    <p>
-                        "Your damaged saved design is still where it was, and autosave is paused so nothing overwrites it. Download it, then choose whether your new work may replace it."
-                    </p>
-                    <a class="button-link" href=storage::data_url(&text) download=format!("scenario-{scenario}-damaged-design.json")>
-                        "Download the damaged copy"
-                    </a>
-                    " "
-                    <button type="button" on:click=move |_| d.release_held()>
-                        "Save my new work over it"
-                    </button>
-                </div>
-            }
-        })
-    };
-    view! { {copies} {held} }
+    }
 }
 
 #[component]

@@ -326,8 +326,7 @@ pub fn Canvas(scenario: u8, source: &'static str, gradable: bool) -> impl IntoVi
             <files::OpenLink />
             <NoticeBar />
             <files::LinkPrompt />
-            <files::Backup />
-            <files::DamagedCopies />
+            <files::KeptCopies />
             <div class="designer-grid">
                 <palette::Palette />
                 <div class="board-column">
