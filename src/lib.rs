@@ -6,6 +6,7 @@
 pub mod content;
 pub mod design;
 pub mod engine;
+pub mod export;
 pub mod labs;
 pub mod scenarios;
 pub mod ui;

@@ -1,6 +1,8 @@
 //! Properties of the backfill clock over generated jobs: the pool is never
 //! overbooked, concurrency is respected, layers keep their order, markers
-//! make a re-run resume, and yielding keeps scheduled runs on time.
+//! make a re-run resume, and yielding keeps scheduled runs on time. The
+//! interruption is placed relative to the job's own length, so it lands
+//! mid-job.
 
 // Test code: a panic is how a test fails.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
@@ -12,7 +14,9 @@ use proptest::prelude::*;
 
 use partition_lab::engine::backfill::StepKind;
 use partition_lab::engine::calendar::{at, days, shift, Instant};
-use partition_lab::engine::clock::{run_clock, Attempt, Booking, Job, Marking, Shape, Timeline};
+use partition_lab::engine::clock::{
+    run_clock, Attempt, Booking, ClockStep, Job, Marking, Shape, Timeline,
+};
 
 fn first() -> NaiveDate {
     NaiveDate::from_ymd_opt(2026, 8, 1).expect("valid date")
@@ -109,23 +113,133 @@ fn holds(
     out
 }
 
-proptest! {
-    #![proptest_config(ProptestConfig::with_cases(96))]
+/// Every unit of work of `job`, as its marker names it.
+fn all_units(job: &Job) -> BTreeSet<(NaiveDate, StepKind)> {
+    days(job.first, job.last)
+        .flat_map(|dt| match job.shape {
+            Shape::TwoPhases => vec![(dt, StepKind::Silver), (dt, StepKind::Gold)],
+            Shape::PerDate | Shape::Together => vec![(dt, StepKind::Gold)],
+        })
+        .collect()
+}
 
+/// The units `attempt` started (finished or killed).
+fn started_in(timeline: &Timeline, attempt: usize) -> BTreeSet<(NaiveDate, StepKind)> {
+    timeline
+        .done
+        .iter()
+        .chain(&timeline.cancelled)
+        .filter(|s| s.attempt == attempt)
+        .map(|s| (s.dt, s.unit))
+        .collect()
+}
+
+fn sorted(steps: impl Iterator<Item = ClockStep>) -> Vec<ClockStep> {
+    let mut v: Vec<ClockStep> = steps.collect();
+    v.sort_by_key(|s| (s.start, s.end, s.dt, s.kind, s.slot, s.unit));
+    v
+}
+
+/// The job run once uninterrupted, and the launches to test: with a cut,
+/// one killed at `percent` of the uninterrupted job's length (at least a
+/// minute in, at most at its last step's end, which the cut kills) and a
+/// re-run 30 minutes later. Returns the uninterrupted timeline too.
+fn launches(
+    job: &Job,
+    bookings: &[Booking],
+    percent: Option<i64>,
+) -> (Timeline, Option<Instant>, Vec<Attempt>) {
+    let whole = run_clock(
+        job,
+        &[Attempt {
+            start: launch(),
+            interrupt: None,
+        }],
+        bookings,
+    );
+    let length = whole
+        .finished_at()
+        .map_or(1, |end| (end - launch()).num_minutes().max(1));
+    let cut = percent.map(|p| launch() + Duration::minutes((length * p / 100).clamp(1, length)));
+    let attempts = match cut {
+        Some(cut) => vec![
+            Attempt {
+                start: launch(),
+                interrupt: Some(cut),
+            },
+            Attempt {
+                start: cut + Duration::minutes(30),
+                interrupt: None,
+            },
+        ],
+        None => vec![Attempt {
+            start: launch(),
+            interrupt: None,
+        }],
+    };
+    (whole, cut, attempts)
+}
+
+/// The cut hit the job: a step of the first launch was killed, or a unit
+/// of work never started in it.
+fn cut_hit(job: &Job, timeline: &Timeline) -> bool {
+    timeline.cancelled.iter().any(|s| s.attempt == 0) || started_in(timeline, 0) != all_units(job)
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(384))]
+
+    /// SPEC 2's interruption and markers: the first launch, up to the cut,
+    /// is the uninterrupted job; the cut kills exactly the steps that would
+    /// end at or after it; the re-run skips exactly the units whose markers
+    /// were written and rebuilds every other one. Catches a clock that
+    /// ignores the cut, lets a step ending at the cut finish, perturbs what
+    /// ran before it, or resumes from the wrong markers.
+    #[test]
+    fn an_interruption_keeps_what_finished_and_the_re_run_resumes_from_markers(
+        job in gen_job(),
+        bookings in gen_bookings(),
+        percent in 1..=100i64,
+    ) {
+        let (whole, cut, attempts) = launches(&job, &bookings, Some(percent));
+        let cut = cut.expect("a cut");
+        let timeline = run_clock(&job, &attempts, &bookings);
+        prop_assert!(cut_hit(&job, &timeline), "the cut at {} missed the job", cut);
+        prop_assert_eq!(
+            sorted(timeline.done.iter().filter(|s| s.attempt == 0).copied()),
+            sorted(whole.done.iter().filter(|s| s.end < cut).copied())
+        );
+        prop_assert!(timeline.cancelled.iter().all(|s| s.attempt == 0 && s.end >= cut));
+        let marked: BTreeSet<_> = timeline
+            .done
+            .iter()
+            .filter(|s| s.attempt == 0 && s.kind == StepKind::Marker)
+            .map(|s| (s.dt, s.unit))
+            .collect();
+        let skipped: BTreeSet<_> = timeline.skipped[1].iter().copied().collect();
+        if job.markers == Marking::Off {
+            prop_assert!(skipped.is_empty());
+        } else {
+            prop_assert_eq!(&skipped, &marked);
+        }
+        let rest: BTreeSet<_> = all_units(&job).difference(&skipped).copied().collect();
+        prop_assert_eq!(started_in(&timeline, 1), rest);
+        prop_assert!(timeline.cancelled.iter().all(|s| s.attempt == 0));
+    }
+
+    /// The cut is relative to the job's length, so it lands mid-job and
+    /// the re-run's resume is what gets checked, not a finished job's.
     #[test]
     fn the_pool_is_never_overbooked_and_layers_keep_their_order(
         job in gen_job(),
         bookings in gen_bookings(),
-        cut_after in prop::option::of(1..400i64),
+        percent in prop::option::weighted(0.9, 1..=100i64),
     ) {
-        let attempts: Vec<Attempt> = match cut_after {
-            Some(m) => vec![
-                Attempt { start: launch(), interrupt: Some(launch() + Duration::minutes(m)) },
-                Attempt { start: launch() + Duration::minutes(m + 30), interrupt: None },
-            ],
-            None => vec![Attempt { start: launch(), interrupt: None }],
-        };
+        let (_, cut, attempts) = launches(&job, &bookings, percent);
         let timeline = run_clock(&job, &attempts, &bookings);
+        if cut.is_some() {
+            prop_assert!(cut_hit(&job, &timeline), "the cut at {:?} missed the job", cut);
+        }
         let held = holds(&timeline, &attempts, &bookings);
         for (i, a) in held.iter().enumerate() {
             prop_assert!(a.1 < job.pool, "slot {} of a pool of {}", a.1, job.pool);

@@ -1,0 +1,73 @@
+"""Loads the exported DAG in Airflow 3.1 and dry-runs every exported
+backfill command, checking the logical dates Airflow would run are the
+plan's, one per partition.
+
+usage: airflow.py <folder written by partition-lab-export>/airflow <airflow executable>
+"""
+import json
+import os
+import re
+import shlex
+import subprocess
+import sys
+import tempfile
+
+
+def commands(text):
+    """Each `airflow backfill create ...` command in a file, continuation lines joined."""
+    out, current = [], None
+    for line in text.splitlines():
+        if line.startswith("airflow backfill create"):
+            current = line
+        elif current is not None and line.startswith("  --"):
+            current += " " + line.strip()
+        else:
+            current = None
+            continue
+        if current is not None and not current.endswith("\\"):
+            out.append(current)
+            current = None
+        elif current is not None:
+            current = current[:-1].rstrip()
+    return out
+
+
+def main():
+    folder, airflow = sys.argv[1], sys.argv[2]
+    home = tempfile.mkdtemp(prefix="airflow-home-")
+    env = dict(os.environ, AIRFLOW_HOME=home, AIRFLOW__CORE__DAGS_FOLDER=os.path.join(folder, "dags"),
+               AIRFLOW__CORE__LOAD_EXAMPLES="False", AIRFLOW__LOGGING__LOGGING_LEVEL="ERROR")
+    run = lambda args: subprocess.run(args, env=env, capture_output=True, text=True)
+    for step in (["db", "migrate"], ["dags", "reserialize"]):
+        done = run([airflow, *step])
+        if done.returncode != 0:
+            print(f"airflow {' '.join(step)} failed:\n{done.stdout}\n{done.stderr}")
+            sys.exit(1)
+    errors = run([airflow, "dags", "list-import-errors", "--output", "json"])
+    if errors.returncode != 0 or json.loads(errors.stdout or "[]"):
+        print(f"the exported DAGs do not import:\n{errors.stdout}\n{errors.stderr}")
+        sys.exit(1)
+    with open(os.path.join(folder, "expected.json")) as f:
+        expected = json.load(f)
+    seen, wrong = {}, []
+    for name, dates in sorted(expected.items()):
+        with open(os.path.join(folder, "commands", f"{name}.sh")) as f:
+            lines = commands(f.read())
+        if len(lines) != 2:
+            wrong.append(f"{name}: expected a launch and a re-run command, found {len(lines)}")
+            continue
+        for line in lines:
+            if line not in seen:
+                done = run([*shlex.split(line.replace("airflow", airflow, 1)), "--dry-run"])
+                listed = re.findall(r"^\s+- (\d{4}-\d\d-\d\dT?\s?\d\d:\d\d:\d\d\+00:00)$", done.stdout, re.M)
+                seen[line] = [d.replace(" ", "T") for d in listed] if done.returncode == 0 else done.stderr[-400:]
+            if seen[line] != dates:
+                wrong.append(f"{name}: `{line}` would run {seen[line]}, the plan is {dates}")
+    print(f"Airflow: the DAG imports; {len(seen)} distinct backfill command(s) dry-run, {len(wrong)} disagreement(s)")
+    for line in wrong[:20]:
+        print("  " + line)
+    sys.exit(1 if wrong else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,231 @@
+//! Writes the lab's exports to a folder, with the engine's own answers
+//! beside them, for `scripts/check-real` to run on the real tools:
+//!
+//! - `state-write/`: a dbt-duckdb project and a PySpark runner replaying
+//!   every State x Write cell under every control combination the lab
+//!   offers (combinations that give a pipeline the same inputs are run
+//!   once), and `expected.json`, the engine's silver for each;
+//! - `drift/`: the backfill lab's drift query for DuckDB, its tables as
+//!   CSV, and `expected.json`, the lab's drift table;
+//! - `airflow/`: the daily DAG and the backfill commands for every plan
+//!   the backfill lab offers, and `expected.json`, each plan's dates.
+//!
+//! Usage: partition-lab-export <folder>
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use partition_lab::engine::{CommitOrder, Script};
+use partition_lab::export::replay::{
+    bronze_csv, expected_json, pipelines_json, runner_files, Replay,
+};
+use partition_lab::export::{airflow, dbt, drift, File};
+use partition_lab::labs::backfill::{Case, Choices, Concurrency, ShipGuess};
+use partition_lab::labs::state_write::{script, Cell, Controls, LateOrder};
+
+fn write(root: &Path, files: &[File]) -> std::io::Result<()> {
+    for f in files {
+        let path = root.join(&f.path);
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir)?;
+        }
+        std::fs::write(path, &f.text)?;
+    }
+    Ok(())
+}
+
+fn late_name(late: LateOrder) -> &'static str {
+    match late {
+        LateOrder::Off => "off",
+        LateOrder::Tue => "tue",
+        LateOrder::Wed => "wed",
+        LateOrder::Fri => "fri",
+    }
+}
+
+fn cell_name(cell: Cell) -> &'static str {
+    match cell {
+        Cell::WatermarkAppend => "wm_append",
+        Cell::WatermarkOverwrite => "wm_overwrite",
+        Cell::ListAppend => "list_append",
+        Cell::ListOverwrite => "list_overwrite",
+        Cell::FullRefresh => "full_refresh",
+    }
+}
+
+/// Every cell under every control combination, once per distinct input.
+fn state_write() -> Vec<File> {
+    let mut scripts: BTreeMap<String, Script> = BTreeMap::new();
+    let mut chosen: Vec<(String, Cell, Controls)> = Vec::new();
+    let mut seen = BTreeSet::new();
+    for controls in Controls::all() {
+        let script_id = format!(
+            "{}_{}",
+            late_name(controls.late),
+            if controls.crash { "crash" } else { "clean" }
+        );
+        scripts
+            .entry(script_id.clone())
+            .or_insert_with(|| script(&controls));
+        for cell in Cell::ALL {
+            let config = cell.config(&controls);
+            if !seen.insert((script_id.clone(), format!("{config:?}"))) {
+                continue;
+            }
+            let name = format!(
+                "{}_{}_lb{}_{}",
+                cell_name(cell),
+                script_id,
+                controls.lookback,
+                if controls.commit == CommitOrder::StateBeforeWrite {
+                    "before"
+                } else {
+                    "after"
+                }
+            );
+            chosen.push((name, cell, controls));
+        }
+    }
+    let replays: Vec<Replay> = chosen
+        .iter()
+        .filter_map(|(name, cell, controls)| {
+            let script_id = format!(
+                "{}_{}",
+                late_name(controls.late),
+                if controls.crash { "crash" } else { "clean" }
+            );
+            scripts.get(&script_id).map(|s| Replay {
+                name: name.clone(),
+                config: cell.config(controls),
+                script_id,
+                script: s,
+            })
+        })
+        .collect();
+    let mut files = dbt::project("partition_lab_week");
+    for r in &replays {
+        files.push(File::new(format!("models/{}.sql", r.name), dbt::model(r)));
+    }
+    let all: Vec<(&str, &Script)> = scripts.iter().map(|(k, v)| (k.as_str(), v)).collect();
+    let csv = bronze_csv(&all);
+    files.push(File::new("seeds/bronze.csv", csv.clone()));
+    files.push(File::new("bronze.csv", csv));
+    files.push(File::new("pipelines.json", pipelines_json(&replays)));
+    files.push(File::new("expected.json", expected_json(&replays)));
+    files.extend(runner_files());
+    files
+}
+
+fn drift_files() -> Vec<File> {
+    let case = Case::new();
+    let first = partition_lab::labs::backfill::case::aug(1);
+    let days: Vec<_> =
+        partition_lab::engine::calendar::days(first, partition_lab::labs::backfill::case::aug(14))
+            .collect();
+    let mut files = drift::tables(&case.silver, &case.script.events, &case.script.fx, &days);
+    files.push(File::new(
+        "drift.sql",
+        drift::query(
+            drift::Dialect::DuckDb,
+            "silver_orders",
+            "bronze_orders",
+            "fx_rates",
+            first,
+        ),
+    ));
+    let expected: Vec<serde_json::Value> = case
+        .drift()
+        .into_iter()
+        .filter(|r| r.drifts())
+        .map(|r| serde_json::json!({"dt": r.dt.to_string(), "stored": r.stored, "recomputed": r.recomputed, "drift": r.drift()}))
+        .collect();
+    files.push(File::new(
+        "expected.json",
+        serde_json::to_string_pretty(&expected).unwrap_or_default(),
+    ));
+    files
+}
+
+fn airflow_files() -> Vec<File> {
+    let case = Case::new();
+    let mut files = Vec::new();
+    let mut expected = serde_json::Map::new();
+    let mut first_day = None;
+    for ship in ShipGuess::ALL {
+        for concurrency in Concurrency::ALL {
+            for markers in [true, false] {
+                let choices = Choices {
+                    ship,
+                    concurrency,
+                    markers,
+                };
+                let plan = case.plan(&choices);
+                first_day = first_day.min(Some(plan.first)).or(Some(plan.first));
+                let b = airflow::Backfill {
+                    dag_id: "marlow_orders_daily".into(),
+                    first: plan.first,
+                    last: plan.last,
+                    max_active_runs: plan.concurrency,
+                    pool_slots: plan.pool,
+                    markers,
+                    yield_to_nightly: false,
+                    two_phases: false,
+                };
+                let name = format!(
+                    "ship{}_c{}_{}",
+                    ship.day(),
+                    concurrency.value(),
+                    if markers { "markers" } else { "nomarkers" }
+                );
+                files.push(File::new(
+                    format!("commands/{name}.sh"),
+                    airflow::commands(&b),
+                ));
+                let dates: Vec<String> = plan
+                    .dates()
+                    .iter()
+                    .map(|d| airflow::logical_date(*d))
+                    .collect();
+                expected.insert(name, serde_json::json!(dates));
+            }
+        }
+    }
+    let start = first_day.unwrap_or_else(|| partition_lab::labs::backfill::case::aug(1));
+    files.push(File::new(
+        "dags/marlow_orders_daily.py",
+        airflow::dag(
+            "marlow_orders_daily",
+            "bronze.orders",
+            "silver.orders",
+            start,
+        ),
+    ));
+    files.push(File::new(
+        "expected.json",
+        serde_json::to_string_pretty(&expected).unwrap_or_default(),
+    ));
+    files
+}
+
+fn main() {
+    let Some(out) = std::env::args().nth(1) else {
+        eprintln!("usage: partition-lab-export <folder>");
+        std::process::exit(2);
+    };
+    let root = Path::new(&out);
+    for (dir, files) in [
+        ("state-write", state_write()),
+        ("drift", drift_files()),
+        ("airflow", airflow_files()),
+    ] {
+        if let Err(e) = write(&root.join(dir), &files) {
+            eprintln!("could not write {dir}: {e}");
+            std::process::exit(1);
+        }
+        println!(
+            "wrote {} file(s) to {}",
+            files.len(),
+            root.join(dir).display()
+        );
+    }
+}

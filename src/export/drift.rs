@@ -1,0 +1,127 @@
+//! The drift query in a real dialect: which partitions' stored totals
+//! disagree with their rows converted again by the fixed logic. The lab's
+//! fix rounds each row half-to-even to the penny, so the query must too:
+//! `ROUND` is half-up in Spark and half-away-from-zero in DuckDB, which is
+//! why each dialect gets its own half-even function.
+
+use crate::engine::calendar::Day;
+use crate::engine::event::Event;
+use crate::engine::money::FxRates;
+use crate::engine::table::Table;
+
+use super::{quoted, File, DUCKDB_VERSIONS};
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    DuckDb,
+    SparkSql,
+}
+
+impl Dialect {
+    fn half_even(self) -> &'static str {
+        match self {
+            Dialect::DuckDb => "round_even",
+            Dialect::SparkSql => "bround",
+        }
+    }
+
+    pub fn name(self) -> &'static str {
+        match self {
+            Dialect::DuckDb => DUCKDB_VERSIONS,
+            Dialect::SparkSql => "Spark SQL 4.0",
+        }
+    }
+}
+
+/// The query over `silver` (stored, converted rows), `bronze` (the raw
+/// amounts) and `fx` (a rate per currency and day), from `from` on.
+pub fn query(dialect: Dialect, silver: &str, bronze: &str, fx: &str, from: Day) -> String {
+    let (silver, bronze, fx) = (quoted(silver), quoted(bronze), quoted(fx));
+    let round = dialect.half_even();
+    format!(
+        "-- {}: stored totals against the source converted again, row by row,\n-- with the fixed logic (full-precision rate, half-to-even to the penny).\n-- Start well before the suspected deploy: the first row is where the damage begins.\nwith converted as (\n  select s.dt,\n         s.amount_gbp                                           as kept,\n         {round}(b.amount * coalesce(r.gbp_per_unit, 1), 2)     as fixed\n  from {silver} s\n  join {bronze} b on b.order_id = s.order_id\n  left join {fx} r on r.currency = b.currency and r.dt = b.dt\n  where s.dt >= date '{from}'\n)\nselect dt,\n       sum(kept)                    as stored,\n       sum(fixed)                   as recomputed,\n       abs(sum(kept) - sum(fixed))  as drift\nfrom converted\ngroup by dt\nhaving abs(sum(kept) - sum(fixed)) > 0.01\norder by dt\n",
+        dialect.name()
+    )
+}
+
+fn pounds(minor: i64) -> String {
+    let sign = if minor < 0 { "-" } else { "" };
+    let abs = minor.unsigned_abs();
+    format!("{sign}{}.{:02}", abs / 100, abs % 100)
+}
+
+/// The tables the query reads, as CSV files a DuckDB session loads.
+pub fn tables(silver: &Table, events: &[Event], fx: &FxRates, fx_days: &[Day]) -> Vec<File> {
+    let mut s = String::from("order_id,dt,amount_gbp\n");
+    for (dt, rows) in silver.partitions() {
+        for r in rows {
+            if let Some(gbp) = r.gbp {
+                s.push_str(&format!("{},{dt},{}\n", r.id, pounds(gbp.minor)));
+            }
+        }
+    }
+    let mut b = String::from("order_id,dt,amount,currency\n");
+    for e in events {
+        b.push_str(&format!(
+            "{},{},{},{}\n",
+            e.id,
+            e.event_date(),
+            pounds(e.amount.minor),
+            e.amount.currency.code()
+        ));
+    }
+    let mut f = String::from("currency,dt,gbp_per_unit\n");
+    for day in fx_days {
+        for currency in [
+            crate::engine::money::Currency::Eur,
+            crate::engine::money::Currency::Usd,
+        ] {
+            if let Some(rate) = fx.rate(*day, currency) {
+                f.push_str(&format!("{},{day},{rate}\n", currency.code()));
+            }
+        }
+    }
+    vec![
+        File::new("silver_orders.csv", s),
+        File::new("bronze_orders.csv", b),
+        File::new("fx_rates.csv", f),
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_dialect_rounds_half_to_even() {
+        let from = Day::from_ymd_opt(2026, 7, 20).expect("date");
+        let duck = query(
+            Dialect::DuckDb,
+            "silver_orders",
+            "bronze_orders",
+            "fx_rates",
+            from,
+        );
+        assert!(
+            duck.contains("round_even(") && !duck.contains(" round("),
+            "{duck}"
+        );
+        let spark = query(
+            Dialect::SparkSql,
+            "silver.orders",
+            "bronze.orders",
+            "silver.fx_rates",
+            from,
+        );
+        assert!(
+            spark.contains("bround(") && spark.contains("date '2026-07-20'"),
+            "{spark}"
+        );
+    }
+
+    #[test]
+    fn pounds_print_with_two_decimals() {
+        assert_eq!(pounds(123_456), "1234.56");
+        assert_eq!(pounds(-5), "-0.05");
+    }
+}
