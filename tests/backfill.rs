@@ -195,28 +195,46 @@ fn generated_commands_match_the_plan_for_every_choice() {
     for choices in all_choices() {
         let plan = case.plan(&choices);
         let start = plan.first.format("%Y-%m-%d").to_string();
-        let cmds: BTreeMap<_, _> = commands(&plan).into_iter().collect();
+        let cmds: BTreeMap<_, _> = commands(&plan)
+            .into_iter()
+            .map(|c| (c.title, c.code))
+            .collect();
         let airflow = &cmds["Airflow"];
+        // Logical dates are datetimes: the 02:00 run of each partition's day.
         assert!(
-            airflow.contains(&format!("--start-date {start} --end-date 2026-08-13")),
+            airflow.contains(&format!(
+                "--from-date {start}T02:00:00+00:00 --to-date 2026-08-13T02:00:00+00:00"
+            )),
             "{airflow}"
         );
         assert!(airflow.contains(&format!(
-            "--max-active-runs {}",
+            "--max-active-runs {} --reprocess-behavior completed",
             choices.concurrency.value()
         )));
+        assert_eq!(
+            airflow.contains("--reprocess-behavior failed"),
+            choices.markers,
+            "a resumed backfill skips completed runs only with markers"
+        );
+        // dbt's range end is exclusive: the 14th bounds it, it is not rebuilt
+        // (scripts/check-real runs these ranges on dbt-duckdb to prove it).
         assert!(cmds["dbt"].contains(&format!(
-            "\"start_date\": \"{start}\", \"end_date\": \"2026-08-13\""
+            "--event-time-start {start} --event-time-end 2026-08-14"
         )));
-        assert!(cmds["dbt"].contains("--full-refresh"));
-        assert_eq!(cmds["Plain loop"].contains("mark_done"), choices.markers);
+        assert!(!cmds["dbt"].contains("dbt run --select silver_orders+ --full-refresh"));
+        assert_eq!(cmds["Plain loop"].contains("markers.record"), choices.markers);
         assert!(cmds["Spark"].contains("partitionOverwriteMode\", \"dynamic\""));
+        assert_eq!(cmds["Spark"].contains("ops.backfill_done"), choices.markers);
         let look_back = (plan.first - Duration::days(14))
             .format("%Y-%m-%d")
             .to_string();
         assert!(cmds["Drift query"].contains(&look_back));
+        assert!(cmds["Drift query"].contains("round_even("));
         assert!(
-            !cmds.values().any(|c| c.contains("2026-08-14")),
+            !cmds
+                .iter()
+                .filter(|(title, _)| **title != "dbt")
+                .any(|(_, c)| c.contains("2026-08-14")),
             "no command touches tonight's partition"
         );
     }

@@ -108,8 +108,10 @@ test('copy buttons put the plan\'s commands on the clipboard', async () => {
   await airflow.getByRole('button', { name: 'Copy' }).click();
   await airflow.getByRole('status').filter({ hasText: 'Airflow copied.' }).waitFor();
   const text = await page.evaluate(() => navigator.clipboard.readText());
-  assert.match(text, /--start-date 2026-08-12 --end-date 2026-08-13/);
-  assert.match(text, /--max-active-runs 1/);
+  assert.match(text, /airflow backfill create --dag-id marlow_orders_daily/);
+  assert.match(text, /--from-date 2026-08-12T02:00:00\+00:00 --to-date 2026-08-13T02:00:00\+00:00/);
+  assert.match(text, /--max-active-runs 1 --reprocess-behavior completed/);
+  assert.match(await airflow.innerText(), /For Apache Airflow 3\.1/);
   assert.deepEqual(errors, []);
   await context.close();
 });

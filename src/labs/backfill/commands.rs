@@ -1,50 +1,175 @@
-//! The commands a plan means in real tools, generated from the plan.
+//! What the plan is in real tools, generated from the plan: the drift
+//! query (DuckDB), the Airflow 3 backfill, the dbt microbatch rebuild, a
+//! plain loop and a Spark job, each with the versions it is written for.
 
 use crate::engine::backfill::BackfillPlan;
 use crate::engine::calendar::shift;
+use crate::export::{airflow, drift, AIRFLOW_VERSIONS, DBT_VERSIONS, SPARK_VERSIONS};
 
-/// (title, code) for each tool.
-pub fn commands(plan: &BackfillPlan) -> Vec<(&'static str, String)> {
-    let start = plan.first.to_string();
-    let end = plan.last.to_string();
-    let look_back = shift(plan.first, -14).to_string();
+/// One tool's code for the plan.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Command {
+    pub title: &'static str,
+    /// Which versions it is written for (and proven on, in CI).
+    pub versions: &'static str,
+    pub code: String,
+}
+
+/// The Airflow backfill the plan means.
+pub fn airflow_backfill(plan: &BackfillPlan) -> airflow::Backfill {
+    airflow::Backfill {
+        dag_id: "marlow_orders_daily".to_string(),
+        first: plan.first,
+        last: plan.last,
+        max_active_runs: plan.concurrency,
+        pool_slots: plan.pool,
+        markers: plan.markers,
+        yield_to_nightly: false,
+        two_phases: false,
+    }
+}
+
+/// The dbt command that rebuilds the plan's dates with a microbatch model.
+pub fn dbt_rebuild(plan: &BackfillPlan) -> String {
+    format!(
+        "dbt run --select silver_orders+ \\\n  --event-time-start {} --event-time-end {}",
+        plan.first,
+        shift(plan.last, 1)
+    )
+}
+
+fn dbt(plan: &BackfillPlan) -> String {
+    format!(
+        "-- models/silver_orders.sql\n{}\n# The range's end is exclusive: this rebuilds {first} to {last}, and the `+`\n# rebuilds what reads silver_orders (gold) for the same days. A plain\n# --full-refresh would rebuild the whole table instead, and ignore the range.\n{}",
+        crate::export::dbt::microbatch_model(crate::labs::backfill::case::aug(1)),
+        dbt_rebuild(plan),
+        first = plan.first,
+        last = plan.last,
+    )
+}
+
+fn plain_loop(plan: &BackfillPlan) -> String {
     let slots = plan.slots();
-    let marker_lines = if plan.markers {
-        "    if backfill_log.is_done(dt):      # completion marker: resume, don't restart\n        continue\n    rebuild_silver(dt)                # overwrite the partition, from bronze\n    rebuild_gold(dt)\n    backfill_log.mark_done(dt)        # only after the partition is whole\n"
+    let skip = if plan.markers {
+        "    if markers.done(dt):          # finished in an earlier attempt: skip it\n        return\n"
     } else {
-        "    rebuild_silver(dt)                # overwrite the partition, from bronze\n    rebuild_gold(dt)                  # no marker: a re-run starts from the top\n"
+        ""
     };
+    let mark = if plan.markers {
+        "    markers.record(dt)            # only once silver and gold are both whole\n"
+    } else {
+        "    # no marker: after an interruption every date is rebuilt again\n"
+    };
+    format!(
+        "from concurrent.futures import ThreadPoolExecutor\n\ndef rebuild(dt):\n{skip}    replace_silver_partition(dt, source=\"bronze.orders\", logic=\"fixed\")\n    replace_gold_partition(dt)    # after its own silver, never before\n{mark}\n# {slots} date(s) at once: the source pool has {} connections\nwith ThreadPoolExecutor(max_workers={slots}) as pool:\n    list(pool.map(rebuild, dates(\"{}\", \"{}\")))\nrestate_finance_report(\"2026-08\")   # once, after every gold partition",
+        plan.pool, plan.first, plan.last
+    )
+}
+
+fn spark(plan: &BackfillPlan) -> String {
+    let skip = if plan.markers {
+        "    if dt in done: continue                      # completion markers: resume\n"
+    } else {
+        ""
+    };
+    let mark = if plan.markers {
+        "    spark.createDataFrame([(dt,)], \"dt date\").write.mode(\"append\").saveAsTable(\"ops.backfill_done\")\n"
+    } else {
+        ""
+    };
+    let done = if plan.markers {
+        "done = {r.dt for r in spark.table(\"ops.backfill_done\").collect()}\n"
+    } else {
+        ""
+    };
+    format!(
+        "from datetime import date, timedelta\nfrom pyspark.sql import functions as F\n\n# Replace only the dt partitions present in what is written.\nspark.conf.set(\"spark.sql.sources.partitionOverwriteMode\", \"dynamic\")\nfx = spark.table(\"silver.fx_rates\")\n{done}first, last = date.fromisoformat(\"{}\"), date.fromisoformat(\"{}\")\nfor n in range((last - first).days + 1):\n    dt = first + timedelta(days=n)\n{skip}    rows = spark.table(\"bronze.orders\").where(F.col(\"dt\") == F.lit(dt))\n    fixed = (rows.join(fx, [\"currency\", \"dt\"], \"left\")\n                 .withColumn(\"amount_gbp\", F.bround(F.col(\"amount\") * F.coalesce(\"gbp_per_unit\", F.lit(1)), 2)))\n    fixed.write.mode(\"overwrite\").insertInto(\"silver.orders\")\n    (spark.table(\"silver.orders\").where(F.col(\"dt\") == F.lit(dt))\n          .groupBy(\"dt\").agg(F.sum(\"amount_gbp\").alias(\"total_gbp\"))\n          .write.mode(\"overwrite\").insertInto(\"gold.daily_totals\"))\n{mark}# One date after another here; run dates side by side with your scheduler\n# (at most {} at once: the source pool's size).",
+        plan.first,
+        plan.last,
+        plan.slots()
+    )
+}
+
+/// Every tool's code for `plan`.
+pub fn commands(plan: &BackfillPlan) -> Vec<Command> {
+    let look_back = shift(plan.first, -14);
     vec![
-        (
-            "Drift query",
-            format!(
-                "-- partitions whose stored total disagrees with the source, recomputed per row\nSELECT s.dt,\n       SUM(s.amount_gbp)                                        AS stored,\n       SUM(ROUND(b.amount * f.rate, 2))                         AS recomputed,\n       ABS(SUM(s.amount_gbp) - SUM(ROUND(b.amount * f.rate, 2))) AS drift\nFROM   silver.orders s\nJOIN   bronze.orders b USING (order_id)\nJOIN   silver.fx_rates f ON f.currency = b.currency AND f.dt = b.dt\nWHERE  s.dt >= DATE '{look_back}'   -- start well before the suspected date\nGROUP  BY s.dt\nHAVING ABS(SUM(s.amount_gbp) - SUM(ROUND(b.amount * f.rate, 2))) > 0.01\nORDER  BY s.dt;                       -- the first row is where the bug really starts"
+        Command {
+            title: "Drift query",
+            versions: drift::Dialect::DuckDb.name(),
+            code: drift::query(
+                drift::Dialect::DuckDb,
+                "silver.orders",
+                "bronze.orders",
+                "silver.fx_rates",
+                look_back,
             ),
-        ),
-        (
-            "Airflow",
-            format!(
-                "airflow dags backfill marlow_orders_daily \\\n  --start-date {start} --end-date {end} \\\n  --max-active-runs {} \\\n  --reset-dagruns\n# the source pool has {} connections: more active runs only queue",
-                plan.concurrency, plan.pool
-            ),
-        ),
-        (
-            "dbt",
-            format!(
-                "dbt run --select silver.orders+ --full-refresh \\\n  --vars '{{\"start_date\": \"{start}\", \"end_date\": \"{end}\"}}'\n# --full-refresh: the incremental filter would otherwise skip dates that already have rows"
-            ),
-        ),
-        (
-            "Plain loop",
-            format!(
-                "for dt in date_range(\"{start}\", \"{end}\"):   # {slots} at a time at most\n{marker_lines}restate_finance_report(\"2026-08\")       # once all gold has landed"
-            ),
-        ),
-        (
-            "Spark",
-            format!(
-                "spark.conf.set(\"spark.sql.sources.partitionOverwriteMode\", \"dynamic\")\nfor dt in date_range(\"{start}\", \"{end}\"):\n    day = spark.table(\"bronze.orders\").where(F.col(\"dt\") == dt)   # bronze, not the broken silver\n    fixed = convert_to_gbp(day)                                     # the fixed logic\n    fixed.write.mode(\"overwrite\").insertInto(\"silver.orders\")      # replaces this dt only"
-            ),
-        ),
+        },
+        Command {
+            title: "Airflow",
+            versions: AIRFLOW_VERSIONS,
+            code: airflow::commands(&airflow_backfill(plan)),
+        },
+        Command {
+            title: "dbt",
+            versions: DBT_VERSIONS,
+            code: dbt(plan),
+        },
+        Command {
+            title: "Plain loop",
+            versions: "Python 3",
+            code: plain_loop(plan),
+        },
+        Command {
+            title: "Spark",
+            versions: SPARK_VERSIONS,
+            code: spark(plan),
+        },
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::labs::backfill::{Case, Choices, Concurrency, ShipGuess};
+
+    fn plan(markers: bool, concurrency: Concurrency) -> BackfillPlan {
+        Case::new().plan(&Choices {
+            ship: ShipGuess::Third,
+            concurrency,
+            markers,
+        })
+    }
+
+    #[test]
+    fn every_command_follows_the_plan() {
+        let on = commands(&plan(true, Concurrency::Four));
+        let text = |title: &str| {
+            on.iter()
+                .find(|c| c.title == title)
+                .map(|c| c.code.clone())
+                .unwrap_or_default()
+        };
+        assert!(text("Airflow").contains("--max-active-runs 4"));
+        assert!(text("Airflow").contains("--reprocess-behavior failed"));
+        assert!(text("dbt").contains("--event-time-start 2026-08-03 --event-time-end 2026-08-14"));
+        assert!(!text("dbt").contains("dbt run --select silver_orders+ --full-refresh"));
+        assert!(text("Drift query").contains("round_even("));
+        assert!(
+            text("Plain loop").contains("max_workers=4")
+                && text("Plain loop").contains("markers.done")
+        );
+        assert!(
+            text("Spark").contains("ops.backfill_done")
+                && text("Spark").contains("gold.daily_totals")
+        );
+        let off = commands(&plan(false, Concurrency::One));
+        assert!(off
+            .iter()
+            .all(|c| !c.code.contains("markers.done") && !c.code.contains("backfill_done")));
+        assert!(off
+            .iter()
+            .any(|c| c.title == "Airflow" && !c.code.contains("--reprocess-behavior failed")));
+        assert!(on.iter().all(|c| !c.versions.is_empty()));
+    }
 }

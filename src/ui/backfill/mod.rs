@@ -200,14 +200,15 @@ pub fn BackfillLab() -> impl IntoView {
                 {move || {
                     cmds.get()
                         .into_iter()
-                        .map(|(title, code)| {
+                        .map(|c| {
                             view! {
                                 <div class="command">
                                     <div class="command-head">
-                                        <h3>{title}</h3>
-                                        <CopyButton text=code.clone() what=title.to_string() />
+                                        <h3>{c.title}</h3>
+                                        <CopyButton text=c.code.clone() what=c.title.to_string() />
                                     </div>
-                                    <pre tabindex="0"><code>{code}</code></pre>
+                                    <p class="muted versions">"For " {c.versions}</p>
+                                    <pre tabindex="0"><code>{c.code}</code></pre>
                                 </div>
                             }
                         })

@@ -1,0 +1,61 @@
+"""Runs the backfill lab's dbt rebuild for each plan on dbt-duckdb: every
+plan's `--event-time-start/--event-time-end` range must rebuild exactly
+the plan's days, no more and no fewer, each day once, with the lab's
+fixed totals.
+
+usage: microbatch.py <folder written by partition-lab-export>/microbatch <dbt executable>
+"""
+import json
+import os
+import shlex
+import subprocess
+import sys
+
+import duckdb
+
+
+def main():
+    folder, dbt = sys.argv[1], sys.argv[2]
+    os.chdir(folder)
+    env = dict(os.environ, DBT_SEND_ANONYMOUS_USAGE_STATS="false")
+    run = lambda args: subprocess.run([dbt, *args, "--profiles-dir", ".", "-q"], env=env, capture_output=True, text=True)
+    with open("expected.json") as f:
+        expected = json.load(f)
+    for step in (["seed"], ["run"]):
+        done = run(step)
+        if done.returncode != 0:
+            print(f"dbt {step[0]} failed:\n{done.stdout}\n{done.stderr}")
+            sys.exit(1)
+    wrong = []
+    for command, dates in expected["plans"].items():
+        # Spoil every day, then let the plan's range rebuild what it rebuilds.
+        con = duckdb.connect("lab.duckdb")
+        con.execute("update silver_orders set amount_gbp = -1")
+        con.close()
+        done = run(shlex.split(command.replace("\\\n", " "))[1:])
+        if done.returncode != 0:
+            wrong.append(f"`{command}` failed: {done.stdout[-300:]} {done.stderr[-300:]}")
+            continue
+        con = duckdb.connect("lab.duckdb")
+        rows = con.execute(
+            "select cast(dt as varchar), count(*), sum(amount_gbp), bool_and(amount_gbp >= 0) "
+            "from silver_orders group by dt order by dt"
+        ).fetchall()
+        con.close()
+        rebuilt = [dt for dt, _, _, fresh in rows if fresh]
+        if rebuilt != dates:
+            wrong.append(f"`{command}` rebuilt {rebuilt}, the plan is {dates}")
+        for dt, n, total, fresh in rows:
+            truth = expected["truth"].get(dt)
+            if truth and n != truth["rows"]:
+                wrong.append(f"{dt}: {n} rows after the rebuild, the lab has {truth['rows']}")
+            if fresh and truth and round(total * 100) != truth["pence"]:
+                wrong.append(f"{dt}: rebuilt total {total}, the lab's fixed total {truth['pence'] / 100}")
+    print(f"dbt microbatch: {len(expected['plans'])} plan range(s) run, {len(wrong)} disagreement(s)")
+    for line in wrong[:20]:
+        print("  " + line)
+    sys.exit(1 if wrong else 0)
+
+
+if __name__ == "__main__":
+    main()
