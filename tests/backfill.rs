@@ -222,7 +222,10 @@ fn generated_commands_match_the_plan_for_every_choice() {
             "--event-time-start {start} --event-time-end 2026-08-14"
         )));
         assert!(!cmds["dbt"].contains("dbt run --select silver_orders+ --full-refresh"));
-        assert_eq!(cmds["Plain loop"].contains("markers.record"), choices.markers);
+        assert_eq!(
+            cmds["Plain loop"].contains("markers.record"),
+            choices.markers
+        );
         assert!(cmds["Spark"].contains("partitionOverwriteMode\", \"dynamic\""));
         assert_eq!(cmds["Spark"].contains("ops.backfill_done"), choices.markers);
         let look_back = (plan.first - Duration::days(14))

@@ -187,7 +187,7 @@ fn cut_hit(job: &Job, timeline: &Timeline) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(384))]
+    #![proptest_config(ProptestConfig::with_cases(1024))]
 
     /// SPEC 2's interruption and markers: the first launch, up to the cut,
     /// is the uninterrupted job; the cut kills exactly the steps that would

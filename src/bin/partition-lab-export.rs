@@ -23,7 +23,7 @@ use partition_lab::engine::{CommitOrder, Script};
 use partition_lab::export::replay::{
     bronze_csv, expected_json, pipelines_json, runner_files, Replay,
 };
-use partition_lab::export::{airflow, dbt, drift, File};
+use partition_lab::export::{airflow, dbt, File};
 use partition_lab::labs::backfill::{Case, Choices, Concurrency, ShipGuess};
 use partition_lab::labs::state_write::{script, Cell, Controls, LateOrder};
 
@@ -211,41 +211,9 @@ fn scenario_files() -> Vec<File> {
 /// The backfill lab's rebuild as a dbt microbatch project: bronze and the
 /// rates as seeds, silver as the microbatch model, and each plan's command.
 fn microbatch_files() -> Vec<File> {
-    use partition_lab::labs::backfill::case::aug;
     use partition_lab::labs::backfill::commands::dbt_rebuild;
     let case = Case::new();
-    let mut files = dbt::project("partition_lab_backfill");
-    // The seeds' types; bronze declares event_time so each batch reads its own day.
-    files.retain(|f| f.path != "dbt_project.yml");
-    files.push(File::new(
-        "dbt_project.yml",
-        "name: partition_lab_backfill\nversion: '1.0'\nprofile: partition_lab_backfill\nconfig-version: 2\nseeds:\n  partition_lab_backfill:\n    bronze_orders:\n      +event_time: event_time\n      +column_types: {order_id: varchar, event_time: timestamp, dt: date, currency: varchar, amount: 'decimal(18,2)'}\n    fx_rates:\n      +column_types: {currency: varchar, dt: date, gbp_per_unit: 'decimal(18,6)'}\n",
-    ));
-    let mut bronze = String::from("order_id,event_time,dt,currency,amount\n");
-    for e in &case.script.events {
-        let minor = e.amount.minor;
-        bronze.push_str(&format!(
-            "{},{},{},{},{}.{:02}\n",
-            e.id,
-            partition_lab::export::replay::instant(e.event_time),
-            e.event_date(),
-            e.amount.currency.code(),
-            minor / 100,
-            minor % 100
-        ));
-    }
-    files.push(File::new("seeds/bronze_orders.csv", bronze));
-    let days: Vec<_> = partition_lab::engine::calendar::days(aug(1), aug(14)).collect();
-    if let Some(fx) = drift::tables(&case.silver, &case.script.events, &case.script.fx, &days)
-        .into_iter()
-        .find(|f| f.path == "fx_rates.csv")
-    {
-        files.push(File::new("seeds/fx_rates.csv", fx.text));
-    }
-    files.push(File::new(
-        "models/silver_orders.sql",
-        dbt::microbatch_model(aug(1)),
-    ));
+    let mut files = partition_lab::labs::backfill::commands::microbatch_project(&case);
     let mut plans = serde_json::Map::new();
     for ship in ShipGuess::ALL {
         let plan = case.plan(&Choices {
@@ -292,21 +260,7 @@ fn microbatch_files() -> Vec<File> {
 
 fn drift_files() -> Vec<File> {
     let case = Case::new();
-    let first = partition_lab::labs::backfill::case::aug(1);
-    let days: Vec<_> =
-        partition_lab::engine::calendar::days(first, partition_lab::labs::backfill::case::aug(14))
-            .collect();
-    let mut files = drift::tables(&case.silver, &case.script.events, &case.script.fx, &days);
-    files.push(File::new(
-        "drift.sql",
-        drift::query(
-            drift::Dialect::DuckDb,
-            "silver_orders",
-            "bronze_orders",
-            "fx_rates",
-            first,
-        ),
-    ));
+    let mut files = partition_lab::labs::backfill::commands::drift_project(&case);
     let expected: Vec<serde_json::Value> = case
         .drift()
         .into_iter()

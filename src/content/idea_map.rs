@@ -31,7 +31,7 @@ pub const IDEA_MAP: [Idea; 5] = [
     },
     Idea {
         title: "Redoing old work on purpose",
-        question: "Which partitions are wrong, in what order do they rebuild, and how fast dare I go?",
+        question: "Which days did the bug really damage, what has to be rebuilt before what, and how many days can run at once without hurting anyone?",
         ideas: &["backfill", "blast radius", "backfill range", "completion marker", "restatement"],
         lab: Some(("/lab/backfill", "Currency-bug backfill lab")),
     },

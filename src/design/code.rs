@@ -7,15 +7,17 @@ use crate::engine::{
     WriteMode,
 };
 
-use super::compile::{compile, BackfillDesign, CompiledDesign};
+use super::compile::{compile, CompiledDesign};
 use super::graph::{BackfillShape, Graph, Layer, Markers, NodeConfig, NodeKind};
 use super::limits::check_config;
 use super::validate::Problem;
+use crate::export::{AIRFLOW_VERSIONS, DBT_VERSIONS, SPARK_VERSIONS};
 
-/// One tool's code.
+/// One tool's code, and the versions it is written for.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Code {
     pub tool: &'static str,
+    pub versions: &'static str,
     pub text: String,
 }
 
@@ -48,14 +50,17 @@ pub fn export_code(graph: &Graph) -> Result<Vec<Code>, Vec<Problem>> {
     Ok(vec![
         Code {
             tool: "dbt",
-            text: dbt(&design, &source),
+            versions: DBT_VERSIONS,
+            text: dbt(&design, &source, &target),
         },
         Code {
             tool: "Airflow",
-            text: airflow(&design, &target),
+            versions: AIRFLOW_VERSIONS,
+            text: airflow(&design, &source, &target),
         },
         Code {
             tool: "Spark",
+            versions: SPARK_VERSIONS,
             text: spark(&design, &source, &target),
         },
     ])
@@ -63,142 +68,160 @@ pub fn export_code(graph: &Graph) -> Result<Vec<Code>, Vec<Problem>> {
 
 fn key_column(key: MergeKey) -> &'static str {
     match key {
-        MergeKey::Key => "id",
-        MergeKey::RowId => "row_id",
+        MergeKey::Key => "key",
+        MergeKey::RowId => "id",
     }
 }
 
-/// The incremental read predicate, as SQL, with the run's day as `run_day`.
-fn predicate(state: ProcessingState, run_day: &str, this: &str) -> Option<String> {
+/// The rows a run may read, as SQL over bronze aliased `b`, with the
+/// pipeline's state in `ops.pipeline_state` (one row per pipeline) and, for
+/// a partition list, the dates it rebuilds in `ops.partitions_to_build`.
+fn scope(state: ProcessingState, state_table: &str, list_table: &str) -> String {
     match state {
         ProcessingState::Watermark {
             column,
             overlap_minutes,
         } => {
             let col = column.name();
-            Some(if overlap_minutes == 0 {
-                format!("{col} > (select max({col}) from {this})")
+            let back = if overlap_minutes == 0 {
+                String::new()
             } else {
-                format!(
-                    "{col} > (select max({col}) from {this}) - interval '{overlap_minutes} minutes'"
-                )
-            })
+                format!(" - interval '{overlap_minutes} minutes'")
+            };
+            format!(
+                "  and b.{col} > (select mark from {state_table}){back}   -- the saved watermark\n"
+            )
         }
         ProcessingState::PartitionList { lookback, over } => {
             let col = match over {
                 ListDate::EventDate => "dt",
                 ListDate::ChangeDate => "change_date",
             };
-            Some(format!(
-                "{col} between {run_day} - interval '{lookback} day' and {run_day}"
-            ))
+            format!("  -- dates not yet done, plus the run's day and the {lookback} day(s) before it\n  and b.{col} in (select dt from {list_table})\n")
         }
-        ProcessingState::None => None,
+        ProcessingState::None => String::new(),
     }
 }
 
-fn dbt(design: &CompiledDesign, source: &str) -> String {
-    let p = &design.pipeline;
-    let (materialized, strategy) = match p.write {
-        WriteMode::Append => ("incremental", Some("incremental_strategy='append'".to_string())),
-        WriteMode::OverwritePartition => (
-            "incremental",
-            Some("incremental_strategy='insert_overwrite',\n    partition_by={'field': 'dt', 'data_type': 'date'}".to_string()),
-        ),
-        WriteMode::Merge { key } => (
-            "incremental",
-            Some(format!(
-                "incremental_strategy='merge',\n    unique_key='{}'",
-                key_column(key)
-            )),
-        ),
-        WriteMode::ReplaceTable => ("table", None),
-    };
-    let mut config = format!("{{{{ config(\n    materialized='{materialized}'");
-    if let Some(strategy) = strategy {
-        config.push_str(&format!(",\n    {strategy}"));
+fn commit_note(design: &CompiledDesign) -> &'static str {
+    match (design.pipeline.state, design.pipeline.commit) {
+        (ProcessingState::None, _) => "",
+        (_, CommitOrder::StateAfterWrite) => "\n-- The orchestrator saves the new state after `dbt run` succeeds.",
+        (_, CommitOrder::StateBeforeWrite) => "\n-- The orchestrator saves the new state BEFORE `dbt run`: a crash in\n-- between leaves the state moved on and the batch never written.",
     }
-    config.push_str("\n) }}");
+}
+
+fn finaliser_note(design: &CompiledDesign, adjustments: &str) -> String {
+    design
+        .pipeline
+        .finaliser
+        .map(|f| {
+            let after = match f.after_final {
+                AfterFinal::Drop => "later rows for them are left out (and lost)".to_string(),
+                AfterFinal::Adjustments => format!("later rows for them go to {adjustments}, not here"),
+                AfterFinal::Reopen => "later rows reopen them (finance's figures change after the close)".to_string(),
+            };
+            format!(
+                "\n-- Final after {} day(s): partitions up to final_through are never written again;\n-- {after}.",
+                f.allowed_lateness_days
+            )
+        })
+        .unwrap_or_default()
+}
+
+fn dbt(design: &CompiledDesign, source: &str, target: &str) -> String {
+    let p = &design.pipeline;
+    let config = match p.write {
+        WriteMode::Append => "materialized='incremental', incremental_strategy='append'".to_string(),
+        // dbt-duckdb has no insert_overwrite: delete the batch's partitions, insert the batch.
+        WriteMode::OverwritePartition => "materialized='incremental', incremental_strategy='delete+insert', unique_key='dt'".to_string(),
+        // A real MERGE overwrites a matched row whatever its age: the
+        // condition keeps the newer one, as the lab's merge does.
+        WriteMode::Merge { key } => format!(
+            "materialized='incremental', incremental_strategy='merge', unique_key='{}',\n    merge_update_condition='DBT_INTERNAL_SOURCE.updated_at >= DBT_INTERNAL_DEST.updated_at'",
+            key_column(key)
+        ),
+        WriteMode::ReplaceTable => "materialized='table'".to_string(),
+    };
     let from = match design.reads {
         Layer::Bronze => format!("{{{{ source('bronze', '{}') }}}}", bare(source)),
-        Layer::Silver => "{{ ref('silver_model') }}   -- reads silver, not bronze".to_string(),
+        Layer::Silver => format!(
+            "{{{{ ref('{}') }}}}   -- reads silver, not bronze",
+            bare(target)
+        ),
     };
     let dt = match p.partition_key {
-        PartitionKey::EventDate => "cast(event_time as date) as dt",
-        PartitionKey::ProcessingDate => {
-            "current_date as dt   -- the day it ran, not the day it happened"
-        }
+        PartitionKey::EventDate => "b.dt",
+        PartitionKey::ProcessingDate => "(select run_day from ops.pipeline_state) as dt   -- the day it ran, not the day it happened",
     };
     let logic = match p.logic {
         LogicVersion::Fixed => "",
-        LogicVersion::Broken => "\n  -- the old logic: the fx rate truncated to 2 dp",
+        LogicVersion::Broken => "   -- the old logic: rate truncated to 2 dp",
     };
-    let mut sql = format!("{config}\n\nselect *, {dt}{logic}\nfrom {from}");
-    if let Some(pred) = predicate(p.state, "date '{{ var(\"run_day\") }}'", "{{ this }}") {
-        sql.push_str(&format!(
-            "\n{{% if is_incremental() %}}\nwhere {pred}\n{{% endif %}}"
-        ));
-    }
-    if p.commit == CommitOrder::StateBeforeWrite {
-        sql.push_str("\n-- dbt keeps no separate state: the predicate reads the table itself,\n-- so \"state saved before the write\" cannot happen here.");
-    }
-    if let Some(f) = p.finaliser {
-        sql.push_str(&format!(
-            "\n-- final after {} day(s): runs leave older partitions alone; {}",
-            f.allowed_lateness_days,
-            match f.after_final {
-                AfterFinal::Drop => "later rows are dropped",
-                AfterFinal::Adjustments => "later rows go to an adjustments model",
-                AfterFinal::Reopen => "later rows reopen the partition",
-            }
-        ));
-    }
+    let final_filter = if p.finaliser.is_some() {
+        "  and b.dt > (select final_through from ops.pipeline_state)   -- final partitions stay as they are\n"
+    } else {
+        ""
+    };
+    let mut sql = format!(
+        "{{{{ config(\n    {config}\n) }}}}\n\nselect b.id, b.key, b.updated_at, b.arrived_at, b.amount{logic}, {dt}\nfrom {from} b\nwhere b.arrived_at <= (select run_at from ops.pipeline_state)\n{}{final_filter}-- one row per key: the latest version the run read\nqualify row_number() over (partition by b.key order by b.updated_at desc, b.arrived_at desc) = 1",
+        scope(p.state, "ops.pipeline_state", "ops.partitions_to_build")
+    );
+    sql.push_str(commit_note(design));
+    sql.push_str(&finaliser_note(design, "an adjustments model"));
     if design.unique_check || design.reconcile_check {
-        sql.push_str("\n\n# schema.yml");
+        sql.push_str("\n\n# models/schema.yml");
         if design.unique_check {
-            sql.push_str("\n#   tests: [unique, not_null] on the key");
+            sql.push_str(&format!(
+                "\n#   columns: [{{name: {}, tests: [unique, not_null]}}]",
+                match p.write {
+                    WriteMode::Merge { key } => key_column(key),
+                    _ => "id",
+                }
+            ));
         }
         if design.reconcile_check {
-            sql.push_str("\n#   tests: row counts and totals equal the source's");
+            sql.push_str("\n#   a test comparing row counts and totals per dt with the source");
         }
+    }
+    if let Some(b) = design.backfill {
+        sql.push_str(&format!(
+            "\n\n# The backfill, as a dbt rebuild of those days only (the end is exclusive):\ndbt run --select {}+ --event-time-start {} --event-time-end {}\n# (with incremental_strategy='microbatch', event_time='event_time', batch_size='day')",
+            bare(target),
+            b.first,
+            crate::engine::calendar::shift(b.last, 1)
+        ));
     }
     sql
 }
 
-fn airflow(design: &CompiledDesign, target: &str) -> String {
-    let mut text = format!(
-        "with DAG(\n    \"{}_daily\",\n    schedule=\"0 2 * * *\",      # 02:00, for the day before\n    catchup=False,              # history is a backfill, launched on purpose\n    max_active_runs=1,          # one run at a time: each reads the state the last one saved\n    default_args={{\"retries\": 1, \"retry_delay\": timedelta(minutes=5), \"pool\": \"source_pool\"}},\n) as dag:\n    ...",
-        bare(target)
+fn airflow(design: &CompiledDesign, source: &str, target: &str) -> String {
+    let dag_id = format!("{}_daily", bare(target));
+    let first = design.backfill.map_or_else(
+        || chrono::NaiveDate::from_ymd_opt(2026, 6, 1).unwrap_or_default(),
+        |b| b.first,
     );
+    let mut text = crate::export::airflow::dag(&dag_id, source, target, first);
     if let Some(b) = design.backfill {
+        let plan = crate::export::airflow::Backfill {
+            dag_id,
+            first: b.first,
+            last: b.last,
+            max_active_runs: b.max_concurrency,
+            pool_slots: 4,
+            markers: b.markers == Markers::AfterPartition,
+            yield_to_nightly: b.yield_to_scheduled,
+            two_phases: b.shape == BackfillShape::TwoPhases,
+        };
         text.push_str("\n\n");
-        text.push_str(&backfill_command(&b, target));
-    }
-    text
-}
-
-fn backfill_command(b: &BackfillDesign, target: &str) -> String {
-    let dag = format!("{}_daily", bare(target));
-    let base = format!(
-        "airflow dags backfill {dag} \\\n  --start-date {} --end-date {} \\\n  --max-active-runs {} --pool backfill_pool",
-        b.first, b.last, b.max_concurrency
-    );
-    let markers = match b.markers {
-        Markers::Off => "\n  --reset-dagruns   # no completion markers: a re-run starts again from the top",
-        Markers::AfterPartition => "\n  # no --reset-dagruns: succeeded dates are the completion markers, so a re-run resumes",
-        Markers::BeforePartition => "\n  # the marker is set when a date starts: a killed date counts as done",
-    };
-    let mut text = match b.shape {
-        BackfillShape::PerDate => format!("{base}{markers}"),
-        BackfillShape::Together => format!(
-            "{base}{markers}\n# silver_* and gold_* tasks have no dependency between them: gold reads silver as it stands when it starts"
-        ),
-        BackfillShape::TwoPhases => format!(
-            "{base} \\\n  --task-regex '^silver_'{markers}\n# then, once every silver date has landed:\n{base} \\\n  --task-regex '^gold_'"
-        ),
-    };
-    if b.yield_to_scheduled {
-        text.push_str("\n# the nightly DAG runs with a higher priority_weight, so it takes the next free slot");
+        text.push_str(&crate::export::airflow::commands(&plan));
+        match b.shape {
+            BackfillShape::Together => text.push_str("\n# silver and gold at the same time: build_gold would have to start without\n# waiting for build_silver, reading silver as it stands when it starts"),
+            BackfillShape::PerDate | BackfillShape::TwoPhases => {}
+        }
+        if b.markers == Markers::BeforePartition {
+            text.push_str("\n# A marker written before the partition has no Airflow form: a run counts as\n# completed only once its tasks succeed. The lab's design counts a killed date as done.");
+        }
     }
     text
 }
@@ -207,44 +230,58 @@ fn spark(design: &CompiledDesign, source: &str, target: &str) -> String {
     let p = &design.pipeline;
     let read_from = match design.reads {
         Layer::Bronze => source.to_string(),
-        Layer::Silver => "silver (the table this job writes)".to_string(),
+        Layer::Silver => target.to_string(),
     };
-    let mut text = format!("batch = spark.table(\"{read_from}\")");
-    if let Some(pred) = predicate(p.state, "date'{run_day}'", target) {
-        text.push_str(&format!(".where(\"{pred}\")"));
-    }
-    text.push('\n');
-    let state_save = match p.state {
-        ProcessingState::Watermark { column, .. } => Some(format!(
-            "state.save(batch.agg(F.max(\"{}\")).first()[0])",
-            column.name()
-        )),
-        _ => None,
+    let (read, next) = match p.state {
+        ProcessingState::Watermark {
+            column,
+            overlap_minutes,
+        } => {
+            let col = column.name();
+            (
+                format!("mark = state.get(\"mark\")   # the newest {col} a successful run read\nif mark is not None:\n    batch = batch.where(F.col(\"{col}\") > F.lit(mark) - F.expr(\"interval {overlap_minutes} minutes\"))"),
+                format!("newest = batch.agg(F.max(\"{col}\")).first()[0]\nnew_state = {{\"mark\": newest if mark is None else max(mark, newest or mark)}}"),
+            )
+        }
+        ProcessingState::PartitionList { lookback, over } => {
+            let col = match over {
+                ListDate::EventDate => "dt",
+                ListDate::ChangeDate => "change_date",
+            };
+            (
+                format!("todo = state.dates_to_build(run_day, lookback={lookback})   # not done yet, plus the lookback\nbatch = batch.where(F.col(\"{col}\").isin(todo))"),
+                "new_state = {\"done\": state.get(\"done\") | set(todo)}".to_string(),
+            )
+        }
+        ProcessingState::None => (String::new(), String::new()),
+    };
+    let finalised = if p.finaliser.is_some() {
+        "\nbatch = batch.where(F.col(\"dt\") > F.lit(state.get(\"final_through\")))   # final partitions stay as they are"
+    } else {
+        ""
     };
     let write = match p.write {
         WriteMode::Append => format!("batch.write.mode(\"append\").insertInto(\"{target}\")"),
         WriteMode::OverwritePartition => format!(
-            "spark.conf.set(\"spark.sql.sources.partitionOverwriteMode\", \"dynamic\")\nbatch.write.mode(\"overwrite\").insertInto(\"{target}\")   # only the dt values in the batch\n# Delta: .option(\"replaceWhere\", \"dt >= '<first>' AND dt <= '<last>'\")"
+            "spark.conf.set(\"spark.sql.sources.partitionOverwriteMode\", \"dynamic\")\nbatch.write.mode(\"overwrite\").insertInto(\"{target}\")   # replaces only the dt values in the batch"
         ),
         WriteMode::Merge { key } => {
             let k = key_column(key);
             format!(
-                "(DeltaTable.forName(spark, \"{target}\").alias(\"t\")\n  .merge(batch.alias(\"s\"), \"t.{k} = s.{k}\")\n  .whenMatchedUpdateAll(condition=\"s.updated_at >= t.updated_at\")   # latest wins\n  .whenNotMatchedInsertAll()\n  .execute())"
+                "# Delta Lake (not run by the lab's checks: its JARs are outside PyPI; the same\n# merge runs on dbt-duckdb there). One source row per key, or MERGE fails.\nlatest = Window.partitionBy(\"{k}\").orderBy(F.col(\"updated_at\").desc())\nbatch = batch.withColumn(\"n\", F.row_number().over(latest)).where(\"n = 1\").drop(\"n\")\n(DeltaTable.forName(spark, \"{target}\").alias(\"t\")\n    .merge(batch.alias(\"s\"), \"t.{k} = s.{k}\")\n    .whenMatchedUpdateAll(condition=\"s.updated_at >= t.updated_at\")   # keep the newer version\n    .whenNotMatchedInsertAll()\n    .execute())"
             )
         }
-        WriteMode::ReplaceTable => format!(
-            "batch.write.mode(\"overwrite\").saveAsTable(\"{target}\")   # the whole table, every run"
-        ),
+        WriteMode::ReplaceTable => format!("batch.write.mode(\"overwrite\").saveAsTable(\"{target}\")   # the whole table, every run"),
     };
-    match (state_save, p.commit) {
-        (Some(save), CommitOrder::StateBeforeWrite) => {
-            text.push_str(&format!("{save}   # saved BEFORE the write\n{write}"))
-        }
-        (Some(save), CommitOrder::StateAfterWrite) => {
-            text.push_str(&format!("{write}\n{save}   # saved after the write"))
-        }
-        (None, _) => text.push_str(&write),
-    }
+    let steps = match (p.state, p.commit) {
+        (ProcessingState::None, _) => write,
+        (_, CommitOrder::StateAfterWrite) => format!("{next}\n{write}\nstate.save(new_state)   # after the write: a crash re-reads the batch"),
+        (_, CommitOrder::StateBeforeWrite) => format!("{next}\nstate.save(new_state)   # BEFORE the write: a crash loses the batch\n{write}"),
+    };
+    let mut text = format!(
+        "from pyspark.sql import Window, functions as F\n\nbatch = spark.table(\"{read_from}\").where(F.col(\"arrived_at\") <= F.lit(run_started_at))\n{read}{finalised}\n{steps}"
+    );
+    text.push_str(&finaliser_note(design, "silver.adjustments").replace("\n-- ", "\n# "));
     text
 }
 
@@ -297,7 +334,7 @@ mod tests {
     }
 
     #[test]
-    fn list_and_overwrite_is_insert_overwrite_with_a_lookback() {
+    fn list_and_overwrite_is_delete_insert_on_dt_with_a_lookback() {
         let g = design(
             StateChoice::PartitionList {
                 lookback: 2,
@@ -307,8 +344,12 @@ mod tests {
         );
         let codes = export_code(&g).expect("valid");
         let dbt = tool(&codes, "dbt");
-        assert!(dbt.contains("insert_overwrite"), "{dbt}");
-        assert!(dbt.contains("interval '2 day'"), "{dbt}");
+        assert!(dbt.contains("delete+insert', unique_key='dt'"), "{dbt}");
+        assert!(
+            !dbt.contains("insert_overwrite") && !dbt.contains("partition_by"),
+            "{dbt}"
+        );
+        assert!(dbt.contains("the 2 day(s) before it"), "{dbt}");
         assert!(dbt.contains("source('bronze', 'clicks')"), "{dbt}");
         let spark = tool(&codes, "Spark");
         assert!(
@@ -316,6 +357,7 @@ mod tests {
             "{spark}"
         );
         assert!(tool(&codes, "Airflow").contains("catchup=False"));
+        assert!(codes.iter().all(|c| !c.versions.is_empty()));
     }
 
     #[test]
@@ -332,16 +374,26 @@ mod tests {
         let codes = export_code(&g).expect("valid");
         let dbt = tool(&codes, "dbt");
         assert!(
-            dbt.contains("incremental_strategy='merge'") && dbt.contains("unique_key='id'"),
+            dbt.contains("incremental_strategy='merge'") && dbt.contains("unique_key='key'"),
             "{dbt}"
+        );
+        assert!(dbt.contains("DBT_INTERNAL_SOURCE.updated_at >= DBT_INTERNAL_DEST.updated_at"));
+        assert!(
+            dbt.contains("qualify row_number()"),
+            "one row per key: {dbt}"
         );
         assert!(dbt.contains("interval '180 minutes'"), "{dbt}");
         let spark = tool(&codes, "Spark");
         assert!(
-            spark.contains(".merge(") && spark.contains("t.id = s.id"),
+            spark.contains(".merge(") && spark.contains("t.key = s.key"),
             "{spark}"
         );
-        assert!(spark.find(".merge(") < spark.find("state.save"), "{spark}");
+        assert!(spark.contains("s.updated_at >= t.updated_at") && spark.contains("row_number"));
+        assert!(
+            spark.find(".merge(") < spark.find("state.save(new_state)"),
+            "{spark}"
+        );
+        assert!(!spark.contains("date'{run_day}'"), "{spark}");
     }
 
     #[test]
@@ -383,13 +435,28 @@ mod tests {
         let codes = export_code(&g).expect("valid");
         let airflow = tool(&codes, "Airflow");
         assert!(
-            airflow.contains("--start-date 2026-08-03 --end-date 2026-08-13"),
+            airflow.contains(
+                "--from-date 2026-08-03T02:00:00+00:00 --to-date 2026-08-13T02:00:00+00:00"
+            ),
             "{airflow}"
         );
         assert!(airflow.contains("--max-active-runs 3"), "{airflow}");
-        assert!(airflow.contains("--reset-dagruns"), "{airflow}");
-        assert!(airflow.contains("'^gold_'"), "{airflow}");
-        assert!(tool(&codes, "dbt").contains("materialized='table'"));
+        assert!(
+            !airflow.contains("--reprocess-behavior failed"),
+            "no markers: {airflow}"
+        );
+        assert!(airflow.contains("pool minus one"), "{airflow}");
+        assert!(
+            airflow.contains("build_silver for every date first"),
+            "{airflow}"
+        );
+        assert!(!airflow.contains("priority_weight, so"), "{airflow}");
+        let dbt = tool(&codes, "dbt");
+        assert!(dbt.contains("materialized='table'"));
+        assert!(
+            dbt.contains("--event-time-start 2026-08-03 --event-time-end 2026-08-14"),
+            "{dbt}"
+        );
     }
 
     #[test]

@@ -9,6 +9,7 @@ pub mod airflow;
 pub mod bundle;
 pub mod dbt;
 pub mod drift;
+pub mod project;
 pub mod replay;
 
 /// The versions each export is written for and checked against.

@@ -56,6 +56,15 @@ pub fn data_url(text: &str) -> String {
     format!("data:application/json;charset=utf-8,{encoded}")
 }
 
+/// A `data:` URL for an uncompressed tar archive.
+pub fn tar_url(bytes: &[u8]) -> String {
+    use base64::Engine;
+    format!(
+        "data:application/x-tar;base64,{}",
+        base64::engine::general_purpose::STANDARD.encode(bytes)
+    )
+}
+
 pub fn remove(key: &str) {
     Local.remove(key);
 }

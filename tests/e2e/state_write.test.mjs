@@ -222,16 +222,21 @@ test('the lab has no axe violations before the reveal and fits a phone', async (
   await context.close();
 });
 
-test('each cell shows its equivalent Spark or dbt code for the current settings', async () => {
-  const { page, errors, context } = await openPage(env, '/lab/state-write?lookback=2');
+test('each cell shows its equivalent dbt and Spark code for the current settings', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/state-write?lookback=2&commit=before');
   const list = page.getByRole('region', { name: 'Partition list + Overwrite', exact: true });
   await list.getByText('Equivalent code').click();
-  const code = await list.locator('pre').innerText();
-  assert.match(code, /delete\+insert/);
-  assert.match(code, /interval '2 day'/);
+  const dbt = await list.locator('pre[data-tool="dbt"]').innerText();
+  assert.match(dbt, /delete\+insert/);
+  assert.match(dbt, /the 2 day\(s\) before/);
+  assert.match(dbt, /BEFORE `dbt run`/, 'the commit order follows the control');
+  assert.match(await list.locator('pre[data-tool="Spark"]').innerText(), /LOOKBACK = 2/);
   const wm = page.getByRole('region', { name: 'Watermark + Overwrite', exact: true });
   await wm.getByText('Equivalent code').click();
-  assert.match(await wm.locator('pre').innerText(), /partitionOverwriteMode", "dynamic"/);
+  const spark = await wm.locator('pre[data-tool="Spark"]').innerText();
+  assert.match(spark, /partitionOverwriteMode", "dynamic"/);
+  assert.ok(spark.indexOf('state.save') < spark.indexOf('insertInto'), 'state saved before the write');
+  assert.match(await wm.locator('pre[data-tool="dbt"]').innerText(), /delete\+insert/);
   const violations = await axe(page);
   assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
   assert.deepEqual(errors, []);

@@ -1,4 +1,4 @@
-//! August's silver.orders partitions, one box each, as the backfill leaves them.
+//! Each of silver.orders' August partitions as the backfill leaves it.
 
 use chrono::Datelike;
 use leptos::prelude::*;
@@ -25,7 +25,7 @@ pub fn Grid() -> impl IntoView {
     });
     view! {
         <section aria-labelledby="grid-heading">
-            <h2 id="grid-heading">"August · silver.orders, one box per date partition"</h2>
+            <h2 id="grid-heading">"silver.orders in August: each day's partition"</h2>
             <ol class="grid14">
                 {move || {
                     boxes

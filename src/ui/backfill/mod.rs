@@ -179,10 +179,10 @@ pub fn BackfillLab() -> impl IntoView {
             <section aria-labelledby="plan-heading">
                 <h2 id="plan-heading">"2. In what order: the plan"</h2>
                 <ol class="plan-steps">
-                    <li><strong>"bronze"</strong>" is never rebuilt: it is what the rebuild reads."</li>
+                    <li><strong>"bronze"</strong>" stays as it is: the source of truth the new silver is computed from."</li>
                     <li><strong>"silver.orders"</strong>" is rebuilt one date at a time, each partition replaced whole, from bronze with the fixed logic."</li>
                     <li><strong>"gold"</strong>" for a date is rebuilt only after that date's silver."</li>
-                    <li><strong>"the finance report"</strong>" is restated once, after all gold has landed. Until a partition swaps, consumers keep reading its old numbers."</li>
+                    <li><strong>"the finance report"</strong>" is restated once, after all gold has landed. Anyone reading a partition before its rebuild finishes still sees the wrong figure."</li>
                 </ol>
                 <p class="plan-line" data-figure="plan">{move || plan_line.get()}</p>
                 <p class="muted">
@@ -197,6 +197,17 @@ pub fn BackfillLab() -> impl IntoView {
             <runner::Runner />
             <section aria-labelledby="commands-heading">
                 <h2 id="commands-heading">"The commands for this plan"</h2>
+                {move || {
+                    lab.case
+                        .with_value(|case| crate::labs::backfill::commands::runnable(case, &case.plan(&choices.get())))
+                        .map(|(file, bytes)| view! {
+                            <p>
+                                <a class="button-link" href=crate::ui::storage::tar_url(&bytes) download=file>
+                                    "Download this plan as a runnable project (Airflow DAG, dbt rebuild, drift query)"
+                                </a>
+                            </p>
+                        })
+                }}
                 {move || {
                     cmds.get()
                         .into_iter()

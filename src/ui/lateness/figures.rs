@@ -29,7 +29,7 @@ pub fn Figures() -> impl IntoView {
                 </p>
             </section>
             <section class="figure" aria-labelledby="fig-open">
-                <h2 id="fig-open">"Rebuilt every run"</h2>
+                <h2 id="fig-open">"Open each night"</h2>
                 <p class="big" data-figure="open">
                     {move || match f.read().open_partitions {
                         Some(1) => "1 partition".to_string(),
@@ -39,7 +39,8 @@ pub fn Figures() -> impl IntoView {
                 </p>
                 <p>
                     {move || match f.read().lateness {
-                        Lateness::Days(l) => format!("Each nightly run rebuilds yesterday plus the {l} day{} before it; those can still change at any moment.", if l == 1 { "" } else { "s" }),
+                        Lateness::Days(0) => "Only yesterday is still open: a late row can change it until tonight's run, after which it is final. A partition-list run rebuilds it each night; a watermark run writes only the partitions its new rows fall in.".to_string(),
+                        Lateness::Days(l) => format!("Yesterday and the {l} day{} before it are still open: a late row can still change them. A partition-list run rebuilds all of them each night; a watermark run writes only the partitions its new rows fall in.", if l == 1 { "" } else { "s" }),
                         Lateness::Never => "Nothing is ever final, so every run has to rebuild every day it has built so far.".to_string(),
                     }}
                 </p>

@@ -134,11 +134,22 @@ pub fn CellPanel(cell: Cell) -> impl IntoView {
             <details class="code">
                 <summary>"Equivalent code"</summary>
                 {move || {
-                    let (tool, code) = equivalent(cell, &lab.controls.get());
-                    view! {
-                        <p class="muted">{format!("In {tool}:")}</p>
-                        <pre tabindex="0"><code>{code}</code></pre>
-                    }
+                    equivalent(cell, &lab.controls.get())
+                        .into_iter()
+                        .map(|(tool, code)| view! {
+                            <p class="muted">{format!("In {tool}:")}</p>
+                            <pre tabindex="0" data-tool=tool><code>{code}</code></pre>
+                        })
+                        .collect_view()
+                }}
+                {move || {
+                    crate::labs::state_write::code::runnable(cell, &lab.controls.get()).map(|(file, bytes)| view! {
+                        <p>
+                            <a class="button-link" href=crate::ui::storage::tar_url(&bytes) download=file>
+                                "Download this week as a runnable project (dbt and Spark)"
+                            </a>
+                        </p>
+                    })
                 }}
             </details>
             <div class="verdict-slot">

@@ -1,0 +1,33 @@
+//! Runnable projects a user downloads: the same files `scripts/check-real`
+//! runs in CI, for the pipelines and the script the user is looking at.
+
+use crate::engine::Script;
+
+use super::replay::{bronze_csv, pipelines_json, runner_files, Replay};
+use super::{dbt, File, DBT_VERSIONS, SPARK_VERSIONS};
+
+/// A dbt-duckdb project (one model per pipeline) with the Spark runner
+/// beside it, replaying `scripts`' runs; `expected` adds the engine's
+/// answer for the checks.
+pub fn replay_project(name: &str, replays: &[Replay], scripts: &[(&str, &Script)]) -> Vec<File> {
+    let mut files = dbt::project(name);
+    for r in replays {
+        files.push(File::new(format!("models/{}.sql", r.name), dbt::model(r)));
+    }
+    let csv = bronze_csv(scripts);
+    files.push(File::new("seeds/bronze.csv", csv.clone()));
+    files.push(File::new("bronze.csv", csv));
+    files.push(File::new("pipelines.json", pipelines_json(replays)));
+    files.extend(runner_files());
+    files.push(File::new("README.txt", readme(replays)));
+    files
+}
+
+fn readme(replays: &[Replay]) -> String {
+    let names: Vec<&str> = replays.iter().map(|r| r.name.as_str()).collect();
+    format!(
+        "Exported from Partition Lab: {} pipeline(s) ({}) and the runs the lab\nreplayed, on real tools.\n\ndbt ({DBT_VERSIONS}):\n    python -m venv .venv && . .venv/bin/activate\n    pip install \"dbt-core==1.10.*\" \"dbt-duckdb==1.10.*\"\n    DBT_SEND_ANONYMOUS_USAGE_STATS=false python replay_dbt.py\n\nSpark ({SPARK_VERSIONS}; needs Java 17):\n    pip install \"pyspark==4.0.*\"\n    python replay_spark.py\n\nEach runner keeps the pipeline's state (a watermark or a partition list)\nin lab_control / lab_targets, runs every scheduled run, retry and manual\nre-run in order, and writes results.json: each table's row ids per\npartition, which are the lab's silver. A crash falls between the write\nand the state save, in the order the pipeline commits them.\n",
+        replays.len(),
+        names.join(", ")
+    )
+}
