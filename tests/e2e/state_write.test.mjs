@@ -3,6 +3,7 @@
 // the URL round-trip, bad links, axe.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { launch, openPage, axe } from './browser.mjs';
 
 const CELLS = ['Watermark + Append', 'Watermark + Overwrite', 'Partition list + Append', 'Partition list + Overwrite', 'Full refresh'];
@@ -266,3 +267,35 @@ test('presenter mode: large type, the week folded, and a clicker\'s keys step th
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('a cell downloads as a runnable dbt and Spark project for the current controls', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/state-write?lookback=2');
+  const list = page.getByRole('region', { name: 'Partition list + Overwrite', exact: true });
+  await list.getByText('Equivalent code').click();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    list.getByRole('link', { name: /runnable project/ }).click(),
+  ]);
+  assert.equal(download.suggestedFilename(), 'partition-lab-partition_list_overwrite.tar');
+  const bytes = await readFile(await download.path());
+  const names = tarNames(bytes);
+  for (const f of ['dbt_project.yml', 'profiles.yml', 'models/silver_orders_partition_list_overwrite.sql', 'seeds/bronze.csv', 'pipelines.json', 'state.py', 'replay_dbt.py', 'replay_spark.py', 'README.txt']) {
+    assert.ok(names.includes(`partition-lab-partition_list_overwrite/${f}`), `${f} in ${names}`);
+  }
+  assert.match(bytes.toString('latin1'), /"lookback": 2/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+/// The file names in an uncompressed ustar archive.
+function tarNames(bytes) {
+  const names = [];
+  for (let at = 0; at + 512 <= bytes.length;) {
+    const name = bytes.subarray(at, at + 100).toString('latin1').replace(/\0.*$/s, '');
+    if (!name) break;
+    const size = parseInt(bytes.subarray(at + 124, at + 136).toString('latin1').replace(/\0.*$/s, ''), 8);
+    names.push(name);
+    at += 512 + Math.ceil(size / 512) * 512;
+  }
+  return names;
+}

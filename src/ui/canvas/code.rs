@@ -23,6 +23,7 @@ pub fn ExportCode() -> impl IntoView {
                         view! {
                             <div class="code-block">
                                 <h4>{block.tool}</h4>
+                                <p class="muted versions">"For " {block.versions}</p>
                                 <pre tabindex="0"><code>{block.text.clone()}</code></pre>
                                 <CopyButton text=block.text what=what />
                             </div>
