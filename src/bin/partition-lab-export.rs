@@ -120,13 +120,13 @@ fn state_write() -> Vec<File> {
     files
 }
 
-/// Scenarios 1 and 2 (clicks forward, orders that change): the listed
+/// Scenarios 1 to 3 (clicks forward, orders that change, late mobile events): the listed
 /// passing designs and a mistake each, as the pipelines they compile to,
 /// over the scenario's own runs (retries and the manual re-run included).
 fn scenario_files() -> Vec<File> {
     use partition_lab::engine::{
-        ListDate, MergeKey, PipelineConfig, ProcessingState as S, WatermarkColumn as W,
-        WriteMode as M,
+        AfterFinal, Finaliser, ListDate, MergeKey, PipelineConfig, ProcessingState as S,
+        WatermarkColumn as W, WriteMode as M,
     };
     let merge = M::Merge { key: MergeKey::Key };
     let list = |lookback, over| S::PartitionList { lookback, over };
@@ -134,7 +134,11 @@ fn scenario_files() -> Vec<File> {
         column,
         overlap_minutes,
     };
-    let designs: [(&str, u8, PipelineConfig); 7] = [
+    let l2 = |after_final| Finaliser {
+        allowed_lateness_days: 2,
+        after_final,
+    };
+    let designs: [(&str, u8, PipelineConfig); 11] = [
         (
             "s1_list1_overwrite",
             1,
@@ -175,8 +179,32 @@ fn scenario_files() -> Vec<File> {
                 },
             ),
         ),
+        (
+            "s3_list2_overwrite_l2",
+            3,
+            PipelineConfig::new(list(2, ListDate::EventDate), M::OverwritePartition)
+                .with_finaliser(l2(AfterFinal::Adjustments)),
+        ),
+        (
+            "s3_watermark_merge_l2",
+            3,
+            PipelineConfig::new(watermark(W::ArrivedAt, 0), merge)
+                .with_finaliser(l2(AfterFinal::Adjustments)),
+        ),
+        (
+            "s3_list4_merge_l2",
+            3,
+            PipelineConfig::new(list(4, ListDate::EventDate), merge)
+                .with_finaliser(l2(AfterFinal::Adjustments)),
+        ),
+        (
+            "s3_mistake_reopen",
+            3,
+            PipelineConfig::new(watermark(W::ArrivedAt, 0), merge)
+                .with_finaliser(l2(AfterFinal::Reopen)),
+        ),
     ];
-    let scripts: Vec<(String, Script)> = [1u8, 2]
+    let scripts: Vec<(String, Script)> = [1u8, 2, 3]
         .iter()
         .filter_map(|n| {
             partition_lab::scenarios::grade::script(*n).map(|s| (format!("scenario{n}"), s))

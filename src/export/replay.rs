@@ -13,8 +13,8 @@ use serde_json::{json, Value};
 
 use crate::engine::calendar::Instant;
 use crate::engine::{
-    simulate_with, CommitOrder, Detail, ListDate, PipelineConfig, ProcessingState, Script,
-    WatermarkColumn, WriteMode,
+    simulate_with, AfterFinal, CommitOrder, Detail, ListDate, PipelineConfig, ProcessingState,
+    Script, WatermarkColumn, WriteMode,
 };
 
 /// One pipeline run over one script, under a name safe as a table name.
@@ -127,6 +127,14 @@ pub fn pipelines_json(replays: &[Replay]) -> String {
                     CommitOrder::StateBeforeWrite => "before",
                 },
                 "write": write_name(r.config.write),
+                "finaliser": r.config.finaliser.map(|f| json!({
+                    "lateness": f.allowed_lateness_days,
+                    "after": match f.after_final {
+                        AfterFinal::Drop => "drop",
+                        AfterFinal::Adjustments => "adjustments",
+                        AfterFinal::Reopen => "reopen",
+                    },
+                })),
                 "attempts": attempts(r.script),
             })
         })

@@ -55,17 +55,19 @@ def main():
         os.remove(DB)
     check(dbt.invoke(["seed", "--profiles-dir", ".", "-q"]), "dbt seed")
     con = connect()
-    con.execute("create table lab_control (pipeline varchar, run_at timestamp, mark timestamp)")
+    con.execute(
+        "create table lab_control (pipeline varchar, run_at timestamp, mark timestamp, final_through date)"
+    )
     con.execute("create table lab_targets (pipeline varchar, dt date)")
     con.close()
 
-    states = {p["name"]: State(p["state"], p["start"]) for p in pipelines}
+    states = {p["name"]: State(p["state"], p["start"], p.get("finaliser")) for p in pipelines}
     queues = {p["name"]: list(steps(p)) for p in pipelines}
     by_name = {p["name"]: p for p in pipelines}
     k = 0
     while any(k < len(q) for q in queues.values()):
         con = connect()
-        writing, after = [], []
+        writing, after, finished = [], [], []
         for name, queue in queues.items():
             if k >= len(queue):
                 continue
@@ -76,9 +78,10 @@ def main():
             newest = con.execute(f"select max({column}) from bronze where {where}").fetchone()[0]
             con.execute("delete from lab_control where pipeline = ?", [name])
             con.execute("delete from lab_targets where pipeline = ?", [name])
+            final = state.final_through if state.blocks_final() else None
             con.execute(
-                "insert into lab_control values (?, ?, ?)",
-                [name, parse_at(attempt["at"]), state.mark],
+                "insert into lab_control values (?, ?, ?, ?)",
+                [name, parse_at(attempt["at"]), state.mark, final],
             )
             for d in targets:
                 con.execute("insert into lab_targets values (?, ?)", [name, d])
@@ -89,6 +92,8 @@ def main():
                 writing.append(name)
             if not before and save:
                 after.append((name, nxt))
+            if not attempt["crashes"]:
+                finished.append((name, parse_day(attempt["day"])))
         con.close()
         if writing:
             check(
@@ -97,6 +102,8 @@ def main():
             )
         for name, nxt in after:
             states[name].save(nxt)
+        for name, day in finished:
+            states[name].finalise(day)
         k += 1
 
     con = connect()

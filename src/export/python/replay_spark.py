@@ -76,19 +76,22 @@ def main():
         if state.kind() == "list":
             targets = state.targets(parse_day(attempt["day"]))
             rows = rows.where(F.col(state.spec["over"]).isin(targets))
+        if state.blocks_final() and state.final_through is not None:
+            # final partitions are never written again
+            rows = rows.where(F.col("dt") > F.lit(state.final_through))
         # one row per key: the latest version the run read (a script whose
         # keys have one version each needs no window, and no shuffle)
         if pipeline["script"] in versioned:
             rows = rows.withColumn("n", F.row_number().over(latest)).where("n = 1").drop("n")
         return rows, targets
 
-    states = {p["name"]: State(p["state"], p["start"]) for p in pipelines}
+    states = {p["name"]: State(p["state"], p["start"], p.get("finaliser")) for p in pipelines}
     queues = {p["name"]: list(steps(p)) for p in pipelines}
     by_name = {p["name"]: p for p in pipelines}
     k = 0
     while any(k < len(q) for q in queues.values()):
         batches = {"append": [], "overwrite": [], "replace": []}
-        after = []
+        after, finished = [], []
         current = []
         for name, queue in queues.items():
             if k < len(queue):
@@ -118,6 +121,8 @@ def main():
                 )
             if not before and save:
                 after.append((name, nxt))
+            if not attempt["crashes"]:
+                finished.append((name, parse_day(attempt["day"])))
         for mode, frames in batches.items():
             if not frames:
                 continue
@@ -136,6 +141,8 @@ def main():
                 batch.write.mode("append").partitionBy("pipeline", "dt").parquet(WAREHOUSE)
         for name, nxt in after:
             states[name].save(nxt)
+        for name, day in finished:
+            states[name].finalise(day)
         k += 1
 
     results = {p["name"]: {} for p in pipelines}

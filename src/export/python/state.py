@@ -18,11 +18,25 @@ def parse_at(text):
 
 
 class State:
-    def __init__(self, spec, start):
+    def __init__(self, spec, start, finaliser=None):
         self.spec = spec
         self.start = parse_day(start)
         self.mark = None  # a watermark: the newest value read so far
         self.done = set()  # a partition list: the dates completed
+        self.finaliser = finaliser
+        self.final_through = None  # partitions up to this date are final
+
+    def blocks_final(self):
+        """Whether final partitions are closed to writes (not when late rows reopen them)."""
+        return self.finaliser is not None and self.finaliser["after"] != "reopen"
+
+    def finalise(self, day):
+        """After a successful run for `day`: every partition up to day - L is final."""
+        if self.finaliser is None:
+            return
+        last = day - timedelta(days=self.finaliser["lateness"])
+        if last >= self.start and (self.final_through is None or last > self.final_through):
+            self.final_through = last
 
     def kind(self):
         return self.spec["kind"]
