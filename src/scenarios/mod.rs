@@ -3,6 +3,7 @@
 
 pub mod backfilled;
 pub mod catalog;
+pub mod export;
 pub mod clicks;
 pub mod currency;
 pub mod grade;

@@ -3,6 +3,7 @@
 // progress kept after a reload; axe on every scenario page.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { launch, openPage, axe } from './browser.mjs';
 
 let env;
@@ -60,6 +61,19 @@ test('scenario 1: fail on R2, see the evidence and the smallest case, fix, pass,
   assert.equal(await page.locator('.report .verdict').innerText(), '✓ Passed: all 3 requirements met.');
   const violations = await axe(page);
   assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+
+  // The passing design leaves as a project that replays the scenario on real tools.
+  await page.getByText('Export as code').click();
+  await page.getByRole('button', { name: /Prepare a runnable project/ }).click();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Download the runnable project' }).click(),
+  ]);
+  assert.equal(download.suggestedFilename(), 'partition-lab-scenario1.tar');
+  const tar = (await readFile(await download.path())).toString('latin1');
+  assert.match(tar, /partition-lab-scenario1\/models\/silver_scenario1\.sql/);
+  assert.match(tar, /incremental_strategy='delete\+insert', unique_key='dt'/);
+  assert.match(tar, /c-0601-/, 'the scenario\'s clicks are in the seed');
 
   await page.goto(`${env.url}/scenarios`);
   await page.reload();

@@ -4,6 +4,7 @@
 use leptos::prelude::*;
 
 use crate::design::code::export_code;
+use crate::design::Graph;
 use crate::ui::copy::CopyButton;
 
 use super::Designer;
@@ -12,9 +13,33 @@ use super::Designer;
 pub fn ExportCode() -> impl IntoView {
     let d = expect_context::<Designer>();
     let code = Memo::new(move |_| d.graph.with(|g| export_code(g).map_err(|p| p.len())));
+    // Built on request: a scenario's bronze can be a megabyte of CSV.
+    let project = RwSignal::new(None::<(Graph, Result<(String, String), String>)>);
+    let prepare = move |_| {
+        let graph = d.graph.get_untracked();
+        let made = crate::scenarios::export::runnable(d.scenario, &graph)
+            .map(|(file, bytes)| (file, crate::ui::storage::tar_url(&bytes)));
+        project.set(Some((graph, made)));
+    };
+    let current = move || {
+        project.with(|p| {
+            p.as_ref()
+                .filter(|(g, _)| d.graph.with(|now| now == g))
+                .map(|(_, made)| made.clone())
+        })
+    };
     view! {
         <details class="export-code">
             <summary>"Export as code"</summary>
+            <div class="button-row">
+                <button type="button" on:click=prepare>"Prepare a runnable project (dbt and Spark, this scenario's runs)"</button>
+            </div>
+            {move || current().map(|made| match made {
+                Ok((file, url)) => view! {
+                    <p><a class="button-link" href=url download=file>"Download the runnable project"</a></p>
+                }.into_any(),
+                Err(why) => view! { <p class="muted" role="status">{format!("No runnable project for this design: {why}.")}</p> }.into_any(),
+            })}
             {move || match code.get() {
                 Ok(blocks) => blocks
                     .into_iter()
