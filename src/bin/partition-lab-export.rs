@@ -20,10 +20,9 @@ use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use partition_lab::engine::{CommitOrder, Script};
-use partition_lab::export::replay::{
-    bronze_csv, expected_json, pipelines_json, runner_files, Replay,
-};
-use partition_lab::export::{airflow, dbt, File};
+use partition_lab::export::project::replay_project;
+use partition_lab::export::replay::{expected_json, Replay};
+use partition_lab::export::{airflow, File};
 use partition_lab::labs::backfill::{Case, Choices, Concurrency, ShipGuess};
 use partition_lab::labs::state_write::{script, Cell, Controls, LateOrder};
 
@@ -106,17 +105,16 @@ fn state_write() -> Vec<File> {
             })
         })
         .collect();
-    let mut files = dbt::project("partition_lab_week");
-    for r in &replays {
-        files.push(File::new(format!("models/{}.sql", r.name), dbt::model(r)));
-    }
     let all: Vec<(&str, &Script)> = scripts.iter().map(|(k, v)| (k.as_str(), v)).collect();
-    let csv = bronze_csv(&all);
-    files.push(File::new("seeds/bronze.csv", csv.clone()));
-    files.push(File::new("bronze.csv", csv));
-    files.push(File::new("pipelines.json", pipelines_json(&replays)));
-    files.push(File::new("expected.json", expected_json(&replays)));
-    files.extend(runner_files());
+    with_answers(
+        replay_project("partition_lab_week", &replays, &all),
+        &replays,
+    )
+}
+
+/// A replay project with the engine's silver beside it, for the comparison.
+fn with_answers(mut files: Vec<File>, replays: &[Replay]) -> Vec<File> {
+    files.push(File::new("expected.json", expected_json(replays)));
     files
 }
 
@@ -222,18 +220,11 @@ fn scenario_files() -> Vec<File> {
             })
         })
         .collect();
-    let mut files = dbt::project("partition_lab_scenarios");
-    for r in &replays {
-        files.push(File::new(format!("models/{}.sql", r.name), dbt::model(r)));
-    }
     let all: Vec<(&str, &Script)> = scripts.iter().map(|(k, v)| (k.as_str(), v)).collect();
-    let csv = bronze_csv(&all);
-    files.push(File::new("seeds/bronze.csv", csv.clone()));
-    files.push(File::new("bronze.csv", csv));
-    files.push(File::new("pipelines.json", pipelines_json(&replays)));
-    files.push(File::new("expected.json", expected_json(&replays)));
-    files.extend(runner_files());
-    files
+    with_answers(
+        replay_project("partition_lab_scenarios", &replays, &all),
+        &replays,
+    )
 }
 
 /// The backfill lab's rebuild as a dbt microbatch project: bronze and the
@@ -347,15 +338,7 @@ fn airflow_files() -> Vec<File> {
         }
     }
     let start = first_day.unwrap_or_else(|| partition_lab::labs::backfill::case::aug(1));
-    files.push(File::new(
-        "dags/marlow_orders_daily.py",
-        airflow::dag(
-            "marlow_orders_daily",
-            "bronze.orders",
-            "silver.orders",
-            start,
-        ),
-    ));
+    files.push(partition_lab::labs::backfill::commands::dag_file(start));
     files.push(File::new(
         "expected.json",
         serde_json::to_string_pretty(&expected).unwrap_or_default(),

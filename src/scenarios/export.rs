@@ -13,8 +13,12 @@ use super::grade::script;
 /// The project for `graph` in scenario `number` (a tar and its file name),
 /// or why there is none for this design.
 pub fn runnable(number: u8, graph: &Graph) -> Result<(String, Vec<u8>), String> {
-    let design = compile(graph)
-        .map_err(|p| format!("the design has {} structural problem(s) to fix first", p.len()))?;
+    let design = compile(graph).map_err(|p| {
+        format!(
+            "the design has {} structural problem(s) to fix first",
+            p.len()
+        )
+    })?;
     if design.backfill.is_some() {
         return Err("backfill designs export their Airflow and dbt commands above; the runnable replay covers daily pipelines".to_string());
     }
@@ -24,7 +28,8 @@ pub fn runnable(number: u8, graph: &Graph) -> Result<(String, Vec<u8>), String> 
     {
         return Err("the runnable replay covers transforms that read bronze with the fixed logic into event-date partitions".to_string());
     }
-    let script = script(number).ok_or_else(|| format!("scenario {number} has no runs to replay"))?;
+    let script =
+        script(number).ok_or_else(|| format!("scenario {number} has no runs to replay"))?;
     let id = format!("scenario{number}");
     let replay = Replay {
         name: format!("silver_scenario{number}"),
@@ -47,7 +52,8 @@ mod tests {
 
     #[test]
     fn a_daily_design_exports_and_a_backfill_says_why_not() {
-        let (name, bytes) = runnable(1, &sample(1, WriteChoice::OverwritePartition)).expect("exports");
+        let (name, bytes) =
+            runnable(1, &sample(1, WriteChoice::OverwritePartition)).expect("exports");
         assert_eq!(name, "partition-lab-scenario1.tar");
         assert!(bytes.len() > 1024);
         let text = String::from_utf8_lossy(&bytes);

@@ -3,9 +3,9 @@
 
 pub mod backfilled;
 pub mod catalog;
-pub mod export;
 pub mod clicks;
 pub mod currency;
+pub mod export;
 pub mod grade;
 pub mod history;
 pub mod mobile;

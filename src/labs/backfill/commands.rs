@@ -186,6 +186,19 @@ pub fn drift_project(case: &Case) -> Vec<File> {
     files
 }
 
+/// The lab's daily DAG, starting on `first`.
+pub fn dag_file(first: crate::engine::calendar::Day) -> File {
+    File::new(
+        "dags/marlow_orders_daily.py",
+        airflow::dag(
+            "marlow_orders_daily",
+            "bronze.orders",
+            "silver.orders",
+            first,
+        ),
+    )
+}
+
 /// The plan as a project to run: the daily DAG and its backfill commands
 /// (Airflow 3.1), the microbatch rebuild (dbt-duckdb), and the drift query
 /// with its data (DuckDB), as an uncompressed tar and its file name.
@@ -196,15 +209,7 @@ pub fn runnable(case: &Case, plan: &BackfillPlan) -> Option<(String, Vec<u8>)> {
             .into_iter()
             .map(|f| File::new(format!("drift/{}", f.path), f.text)),
     );
-    files.push(File::new(
-        "dags/marlow_orders_daily.py",
-        airflow::dag(
-            "marlow_orders_daily",
-            "bronze.orders",
-            "silver.orders",
-            plan.first,
-        ),
-    ));
+    files.push(dag_file(plan.first));
     files.push(File::new(
         "backfill.sh",
         airflow::commands(&airflow_backfill(plan)),
