@@ -17,6 +17,9 @@ def commands(text):
     """Each `airflow backfill create ...` command in a file, continuation lines joined."""
     out, current = [], None
     for line in text.splitlines():
+        # the re-run after an interruption is written commented out
+        if line.startswith("# airflow backfill create") or (current is not None and line.startswith("#   --")):
+            line = line[2:]
         if line.startswith("airflow backfill create"):
             current = line
         elif current is not None and line.startswith("  --"):
@@ -50,6 +53,13 @@ def main():
     with open(os.path.join(folder, "expected.json")) as f:
         expected = json.load(f)
     seen, wrong = {}, []
+    # The pool the DAG's tasks draw from, created as the commands say.
+    with open(os.path.join(folder, "commands", f"{sorted(expected)[0]}.sh")) as f:
+        pool = next(l for l in f.read().splitlines() if l.startswith("airflow pools set"))
+    done = run([airflow, *shlex.split(pool)[1:]])
+    got = run([airflow, "pools", "get", "source_pool", "--output", "json"])
+    if done.returncode != 0 or '"slots": "4"' not in got.stdout.replace("'", '"') and '"slots": 4' not in got.stdout:
+        wrong.append(f"`{pool}` did not create source_pool with 4 slots: {done.stderr[-300:]} {got.stdout[-300:]}")
     for name, dates in sorted(expected.items()):
         with open(os.path.join(folder, "commands", f"{name}.sh")) as f:
             lines = commands(f.read())

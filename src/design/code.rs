@@ -145,28 +145,34 @@ fn dbt(design: &CompiledDesign, source: &str, target: &str) -> String {
     };
     let from = match design.reads {
         Layer::Bronze => format!("{{{{ source('bronze', '{}') }}}}", bare(source)),
-        Layer::Silver => format!(
-            "{{{{ ref('{}') }}}}   -- reads silver, not bronze",
-            bare(target)
-        ),
+        // A model cannot ref itself; reading its own table is {{ this }}.
+        Layer::Silver => "{{ this }}".to_string(),
+    };
+    let reads_note = match design.reads {
+        Layer::Bronze => "",
+        Layer::Silver => {
+            "\n-- This model reads silver (its own table), not bronze: the mistake the lab grades."
+        }
     };
     let dt = match p.partition_key {
         PartitionKey::EventDate => "b.dt",
         PartitionKey::ProcessingDate => "(select run_day from ops.pipeline_state) as dt   -- the day it ran, not the day it happened",
     };
-    let logic = match p.logic {
+    let amount = "b.amount";
+    let logic_note = match p.logic {
         LogicVersion::Fixed => "",
-        LogicVersion::Broken => "   -- the old logic: rate truncated to 2 dp",
+        LogicVersion::Broken => "\n-- The old logic: the rate truncated to 2 dp before converting.",
     };
-    let final_filter = if p.finaliser.is_some() {
-        "  and b.dt > (select final_through from ops.pipeline_state)   -- final partitions stay as they are\n"
-    } else {
-        ""
+    let final_filter = match p.finaliser {
+        Some(f) if f.after_final != AfterFinal::Reopen => "  -- final partitions stay as they are\n  and ((select final_through from ops.pipeline_state) is null\n       or b.dt > (select final_through from ops.pipeline_state))\n",
+        _ => "",
     };
     let mut sql = format!(
-        "{{{{ config(\n    {config}\n) }}}}\n\nselect b.id, b.key, b.updated_at, b.arrived_at, b.amount{logic}, {dt}\nfrom {from} b\nwhere b.arrived_at <= (select run_at from ops.pipeline_state)\n{}{final_filter}-- one row per key: the latest version the run read\nqualify row_number() over (partition by b.key order by b.updated_at desc, b.arrived_at desc) = 1",
+        "{{{{ config(\n    {config}\n) }}}}\n\nselect b.id, b.key, b.event_time, b.updated_at, b.arrived_at, {amount}, {dt}\nfrom {from} b\nwhere b.arrived_at <= (select run_at from ops.pipeline_state)\n{}{final_filter}-- one row per key: the latest version the run read\nqualify row_number() over (partition by b.key order by b.updated_at desc, b.arrived_at desc) = 1",
         scope(p.state, "ops.pipeline_state", "ops.partitions_to_build")
     );
+    sql.push_str(reads_note);
+    sql.push_str(logic_note);
     sql.push_str(commit_note(design));
     sql.push_str(&finaliser_note(design, "an adjustments model"));
     if design.unique_check || design.reconcile_check {
@@ -186,7 +192,8 @@ fn dbt(design: &CompiledDesign, source: &str, target: &str) -> String {
     }
     if let Some(b) = design.backfill {
         sql.push_str(&format!(
-            "\n\n# The backfill, as a dbt rebuild of those days only (the end is exclusive):\ndbt run --select {}+ --event-time-start {} --event-time-end {}\n# (with incremental_strategy='microbatch', event_time='event_time', batch_size='day')",
+            "\n\n# The backfill, as a dbt rebuild of those days only. It needs the model as\n# microbatch: incremental_strategy='microbatch', event_time='event_time',\n# batch_size='day', begin='{}' (and event_time configured on the source).\n# The end is exclusive:\ndbt run --select {}+ --event-time-start {} --event-time-end {}",
+            b.first,
             bare(target),
             b.first,
             crate::engine::calendar::shift(b.last, 1)
@@ -255,11 +262,22 @@ fn spark(design: &CompiledDesign, source: &str, target: &str) -> String {
         }
         ProcessingState::None => (String::new(), String::new()),
     };
-    let finalised = if p.finaliser.is_some() {
-        "\nbatch = batch.where(F.col(\"dt\") > F.lit(state.get(\"final_through\")))   # final partitions stay as they are"
-    } else {
-        ""
+    let finalised = match p.finaliser {
+        Some(f) if f.after_final != AfterFinal::Reopen => "\nif state.get(\"final_through\") is not None:   # final partitions stay as they are\n    batch = batch.where(F.col(\"dt\") > F.lit(state.get(\"final_through\")))",
+        _ => "",
     };
+    let dt = match p.partition_key {
+        PartitionKey::EventDate => "F.col(\"dt\")",
+        PartitionKey::ProcessingDate => {
+            "F.lit(run_day)   # the day it ran, not the day it happened"
+        }
+    };
+    let logic = match p.logic {
+        LogicVersion::Fixed => "",
+        LogicVersion::Broken => "\n# the old logic: the rate truncated to 2 dp before converting",
+    };
+    // One row per key, the latest version read, as the lab's transform keeps.
+    let transform = format!("latest = Window.partitionBy(\"key\").orderBy(F.col(\"updated_at\").desc(), F.col(\"arrived_at\").desc())\nbatch = (batch.withColumn(\"n\", F.row_number().over(latest)).where(\"n = 1\")\n         .select(\"id\", \"key\", \"event_time\", \"updated_at\", \"arrived_at\", \"amount\", {dt}.alias(\"dt\"))){logic}");
     let write = match p.write {
         WriteMode::Append => format!("batch.write.mode(\"append\").insertInto(\"{target}\")"),
         WriteMode::OverwritePartition => format!(
@@ -268,7 +286,7 @@ fn spark(design: &CompiledDesign, source: &str, target: &str) -> String {
         WriteMode::Merge { key } => {
             let k = key_column(key);
             format!(
-                "# Delta Lake (not run by the lab's checks: its JARs are outside PyPI; the same\n# merge runs on dbt-duckdb there). One source row per key, or MERGE fails.\nlatest = Window.partitionBy(\"{k}\").orderBy(F.col(\"updated_at\").desc())\nbatch = batch.withColumn(\"n\", F.row_number().over(latest)).where(\"n = 1\").drop(\"n\")\n(DeltaTable.forName(spark, \"{target}\").alias(\"t\")\n    .merge(batch.alias(\"s\"), \"t.{k} = s.{k}\")\n    .whenMatchedUpdateAll(condition=\"s.updated_at >= t.updated_at\")   # keep the newer version\n    .whenNotMatchedInsertAll()\n    .execute())"
+                "# Delta Lake (not run by the lab's checks: its JARs are outside PyPI; the same\n# merge runs on dbt-duckdb there). The batch has one row per key: MERGE needs that.\nfrom delta.tables import DeltaTable\n(DeltaTable.forName(spark, \"{target}\").alias(\"t\")\n    .merge(batch.alias(\"s\"), \"t.{k} = s.{k}\")\n    .whenMatchedUpdateAll(condition=\"s.updated_at >= t.updated_at\")   # keep the newer version\n    .whenNotMatchedInsertAll()\n    .execute())"
             )
         }
         WriteMode::ReplaceTable => format!("batch.write.mode(\"overwrite\").saveAsTable(\"{target}\")   # the whole table, every run"),
@@ -279,7 +297,7 @@ fn spark(design: &CompiledDesign, source: &str, target: &str) -> String {
         (_, CommitOrder::StateBeforeWrite) => format!("{next}\nstate.save(new_state)   # BEFORE the write: a crash loses the batch\n{write}"),
     };
     let mut text = format!(
-        "from pyspark.sql import Window, functions as F\n\nbatch = spark.table(\"{read_from}\").where(F.col(\"arrived_at\") <= F.lit(run_started_at))\n{read}{finalised}\n{steps}"
+        "from pyspark.sql import Window, functions as F\n\nbatch = spark.table(\"{read_from}\").where(F.col(\"arrived_at\") <= F.lit(run_started_at))\n{read}{finalised}\n{transform}\n{steps}"
     );
     text.push_str(&finaliser_note(design, "silver.adjustments").replace("\n-- ", "\n# "));
     text

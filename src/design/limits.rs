@@ -112,13 +112,17 @@ pub fn table_name(raw: &str) -> Result<String, String> {
     if name.is_empty() {
         return Err("Table: give the table a name, such as silver.orders.".to_string());
     }
-    if name.chars().count() > LONGEST_TABLE
-        || !name
-            .chars()
-            .all(|c| c.is_ascii_alphanumeric() || c == '_' || c == '.')
-    {
+    // Each dot-separated part is an identifier: a letter or '_', then
+    // letters, digits and '_' (so "silver.", "a..b" and "1x" are refused).
+    let identifier = |part: &str| {
+        part.chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+            && part.chars().all(|c| c.is_ascii_alphanumeric() || c == '_')
+    };
+    if name.chars().count() > LONGEST_TABLE || !name.split('.').all(identifier) {
         return Err(format!(
-            "Table: letters, digits, '_' and '.' only, at most {LONGEST_TABLE} characters."
+            "Table: letters, digits, '_' and '.' only, like silver.orders (each part starting with a letter), at most {LONGEST_TABLE} characters."
         ));
     }
     Ok(name.to_string())
@@ -214,6 +218,10 @@ mod tests {
             "",
             " silver.x",
             "ünïcode",
+            ".",
+            "silver.",
+            "a..b",
+            "1x",
         ] {
             let config = NodeConfig::Write {
                 table: bad.to_string(),

@@ -183,14 +183,19 @@ pub fn keep_backup(store: &mut impl Store, scenario: u8, current: &Graph) -> Res
 }
 
 /// The backup, if one is kept and still reads as this scenario's design.
-pub fn backup(store: &impl Store, scenario: u8, source: &str) -> Option<Graph> {
-    match read_stored(
-        store.get(&backup_key(scenario)).ok().flatten(),
-        scenario,
-        source,
-    ) {
+/// One that no longer reads is moved aside like a damaged save (offered
+/// for download), never silently hidden and later written over.
+pub fn backup(store: &mut impl Store, scenario: u8, source: &str) -> Option<Graph> {
+    let text = store.get(&backup_key(scenario)).ok().flatten();
+    match read_stored(text, scenario, source) {
         Stored::Design(graph) => Some(graph),
-        Stored::Nothing | Stored::Damaged { .. } => None,
+        Stored::Nothing => None,
+        Stored::Damaged { text, .. } => {
+            if keep_damaged(store, scenario, &text).is_ok() {
+                store.remove(&backup_key(scenario));
+            }
+            None
+        }
     }
 }
 
@@ -317,8 +322,8 @@ mod tests {
             }
         );
         keep_backup(&mut store, 1, &mine).expect("room");
-        assert_eq!(backup(&store, 1, SOURCE), Some(mine.clone()));
-        assert_eq!(backup(&store, 2, "bronze.orders"), None);
+        assert_eq!(backup(&mut store, 1, SOURCE), Some(mine.clone()));
+        assert_eq!(backup(&mut store, 2, "bronze.orders"), None);
         assert_eq!(
             opening(&store, 1, SOURCE, &mine, &theirs),
             LinkOpening::Ask {
@@ -332,6 +337,15 @@ mod tests {
         let mut store = Memory::with_room(10);
         let why = keep_backup(&mut store, 1, &work()).expect_err("no room");
         assert!(why.contains("full"), "{why}");
-        assert_eq!(backup(&store, 1, SOURCE), None);
+        assert_eq!(backup(&mut store, 1, SOURCE), None);
+    }
+
+    #[test]
+    fn an_unreadable_backup_is_moved_aside_not_hidden() {
+        let mut store = Memory::with_room(usize::MAX);
+        store.set(&backup_key(1), "{cut").expect("room");
+        assert_eq!(backup(&mut store, 1, SOURCE), None);
+        assert_eq!(store.get(&backup_key(1)), Ok(None));
+        assert_eq!(damaged_copies(&store, 1), vec![(0, "{cut".to_string())]);
     }
 }

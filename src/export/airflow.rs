@@ -95,7 +95,8 @@ fn create(b: &Backfill, reprocess: &str) -> String {
 /// The commands for `b`: the launch, and what to run after an interruption.
 pub fn commands(b: &Backfill) -> String {
     let mut text = format!(
-        "# {AIRFLOW_VERSIONS}. These dates already have successful runs (built with the\n# broken code), so the correction must re-run completed dates:\n{}\n",
+        "# {AIRFLOW_VERSIONS}. Tasks only run in a pool that exists: one slot per source connection.\nairflow pools set source_pool {} \"connections to the order source\"\n\n# These dates already have successful runs (built with the broken code),\n# so the correction must re-run completed dates:\n{}\n",
+        b.pool_slots,
         create(b, "completed")
     );
     if b.max_active_runs > b.pool_slots {
@@ -114,11 +115,13 @@ pub fn commands(b: &Backfill) -> String {
         text.push_str("# two phases: clear and run build_silver for every date first, then build_gold\n# (airflow tasks clear --task-regex '^build_silver$' ..., then '^build_gold$')\n");
     }
     text.push_str(if b.markers {
-        "\n# after an interruption, re-run only what did not finish: the runs that completed\n# in the first launch are the completion markers\n"
+        "\n# Only after an interruption (one backfill per DAG runs at a time): re-run what did\n# not finish; the runs that completed in the first launch are the completion markers.\n"
     } else {
-        "\n# without completion markers, a re-run after an interruption starts from the top:\n"
+        "\n# Only after an interruption (one backfill per DAG runs at a time): without\n# completion markers, the re-run starts again from the top.\n"
     });
-    text.push_str(&create(b, if b.markers { "failed" } else { "completed" }));
+    let resume = create(b, if b.markers { "failed" } else { "completed" });
+    let commented: Vec<String> = resume.lines().map(|l| format!("# {l}")).collect();
+    text.push_str(&commented.join("\n"));
     text
 }
 

@@ -160,7 +160,7 @@ test('a link over saved work asks first, and the work it replaced comes back aft
   await page.reload();
   await page.waitForSelector('svg.board g.node');
   assert.equal(await nodes(page).count(), 4, "the link's design is the saved one now");
-  const backup = page.getByRole('region', { name: 'Design kept from before a link' });
+  const backup = page.getByRole('region', { name: 'Design kept from before it was replaced' });
   await backup.waitFor();
   assert.equal(await axe(page).then((v) => v.length), 0);
   await backup.getByRole('button', { name: 'Bring back my earlier design' }).click();

@@ -44,6 +44,12 @@ export function startServer({ root, port = 0, host = '127.0.0.1' }) {
         return;
       }
       const info = await stat(file).catch(() => null);
+      // A deep link (no extension) gets the app; a missing asset is a 404,
+      // so a broken build cannot hide behind the index page.
+      if (!info && extname(file)) {
+        res.writeHead(404).end('not found');
+        return;
+      }
       if (!info || info.isDirectory() || !extname(file)) file = join(dist, 'index.html');
       const body = await readFile(file);
       res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });

@@ -91,7 +91,7 @@ def main():
     k = 0
     while any(k < len(q) for q in queues.values()):
         batches = {"append": [], "overwrite": [], "replace": []}
-        after, finished = [], []
+        after, finished, replacing = [], [], []
         current = []
         for name, queue in queues.items():
             if k < len(queue):
@@ -119,6 +119,8 @@ def main():
                 batches[pipeline["write"]].append(
                     rows.select("id", "dt").withColumn("pipeline", F.lit(name))
                 )
+                if pipeline["write"] == "replace":
+                    replacing.append(name)
             if not before and save:
                 after.append((name, nxt))
             if not attempt["crashes"]:
@@ -135,8 +137,8 @@ def main():
                 # dynamic: only the (pipeline, dt) partitions in the batch are replaced
                 batch.write.mode("overwrite").partitionBy("pipeline", "dt").parquet(WAREHOUSE)
             else:
-                # a full refresh replaces its whole table, empty partitions included
-                for name in {r["pipeline"] for r in batch.select("pipeline").distinct().collect()}:
+                # a full refresh replaces its whole table, even with an empty batch
+                for name in replacing:
                     shutil.rmtree(os.path.join(WAREHOUSE, f"pipeline={name}"), ignore_errors=True)
                 batch.write.mode("append").partitionBy("pipeline", "dt").parquet(WAREHOUSE)
         for name, nxt in after:

@@ -80,12 +80,13 @@ fn spark(plan: &BackfillPlan) -> String {
         ""
     };
     let done = if plan.markers {
-        "done = {r.dt for r in spark.table(\"ops.backfill_done\").collect()}\n"
+        "done = ({r.dt for r in spark.table(\"ops.backfill_done\").collect()}\n        if spark.catalog.tableExists(\"ops.backfill_done\") else set())\n"
     } else {
         ""
     };
     format!(
-        "from datetime import date, timedelta\nfrom pyspark.sql import functions as F\n\n# Replace only the dt partitions present in what is written.\nspark.conf.set(\"spark.sql.sources.partitionOverwriteMode\", \"dynamic\")\nfx = spark.table(\"silver.fx_rates\")\n{done}first, last = date.fromisoformat(\"{}\"), date.fromisoformat(\"{}\")\nfor n in range((last - first).days + 1):\n    dt = first + timedelta(days=n)\n{skip}    rows = spark.table(\"bronze.orders\").where(F.col(\"dt\") == F.lit(dt))\n    fixed = (rows.join(fx, [\"currency\", \"dt\"], \"left\")\n                 .withColumn(\"amount_gbp\", F.bround(F.col(\"amount\") * F.coalesce(\"gbp_per_unit\", F.lit(1)), 2)))\n    fixed.write.mode(\"overwrite\").insertInto(\"silver.orders\")\n    (spark.table(\"silver.orders\").where(F.col(\"dt\") == F.lit(dt))\n          .groupBy(\"dt\").agg(F.sum(\"amount_gbp\").alias(\"total_gbp\"))\n          .write.mode(\"overwrite\").insertInto(\"gold.daily_totals\"))\n{mark}# One date after another here; run dates side by side with your scheduler\n# (at most {} at once: the source pool's size).",
+        "from datetime import date, timedelta\nfrom pyspark.sql import functions as F\n\n# Replace only the dt partitions present in what is written.\nspark.conf.set(\"spark.sql.sources.partitionOverwriteMode\", \"dynamic\")\nfx = spark.table(\"silver.fx_rates\")\n{done}first, last = date.fromisoformat(\"{}\"), date.fromisoformat(\"{}\")\nfor n in range((last - first).days + 1):\n    dt = first + timedelta(days=n)\n{skip}    rows = spark.table(\"bronze.orders\").where(F.col(\"dt\") == F.lit(dt))\n    fixed = (rows.join(fx, [\"currency\", \"dt\"], \"left\")\n                 .withColumn(\"amount_gbp\", F.bround(F.col(\"amount\") * F.coalesce(\"gbp_per_unit\", F.lit(1)), 2)))\n    # insertInto matches columns by position: select them in the table's order
+    fixed.select(*spark.table(\"silver.orders\").columns).write.mode(\"overwrite\").insertInto(\"silver.orders\")\n    gold = (spark.table(\"silver.orders\").where(F.col(\"dt\") == F.lit(dt))\n                .groupBy(\"dt\").agg(F.sum(\"amount_gbp\").alias(\"total_gbp\")))\n    gold.select(*spark.table(\"gold.daily_totals\").columns).write.mode(\"overwrite\").insertInto(\"gold.daily_totals\")\n{mark}# One date after another here; run dates side by side with your scheduler\n# (at most {} at once: the source pool's size).",
         plan.first,
         plan.last,
         plan.slots()
@@ -220,7 +221,7 @@ pub fn runnable(case: &Case, plan: &BackfillPlan) -> Option<(String, Vec<u8>)> {
     ));
     files.push(File::new(
         "README.txt",
-        format!("Exported from Partition Lab: the currency-bug backfill of {} to {}.\n\nAirflow ({AIRFLOW_VERSIONS}): put dags/ in your DAGs folder; backfill.sh holds the\ncommands (add --dry-run to see the logical dates first).\n\ndbt ({DBT_VERSIONS}):\n    pip install \"dbt-core==1.10.*\" \"dbt-duckdb==1.10.*\"\n    DBT_SEND_ANONYMOUS_USAGE_STATS=false sh rebuild.sh\n\nDrift query ({}): pip install duckdb, then in drift/ load the three CSV files\nas tables of the same names and run drift.sql.\n", plan.first, plan.last, drift::Dialect::DuckDb.name()),
+        format!("Exported from Partition Lab: the currency-bug backfill of {} to {}.\n\nAirflow ({AIRFLOW_VERSIONS}): put dags/ in your DAGs folder; backfill.sh creates the\npool and launches the backfill (add --dry-run to see the logical dates first);\nthe re-run after an interruption is in it, commented out.\n\ndbt ({DBT_VERSIONS}):\n    pip install \"dbt-core==1.10.*\" \"dbt-duckdb==1.10.*\"\n    DBT_SEND_ANONYMOUS_USAGE_STATS=false sh rebuild.sh\n\nDrift query ({}): pip install duckdb, then in drift/ load the three CSV files\nas tables of the same names and run drift.sql.\n", plan.first, plan.last, drift::Dialect::DuckDb.name()),
     ));
     let root = format!("partition-lab-backfill-{}", plan.first);
     crate::export::bundle::tar(&root, &files).map(|bytes| (format!("{root}.tar"), bytes))

@@ -2,8 +2,9 @@
 //! Spark, so a student compares like with like: the same state, write mode,
 //! lookback and commit order. The pipeline's state lives in a small control
 //! table either way (`ops.pipeline_state`); a crash falls between the write
-//! and the state save, in whichever order the controls put them.
-//! `scripts/check-real` replays every cell and control on both tools.
+//! and the state save, in whichever order the controls put them. These are
+//! the readable forms; the downloadable project (`runnable`) holds the
+//! models `scripts/check-real` runs for every cell and control on both tools.
 
 use crate::engine::{CommitOrder, ProcessingState, WriteMode};
 use crate::export::{DBT_VERSIONS, SPARK_VERSIONS};
@@ -24,7 +25,7 @@ fn dbt(cell: Cell, controls: &Controls) -> String {
     };
     let scope = match config.state {
         ProcessingState::Watermark { .. } => {
-            "where arrived_at > (select arrived_at_mark from {{ source('ops', 'pipeline_state') }})   -- the saved watermark"
+            "-- the saved watermark; none yet on the first run, which reads everything\nwhere (select arrived_at_mark from {{ source('ops', 'pipeline_state') }}) is null\n   or arrived_at > (select arrived_at_mark from {{ source('ops', 'pipeline_state') }})"
                 .to_string()
         }
         ProcessingState::PartitionList { lookback, .. } => format!(

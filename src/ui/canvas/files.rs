@@ -198,7 +198,7 @@ pub fn KeptCopies() -> impl IntoView {
             .map(|(keep, text)| {
                 let (message, file, primary, secondary) = match keep {
                     Keep::Backup => (
-                        "A design you had before opening a link is kept here.",
+                        "A design you had before opening a link, importing a file or starting again is kept here.",
                         "design-before-link".to_string(),
                         Some("Bring back my earlier design"),
                         "Delete the kept backup",
@@ -210,14 +210,14 @@ pub fn KeptCopies() -> impl IntoView {
                         "Delete the damaged copy",
                     ),
                     Keep::Held => (
-                        "Your damaged saved design is still where it was, and autosave is paused so nothing overwrites it. Download it, then choose whether your new work may replace it.",
+                        "Your damaged saved design is still where it was, and autosave is paused so nothing overwrites it: until you choose, new edits here are not saved and a reload loses them. Download the damaged copy, then choose whether your new work may replace it.",
                         "damaged-design".to_string(),
                         None,
                         "Save my new work over it",
                     ),
                 };
                 let label = match keep {
-                    Keep::Backup => "Design kept from before a link".to_string(),
+                    Keep::Backup => "Design kept from before it was replaced".to_string(),
                     Keep::Damaged(slot) => format!("Damaged saved design {}", slot.saturating_add(1)),
                     Keep::Held => "Damaged saved design, left in place".to_string(),
                 };
@@ -288,9 +288,9 @@ pub fn Files() -> impl IntoView {
                 .and_then(|text| import(&text).map_err(|e| e.to_string()))
                 .and_then(|file| for_scenario(file, d.scenario, d.source));
             match result {
-                Ok(graph) => d.replace(
+                Ok(graph) => d.replace_keeping(
                     graph,
-                    &format!("Imported {name}. Undo (Ctrl+Z) brings back the design you had."),
+                    &format!("Imported {name}. The design you had is kept as a backup (above), and Undo (Ctrl+Z) brings it back too."),
                 ),
                 Err(reason) => d.notice.set(Some(Notice::Error(format!(
                     "{name} could not be imported: {reason}. Your design is unchanged."
@@ -299,9 +299,9 @@ pub fn Files() -> impl IntoView {
         });
     };
     let start_again = move |_| {
-        d.replace(
+        d.replace_keeping(
             Graph::with_source(d.source),
-            "Started again from the scenario's canvas. Undo (Ctrl+Z) brings your design back.",
+            "Started again from the scenario's canvas. Your design is kept as a backup (above), and Undo (Ctrl+Z) brings it back too.",
         )
     };
     view! {
@@ -314,7 +314,7 @@ pub fn Files() -> impl IntoView {
                 <a class="button-link" href=download download=file_name>"Download design (JSON)"</a>
             </p>
             <p class="field">
-                <label for="import-file">"Import a design file (replaces the current design; Undo brings it back)"</label>
+                <label for="import-file">"Import a design file (replaces the current design, which is kept as a backup)"</label>
                 <input id="import-file" type="file" accept=".json,application/json" on:change=import_file />
             </p>
             <p class="field">

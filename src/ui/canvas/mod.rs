@@ -255,6 +255,23 @@ impl Designer {
         self.save();
     }
 
+    /// Swaps in a whole design (an import, a fresh start) after keeping
+    /// the student's own as the backup this page offers back, so it
+    /// survives a reload as well as Undo; refuses if it cannot be kept.
+    pub fn replace_keeping(&self, graph: Graph, said: &str) {
+        let current = self.graph.get_untracked();
+        if current != Graph::with_source(self.source) {
+            if let Err(why) = saves::keep_backup(&mut storage::Local, self.scenario, &current) {
+                self.notice.set(Some(Notice::Error(format!(
+                    "Your design was not replaced, because it could not be kept as a backup first: {why}"
+                ))));
+                return;
+            }
+            self.backup.set(Some(current));
+        }
+        self.replace(graph, said);
+    }
+
     /// Swaps in a whole design (an import, a link, a fresh start) as one
     /// undoable step.
     pub fn replace(&self, graph: Graph, said: &str) {
@@ -302,7 +319,7 @@ pub fn Canvas(scenario: u8, source: &'static str, gradable: bool) -> impl IntoVi
         highlight: RwSignal::new(Vec::new()),
         held: RwSignal::new(held),
         pending_link: RwSignal::new(None),
-        backup: RwSignal::new(saves::backup(&storage::Local, scenario, source)),
+        backup: RwSignal::new(saves::backup(&mut storage::Local, scenario, source)),
     };
     provide_context(designer);
 
