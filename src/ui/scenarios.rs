@@ -26,7 +26,7 @@ pub fn ScenarioList() -> impl IntoView {
         <section class="page">
             <h1>"Five design scenarios"</h1>
             <p class="lede">
-                "Each scenario is a small, realistic week (or two years) of data with its faults. You design a pipeline for it on a canvas; the lab runs your design through the simulated days and checks it against the scenario's requirements. Any design that meets them passes."
+                "Each scenario is a realistic stretch of data with its faults: from two weeks of clicks to two years of history. You design a pipeline for it on a canvas; the lab runs your design through the simulated days and checks it against the scenario's requirements. Any design that meets them passes."
             </p>
             <ol class="card-list">
                 {SCENARIOS

@@ -176,7 +176,7 @@ fn SmallestCase(shrunk: Shrunk, rule: &'static str) -> impl IntoView {
     };
     view! {
         <div class="smallest" data-smallest=rule>
-            <h4>{format!("The smallest case that breaks {rule}")}</h4>
+            <h3>{format!("The smallest case that breaks {rule}")}</h3>
             <p>
                 {format!(
                     "{} event(s) instead of {}, {} fault(s) instead of {}; {how} ({} simulations).",
@@ -206,13 +206,13 @@ fn SmallestCase(shrunk: Shrunk, rule: &'static str) -> impl IntoView {
                     </table>
                 }.into_any()
             }}
-            <h5>{if launch(d.scenario).is_some() {
+            <h4>{if launch(d.scenario).is_some() {
                 "Moment by moment (the backfill, the scheduled runs, the faults)"
             } else {
                 "Run by run (runs that touched these events)"
-            }}</h5>
+            }}</h4>
             <ReplaySteps lines=replay />
-            <h5>{format!("What {rule} saw")}</h5>
+            <h4>{format!("What {rule} saw")}</h4>
             <ul class="evidence">{evidence.into_iter().map(|e| view! { <li>{e}</li> }).collect_view()}</ul>
         </div>
     }
