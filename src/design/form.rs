@@ -56,9 +56,9 @@ pub fn fields(config: &NodeConfig) -> Vec<Field> {
                 "state",
                 "Remembers",
                 choice(&[
-                    ("watermark", "a watermark (the latest value read)"),
-                    ("list", "a list of partitions (with lookback)"),
-                    ("none", "nothing: full refresh"),
+                    ("watermark", "a watermark"),
+                    ("list", "a partition list"),
+                    ("none", "nothing (full refresh)"),
                 ]),
             )];
             match state {

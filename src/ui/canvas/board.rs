@@ -76,6 +76,17 @@ pub fn reveal(d: &Designer, x: i32, y: i32) {
     }
 }
 
+/// Fits the view to the design when part of it would be off the board (an
+/// opened, imported or shared design), leaving a design that shows alone.
+pub fn fit_if_hidden(d: &Designer) {
+    let (x, y, w, h) = d.graph.with_untracked(bounds);
+    let right = f64::from(x.saturating_add(w));
+    let bottom = f64::from(y.saturating_add(h));
+    if x < 0 || y < 0 || right > VIEW_W || bottom > VIEW_H {
+        fit(d);
+    }
+}
+
 /// Zoom and pan so every node shows.
 fn fit(d: &Designer) {
     let (x, y, w, h) = d.graph.with_untracked(bounds);

@@ -276,6 +276,7 @@ impl Designer {
     /// undoable step.
     pub fn replace(&self, graph: Graph, said: &str) {
         self.history.update(|h| h.replace(graph));
+        board::fit_if_hidden(self);
         self.selected.set(None);
         self.notice.set(Some(Notice::Info(said.to_string())));
         self.announcement.set(said.to_string());
@@ -322,6 +323,7 @@ pub fn Canvas(scenario: u8, source: &'static str, gradable: bool) -> impl IntoVi
         backup: RwSignal::new(saves::backup(&mut storage::Local, scenario, source)),
     };
     provide_context(designer);
+    board::fit_if_hidden(&designer);
 
     // Undo and redo from anywhere on the page, except while typing.
     let keys = window_event_listener(leptos::ev::keydown, move |ev| {
