@@ -46,14 +46,13 @@ fn late_name(late: LateOrder) -> &'static str {
     }
 }
 
-fn cell_name(cell: Cell) -> &'static str {
-    match cell {
-        Cell::WatermarkAppend => "wm_append",
-        Cell::WatermarkOverwrite => "wm_overwrite",
-        Cell::ListAppend => "list_append",
-        Cell::ListOverwrite => "list_overwrite",
-        Cell::FullRefresh => "full_refresh",
-    }
+/// Which of the week's scripts `controls` give: the late order and the crash.
+fn script_id(controls: &Controls) -> String {
+    format!(
+        "{}_{}",
+        late_name(controls.late),
+        if controls.crash { "crash" } else { "clean" }
+    )
 }
 
 /// Every cell under every control combination, once per distinct input.
@@ -62,45 +61,30 @@ fn state_write() -> Vec<File> {
     let mut chosen: Vec<(String, Cell, Controls)> = Vec::new();
     let mut seen = BTreeSet::new();
     for controls in Controls::all() {
-        let script_id = format!(
-            "{}_{}",
-            late_name(controls.late),
-            if controls.crash { "crash" } else { "clean" }
-        );
+        let id = script_id(&controls);
         scripts
-            .entry(script_id.clone())
+            .entry(id.clone())
             .or_insert_with(|| script(&controls));
         for cell in Cell::ALL {
-            let config = cell.config(&controls);
-            if !seen.insert((script_id.clone(), format!("{config:?}"))) {
+            if !seen.insert((id.clone(), format!("{:?}", cell.config(&controls)))) {
                 continue;
             }
-            let name = format!(
-                "{}_{}_lb{}_{}",
-                cell_name(cell),
-                script_id,
-                controls.lookback,
-                if controls.commit == CommitOrder::StateBeforeWrite {
-                    "before"
-                } else {
-                    "after"
-                }
-            );
+            let commit = match controls.commit {
+                CommitOrder::StateBeforeWrite => "before",
+                CommitOrder::StateAfterWrite => "after",
+            };
+            let name = format!("{}_{id}_lb{}_{commit}", cell.slug(), controls.lookback);
             chosen.push((name, cell, controls));
         }
     }
     let replays: Vec<Replay> = chosen
         .iter()
         .filter_map(|(name, cell, controls)| {
-            let script_id = format!(
-                "{}_{}",
-                late_name(controls.late),
-                if controls.crash { "crash" } else { "clean" }
-            );
-            scripts.get(&script_id).map(|s| Replay {
+            let id = script_id(controls);
+            scripts.get(&id).map(|s| Replay {
                 name: name.clone(),
                 config: cell.config(controls),
-                script_id,
+                script_id: id,
                 script: s,
             })
         })
@@ -287,7 +271,6 @@ fn airflow_files() -> Vec<File> {
     let case = Case::new();
     let mut files = Vec::new();
     let mut expected = serde_json::Map::new();
-    let mut first_day = None;
     for ship in ShipGuess::ALL {
         for concurrency in Concurrency::ALL {
             for markers in [true, false] {
@@ -297,17 +280,7 @@ fn airflow_files() -> Vec<File> {
                     markers,
                 };
                 let plan = case.plan(&choices);
-                first_day = first_day.min(Some(plan.first)).or(Some(plan.first));
-                let b = airflow::Backfill {
-                    dag_id: "marlow_orders_daily".into(),
-                    first: plan.first,
-                    last: plan.last,
-                    max_active_runs: plan.concurrency,
-                    pool_slots: plan.pool,
-                    markers,
-                    yield_to_nightly: false,
-                    two_phases: false,
-                };
+                let b = partition_lab::labs::backfill::commands::airflow_backfill(&plan);
                 let name = format!(
                     "ship{}_c{}_{}",
                     ship.day(),
@@ -327,7 +300,12 @@ fn airflow_files() -> Vec<File> {
             }
         }
     }
-    let start = first_day.unwrap_or_else(|| partition_lab::labs::backfill::case::aug(1));
+    // The DAG starts on the earliest date any plan rebuilds: the 3rd.
+    let start = ShipGuess::ALL
+        .iter()
+        .map(|s| s.day())
+        .min()
+        .unwrap_or_else(|| partition_lab::labs::backfill::case::aug(1));
     files.push(partition_lab::labs::backfill::commands::dag_file(start));
     files.push(File::new(
         "expected.json",

@@ -158,7 +158,6 @@ fn dbt(design: &CompiledDesign, source: &str, target: &str) -> String {
         PartitionKey::EventDate => "b.dt",
         PartitionKey::ProcessingDate => "(select run_day from ops.pipeline_state) as dt   -- the day it ran, not the day it happened",
     };
-    let amount = "b.amount";
     let logic_note = match p.logic {
         LogicVersion::Fixed => "",
         LogicVersion::Broken => "\n-- The old logic: the rate truncated to 2 dp before converting.",
@@ -168,7 +167,7 @@ fn dbt(design: &CompiledDesign, source: &str, target: &str) -> String {
         _ => "",
     };
     let mut sql = format!(
-        "{{{{ config(\n    {config}\n) }}}}\n\nselect b.id, b.key, b.event_time, b.updated_at, b.arrived_at, {amount}, {dt}\nfrom {from} b\nwhere b.arrived_at <= (select run_at from ops.pipeline_state)\n{}{final_filter}-- one row per key: the latest version the run read\nqualify row_number() over (partition by b.key order by b.updated_at desc, b.arrived_at desc) = 1",
+        "{{{{ config(\n    {config}\n) }}}}\n\nselect b.id, b.key, b.event_time, b.updated_at, b.arrived_at, b.amount, {dt}\nfrom {from} b\nwhere b.arrived_at <= (select run_at from ops.pipeline_state)\n{}{final_filter}-- one row per key: the latest version the run read\nqualify row_number() over (partition by b.key order by b.updated_at desc, b.arrived_at desc) = 1",
         scope(p.state, "ops.pipeline_state", "ops.partitions_to_build")
     );
     sql.push_str(reads_note);

@@ -44,7 +44,8 @@ pub fn query(dialect: Dialect, silver: &str, bronze: &str, fx: &str, from: Day) 
     )
 }
 
-fn pounds(minor: i64) -> String {
+/// Pence as pounds with two decimals ("-0.05"), as CSV and SQL read them.
+pub fn pounds(minor: i64) -> String {
     let sign = if minor < 0 { "-" } else { "" };
     let abs = minor.unsigned_abs();
     format!("{sign}{}.{:02}", abs / 100, abs % 100)
@@ -70,8 +71,17 @@ pub fn tables(silver: &Table, events: &[Event], fx: &FxRates, fx_days: &[Day]) -
             e.amount.currency.code()
         ));
     }
+    vec![
+        File::new("silver_orders.csv", s),
+        File::new("bronze_orders.csv", b),
+        File::new("fx_rates.csv", fx_csv(fx, fx_days)),
+    ]
+}
+
+/// The rates as CSV: one row per currency other than GBP and day.
+pub fn fx_csv(fx: &FxRates, days: &[Day]) -> String {
     let mut f = String::from("currency,dt,gbp_per_unit\n");
-    for day in fx_days {
+    for day in days {
         for currency in [
             crate::engine::money::Currency::Eur,
             crate::engine::money::Currency::Usd,
@@ -81,11 +91,7 @@ pub fn tables(silver: &Table, events: &[Event], fx: &FxRates, fx_days: &[Day]) -
             }
         }
     }
-    vec![
-        File::new("silver_orders.csv", s),
-        File::new("bronze_orders.csv", b),
-        File::new("fx_rates.csv", f),
-    ]
+    f
 }
 
 #[cfg(test)]

@@ -14,7 +14,7 @@ use serde_json::{json, Value};
 use crate::engine::calendar::Instant;
 use crate::engine::{
     simulate_with, AfterFinal, CommitOrder, Detail, ListDate, PipelineConfig, ProcessingState,
-    Script, WatermarkColumn, WriteMode,
+    Script, WriteMode,
 };
 
 /// One pipeline run over one script, under a name safe as a table name.
@@ -69,7 +69,7 @@ fn state(state: ProcessingState) -> Value {
             column,
             overlap_minutes,
         } => {
-            json!({"kind": "watermark", "column": column_name(column), "overlap_minutes": overlap_minutes})
+            json!({"kind": "watermark", "column": column.name(), "overlap_minutes": overlap_minutes})
         }
         ProcessingState::PartitionList { lookback, over } => json!({
             "kind": "list",
@@ -78,10 +78,6 @@ fn state(state: ProcessingState) -> Value {
         }),
         ProcessingState::None => json!({"kind": "none"}),
     }
-}
-
-pub fn column_name(column: WatermarkColumn) -> &'static str {
-    column.name()
 }
 
 pub fn write_name(write: WriteMode) -> &'static str {

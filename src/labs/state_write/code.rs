@@ -88,13 +88,7 @@ fn spark(cell: Cell, controls: &Controls) -> String {
 pub fn runnable(cell: Cell, controls: &Controls) -> Option<(String, Vec<u8>)> {
     use crate::export::{bundle::tar, project::replay_project, replay::Replay};
     let script = super::model::script(controls);
-    let name = match cell {
-        Cell::WatermarkAppend => "watermark_append",
-        Cell::WatermarkOverwrite => "watermark_overwrite",
-        Cell::ListAppend => "partition_list_append",
-        Cell::ListOverwrite => "partition_list_overwrite",
-        Cell::FullRefresh => "full_refresh",
-    };
+    let name = cell.slug();
     let replay = Replay {
         name: format!("silver_orders_{name}"),
         config: cell.config(controls),

@@ -100,6 +100,17 @@ impl Cell {
         Cell::FullRefresh,
     ];
 
+    /// The cell as a file or table name.
+    pub fn slug(self) -> &'static str {
+        match self {
+            Cell::WatermarkAppend => "watermark_append",
+            Cell::WatermarkOverwrite => "watermark_overwrite",
+            Cell::ListAppend => "partition_list_append",
+            Cell::ListOverwrite => "partition_list_overwrite",
+            Cell::FullRefresh => "full_refresh",
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Cell::WatermarkAppend => "Watermark + Append",
