@@ -68,6 +68,13 @@ pub fn import(text: &str) -> Result<DesignFile, ImportError> {
     if file.version > VERSION {
         return Err(ImportError::NewerVersion(file.version));
     }
+    // No release ever wrote another format: anything else was edited by hand.
+    if file.version != VERSION {
+        return Err(ImportError::NotADesign(format!(
+            "its format version is {}; Partition Lab writes version 1",
+            file.version
+        )));
+    }
     let graph = &file.graph;
     if graph.nodes.len() > MAX_NODES {
         return Err(ImportError::TooManyNodes(graph.nodes.len()));
@@ -264,6 +271,10 @@ mod tests {
         assert!(matches!(
             import(&good.replace("\"version\": 1", "\"version\": 9")),
             Err(ImportError::NewerVersion(9))
+        ));
+        assert!(matches!(
+            import(&good.replace("\"version\": 1", "\"version\": 0")),
+            Err(ImportError::NotADesign(_))
         ));
         assert!(matches!(
             import(&good.replace(FORMAT, "something-else")),
