@@ -8,5 +8,6 @@ pub mod design;
 pub mod engine;
 pub mod export;
 pub mod labs;
+pub mod order;
 pub mod scenarios;
 pub mod ui;

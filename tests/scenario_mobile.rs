@@ -111,3 +111,40 @@ fn r1_evidence_prints_each_amount_with_one_pound_sign() {
     assert!(text.contains('£'), "{text}");
     assert!(!text.contains("££"), "{text}");
 }
+
+/// Grading reads the compiled pipeline: a finaliser left on the canvas,
+/// connected to nothing, neither finalises nor sets the bound R4 checks.
+#[test]
+fn a_finaliser_the_write_does_not_feed_changes_no_verdict() {
+    use partition_lab::design::graph::Node;
+    use partition_lab::design::NodeConfig;
+    for graph in [
+        mobile(list(2), OVERWRITE, L2),
+        mobile(list(2), OVERWRITE, None),
+    ] {
+        let before = grade(3, &graph);
+        let mut stray = graph.clone();
+        let id = stray.fresh_id().unwrap();
+        stray.nodes.insert(
+            id,
+            Node {
+                id,
+                x: 600,
+                y: 400,
+                config: NodeConfig::Finaliser {
+                    allowed_lateness_days: 0,
+                    after_final: Drop,
+                },
+                fixed: false,
+            },
+        );
+        let verdicts = |r: &partition_lab::scenarios::report::Report| match r {
+            partition_lab::scenarios::report::Report::Graded(rules) => rules
+                .iter()
+                .map(|r| (r.rule.id, r.passed))
+                .collect::<Vec<_>>(),
+            other => panic!("graded: {other:?}"),
+        };
+        assert_eq!(verdicts(&grade(3, &stray)), verdicts(&before));
+    }
+}

@@ -173,7 +173,7 @@ pub fn run(
     let (mut done, cancelled): (Vec<Step>, Vec<Step>) = steps
         .into_iter()
         .partition(|s| interrupt.is_none_or(|cut| s.end < cut));
-    done.sort_unstable_by_key(|s| (s.end, s.kind, s.dt));
+    crate::order::sort_by_key(&mut done, |s| (s.end, s.kind, s.dt));
     Execution {
         started: start,
         done,

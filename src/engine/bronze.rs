@@ -19,10 +19,9 @@ pub struct Bronze<'a> {
 impl<'a> Bronze<'a> {
     pub fn index(events: &'a [Event]) -> Self {
         let mut by_arrival: Vec<usize> = (0..events.len()).collect();
-        // The index breaks ties, so an unstable (and smaller) sort is exact.
-        by_arrival.sort_unstable_by(|&a, &b| {
+        crate::order::sort_by(&mut by_arrival, |&a, &b| {
             let (ea, eb) = (&events[a], &events[b]);
-            (ea.arrived_at, &ea.id, a).cmp(&(eb.arrived_at, &eb.id, b))
+            (ea.arrived_at, &ea.id).cmp(&(eb.arrived_at, &eb.id))
         });
         let mut by_event_date: BTreeMap<Day, Vec<usize>> = BTreeMap::new();
         let mut by_change_date: BTreeMap<Day, Vec<usize>> = BTreeMap::new();
@@ -37,7 +36,7 @@ impl<'a> Bronze<'a> {
                 .push(i);
         }
         let mut keys: Vec<&str> = events.iter().map(|e| &*e.key).collect();
-        keys.sort_unstable();
+        crate::order::sort(&mut keys);
         let has_versions = keys.windows(2).any(|pair| pair[0] == pair[1]);
         Self {
             events,

@@ -189,7 +189,7 @@ pub fn run_clock(job: &Job, attempts: &[Attempt], bookings: &[Booking]) -> Timel
     let mut timeline = Timeline::default();
     let mut grants: Vec<Option<Grant>> = vec![None; bookings.len()];
     let mut order: Vec<usize> = (0..bookings.len()).collect();
-    order.sort_unstable_by_key(|&i| (bookings[i].at, i));
+    crate::order::sort_by_key(&mut order, |&i| (bookings[i].at, i));
     for (n, attempt) in attempts.iter().enumerate() {
         let (todo, skipped): (Vec<Unit>, Vec<Unit>) = units(job)
             .into_iter()
@@ -330,9 +330,7 @@ pub fn run_clock(job: &Job, attempts: &[Attempt], bookings: &[Booking]) -> Timel
         timeline.done.extend(done);
         timeline.cancelled.extend(cancelled);
     }
-    timeline
-        .done
-        .sort_unstable_by_key(|s| (s.end, s.kind, s.dt, s.attempt));
+    crate::order::sort_by_key(&mut timeline.done, |s| (s.end, s.kind, s.dt, s.attempt));
     timeline.grants = grants
         .into_iter()
         .enumerate()

@@ -122,7 +122,7 @@ pub fn orders(spec: &OrderSpec) -> Vec<Event> {
         let mut times: Vec<u32> = (0..spec.per_day)
             .map(|_| rng.random_range(0..86_400))
             .collect();
-        times.sort_unstable();
+        crate::order::sort(&mut times);
         for (n, second) in times.into_iter().enumerate() {
             let event_time = at(day, 0, 0) + Duration::seconds(i64::from(second));
             let currency = spec.mix.pick(&mut rng);

@@ -288,7 +288,7 @@ fn schedule(script: &Script) -> Queue {
             crash_then_retry_at: r.crash_then_retry_at,
         })
         .collect();
-    runs.sort_by_key(|r| r.at);
+    crate::order::sort_by_key(&mut runs, |r| r.at);
     Queue(runs)
 }
 

@@ -320,7 +320,7 @@ fn multiset_diff(before: &[Id], after: &[Id]) -> (Vec<Id>, Vec<Id>) {
     let mut added = Vec::new();
     let mut removed = Vec::new();
     let mut ordered: Vec<(&Id, i64)> = counts.into_iter().filter(|(_, n)| *n != 0).collect();
-    ordered.sort_unstable();
+    crate::order::sort(&mut ordered);
     for (id, n) in ordered {
         let target = if n > 0 { &mut added } else { &mut removed };
         target.extend(std::iter::repeat_n(id.clone(), n.unsigned_abs() as usize));

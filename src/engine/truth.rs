@@ -115,7 +115,7 @@ pub fn diff(
                 .map(|(key, _)| (*key).clone())
                 .collect();
             for ids in [&mut duplicates, &mut misplaced, &mut stale] {
-                ids.sort_unstable();
+                crate::order::sort(ids);
             }
             PartitionDiff {
                 dt,

@@ -104,7 +104,7 @@ fn attempts(script: &Script) -> Vec<Value> {
             ));
         }
     }
-    all.sort_by_key(|(at, _)| *at);
+    crate::order::sort_by_key(&mut all, |(at, _)| *at);
     all.into_iter().map(|(_, v)| v).collect()
 }
 
@@ -151,7 +151,7 @@ pub fn expected_json(replays: &[Replay]) -> String {
                 .filter(|(_, rows)| !rows.is_empty())
                 .map(|(dt, rows)| {
                     let mut ids: Vec<String> = rows.iter().map(|row| row.id.to_string()).collect();
-                    ids.sort();
+                    crate::order::sort(&mut ids);
                     (dt.to_string(), ids)
                 })
                 .collect();

@@ -121,7 +121,7 @@ fn attempts(setting: &Setting, script: &Script) -> Vec<Attempt> {
         .filter(|i| i.at >= setting.launch)
         .copied()
         .collect();
-    cuts.sort_unstable_by_key(|i| (i.at, i.rerun_at));
+    crate::order::sort_by_key(&mut cuts, |i| (i.at, i.rerun_at));
     let mut attempts = vec![Attempt {
         start: setting.launch,
         interrupt: None,
@@ -323,7 +323,7 @@ pub fn replay(done: &Backfilled, script: &Script) -> Vec<String> {
             "The finance report is restated from gold.".to_string(),
         ));
     }
-    lines.sort_unstable();
+    crate::order::sort(&mut lines);
     lines
         .into_iter()
         .map(|(at, _, line)| format!("{}: {line}", weekday_day_month_time(at)))

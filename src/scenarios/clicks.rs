@@ -181,8 +181,8 @@ fn r2(graph: &Graph, outcome: &Outcome) -> RuleResult {
             .filter(|(id, n)| **n > before.get(**id).copied().unwrap_or(0).max(1))
             .map(|(id, _)| *id)
             .collect();
-        removed.sort_unstable();
-        doubled.sort_unstable();
+        crate::order::sort(&mut removed);
+        crate::order::sort(&mut doubled);
         if !doubled.is_empty() {
             let dts: Vec<String> = silver
                 .partitions

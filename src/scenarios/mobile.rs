@@ -10,7 +10,7 @@ use chrono::Duration;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use crate::design::{Graph, NodeConfig, NodeKind};
+use crate::design::{Graph, NodeKind};
 use crate::engine::calendar::{at, days, mm_dd, weekday_day_month_time, Day, Instant};
 use crate::engine::event::Event;
 use crate::engine::generate::{daily_runs, DelayProfile};
@@ -92,13 +92,9 @@ fn percent(bp: i64) -> String {
 
 pub fn judge(graph: &Graph, config: &PipelineConfig, script: &Script) -> Vec<RuleResult> {
     let outcome = crate::engine::simulate_with(config, script, crate::engine::Detail::Ids);
-    let lateness = graph.nodes.values().find_map(|n| match &n.config {
-        NodeConfig::Finaliser {
-            allowed_lateness_days,
-            ..
-        } => Some(*allowed_lateness_days),
-        _ => None,
-    });
+    // From the compiled pipeline: a finaliser the write does not pass
+    // through finalises nothing, so it sets no bound either.
+    let lateness = config.finaliser.map(|f| f.allowed_lateness_days);
     vec![
         r1(graph, script, &outcome),
         r2(graph, &outcome),
@@ -143,7 +139,7 @@ fn r1(graph: &Graph, script: &Script, outcome: &Outcome) -> RuleResult {
                         .collect()
                 })
                 .unwrap_or_default();
-            doubled.sort_unstable();
+            crate::order::sort(&mut doubled);
             at_final.insert(*dt, (value, doubled));
         }
     }
@@ -219,7 +215,7 @@ fn partition_value(rows: &[crate::engine::table::Row]) -> (i64, Vec<String>) {
         .filter(|(_, n)| **n > 1)
         .map(|(id, _)| id.to_string())
         .collect();
-    doubled.sort_unstable();
+    crate::order::sort(&mut doubled);
     (rows.iter().map(|r| r.raw.minor).sum(), doubled)
 }
 

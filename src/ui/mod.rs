@@ -9,6 +9,7 @@ pub mod lateness;
 pub mod not_found;
 pub mod overview;
 pub mod page;
+pub mod route;
 pub mod scenarios;
 pub mod state_write;
 pub mod storage;

@@ -1,5 +1,4 @@
 use leptos::prelude::*;
-use leptos_router::components::A;
 
 use super::page::set_title;
 
@@ -10,7 +9,7 @@ pub fn NotFound() -> impl IntoView {
         <section class="page">
             <h1>"No page here"</h1>
             <p>"That address does not match any page of the lab. It may be mistyped, or a link from an older version."</p>
-            <p><A href="/">"Go to the overview"</A></p>
+            <p><a href="/">"Go to the overview"</a></p>
         </section>
     }
 }

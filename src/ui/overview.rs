@@ -1,7 +1,6 @@
 //! The landing page: what the lab teaches, the map of ideas, the glossary.
 
 use leptos::prelude::*;
-use leptos_router::components::A;
 
 use super::page::set_title;
 use crate::content::glossary::{Term, GLOSSARY};
@@ -71,10 +70,10 @@ pub fn Overview() -> impl IntoView {
                                     .map(|(href, name)| {
                                         view! {
                                             <p>
-                                                <A href=href attr:class="button-link">
+                                                <a href=href class="button-link">
                                                     "Try it: "
                                                     {name}
-                                                </A>
+                                                </a>
                                             </p>
                                         }
                                     })}
@@ -130,7 +129,7 @@ fn Glossary() -> impl IntoView {
                                 .map(|href| {
                                     view! {
                                         " "
-                                        <A href=href>"Try it in the lab"</A>
+                                        <a href=href>"Try it in the lab"</a>
                                     }
                                 })}
                         </dd>

@@ -2,8 +2,6 @@
 //! page: its story, numbers, canvas and check.
 
 use leptos::prelude::*;
-use leptos_router::components::A;
-use leptos_router::hooks::use_params_map;
 
 use super::canvas::check::progress_key;
 use super::canvas::Canvas;
@@ -46,9 +44,9 @@ pub fn ScenarioList() -> impl IntoView {
                         view! {
                             <li class="card" data-scenario=s.number>
                                 <h2>
-                                    <A href=format!("/scenarios/{}", s.number)>
+                                    <a href=format!("/scenarios/{}", s.number)>
                                         {format!("{}. {}", s.number, s.title)}
-                                    </A>
+                                    </a>
                                 </h2>
                                 <p>{s.brief}</p>
                                 <p class="muted">"Idea: " {s.idea}</p>
@@ -63,15 +61,14 @@ pub fn ScenarioList() -> impl IntoView {
 }
 
 #[component]
-pub fn ScenarioPage() -> impl IntoView {
-    let params = use_params_map();
-    move || match params.read().get("number").as_deref().and_then(find) {
+pub fn ScenarioPage(number: String) -> impl IntoView {
+    match find(&number) {
         Some(s) => {
             set_title(&format!("Scenario {}: {}", s.number, s.title));
             let can_check = gradable(s.number);
             view! {
                 <section class="page">
-                    <p class="breadcrumb"><A href="/scenarios">"All scenarios"</A></p>
+                    <p class="breadcrumb"><a href="/scenarios">"All scenarios"</a></p>
                     <h1>{format!("Scenario {}: {}", s.number, s.title)}</h1>
                     <p class="lede">{s.brief}</p>
                     {s.story.iter().map(|p| view! { <p>{*p}</p> }).collect_view()}

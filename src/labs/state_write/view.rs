@@ -286,7 +286,7 @@ pub fn week(script: &crate::engine::Script, runs: &[RunTrace]) -> Vec<WeekDay> {
                     ));
                 }
             }
-            placed.sort_unstable_by(|a, b| (&a.1, &a.0).cmp(&(&b.1, &b.0)));
+            crate::order::sort_by(&mut placed, |a, b| (&a.1, &a.0).cmp(&(&b.1, &b.0)));
             let runs = runs
                 .iter()
                 .filter(|r| r.day == day)

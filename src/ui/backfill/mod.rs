@@ -6,8 +6,6 @@ mod runner;
 
 use crate::engine::calendar::day_month;
 use leptos::prelude::*;
-use leptos_router::hooks::{use_navigate, use_query_map};
-use leptos_router::NavigateOptions;
 
 use crate::engine::backfill::Execution;
 use crate::labs::backfill::case::Case;
@@ -43,13 +41,12 @@ impl Lab {
 #[component]
 pub fn BackfillLab() -> impl IntoView {
     set_title("Currency-bug backfill lab");
-    let query = use_query_map();
+    let query = crate::ui::route::use_query();
     let parsed = Memo::new(move |_| {
         let q = query.read();
         parse(|key| q.get(key))
     });
     let choices = Memo::new(move |_| parsed.read().0);
-    let navigate = use_navigate();
     let lab = Lab {
         case: StoredValue::new(Case::new()),
         choices,
@@ -57,14 +54,7 @@ pub fn BackfillLab() -> impl IntoView {
         current: RwSignal::new(None),
         minute: RwSignal::new(0),
         go: StoredValue::new(Box::new(move |c: Choices| {
-            navigate(
-                &format!("/lab/backfill?{}", to_query(&c)),
-                NavigateOptions {
-                    replace: true,
-                    scroll: false,
-                    ..Default::default()
-                },
-            )
+            crate::ui::route::replace(&format!("/lab/backfill?{}", to_query(&c)))
         })),
     };
     provide_context(lab);

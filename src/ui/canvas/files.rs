@@ -5,8 +5,6 @@
 
 use leptos::prelude::*;
 use leptos::wasm_bindgen::JsCast;
-use leptos_router::hooks::{use_navigate, use_query_map};
-use leptos_router::NavigateOptions;
 
 use crate::design::file::{export, for_scenario, import, MAX_BYTES};
 use crate::design::saves::{self, LinkOpening};
@@ -24,7 +22,6 @@ use super::{Designer, Notice, PendingLink};
 #[component]
 pub fn OpenLink() -> impl IntoView {
     let d = expect_context::<Designer>();
-    let navigate = use_navigate();
     let open = move |value: String| {
         match link::decode(&value)
             .map_err(|e| e.to_string())
@@ -49,26 +46,19 @@ pub fn OpenLink() -> impl IntoView {
                 "The link's design could not be opened: {reason}. Your own design is unchanged."
             )))),
         }
-        navigate(
-            &format!("/scenarios/{}", d.scenario),
-            NavigateOptions {
-                replace: true,
-                scroll: false,
-                ..Default::default()
-            },
-        );
+        crate::ui::route::replace(&format!("/scenarios/{}", d.scenario));
     };
     let in_fragment = || {
         let hash = web_sys::window()?.location().hash().ok()?;
         hash.strip_prefix("#design=").map(str::to_string)
     };
     if let Some(value) =
-        in_fragment().or_else(|| use_query_map().with_untracked(|q| q.get("design")))
+        in_fragment().or_else(|| crate::ui::route::use_query().with_untracked(|q| q.get("design")))
     {
         open(value);
     }
     // A link pasted into this same page only changes the fragment.
-    let open_again = open.clone();
+    let open_again = open;
     let changes = window_event_listener(leptos::ev::hashchange, move |_| {
         if let Some(value) = in_fragment() {
             open_again(value);

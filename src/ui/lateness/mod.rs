@@ -9,8 +9,6 @@ mod histogram;
 mod late_rows;
 
 use leptos::prelude::*;
-use leptos_router::hooks::{use_navigate, use_query_map};
-use leptos_router::NavigateOptions;
 
 use crate::engine::lateness::{Lateness, LatenessFigures, LatenessStudy};
 use crate::labs::lateness::query::{parse, to_query};
@@ -67,7 +65,7 @@ pub fn lateness_text(lateness: Lateness) -> String {
 #[component]
 pub fn LatenessLab() -> impl IntoView {
     set_title("Allowed-lateness lab");
-    let query = use_query_map();
+    let query = crate::ui::route::use_query();
     let parsed = Memo::new(move |_| {
         let q = query.read();
         parse(|key| q.get(key))
@@ -80,16 +78,8 @@ pub fn LatenessLab() -> impl IntoView {
     Effect::new(move |_| live.set(settings.read().lateness));
     let lateness = Memo::new(move |_| live.get());
     let figures = Memo::new(move |_| study.read().figures(lateness.get()));
-    let navigate = use_navigate();
     let go = move |s: Settings| {
-        navigate(
-            &format!("/lab/lateness?{}", to_query(&s)),
-            NavigateOptions {
-                replace: true,
-                scroll: false,
-                ..Default::default()
-            },
-        );
+        crate::ui::route::replace(&format!("/lab/lateness?{}", to_query(&s)));
     };
     let lab = Lab {
         settings,

@@ -9,8 +9,6 @@ mod scrubber;
 mod week;
 
 use leptos::prelude::*;
-use leptos_router::hooks::{use_navigate, use_query_map};
-use leptos_router::NavigateOptions;
 
 use crate::engine::Outcome;
 use crate::labs::state_write::explain::{verdict, VerdictKind};
@@ -81,7 +79,7 @@ impl Lab {
 #[component]
 pub fn StateWriteLab() -> impl IntoView {
     set_title("State x Write lab");
-    let query = use_query_map();
+    let query = crate::ui::route::use_query();
     let parsed = Memo::new(move |_| {
         let q = query.read();
         parse(|key| q.get(key))
@@ -108,19 +106,11 @@ pub fn StateWriteLab() -> impl IntoView {
             .collect::<Vec<Cell>>()
     });
     let present = Memo::new(move |_| parsed.read().0.present);
-    let navigate = use_navigate();
     let go = move |controls: Controls, index: usize, present: bool| {
-        navigate(
-            &format!(
-                "/lab/state-write?{}",
-                to_query(&controls, index + 1, present)
-            ),
-            NavigateOptions {
-                replace: true,
-                scroll: false,
-                ..Default::default()
-            },
-        );
+        crate::ui::route::replace(&format!(
+            "/lab/state-write?{}",
+            to_query(&controls, index + 1, present)
+        ));
     };
     let lab = Lab {
         controls,

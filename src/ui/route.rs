@@ -1,0 +1,204 @@
+//! The address bar as a signal, and links that move between pages without
+//! a reload.
+//!
+//! Six fixed paths and one number are all the app routes; leptos_router
+//! cost about 40 KB of the wasm for them (its matcher, nested outlets and
+//! a view-choosing function holding every page). This keeps its two
+//! behaviours the pages rely on: a click on an internal link is a history
+//! push, and a lab rewrites its query in place (a history replace).
+
+use leptos::prelude::*;
+use wasm_bindgen::JsCast;
+
+/// Where the app is: the path and the raw query string (without `?`).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Address {
+    pub path: String,
+    pub query: String,
+}
+
+impl Address {
+    fn current() -> Self {
+        let location = web_sys::window().map(|w| w.location());
+        let read = |f: fn(&web_sys::Location) -> Result<String, wasm_bindgen::JsValue>| {
+            location
+                .as_ref()
+                .and_then(|l| f(l).ok())
+                .unwrap_or_default()
+        };
+        let path = read(web_sys::Location::pathname);
+        let query = read(web_sys::Location::search);
+        Address {
+            path: normalise(&path),
+            query: query.trim_start_matches('?').to_string(),
+        }
+    }
+}
+
+/// `/scenarios/` and `/scenarios` are the same page.
+fn normalise(path: &str) -> String {
+    match path.trim_end_matches('/') {
+        "" => "/".to_string(),
+        trimmed => trimmed.to_string(),
+    }
+}
+
+/// A parsed query: `get` returns the first value of a key, decoded.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Query(Vec<(String, String)>);
+
+impl Query {
+    pub fn parse(raw: &str) -> Self {
+        let decode = |s: &str| {
+            let spaced = s.replace('+', " ");
+            js_sys::decode_uri_component(&spaced)
+                .ok()
+                .and_then(|d| d.as_string())
+                .unwrap_or(spaced)
+        };
+        Query(
+            raw.split('&')
+                .filter(|pair| !pair.is_empty())
+                .map(|pair| {
+                    let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
+                    (decode(key), decode(value))
+                })
+                .collect(),
+        )
+    }
+
+    pub fn get(&self, key: &str) -> Option<String> {
+        self.0
+            .iter()
+            .find(|(k, _)| k == key)
+            .map(|(_, v)| v.clone())
+    }
+}
+
+thread_local! {
+    // Not a context: navigation happens in event handlers, which run
+    // outside the component tree where contexts are found.
+    static ADDRESS: std::cell::Cell<Option<RwSignal<Address>>> = const { std::cell::Cell::new(None) };
+}
+
+fn address() -> Option<RwSignal<Address>> {
+    ADDRESS.with(std::cell::Cell::get)
+}
+
+/// Starts following the address bar; call once, in the shell.
+pub fn provide_router() {
+    let address = RwSignal::new(Address::current());
+    ADDRESS.with(|a| a.set(Some(address)));
+    // Back and forward.
+    let back = window_event_listener(leptos::ev::popstate, move |_| {
+        address.set(Address::current());
+    });
+    let clicks = window_event_listener(leptos::ev::click, move |ev| {
+        if let Some(href) = internal_link(&ev) {
+            ev.prevent_default();
+            push(&href);
+            if let Some(window) = web_sys::window() {
+                window.scroll_to_with_x_and_y(0.0, 0.0);
+            }
+        }
+    });
+    on_cleanup(move || {
+        back.remove();
+        clicks.remove();
+    });
+}
+
+/// The href of an app link a plain left click landed on; `None` for
+/// downloads, other sites, new tabs, modified clicks and links within
+/// the same page (the browser handles those itself).
+fn internal_link(ev: &web_sys::MouseEvent) -> Option<String> {
+    if ev.default_prevented()
+        || ev.button() != 0
+        || ev.meta_key()
+        || ev.ctrl_key()
+        || ev.shift_key()
+        || ev.alt_key()
+    {
+        return None;
+    }
+    let target = ev.target()?.dyn_into::<web_sys::Element>().ok()?;
+    let anchor = target.closest("a[href]").ok()??;
+    if anchor.has_attribute("download") || anchor.get_attribute("target").is_some() {
+        return None;
+    }
+    let href = anchor.get_attribute("href")?;
+    if !href.starts_with('/') || href.starts_with("//") {
+        return None;
+    }
+    let (path_and_query, fragment) = href.split_once('#').unwrap_or((&href, ""));
+    let here = Address::current();
+    let (path, query) = path_and_query
+        .split_once('?')
+        .unwrap_or((path_and_query, ""));
+    let same_page = normalise(path) == here.path && query == here.query;
+    (!same_page || fragment.is_empty()).then_some(href)
+}
+
+fn go(href: &str, replace: bool) {
+    let Some(history) = web_sys::window().and_then(|w| w.history().ok()) else {
+        return;
+    };
+    let moved = if replace {
+        history.replace_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(href))
+    } else {
+        history.push_state_with_url(&wasm_bindgen::JsValue::NULL, "", Some(href))
+    };
+    if moved.is_ok() {
+        if let Some(a) = address() {
+            a.set(Address::current());
+        }
+    }
+}
+
+/// A new history entry: what a link click does.
+pub fn push(href: &str) {
+    go(href, false);
+}
+
+/// Rewrites the address in place: a lab recording its controls, so a
+/// reload or a shared link shows the same thing, without filling Back.
+pub fn replace(href: &str) {
+    go(href, true);
+}
+
+/// The current path, changing only when the page does.
+pub fn use_path() -> Memo<String> {
+    let address = address();
+    Memo::new(move |_| address.map_or_else(|| "/".to_string(), |a| a.with(|a| a.path.clone())))
+}
+
+/// The current query, changing only when it does.
+pub fn use_query() -> Memo<Query> {
+    let address = address();
+    Memo::new(move |_| {
+        address
+            .map(|a| a.with(|a| Query::parse(&a.query)))
+            .unwrap_or_default()
+    })
+}
+
+/// A navigation link marked `aria-current="page"` while its page (or, unless
+/// `exact`, a page under it) is showing.
+#[component]
+pub fn NavLink(
+    href: &'static str,
+    #[prop(optional)] exact: bool,
+    children: Children,
+) -> impl IntoView {
+    let path = use_path();
+    let current = move || {
+        path.with(|p| {
+            p == href
+                || (!exact
+                    && p.strip_prefix(href)
+                        .is_some_and(|rest| rest.starts_with('/')))
+        })
+        .then_some("page")
+    };
+    view! { <a href=href aria-current=current>{children()}</a> }
+}
