@@ -10,4 +10,5 @@ pub mod export;
 pub mod labs;
 pub mod order;
 pub mod scenarios;
+#[cfg(feature = "web")]
 pub mod ui;

@@ -112,39 +112,57 @@ fn r1_evidence_prints_each_amount_with_one_pound_sign() {
     assert!(!text.contains("££"), "{text}");
 }
 
-/// Grading reads the compiled pipeline: a finaliser left on the canvas,
-/// connected to nothing, neither finalises nor sets the bound R4 checks.
+/// Grading reads the compiled pipeline: a finaliser on a second, scratch
+/// write target finalises nothing the graded table holds, so it sets no
+/// bound R4 checks either.
 #[test]
-fn a_finaliser_the_write_does_not_feed_changes_no_verdict() {
-    use partition_lab::design::graph::Node;
+fn a_finaliser_on_another_write_target_changes_no_verdict() {
+    use partition_lab::design::graph::{Edge, Node, NodeKind};
     use partition_lab::design::NodeConfig;
+    use partition_lab::scenarios::report::Report;
+    let verdicts = |r: &Report| match r {
+        Report::Graded(rules) => rules
+            .iter()
+            .map(|r| (r.rule.id, r.passed))
+            .collect::<Vec<_>>(),
+        other => panic!("graded: {other:?}"),
+    };
     for graph in [
         mobile(list(2), OVERWRITE, L2),
         mobile(list(2), OVERWRITE, None),
     ] {
         let before = grade(3, &graph);
         let mut stray = graph.clone();
-        let id = stray.fresh_id().unwrap();
-        stray.nodes.insert(
-            id,
-            Node {
+        let transform = stray.of_kind(NodeKind::Transform).next().unwrap().id;
+        let mut add = |config: NodeConfig, from| {
+            let id = stray.fresh_id().unwrap();
+            stray.nodes.insert(
                 id,
-                x: 600,
-                y: 400,
-                config: NodeConfig::Finaliser {
-                    allowed_lateness_days: 0,
-                    after_final: Drop,
+                Node {
+                    id,
+                    x: 600,
+                    y: 400,
+                    config,
+                    fixed: false,
                 },
-                fixed: false,
-            },
-        );
-        let verdicts = |r: &partition_lab::scenarios::report::Report| match r {
-            partition_lab::scenarios::report::Report::Graded(rules) => rules
-                .iter()
-                .map(|r| (r.rule.id, r.passed))
-                .collect::<Vec<_>>(),
-            other => panic!("graded: {other:?}"),
+            );
+            stray.edges.insert(Edge { from, to: id });
+            id
         };
+        let scratch = add(
+            NodeConfig::Write {
+                table: "silver.scratch".to_string(),
+                mode: WriteChoice::OverwritePartition,
+            },
+            transform,
+        );
+        add(
+            NodeConfig::Finaliser {
+                allowed_lateness_days: 0,
+                after_final: Drop,
+            },
+            scratch,
+        );
         assert_eq!(verdicts(&grade(3, &stray)), verdicts(&before));
     }
 }

@@ -5,6 +5,7 @@ import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -34,6 +35,18 @@ export function inside(dist, urlPath) {
   return file;
 }
 
+// Compressed once per file version, as a static host or CDN would serve
+// them: the wasm is a third of its size gzipped, which is what a phone
+// on a slow network waits for.
+const COMPRESSIBLE = new Set(['.html', '.js', '.wasm', '.css', '.svg', '.json']);
+const gzipped = new Map();
+
+function gzipOnce(file, mtime, body) {
+  const key = `${file}:${mtime}`;
+  if (!gzipped.has(key)) gzipped.set(key, gzipSync(body, { level: 9 }));
+  return gzipped.get(key);
+}
+
 export function startServer({ root, port = 0, host = '127.0.0.1' }) {
   const dist = resolve(root);
   const server = createServer(async (req, res) => {
@@ -52,7 +65,15 @@ export function startServer({ root, port = 0, host = '127.0.0.1' }) {
       }
       if (!info || info.isDirectory() || !extname(file)) file = join(dist, 'index.html');
       const body = await readFile(file);
-      res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache' });
+      const headers = { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache', vary: 'accept-encoding' };
+      if (COMPRESSIBLE.has(extname(file)) && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+        const mtime = (await stat(file)).mtimeMs;
+        headers['content-encoding'] = 'gzip';
+        res.writeHead(200, headers);
+        res.end(gzipOnce(file, mtime, body));
+        return;
+      }
+      res.writeHead(200, headers);
       res.end(body);
     } catch {
       res.writeHead(404).end('not found');

@@ -33,3 +33,31 @@ test('paths that climb out of dist are refused, whole components compared', asyn
     await rm(base, { recursive: true, force: true });
   }
 });
+
+test('text and wasm go out gzipped to a client that asks, as a static host sends them', async () => {
+  const { gunzipSync } = await import('node:zlib');
+  const { get } = await import('node:http');
+  const base = await mkdtemp(join(tmpdir(), 'serve-'));
+  await writeFile(join(base, 'index.html'), '<h1>app</h1>');
+  await writeFile(join(base, 'app.js'), 'console.log("ok");'.repeat(50));
+  const { server, url } = await startServer({ root: base });
+  const raw = (path, encoding) => new Promise((ok, fail) => {
+    get(url + path, { headers: encoding ? { 'accept-encoding': encoding } : {} }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => ok({ headers: res.headers, body: Buffer.concat(chunks) }));
+    }).on('error', fail);
+  });
+  try {
+    const zipped = await raw('/app.js', 'gzip, deflate, br');
+    assert.equal(zipped.headers['content-encoding'], 'gzip');
+    assert.equal(gunzipSync(zipped.body).toString(), 'console.log("ok");'.repeat(50));
+    assert.ok(zipped.body.length < 200, `${zipped.body.length} bytes`);
+    const plain = await raw('/app.js');
+    assert.equal(plain.headers['content-encoding'], undefined);
+    assert.equal(plain.body.toString(), 'console.log("ok");'.repeat(50));
+  } finally {
+    server.close();
+    await rm(base, { recursive: true, force: true });
+  }
+});

@@ -3,9 +3,9 @@
 
 use crate::engine::calendar::{day_month, weekday_day_month_time};
 use std::collections::BTreeSet;
-use std::time::Duration as StdDuration;
 
 use chrono::Duration;
+use gloo_timers::callback::Interval;
 use leptos::prelude::*;
 
 use crate::engine::backfill::{run, Execution, StepKind};
@@ -16,7 +16,7 @@ use crate::labs::backfill::case::{backfill_start, Case};
 use super::Lab;
 
 /// Real time per simulated minute while animating.
-const TICK: StdDuration = StdDuration::from_millis(150);
+const TICK_MS: u32 = 150;
 
 fn reduced_motion() -> bool {
     web_sys::window()
@@ -31,12 +31,10 @@ fn reduced_motion() -> bool {
 #[component]
 pub fn Runner() -> impl IntoView {
     let lab = expect_context::<Lab>();
-    let timer = StoredValue::new(None::<IntervalHandle>);
+    // Dropping the handle cancels the timer (also when the page goes).
+    let timer = StoredValue::new_local(None::<Interval>);
     let playing = RwSignal::new(false);
     let stop_timer = move || {
-        if let Some(handle) = timer.get_value() {
-            handle.clear();
-        }
         timer.set_value(None);
         playing.set(false);
     };
@@ -63,10 +61,8 @@ pub fn Runner() -> impl IntoView {
         }
     };
     let play = move || {
-        if let Ok(handle) = set_interval_with_handle(tick, TICK) {
-            timer.set_value(Some(handle));
-            playing.set(true);
-        }
+        timer.set_value(Some(Interval::new(TICK_MS, tick)));
+        playing.set(true);
     };
     let start = move || {
         let choices = lab.choices.get_untracked();

@@ -1,8 +1,7 @@
 //! One run scrubber for all cells: previous / next / play / jump to run N.
 //! The range input gives arrow keys, Home and End for free.
 
-use std::time::Duration;
-
+use gloo_timers::callback::Interval;
 use leptos::prelude::*;
 
 use crate::labs::state_write::view::run_label;
@@ -10,7 +9,7 @@ use crate::labs::state_write::view::run_label;
 use super::Lab;
 
 /// Time between runs while playing: long enough to read a cell.
-const PLAY_STEP: Duration = Duration::from_millis(1400);
+const PLAY_STEP_MS: u32 = 1400;
 
 #[component]
 pub fn Scrubber() -> impl IntoView {
@@ -29,12 +28,10 @@ pub fn Scrubber() -> impl IntoView {
             .cloned()
             .unwrap_or_default()
     };
-    let timer = StoredValue::new(None::<IntervalHandle>);
+    // Dropping the handle cancels the timer (also when the page goes).
+    let timer = StoredValue::new_local(None::<Interval>);
     let playing = RwSignal::new(false);
     let stop = move || {
-        if let Some(handle) = timer.get_value() {
-            handle.clear();
-        }
         timer.set_value(None);
         playing.set(false);
     };
@@ -53,10 +50,8 @@ pub fn Scrubber() -> impl IntoView {
                 }
             }
         };
-        if let Ok(handle) = set_interval_with_handle(tick, PLAY_STEP) {
-            timer.set_value(Some(handle));
-            playing.set(true);
-        }
+        timer.set_value(Some(Interval::new(PLAY_STEP_MS, tick)));
+        playing.set(true);
     };
     on_cleanup(stop);
     let step = move |delta: isize| {
