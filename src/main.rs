@@ -11,7 +11,6 @@ fn main() {
 mod bench_hooks {
     use std::cell::RefCell;
 
-    use chrono::NaiveDate;
     use partition_lab::engine::generate::{workload, DelayProfile};
     use partition_lab::engine::{
         simulate_with, Detail, PipelineConfig, ProcessingState, Script, WriteMode,
@@ -25,7 +24,7 @@ mod bench_hooks {
     /// Generates the benchmark workload; returns its number of events.
     #[wasm_bindgen]
     pub fn bench_prepare(partitions: u32, per_day: u32) -> u32 {
-        let first = NaiveDate::from_ymd_opt(2024, 6, 1).unwrap_or_default();
+        let first = const { partition_lab::engine::calendar::date(2024, 6, 1) };
         let script = workload(
             2026,
             first,

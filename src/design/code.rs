@@ -204,7 +204,7 @@ fn dbt(design: &CompiledDesign, source: &str, target: &str) -> String {
 fn airflow(design: &CompiledDesign, source: &str, target: &str) -> String {
     let dag_id = format!("{}_daily", bare(target));
     let first = design.backfill.map_or_else(
-        || chrono::NaiveDate::from_ymd_opt(2026, 6, 1).unwrap_or_default(),
+        || const { crate::engine::calendar::date(2026, 6, 1) },
         |b| b.first,
     );
     let mut text = crate::export::airflow::dag(&dag_id, source, target, first);
@@ -420,8 +420,8 @@ mod tests {
             &g,
             &Edit::Add {
                 config: NodeConfig::Backfill {
-                    first: chrono::NaiveDate::from_ymd_opt(2026, 8, 3).expect("date"),
-                    last: chrono::NaiveDate::from_ymd_opt(2026, 8, 13).expect("date"),
+                    first: const { crate::engine::calendar::date(2026, 8, 3) },
+                    last: const { crate::engine::calendar::date(2026, 8, 13) },
                     max_concurrency: 3,
                     shape: BackfillShape::TwoPhases,
                     markers: Markers::Off,

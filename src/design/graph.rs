@@ -173,7 +173,7 @@ impl NodeConfig {
 
     /// What a node dropped from the palette starts as.
     pub fn default_for(kind: NodeKind) -> Self {
-        let day = |d| NaiveDate::from_ymd_opt(2026, 8, d).unwrap_or_default();
+        let day = crate::engine::calendar::aug;
         match kind {
             NodeKind::Source => NodeConfig::Source {
                 table: "bronze.orders".to_string(),

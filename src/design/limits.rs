@@ -81,14 +81,8 @@ pub const LATENESS: Range = Range {
 };
 
 /// Backfill dates the inspector takes: this century.
-pub const FIRST_DATE: NaiveDate = match NaiveDate::from_ymd_opt(2000, 1, 1) {
-    Some(d) => d,
-    None => NaiveDate::MIN,
-};
-pub const LAST_DATE: NaiveDate = match NaiveDate::from_ymd_opt(2099, 12, 31) {
-    Some(d) => d,
-    None => NaiveDate::MAX,
-};
+pub const FIRST_DATE: NaiveDate = crate::engine::calendar::date(2000, 1, 1);
+pub const LAST_DATE: NaiveDate = crate::engine::calendar::date(2099, 12, 31);
 
 /// A date typed into `label`, within the dates a backfill may cover.
 pub fn date(raw: &str, label: &str) -> Result<NaiveDate, String> {

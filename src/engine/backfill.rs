@@ -187,11 +187,8 @@ pub fn run(
 mod tests {
     use super::*;
     use crate::engine::calendar::at;
-    use chrono::NaiveDate;
 
-    fn aug(day: u32) -> Day {
-        NaiveDate::from_ymd_opt(2026, 8, day).expect("valid date")
-    }
+    use crate::engine::calendar::aug;
 
     fn plan(first: u32, concurrency: u32, markers: bool) -> BackfillPlan {
         BackfillPlan {

@@ -11,6 +11,27 @@ pub type Day = NaiveDate;
 /// A moment on the simulation's clock.
 pub type Instant = NaiveDateTime;
 
+/// A date written in the code, for constants: `const { date(2026, 6, 1) }`
+/// or a `const` item. Evaluated at compile time, a mistyped date fails the
+/// build instead of quietly becoming 1 January 1970; nothing calls it with
+/// a value known only at run time (`shift` and `aug` are for those).
+#[allow(clippy::panic)]
+pub const fn date(year: i32, month: u32, day: u32) -> Day {
+    match Day::from_ymd_opt(year, month, day) {
+        Some(d) => d,
+        None => panic!("not a calendar date"),
+    }
+}
+
+/// The chapter's August 2026 (the currency bug, the month close): day
+/// `day`, held to 1..=31.
+pub fn aug(day: u32) -> Day {
+    const AUGUST_1: Day = date(2026, 8, 1);
+    AUGUST_1
+        .checked_add_days(chrono::Days::new(u64::from(day.clamp(1, 31)) - 1))
+        .unwrap_or(AUGUST_1)
+}
+
 /// The instant `hour:minute` on `day`; out-of-range clock values clamp to
 /// midnight rather than panic, since callers pass literal schedule times.
 pub fn at(day: Day, hour: u32, minute: u32) -> Instant {
@@ -177,7 +198,7 @@ mod iso_tests {
 
     #[test]
     fn hand_written_formats_match_strftime() {
-        let at = at(Day::from_ymd_opt(2026, 8, 3).expect("date"), 9, 5);
+        let at = at(const { crate::engine::calendar::date(2026, 8, 3) }, 9, 5);
         let day = at.date();
         assert_eq!(mm_dd(day), day.format("%m-%d").to_string());
         assert_eq!(day_month(day), day.format("%-d %b").to_string());

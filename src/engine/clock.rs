@@ -370,9 +370,7 @@ mod tests {
     use super::*;
     use crate::engine::calendar::at;
 
-    fn aug(day: u32) -> Day {
-        Day::from_ymd_opt(2026, 8, day).unwrap_or_default()
-    }
+    use crate::engine::calendar::aug;
 
     fn job(concurrency: u32, shape: Shape) -> Job {
         Job {

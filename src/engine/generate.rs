@@ -199,11 +199,8 @@ pub fn workload(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chrono::NaiveDate;
 
-    fn aug(day: u32) -> Day {
-        NaiveDate::from_ymd_opt(2026, 8, day).expect("valid date")
-    }
+    use crate::engine::calendar::aug;
 
     fn spec(seed: u64, delays: DelayProfile) -> OrderSpec {
         OrderSpec {

@@ -347,11 +347,7 @@ mod tests {
         assert_eq!(lateness_needed(&arriving(aug10, at(d(8, 11), 2, 1))), 1);
         assert_eq!(lateness_needed(&arriving(aug10, at(d(8, 12), 2, 0))), 1);
         assert_eq!(lateness_needed(&arriving(aug10, at(d(8, 13), 1, 0))), 2);
-        let decade = at(
-            NaiveDate::from_ymd_opt(2036, 8, 10).expect("valid date"),
-            0,
-            0,
-        );
+        let decade = at(const { crate::engine::calendar::date(2036, 8, 10) }, 0, 0);
         assert_eq!(
             lateness_needed(&arriving(aug10, decade)),
             MAX_TRACKED_LATENESS

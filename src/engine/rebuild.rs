@@ -184,9 +184,7 @@ mod tests {
     use chrono::Duration;
     use rust_decimal::Decimal;
 
-    fn aug(day: u32) -> Day {
-        Day::from_ymd_opt(2026, 8, day).unwrap_or_default()
-    }
+    use crate::engine::calendar::aug;
 
     /// One EUR order on the 3rd, silver built by the broken logic.
     fn world() -> (Vec<Event>, FxRates, Table) {

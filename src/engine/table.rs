@@ -403,7 +403,7 @@ mod tests {
                     _ => WriteMode::Merge { key: MergeKey::Key },
                 };
                 let overwrite: BTreeSet<Day> = rows.iter().map(|r| r.dt).collect();
-                let final_day = Day::from_ymd_opt(2026, 6, 1).unwrap_or_default();
+                let final_day = const { crate::engine::calendar::date(2026, 6, 1) };
                 let is_final = |dt: Day| step > 20 && dt == final_day;
                 let batch = |rows: Vec<Row>| Batch {
                     rows,

@@ -132,8 +132,8 @@ mod tests {
     fn plan() -> Backfill {
         Backfill {
             dag_id: "marlow_orders_daily".into(),
-            first: Day::from_ymd_opt(2026, 8, 3).expect("date"),
-            last: Day::from_ymd_opt(2026, 8, 13).expect("date"),
+            first: const { crate::engine::calendar::date(2026, 8, 3) },
+            last: const { crate::engine::calendar::date(2026, 8, 13) },
             max_active_runs: 3,
             pool_slots: 4,
             markers: true,

@@ -100,7 +100,7 @@ mod tests {
 
     #[test]
     fn each_dialect_rounds_half_to_even() {
-        let from = Day::from_ymd_opt(2026, 7, 20).expect("date");
+        let from = const { crate::engine::calendar::date(2026, 7, 20) };
         let duck = query(
             Dialect::DuckDb,
             "silver_orders",

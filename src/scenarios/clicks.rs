@@ -47,11 +47,11 @@ pub const RULES: [Rule; 3] = [
 ];
 
 pub fn first() -> Day {
-    Day::from_ymd_opt(2026, 6, 1).unwrap_or_default()
+    const { crate::engine::calendar::date(2026, 6, 1) }
 }
 
 pub fn last() -> Day {
-    Day::from_ymd_opt(2026, 6, 14).unwrap_or_default()
+    const { crate::engine::calendar::date(2026, 6, 14) }
 }
 
 /// The run for `day` (at 02:00 the next morning).
@@ -89,11 +89,11 @@ pub fn script() -> Script {
         }
     }
     let mut runs = daily_runs(first(), shift(last(), FINAL_AFTER_DAYS), 2, 0);
-    let crash_day = Day::from_ymd_opt(2026, 6, 3).unwrap_or_default();
+    let crash_day = const { crate::engine::calendar::date(2026, 6, 3) };
     for run in runs.iter_mut().filter(|r| r.day == crash_day) {
         run.crash_then_retry_at = Some(run.at + Duration::minutes(5));
     }
-    let rerun_day = Day::from_ymd_opt(2026, 6, 8).unwrap_or_default();
+    let rerun_day = const { crate::engine::calendar::date(2026, 6, 8) };
     runs.push(RunSpec::manual(at(shift(rerun_day, 1), 14, 0), rerun_day));
     Script::new(first(), events, runs)
 }

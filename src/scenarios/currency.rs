@@ -60,9 +60,7 @@ pub const RULES: [Rule; 6] = [
     },
 ];
 
-pub fn aug(day: u32) -> Day {
-    Day::from_ymd_opt(2026, 8, day).unwrap_or_default()
-}
+pub use crate::engine::calendar::aug;
 
 pub fn setting() -> Setting {
     Setting {

@@ -52,15 +52,18 @@ pub const RULES: [Rule; 4] = [
 ];
 
 pub fn first() -> Day {
-    Day::from_ymd_opt(2024, 6, 1).unwrap_or_default()
+    const { crate::engine::calendar::date(2024, 6, 1) }
 }
 
 pub fn last() -> Day {
-    Day::from_ymd_opt(2026, 5, 31).unwrap_or_default()
+    const { crate::engine::calendar::date(2026, 5, 31) }
 }
 
 fn june(day: u32) -> Day {
-    Day::from_ymd_opt(2026, 6, day).unwrap_or_default()
+    const JUNE_1: Day = crate::engine::calendar::date(2026, 6, 1);
+    JUNE_1
+        .checked_add_days(chrono::Days::new(u64::from(day.clamp(1, 30)) - 1))
+        .unwrap_or(JUNE_1)
 }
 
 /// Monday 8 June 06:00.

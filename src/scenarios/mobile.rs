@@ -52,15 +52,15 @@ pub const RULES: [Rule; 4] = [
 ];
 
 pub fn first() -> Day {
-    Day::from_ymd_opt(2026, 8, 1).unwrap_or_default()
+    const { crate::engine::calendar::date(2026, 8, 1) }
 }
 
 pub fn last() -> Day {
-    Day::from_ymd_opt(2026, 8, 31).unwrap_or_default()
+    const { crate::engine::calendar::date(2026, 8, 31) }
 }
 
 pub fn close() -> Instant {
-    at(Day::from_ymd_opt(2026, 9, 3).unwrap_or_default(), 9, 0)
+    at(const { crate::engine::calendar::date(2026, 9, 3) }, 9, 0)
 }
 
 /// August's purchases with the mobile delay profile; runs at 02:00
@@ -77,9 +77,9 @@ pub fn script() -> Script {
             events.push(Event::immutable(&id, event_time, arrived, amount));
         }
     }
-    let last_run = Day::from_ymd_opt(2026, 9, 23).unwrap_or_default();
+    let last_run = const { crate::engine::calendar::date(2026, 9, 23) };
     let mut runs = daily_runs(first(), last_run, 2, 0);
-    let crash_day = Day::from_ymd_opt(2026, 8, 18).unwrap_or_default();
+    let crash_day = const { crate::engine::calendar::date(2026, 8, 18) };
     for run in runs.iter_mut().filter(|r| r.day == crash_day) {
         run.crash_then_retry_at = Some(run.at + Duration::minutes(5));
     }

@@ -51,16 +51,16 @@ pub const RULES: [Rule; 4] = [
 ];
 
 pub fn first() -> Day {
-    Day::from_ymd_opt(2026, 6, 1).unwrap_or_default()
+    const { crate::engine::calendar::date(2026, 6, 1) }
 }
 
 pub fn last() -> Day {
-    Day::from_ymd_opt(2026, 6, 21).unwrap_or_default()
+    const { crate::engine::calendar::date(2026, 6, 21) }
 }
 
 /// The last run's day: runs go on at 02:00 through 20 July.
 pub fn last_run_day() -> Day {
-    Day::from_ymd_opt(2026, 7, 19).unwrap_or_default()
+    const { crate::engine::calendar::date(2026, 7, 19) }
 }
 
 fn minutes(rng: &mut ChaCha8Rng, lo: i64, hi: i64) -> Duration {
@@ -116,7 +116,7 @@ pub fn script() -> Script {
         }
     }
     let mut runs = daily_runs(first(), last_run_day(), 2, 0);
-    let crash_day = Day::from_ymd_opt(2026, 6, 10).unwrap_or_default();
+    let crash_day = const { crate::engine::calendar::date(2026, 6, 10) };
     for run in runs.iter_mut().filter(|r| r.day == crash_day) {
         run.crash_then_retry_at = Some(run.at + Duration::minutes(5));
     }

@@ -3,7 +3,7 @@
 
 use std::collections::BTreeSet;
 
-use chrono::{Duration, NaiveDate};
+use chrono::Duration;
 
 use crate::engine::backfill::{run, BackfillPlan, Execution, StepKind};
 use crate::engine::calendar::{at, shift, Day, Instant};
@@ -16,9 +16,7 @@ use crate::engine::{
     simulate_with, Detail, LogicVersion, PipelineConfig, ProcessingState, Script, WriteMode,
 };
 
-pub fn aug(day: u32) -> Day {
-    NaiveDate::from_ymd_opt(2026, 8, day.clamp(1, 31)).unwrap_or_default()
-}
+pub use crate::engine::calendar::aug;
 
 /// The partition the broken code first built: the run at 02:00 on the 4th.
 pub fn true_ship_date() -> Day {

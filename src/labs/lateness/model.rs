@@ -1,7 +1,5 @@
 //! The lateness lab's settings and the month it studies.
 
-use chrono::NaiveDate;
-
 use crate::engine::calendar::Day;
 use crate::engine::generate::{orders, CurrencyMix, DelayProfile, OrderSpec};
 use crate::engine::lateness::{Lateness, LatenessStudy};
@@ -85,9 +83,7 @@ impl Default for Settings {
 pub const MAX_DAYS: u32 = 14;
 
 /// A day of August 2026 (clamped into the month).
-pub fn august(day: u32) -> Day {
-    NaiveDate::from_ymd_opt(2026, 8, day.clamp(1, 31)).unwrap_or_default()
-}
+pub use crate::engine::calendar::aug as august;
 
 /// Purchases a day in the studied month.
 pub const PER_DAY: u32 = 1_200;

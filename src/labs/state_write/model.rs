@@ -1,7 +1,6 @@
 //! The State x Write lab's model: its controls, the fixed week it replays
 //! (SPEC 4) and the five pipelines it compares.
 
-use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 
 use crate::engine::calendar::{at, days, shift, Day};
@@ -140,7 +139,7 @@ impl Cell {
 
 /// Monday 2026-06-01, the first day of the lab's week.
 pub fn monday() -> Day {
-    NaiveDate::from_ymd_opt(2026, 6, 1).unwrap_or_default()
+    const { crate::engine::calendar::date(2026, 6, 1) }
 }
 
 /// The week's order times, the same every day.
