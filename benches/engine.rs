@@ -7,6 +7,7 @@
 // Test code: a panic is how a test fails.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+use partition_lab::vocabulary::Choice;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -107,7 +108,7 @@ fn lateness() {
         let per_step = started.elapsed() / steps;
         println!(
             "{:<28} {:>13.1} ms {:>19.2} µs",
-            profile.name(),
+            profile.label(),
             prepare.as_secs_f64() * 1e3,
             per_step.as_secs_f64() * 1e6
         );

@@ -12,3 +12,4 @@ pub mod order;
 pub mod scenarios;
 #[cfg(feature = "web")]
 pub mod ui;
+pub mod vocabulary;

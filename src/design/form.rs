@@ -5,6 +5,7 @@
 use crate::engine::{
     AfterFinal, CommitOrder, ListDate, LogicVersion, MergeKey, PartitionKey, WatermarkColumn,
 };
+use crate::vocabulary::{Choice, StateKind, WriteKind};
 
 use super::graph::{BackfillShape, Layer, Markers, NodeConfig, Restate, StateChoice, WriteChoice};
 use super::limits::{self, Range, IN_FLIGHT, LATENESS, LOOKBACK, OVERLAP};
@@ -34,8 +35,8 @@ fn field(key: &'static str, label: &'static str, input: Input) -> Field {
     Field { key, label, input }
 }
 
-fn choice(options: &[(&'static str, &'static str)]) -> Input {
-    Input::Choice(options.to_vec())
+fn options<C: Choice>() -> Input {
+    Input::Choice(C::options())
 }
 
 fn number(range: Range) -> Input {
@@ -46,31 +47,26 @@ fn number(range: Range) -> Input {
     }
 }
 
+/// A merge still being designed has no key yet: the form offers that too.
+fn merge_keys() -> Input {
+    let mut keys = vec![("none", "(choose a key)")];
+    keys.extend(MergeKey::options());
+    Input::Choice(keys)
+}
+
 /// The fields `config` shows, in order; a choice can bring its own
 /// follow-up fields (a watermark's column, a merge's key).
 pub fn fields(config: &NodeConfig) -> Vec<Field> {
     match config {
         NodeConfig::Source { .. } => Vec::new(),
         NodeConfig::State { state, .. } => {
-            let mut f = vec![field(
-                "state",
-                "Remembers",
-                choice(&[
-                    ("watermark", "a watermark"),
-                    ("list", "a partition list"),
-                    ("none", "nothing (full refresh)"),
-                ]),
-            )];
+            let mut f = vec![field("state", "Remembers", options::<StateKind>())];
             match state {
                 StateChoice::Watermark { .. } => {
                     f.push(field(
                         "column",
                         "Watermark column",
-                        choice(&[
-                            ("arrived_at", "arrived_at"),
-                            ("updated_at", "updated_at"),
-                            ("event_time", "event_time"),
-                        ]),
+                        options::<WatermarkColumn>(),
                     ));
                     f.push(field(
                         "overlap",
@@ -80,68 +76,29 @@ pub fn fields(config: &NodeConfig) -> Vec<Field> {
                 }
                 StateChoice::PartitionList { .. } => {
                     f.push(field("lookback", "Lookback", number(LOOKBACK)));
-                    f.push(field(
-                        "over",
-                        "Partitions listed by",
-                        choice(&[("event", "event date"), ("change", "change date")]),
-                    ));
+                    f.push(field("over", "Partitions listed by", options::<ListDate>()));
                 }
                 StateChoice::None => {}
             }
-            f.push(field(
-                "commit",
-                "State saved",
-                choice(&[("after", "after the write"), ("before", "before the write")]),
-            ));
+            f.push(field("commit", "State saved", options::<CommitOrder>()));
             f
         }
         NodeConfig::Transform { .. } => vec![
-            field(
-                "logic",
-                "Logic version",
-                choice(&[
-                    ("fixed", "fixed (current)"),
-                    ("broken", "old (rate truncated to 2 dp)"),
-                ]),
-            ),
-            field(
-                "reads",
-                "Reads from",
-                choice(&[("bronze", "bronze"), ("silver", "silver")]),
-            ),
+            field("logic", "Logic version", options::<LogicVersion>()),
+            field("reads", "Reads from", options::<Layer>()),
             field(
                 "partition_key",
                 "Partition rows by",
-                choice(&[
-                    ("event", "event date"),
-                    ("processing", "processing date (the day it ran)"),
-                ]),
+                options::<PartitionKey>(),
             ),
         ],
         NodeConfig::Write { mode, .. } => {
             let mut f = vec![
                 field("table", "Table", Input::Text),
-                field(
-                    "mode",
-                    "Write mode",
-                    choice(&[
-                        ("append", "append"),
-                        ("overwrite", "overwrite partition"),
-                        ("merge", "merge on a key"),
-                        ("replace", "replace table"),
-                    ]),
-                ),
+                field("mode", "Write mode", options::<WriteKind>()),
             ];
             if matches!(mode, WriteChoice::Merge { .. }) {
-                f.push(field(
-                    "key",
-                    "Merge key",
-                    choice(&[
-                        ("none", "(choose a key)"),
-                        ("key", "the business key (click / order id)"),
-                        ("row", "the row id (one per change row)"),
-                    ]),
-                ));
+                f.push(field("key", "Merge key", merge_keys()));
             }
             f
         }
@@ -149,24 +106,8 @@ pub fn fields(config: &NodeConfig) -> Vec<Field> {
             field("first", "First date", Input::Date),
             field("last", "Last date", Input::Date),
             field("concurrency", "Dates in flight at most", number(IN_FLIGHT)),
-            field(
-                "shape",
-                "Shape",
-                choice(&[
-                    ("per_date", "per date: silver, then its gold"),
-                    ("two_phases", "two phases: all silver, then all gold"),
-                    ("together", "per date: silver and gold at the same time"),
-                ]),
-            ),
-            field(
-                "markers",
-                "Completion markers",
-                choice(&[
-                    ("off", "off"),
-                    ("after", "written after the partition"),
-                    ("before", "written before the partition"),
-                ]),
-            ),
+            field("shape", "Shape", options::<BackfillShape>()),
+            field("markers", "Completion markers", options::<Markers>()),
             field("yield", "Yield a slot to scheduled runs", Input::Check),
         ],
         NodeConfig::Finaliser { .. } => vec![
@@ -174,25 +115,16 @@ pub fn fields(config: &NodeConfig) -> Vec<Field> {
             field(
                 "after_final",
                 "Rows arriving after final",
-                choice(&[
-                    ("drop", "drop them"),
-                    ("adjustments", "write them to an adjustments table"),
-                    ("reopen", "reopen the partition"),
-                ]),
+                options::<AfterFinal>(),
             ),
         ],
         NodeConfig::Checks { .. } => vec![
             field("unique", "Unique key", Input::Check),
             field("reconcile", "Reconcile with the source", Input::Check),
         ],
-        NodeConfig::Report { .. } => vec![field(
-            "restate",
-            "Restate the report",
-            choice(&[
-                ("after_all_gold", "after all gold has landed"),
-                ("at_once", "at once"),
-            ]),
-        )],
+        NodeConfig::Report { .. } => {
+            vec![field("restate", "Restate the report", options::<Restate>())]
+        }
     }
 }
 
@@ -202,20 +134,15 @@ fn flag(on: bool) -> String {
 
 /// The field's current value as the form shows it.
 pub fn value(config: &NodeConfig, key: &str) -> String {
-    let text = |s: &str| s.to_string();
     match (config, key) {
-        (NodeConfig::State { state, .. }, "state") => text(match state {
-            StateChoice::Watermark { .. } => "watermark",
-            StateChoice::PartitionList { .. } => "list",
-            StateChoice::None => "none",
-        }),
+        (NodeConfig::State { state, .. }, "state") => state.kind().name().to_string(),
         (
             NodeConfig::State {
                 state: StateChoice::Watermark { column, .. },
                 ..
             },
             "column",
-        ) => text(column.name()),
+        ) => column.name().to_string(),
         (
             NodeConfig::State {
                 state:
@@ -239,46 +166,22 @@ pub fn value(config: &NodeConfig, key: &str) -> String {
                 ..
             },
             "over",
-        ) => text(match over {
-            ListDate::EventDate => "event",
-            ListDate::ChangeDate => "change",
-        }),
-        (NodeConfig::State { commit, .. }, "commit") => text(match commit {
-            CommitOrder::StateAfterWrite => "after",
-            CommitOrder::StateBeforeWrite => "before",
-        }),
-        (NodeConfig::Transform { logic, .. }, "logic") => text(match logic {
-            LogicVersion::Fixed => "fixed",
-            LogicVersion::Broken => "broken",
-        }),
-        (NodeConfig::Transform { reads, .. }, "reads") => text(match reads {
-            Layer::Bronze => "bronze",
-            Layer::Silver => "silver",
-        }),
+        ) => over.name().to_string(),
+        (NodeConfig::State { commit, .. }, "commit") => commit.name().to_string(),
+        (NodeConfig::Transform { logic, .. }, "logic") => logic.name().to_string(),
+        (NodeConfig::Transform { reads, .. }, "reads") => reads.name().to_string(),
         (NodeConfig::Transform { partition_key, .. }, "partition_key") => {
-            text(match partition_key {
-                PartitionKey::EventDate => "event",
-                PartitionKey::ProcessingDate => "processing",
-            })
+            partition_key.name().to_string()
         }
         (NodeConfig::Write { table, .. }, "table") => table.clone(),
-        (NodeConfig::Write { mode, .. }, "mode") => text(match mode {
-            WriteChoice::Append => "append",
-            WriteChoice::OverwritePartition => "overwrite",
-            WriteChoice::Merge { .. } => "merge",
-            WriteChoice::ReplaceTable => "replace",
-        }),
+        (NodeConfig::Write { mode, .. }, "mode") => mode.kind().name().to_string(),
         (
             NodeConfig::Write {
                 mode: WriteChoice::Merge { key },
                 ..
             },
             "key",
-        ) => text(match key {
-            None => "none",
-            Some(MergeKey::Key) => "key",
-            Some(MergeKey::RowId) => "row",
-        }),
+        ) => key.map_or("none", MergeKey::name).to_string(),
         (NodeConfig::Backfill { first, .. }, "first") => first.to_string(),
         (NodeConfig::Backfill { last, .. }, "last") => last.to_string(),
         (
@@ -287,16 +190,8 @@ pub fn value(config: &NodeConfig, key: &str) -> String {
             },
             "concurrency",
         ) => max_concurrency.to_string(),
-        (NodeConfig::Backfill { shape, .. }, "shape") => text(match shape {
-            BackfillShape::PerDate => "per_date",
-            BackfillShape::TwoPhases => "two_phases",
-            BackfillShape::Together => "together",
-        }),
-        (NodeConfig::Backfill { markers, .. }, "markers") => text(match markers {
-            Markers::Off => "off",
-            Markers::AfterPartition => "after",
-            Markers::BeforePartition => "before",
-        }),
+        (NodeConfig::Backfill { shape, .. }, "shape") => shape.name().to_string(),
+        (NodeConfig::Backfill { markers, .. }, "markers") => markers.name().to_string(),
         (
             NodeConfig::Backfill {
                 yield_to_scheduled, ..
@@ -310,122 +205,70 @@ pub fn value(config: &NodeConfig, key: &str) -> String {
             },
             "lateness",
         ) => allowed_lateness_days.to_string(),
-        (NodeConfig::Finaliser { after_final, .. }, "after_final") => text(match after_final {
-            AfterFinal::Drop => "drop",
-            AfterFinal::Adjustments => "adjustments",
-            AfterFinal::Reopen => "reopen",
-        }),
+        (NodeConfig::Finaliser { after_final, .. }, "after_final") => {
+            after_final.name().to_string()
+        }
         (NodeConfig::Checks { unique_key, .. }, "unique") => flag(*unique_key),
         (NodeConfig::Checks { reconcile, .. }, "reconcile") => flag(*reconcile),
-        (NodeConfig::Report { restate }, "restate") => text(match restate {
-            Restate::AfterAllGold => "after_all_gold",
-            Restate::AtOnce => "at_once",
-        }),
+        (NodeConfig::Report { restate }, "restate") => restate.name().to_string(),
         _ => String::new(),
     }
+}
+
+/// The variant of `C` a form sent, or why `raw` is none of them.
+fn pick<C: Choice>(raw: &str) -> Result<C, String> {
+    C::from_name(raw).ok_or_else(|| format!("“{raw}” is not one of the choices."))
 }
 
 /// `config` with field `key` set from `raw`, or what is wrong with `raw`.
 pub fn set(config: &NodeConfig, key: &str, raw: &str) -> Result<NodeConfig, String> {
     let mut next = config.clone();
-    let unknown = || Err(format!("“{raw}” is not one of the choices."));
     let on = raw == "true";
+    let missing = || Err(format!("This node has no setting “{key}”."));
     match (&mut next, key) {
         (NodeConfig::State { state, .. }, "state") => {
-            *state = match raw {
-                // Switching kind keeps nothing of the old choice: start from sensible defaults.
-                "watermark" => StateChoice::Watermark {
+            // Switching kind keeps nothing of the old choice: start from sensible defaults.
+            *state = match pick::<StateKind>(raw)? {
+                StateKind::Watermark => StateChoice::Watermark {
                     column: WatermarkColumn::ArrivedAt,
                     overlap_minutes: 0,
                 },
-                "list" => StateChoice::PartitionList {
+                StateKind::PartitionList => StateChoice::PartitionList {
                     lookback: 1,
                     over: ListDate::EventDate,
                 },
-                "none" => StateChoice::None,
-                _ => return unknown(),
+                StateKind::None => StateChoice::None,
             }
         }
-        (
-            NodeConfig::State {
-                state: StateChoice::Watermark { column, .. },
-                ..
-            },
-            "column",
-        ) => {
-            *column = match raw {
-                "arrived_at" => WatermarkColumn::ArrivedAt,
-                "updated_at" => WatermarkColumn::UpdatedAt,
-                "event_time" => WatermarkColumn::EventTime,
-                _ => return unknown(),
-            }
-        }
-        (
-            NodeConfig::State {
-                state:
+        (NodeConfig::State { state, .. }, "column" | "overlap" | "lookback" | "over") => {
+            match (state, key) {
+                (StateChoice::Watermark { column, .. }, "column") => *column = pick(raw)?,
+                (
                     StateChoice::Watermark {
                         overlap_minutes, ..
                     },
-                ..
-            },
-            "overlap",
-        ) => *overlap_minutes = OVERLAP.parse(raw)?,
-        (
-            NodeConfig::State {
-                state: StateChoice::PartitionList { lookback, .. },
-                ..
-            },
-            "lookback",
-        ) => *lookback = LOOKBACK.parse(raw)?,
-        (
-            NodeConfig::State {
-                state: StateChoice::PartitionList { over, .. },
-                ..
-            },
-            "over",
-        ) => {
-            *over = match raw {
-                "event" => ListDate::EventDate,
-                "change" => ListDate::ChangeDate,
-                _ => return unknown(),
+                    "overlap",
+                ) => *overlap_minutes = OVERLAP.parse(raw)?,
+                (StateChoice::PartitionList { lookback, .. }, "lookback") => {
+                    *lookback = LOOKBACK.parse(raw)?
+                }
+                (StateChoice::PartitionList { over, .. }, "over") => *over = pick(raw)?,
+                _ => return missing(),
             }
         }
-        (NodeConfig::State { commit, .. }, "commit") => {
-            *commit = match raw {
-                "after" => CommitOrder::StateAfterWrite,
-                "before" => CommitOrder::StateBeforeWrite,
-                _ => return unknown(),
-            }
-        }
-        (NodeConfig::Transform { logic, .. }, "logic") => {
-            *logic = match raw {
-                "fixed" => LogicVersion::Fixed,
-                "broken" => LogicVersion::Broken,
-                _ => return unknown(),
-            }
-        }
-        (NodeConfig::Transform { reads, .. }, "reads") => {
-            *reads = match raw {
-                "bronze" => Layer::Bronze,
-                "silver" => Layer::Silver,
-                _ => return unknown(),
-            }
-        }
+        (NodeConfig::State { commit, .. }, "commit") => *commit = pick(raw)?,
+        (NodeConfig::Transform { logic, .. }, "logic") => *logic = pick(raw)?,
+        (NodeConfig::Transform { reads, .. }, "reads") => *reads = pick(raw)?,
         (NodeConfig::Transform { partition_key, .. }, "partition_key") => {
-            *partition_key = match raw {
-                "event" => PartitionKey::EventDate,
-                "processing" => PartitionKey::ProcessingDate,
-                _ => return unknown(),
-            }
+            *partition_key = pick(raw)?
         }
         (NodeConfig::Write { table, .. }, "table") => *table = limits::table_name(raw)?,
         (NodeConfig::Write { mode, .. }, "mode") => {
-            *mode = match raw {
-                "append" => WriteChoice::Append,
-                "overwrite" => WriteChoice::OverwritePartition,
-                "merge" => WriteChoice::Merge { key: None },
-                "replace" => WriteChoice::ReplaceTable,
-                _ => return unknown(),
+            *mode = match pick::<WriteKind>(raw)? {
+                WriteKind::Append => WriteChoice::Append,
+                WriteKind::OverwritePartition => WriteChoice::OverwritePartition,
+                WriteKind::Merge => WriteChoice::Merge { key: None },
+                WriteKind::ReplaceTable => WriteChoice::ReplaceTable,
             }
         }
         (
@@ -437,9 +280,7 @@ pub fn set(config: &NodeConfig, key: &str, raw: &str) -> Result<NodeConfig, Stri
         ) => {
             *key = match raw {
                 "none" => None,
-                "key" => Some(MergeKey::Key),
-                "row" => Some(MergeKey::RowId),
-                _ => return unknown(),
+                _ => Some(pick(raw)?),
             }
         }
         (NodeConfig::Backfill { first, .. }, "first") => *first = limits::date(raw, "First date")?,
@@ -450,22 +291,8 @@ pub fn set(config: &NodeConfig, key: &str, raw: &str) -> Result<NodeConfig, Stri
             },
             "concurrency",
         ) => *max_concurrency = IN_FLIGHT.parse(raw)?,
-        (NodeConfig::Backfill { shape, .. }, "shape") => {
-            *shape = match raw {
-                "per_date" => BackfillShape::PerDate,
-                "two_phases" => BackfillShape::TwoPhases,
-                "together" => BackfillShape::Together,
-                _ => return unknown(),
-            }
-        }
-        (NodeConfig::Backfill { markers, .. }, "markers") => {
-            *markers = match raw {
-                "off" => Markers::Off,
-                "after" => Markers::AfterPartition,
-                "before" => Markers::BeforePartition,
-                _ => return unknown(),
-            }
-        }
+        (NodeConfig::Backfill { shape, .. }, "shape") => *shape = pick(raw)?,
+        (NodeConfig::Backfill { markers, .. }, "markers") => *markers = pick(raw)?,
         (
             NodeConfig::Backfill {
                 yield_to_scheduled, ..
@@ -479,24 +306,11 @@ pub fn set(config: &NodeConfig, key: &str, raw: &str) -> Result<NodeConfig, Stri
             },
             "lateness",
         ) => *allowed_lateness_days = LATENESS.parse(raw)?,
-        (NodeConfig::Finaliser { after_final, .. }, "after_final") => {
-            *after_final = match raw {
-                "drop" => AfterFinal::Drop,
-                "adjustments" => AfterFinal::Adjustments,
-                "reopen" => AfterFinal::Reopen,
-                _ => return unknown(),
-            }
-        }
+        (NodeConfig::Finaliser { after_final, .. }, "after_final") => *after_final = pick(raw)?,
         (NodeConfig::Checks { unique_key, .. }, "unique") => *unique_key = on,
         (NodeConfig::Checks { reconcile, .. }, "reconcile") => *reconcile = on,
-        (NodeConfig::Report { restate }, "restate") => {
-            *restate = match raw {
-                "after_all_gold" => Restate::AfterAllGold,
-                "at_once" => Restate::AtOnce,
-                _ => return unknown(),
-            }
-        }
-        _ => return Err(format!("This node has no setting “{key}”.")),
+        (NodeConfig::Report { restate }, "restate") => *restate = pick(raw)?,
+        _ => return missing(),
     }
     // The last word is the limits' own, the same check an imported file gets.
     limits::check_config(&next)?;

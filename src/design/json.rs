@@ -10,15 +10,10 @@ use std::collections::{BTreeMap, BTreeSet};
 use serde_json::{Map, Value};
 
 use crate::engine::calendar::parse_iso_date;
-use crate::engine::{
-    AfterFinal, CommitOrder, ListDate, LogicVersion, MergeKey, PartitionKey, WatermarkColumn,
-};
+use crate::vocabulary::{Choice, StateKind, WriteKind};
 
 use super::file::DesignFile;
-use super::graph::{
-    BackfillShape, Edge, Graph, Layer, Markers, Node, NodeConfig, NodeId, Restate, StateChoice,
-    WriteChoice,
-};
+use super::graph::{Edge, Graph, Node, NodeConfig, NodeId, StateChoice, WriteChoice};
 
 type Read<T> = Result<T, String>;
 
@@ -51,14 +46,10 @@ fn flag(map: &Map<String, Value>, key: &str, what: &str) -> Read<bool> {
         .ok_or_else(|| format!("{what}: “{key}” should be true or false"))
 }
 
-/// A unit variant, written as its name.
-fn named<T: Copy>(map: &Map<String, Value>, key: &str, what: &str, names: &[(&str, T)]) -> Read<T> {
+/// A unit variant, written as its file name (`crate::vocabulary`).
+fn named<C: Choice>(map: &Map<String, Value>, key: &str, what: &str) -> Read<C> {
     let name = text(map, key, what)?;
-    names
-        .iter()
-        .find(|(n, _)| *n == name)
-        .map(|(_, v)| *v)
-        .ok_or_else(|| format!("{what}: “{key}” cannot be “{name}”"))
+    C::from_file(name).ok_or_else(|| format!("{what}: “{key}” cannot be “{name}”"))
 }
 
 /// An externally tagged enum value: `"Name"` or `{"Name": {...}}`.
@@ -129,11 +120,6 @@ fn node(value: &Value, key: u32) -> Read<Node> {
     })
 }
 
-const COMMIT: [(&str, CommitOrder); 2] = [
-    ("StateAfterWrite", CommitOrder::StateAfterWrite),
-    ("StateBeforeWrite", CommitOrder::StateBeforeWrite),
-];
-
 fn config(value: &Value, what: &str) -> Read<NodeConfig> {
     let (name, inner) = tagged(value, what)?;
     let empty = Map::new();
@@ -144,33 +130,12 @@ fn config(value: &Value, what: &str) -> Read<NodeConfig> {
         },
         "State" => NodeConfig::State {
             state: state(field(m, "state", what)?, what)?,
-            commit: named(m, "commit", what, &COMMIT)?,
+            commit: named(m, "commit", what)?,
         },
         "Transform" => NodeConfig::Transform {
-            logic: named(
-                m,
-                "logic",
-                what,
-                &[
-                    ("Fixed", LogicVersion::Fixed),
-                    ("Broken", LogicVersion::Broken),
-                ],
-            )?,
-            reads: named(
-                m,
-                "reads",
-                what,
-                &[("Bronze", Layer::Bronze), ("Silver", Layer::Silver)],
-            )?,
-            partition_key: named(
-                m,
-                "partition_key",
-                what,
-                &[
-                    ("EventDate", PartitionKey::EventDate),
-                    ("ProcessingDate", PartitionKey::ProcessingDate),
-                ],
-            )?,
+            logic: named(m, "logic", what)?,
+            reads: named(m, "reads", what)?,
+            partition_key: named(m, "partition_key", what)?,
         },
         "Write" => NodeConfig::Write {
             table: text(m, "table", what)?.to_string(),
@@ -185,56 +150,21 @@ fn config(value: &Value, what: &str) -> Read<NodeConfig> {
                 first: date("first")?,
                 last: date("last")?,
                 max_concurrency: whole(m, "max_concurrency", what)?,
-                shape: named(
-                    m,
-                    "shape",
-                    what,
-                    &[
-                        ("PerDate", BackfillShape::PerDate),
-                        ("TwoPhases", BackfillShape::TwoPhases),
-                        ("Together", BackfillShape::Together),
-                    ],
-                )?,
-                markers: named(
-                    m,
-                    "markers",
-                    what,
-                    &[
-                        ("Off", Markers::Off),
-                        ("AfterPartition", Markers::AfterPartition),
-                        ("BeforePartition", Markers::BeforePartition),
-                    ],
-                )?,
+                shape: named(m, "shape", what)?,
+                markers: named(m, "markers", what)?,
                 yield_to_scheduled: flag(m, "yield_to_scheduled", what)?,
             }
         }
         "Finaliser" => NodeConfig::Finaliser {
             allowed_lateness_days: whole(m, "allowed_lateness_days", what)?,
-            after_final: named(
-                m,
-                "after_final",
-                what,
-                &[
-                    ("Drop", AfterFinal::Drop),
-                    ("Adjustments", AfterFinal::Adjustments),
-                    ("Reopen", AfterFinal::Reopen),
-                ],
-            )?,
+            after_final: named(m, "after_final", what)?,
         },
         "Checks" => NodeConfig::Checks {
             unique_key: flag(m, "unique_key", what)?,
             reconcile: flag(m, "reconcile", what)?,
         },
         "Report" => NodeConfig::Report {
-            restate: named(
-                m,
-                "restate",
-                what,
-                &[
-                    ("AfterAllGold", Restate::AfterAllGold),
-                    ("AtOnce", Restate::AtOnce),
-                ],
-            )?,
+            restate: named(m, "restate", what)?,
         },
         other => return Err(format!("{what} is of an unknown kind “{other}”")),
     })
@@ -244,54 +174,32 @@ fn state(value: &Value, what: &str) -> Read<StateChoice> {
     let (name, inner) = tagged(value, what)?;
     let empty = Map::new();
     let m = inner.unwrap_or(&empty);
-    Ok(match name {
-        "None" => StateChoice::None,
-        "Watermark" => StateChoice::Watermark {
-            column: named(
-                m,
-                "column",
-                what,
-                &[
-                    ("ArrivedAt", WatermarkColumn::ArrivedAt),
-                    ("UpdatedAt", WatermarkColumn::UpdatedAt),
-                    ("EventTime", WatermarkColumn::EventTime),
-                ],
-            )?,
+    Ok(match StateKind::from_file(name) {
+        Some(StateKind::None) => StateChoice::None,
+        Some(StateKind::Watermark) => StateChoice::Watermark {
+            column: named(m, "column", what)?,
             overlap_minutes: whole(m, "overlap_minutes", what)?,
         },
-        "PartitionList" => StateChoice::PartitionList {
+        Some(StateKind::PartitionList) => StateChoice::PartitionList {
             lookback: whole(m, "lookback", what)?,
-            over: named(
-                m,
-                "over",
-                what,
-                &[
-                    ("EventDate", ListDate::EventDate),
-                    ("ChangeDate", ListDate::ChangeDate),
-                ],
-            )?,
+            over: named(m, "over", what)?,
         },
-        other => return Err(format!("{what}: unknown processing state “{other}”")),
+        None => return Err(format!("{what}: unknown processing state “{name}”")),
     })
 }
 
 fn write_mode(value: &Value, what: &str) -> Read<WriteChoice> {
     let (name, inner) = tagged(value, what)?;
-    Ok(match (name, inner) {
-        ("Append", None) => WriteChoice::Append,
-        ("OverwritePartition", None) => WriteChoice::OverwritePartition,
-        ("ReplaceTable", None) => WriteChoice::ReplaceTable,
-        ("Merge", Some(m)) => WriteChoice::Merge {
+    Ok(match (WriteKind::from_file(name), inner) {
+        (Some(WriteKind::Append), None) => WriteChoice::Append,
+        (Some(WriteKind::OverwritePartition), None) => WriteChoice::OverwritePartition,
+        (Some(WriteKind::ReplaceTable), None) => WriteChoice::ReplaceTable,
+        (Some(WriteKind::Merge), Some(m)) => WriteChoice::Merge {
             key: match field(m, "key", what)? {
                 Value::Null => None,
-                _ => Some(named(
-                    m,
-                    "key",
-                    what,
-                    &[("Key", MergeKey::Key), ("RowId", MergeKey::RowId)],
-                )?),
+                _ => Some(named(m, "key", what)?),
             },
         },
-        (other, _) => return Err(format!("{what}: unknown write mode “{other}”")),
+        _ => return Err(format!("{what}: unknown write mode “{name}”")),
     })
 }

@@ -23,6 +23,23 @@ pub fn ignored(key: &str, given: &str, expected: &str, default: &str) -> String 
     )
 }
 
+/// The query's `key` read as one of `C`'s names (trimmed, any case); a
+/// value it cannot use gives `default` and a note naming the choices.
+pub fn choice<C: crate::vocabulary::Choice>(
+    get: &impl Fn(&str) -> Option<String>,
+    key: &str,
+    default: C,
+    notes: &mut Vec<String>,
+) -> C {
+    let Some(given) = get(key) else {
+        return default;
+    };
+    C::from_name(&given.trim().to_ascii_lowercase()).unwrap_or_else(|| {
+        notes.push(ignored(key, &given, &C::names_listed(), default.name()));
+        default
+    })
+}
+
 /// A query string as a lookup, for the parsers' tests.
 #[cfg(test)]
 pub fn lookup(query: &str) -> impl Fn(&str) -> Option<String> {

@@ -44,6 +44,18 @@ pub enum ShipGuess {
     Twelfth,
 }
 
+crate::vocabulary::choice!(ShipGuess {
+    Third => "3", "the 3rd";
+    Eighth => "8", "the 8th";
+    Twelfth => "12", "the 12th";
+});
+
+crate::vocabulary::choice!(Concurrency {
+    One => "1", "one date at a time";
+    Four => "4", "four dates at a time";
+    Twelve => "12", "twelve dates at a time";
+});
+
 impl ShipGuess {
     pub const ALL: [ShipGuess; 3] = [ShipGuess::Third, ShipGuess::Eighth, ShipGuess::Twelfth];
 

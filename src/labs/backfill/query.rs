@@ -3,40 +3,19 @@
 // Outside input arrives here: no unchecked indexing or arithmetic.
 #![deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 
-use super::case::{Choices, Concurrency, ShipGuess};
+use crate::labs::link;
+use crate::vocabulary::Choice;
 
-fn ship_value(ship: ShipGuess) -> &'static str {
-    match ship {
-        ShipGuess::Third => "3",
-        ShipGuess::Eighth => "8",
-        ShipGuess::Twelfth => "12",
-    }
-}
+use super::case::Choices;
 
 pub fn parse(get: impl Fn(&str) -> Option<String>) -> (Choices, Vec<String>) {
     let mut choices = Choices::default();
     let mut notes = Vec::new();
+    choices.ship = link::choice(&get, "ship", choices.ship, &mut notes);
+    choices.concurrency = link::choice(&get, "concurrency", choices.concurrency, &mut notes);
     let mut bad = |key: &str, given: &str, expected: &str, default: &str| {
         notes.push(crate::labs::link::ignored(key, given, expected, default));
     };
-    if let Some(given) = get("ship") {
-        match ShipGuess::ALL
-            .iter()
-            .find(|s| ship_value(**s) == given.trim())
-        {
-            Some(s) => choices.ship = *s,
-            None => bad("ship", &given, "3, 8 or 12", "3"),
-        }
-    }
-    if let Some(given) = get("concurrency") {
-        match Concurrency::ALL
-            .iter()
-            .find(|c| c.value().to_string() == given.trim())
-        {
-            Some(c) => choices.concurrency = *c,
-            None => bad("concurrency", &given, "1, 4 or 12", "4"),
-        }
-    }
     if let Some(given) = get("markers") {
         match given.trim().to_ascii_lowercase().as_str() {
             "on" => choices.markers = true,
@@ -50,8 +29,8 @@ pub fn parse(get: impl Fn(&str) -> Option<String>) -> (Choices, Vec<String>) {
 pub fn to_query(choices: &Choices) -> String {
     format!(
         "ship={}&concurrency={}&markers={}",
-        ship_value(choices.ship),
-        choices.concurrency.value(),
+        choices.ship.name(),
+        choices.concurrency.name(),
         if choices.markers { "on" } else { "off" }
     )
 }
@@ -59,6 +38,7 @@ pub fn to_query(choices: &Choices) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::labs::backfill::case::{Concurrency, ShipGuess};
 
     fn parse_str(query: &str) -> (Choices, Vec<String>) {
         parse(crate::labs::link::lookup(query))

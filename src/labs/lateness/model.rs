@@ -13,24 +13,19 @@ pub enum Profile {
     Partner,
 }
 
+crate::vocabulary::choice!(Profile {
+    Web => "web", "Web checkout";
+    Mobile => "mobile", "Mobile app, offline users";
+    Partner => "partner", "Partner batch files";
+});
+
+crate::vocabulary::choice!(AfterPolicy {
+    Drop => "drop", "drop them";
+    Adjust => "adjust", "book them as adjustments";
+});
+
 impl Profile {
     pub const ALL: [Profile; 3] = [Profile::Web, Profile::Mobile, Profile::Partner];
-
-    pub fn slug(self) -> &'static str {
-        match self {
-            Profile::Web => "web",
-            Profile::Mobile => "mobile",
-            Profile::Partner => "partner",
-        }
-    }
-
-    pub fn name(self) -> &'static str {
-        match self {
-            Profile::Web => "Web checkout",
-            Profile::Mobile => "Mobile app, offline users",
-            Profile::Partner => "Partner batch files",
-        }
-    }
 
     pub fn description(self) -> &'static str {
         match self {

@@ -7,7 +7,10 @@
 
 use crate::engine::lateness::Lateness;
 
-use super::model::{august, AfterPolicy, Profile, Settings, MAX_DAYS};
+use crate::labs::link;
+use crate::vocabulary::Choice;
+
+use super::model::{august, Settings, MAX_DAYS};
 
 pub fn lateness_value(lateness: Lateness) -> String {
     match lateness {
@@ -20,18 +23,11 @@ pub fn lateness_value(lateness: Lateness) -> String {
 pub fn parse(get: impl Fn(&str) -> Option<String>) -> (Settings, Vec<String>) {
     let mut settings = Settings::default();
     let mut notes = Vec::new();
+    settings.profile = link::choice(&get, "profile", settings.profile, &mut notes);
+    settings.after = link::choice(&get, "after", settings.after, &mut notes);
     let mut bad = |key: &str, given: &str, expected: &str, default: &str| {
         notes.push(crate::labs::link::ignored(key, given, expected, default));
     };
-    if let Some(given) = get("profile") {
-        match Profile::ALL
-            .iter()
-            .find(|p| p.slug() == given.trim().to_ascii_lowercase())
-        {
-            Some(p) => settings.profile = *p,
-            None => bad("profile", &given, "web, mobile or partner", "web"),
-        }
-    }
     if let Some(given) = get("lateness") {
         let value = given.trim().to_ascii_lowercase();
         match value.parse::<u32>() {
@@ -43,13 +39,6 @@ pub fn parse(get: impl Fn(&str) -> Option<String>) -> (Settings, Vec<String>) {
                 "a whole number of days from 0 to 14, or never",
                 "2",
             ),
-        }
-    }
-    if let Some(given) = get("after") {
-        match given.trim().to_ascii_lowercase().as_str() {
-            "drop" => settings.after = AfterPolicy::Drop,
-            "adjust" => settings.after = AfterPolicy::Adjust,
-            _ => bad("after", &given, "drop or adjust", "adjust"),
         }
     }
     if let Some(given) = get("present") {
@@ -72,12 +61,9 @@ pub fn to_query(settings: &Settings) -> String {
     use chrono::Datelike;
     format!(
         "profile={}&lateness={}&after={}&present={}&today={}",
-        settings.profile.slug(),
+        settings.profile.name(),
         lateness_value(settings.lateness),
-        match settings.after {
-            AfterPolicy::Drop => "drop",
-            AfterPolicy::Adjust => "adjust",
-        },
+        settings.after.name(),
         u8::from(settings.present),
         settings.today.day(),
     )
@@ -86,6 +72,7 @@ pub fn to_query(settings: &Settings) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::labs::lateness::model::{AfterPolicy, Profile};
 
     fn parse_str(query: &str) -> (Settings, Vec<String>) {
         parse(crate::labs::link::lookup(query))

@@ -19,6 +19,13 @@ pub enum LateOrder {
     Fri,
 }
 
+crate::vocabulary::choice!(LateOrder {
+    Off => "off", "no late order";
+    Tue => "tue", "arrives Tuesday";
+    Wed => "wed", "arrives Wednesday";
+    Fri => "fri", "arrives Friday";
+});
+
 impl LateOrder {
     pub const ALL: [LateOrder; 4] = [
         LateOrder::Off,

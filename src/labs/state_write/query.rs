@@ -6,9 +6,10 @@
 // Outside input arrives here: no unchecked indexing or arithmetic.
 #![deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 
-use crate::engine::CommitOrder;
+use crate::labs::link;
+use crate::vocabulary::Choice;
 
-use super::model::{Controls, LateOrder};
+use super::model::Controls;
 
 /// What the query asks for; `run` is still unchecked against the run count.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -18,45 +19,16 @@ pub struct LabQuery {
     pub present: bool,
 }
 
-fn late_value(late: LateOrder) -> &'static str {
-    match late {
-        LateOrder::Off => "off",
-        LateOrder::Tue => "tue",
-        LateOrder::Wed => "wed",
-        LateOrder::Fri => "fri",
-    }
-}
-
-fn commit_value(commit: CommitOrder) -> &'static str {
-    match commit {
-        CommitOrder::StateAfterWrite => "after",
-        CommitOrder::StateBeforeWrite => "before",
-    }
-}
-
 /// Reads the query through `get`; every value it cannot use falls back to
 /// its default and adds a sentence saying so.
 pub fn parse(get: impl Fn(&str) -> Option<String>) -> (LabQuery, Vec<String>) {
     let mut notes = Vec::new();
     let mut query = LabQuery::default();
-    let defaults = Controls::default();
+    query.controls.late = link::choice(&get, "late", query.controls.late, &mut notes);
+    query.controls.commit = link::choice(&get, "commit", query.controls.commit, &mut notes);
     let mut bad = |key: &str, given: &str, expected: &str, default: &str| {
         notes.push(crate::labs::link::ignored(key, given, expected, default));
     };
-    if let Some(given) = get("late") {
-        match LateOrder::ALL
-            .iter()
-            .find(|l| late_value(**l) == given.trim().to_ascii_lowercase())
-        {
-            Some(late) => query.controls.late = *late,
-            None => bad(
-                "late",
-                &given,
-                "off, tue, wed or fri",
-                late_value(defaults.late),
-            ),
-        }
-    }
     if let Some(given) = get("crash") {
         match given.trim().to_ascii_lowercase().as_str() {
             "on" => query.controls.crash = true,
@@ -68,13 +40,6 @@ pub fn parse(get: impl Fn(&str) -> Option<String>) -> (LabQuery, Vec<String>) {
         match given.trim().parse::<u32>() {
             Ok(n) if n <= 2 => query.controls.lookback = n,
             _ => bad("lookback", &given, "0, 1 or 2", "1"),
-        }
-    }
-    if let Some(given) = get("commit") {
-        match given.trim().to_ascii_lowercase().as_str() {
-            "after" => query.controls.commit = CommitOrder::StateAfterWrite,
-            "before" => query.controls.commit = CommitOrder::StateBeforeWrite,
-            _ => bad("commit", &given, "after or before", "after"),
         }
     }
     if let Some(given) = get("present") {
@@ -113,10 +78,10 @@ pub fn resolve_run(requested: Option<usize>, runs: usize) -> (usize, Option<Stri
 pub fn to_query(controls: &Controls, run: usize, present: bool) -> String {
     format!(
         "late={}&crash={}&lookback={}&commit={}&run={}&present={}",
-        late_value(controls.late),
+        controls.late.name(),
         if controls.crash { "on" } else { "off" },
         controls.lookback,
-        commit_value(controls.commit),
+        controls.commit.name(),
         run,
         u8::from(present),
     )
@@ -125,6 +90,8 @@ pub fn to_query(controls: &Controls, run: usize, present: bool) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::CommitOrder;
+    use crate::labs::state_write::model::LateOrder;
 
     fn parse_str(query: &str) -> (LabQuery, Vec<String>) {
         parse(crate::labs::link::lookup(query))

@@ -132,7 +132,7 @@ pub fn LatenessLab() -> impl IntoView {
                     <RadioGroup
                         legend="Arrival profile"
                         name="profile"
-                        options=Profile::ALL.into_iter().map(|p| (p, p.name())).collect()
+                        options=Profile::ALL.into_iter().map(|p| (p, crate::vocabulary::Choice::label(p))).collect()
                         current=Signal::derive(move || profile.get())
                         on_pick=move |p| lab.update(|s| s.profile = p)
                     />
