@@ -82,7 +82,7 @@ fn summing_unrounded_products_flags_every_broken_day_and_some_correct_ones() {
 fn a_backfill_over_the_drift_range_leaves_no_drift_and_touches_nothing_else() {
     let case = Case::new();
     let choices = Choices::default();
-    let exec = case.execute(&choices, &BTreeSet::new(), backfill_start(), None);
+    let exec = case.execute(&choices, &[], backfill_start(), None);
     let (silver_left, gold_left) = case.remaining(std::slice::from_ref(&exec));
     assert!(silver_left.is_empty() && gold_left.is_empty());
     assert!(case
@@ -109,7 +109,7 @@ fn a_late_guess_leaves_the_early_broken_days_wrong() {
         ship: ShipGuess::Eighth,
         ..Choices::default()
     };
-    let exec = case.execute(&choices, &BTreeSet::new(), backfill_start(), None);
+    let exec = case.execute(&choices, &[], backfill_start(), None);
     let (silver_left, gold_left) = case.remaining(&[exec]);
     let left: Vec<_> = silver_left.iter().map(|r| r.dt).collect();
     assert_eq!(left, days(aug(3), aug(7)).collect::<Vec<_>>());
@@ -125,7 +125,7 @@ fn waves_and_minutes_follow_the_cost_model_for_every_choice() {
         let waves = n.div_ceil(choices.concurrency.value().min(4));
         assert_eq!(plan.waves(), waves, "{choices:?}");
         assert_eq!(plan.minutes(), i64::from(waves) * 6);
-        let exec = case.execute(&choices, &BTreeSet::new(), backfill_start(), None);
+        let exec = case.execute(&choices, &[], backfill_start(), None);
         assert_eq!(
             exec.finished_at(),
             Some(backfill_start() + Duration::minutes(plan.minutes()))
@@ -149,12 +149,11 @@ fn an_interrupted_backfill_resumes_with_markers_and_rebuilds_without() {
                     markers,
                     ..Choices::default()
                 };
-                let first = case.execute(&choices, &BTreeSet::new(), backfill_start(), Some(stop));
+                let first = case.execute(&choices, &[], backfill_start(), Some(stop));
                 let in_flight: BTreeSet<_> = first.cancelled.iter().map(|s| s.dt).collect();
-                let finished = first.markers();
                 let resumed = case.execute(
                     &choices,
-                    &finished,
+                    std::slice::from_ref(&first),
                     backfill_start() + Duration::minutes(60),
                     None,
                 );

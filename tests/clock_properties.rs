@@ -12,8 +12,8 @@ use std::collections::BTreeSet;
 use chrono::{Duration, NaiveDate};
 use proptest::prelude::*;
 
-use partition_lab::engine::backfill::StepKind;
 use partition_lab::engine::calendar::{at, days, shift, Instant};
+use partition_lab::engine::clock::StepKind;
 use partition_lab::engine::clock::{
     run_clock, Attempt, Booking, ClockStep, Job, Marking, Shape, Timeline,
 };

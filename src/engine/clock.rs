@@ -10,8 +10,15 @@ use std::collections::{BTreeSet, VecDeque};
 
 use chrono::Duration;
 
-use super::backfill::StepKind;
 use super::calendar::{days, Day, Instant};
+
+/// A step of one date's rebuild.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum StepKind {
+    Silver,
+    Gold,
+    Marker,
+}
 
 /// How a date's layers are ordered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -4,7 +4,6 @@
 //! in; a trace of every run attempt, the final tables, checks and diffs
 //! against the truth come out. Every view of the app renders these outcomes.
 
-pub mod backfill;
 pub mod bronze;
 pub mod calendar;
 pub mod checks;

@@ -8,8 +8,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use rustc_hash::FxHashMap as HashMap;
 
-use super::backfill::StepKind;
 use super::calendar::{Day, Instant};
+use super::clock::StepKind;
 use super::config::WriteMode;
 use super::event::Event;
 use super::money::{to_gbp, FxRates, LogicVersion};

@@ -9,8 +9,8 @@ use chrono::Duration;
 
 use crate::design::compile::{BackfillDesign, CompiledDesign};
 use crate::design::graph::{BackfillShape, Layer, Markers, Restate};
-use crate::engine::backfill::StepKind;
 use crate::engine::calendar::{hh_mm, weekday_day_month_time, Day, Instant};
+use crate::engine::clock::StepKind;
 use crate::engine::clock::{run_clock, Attempt, Booking, Grant, Job, Marking, Shape, Timeline};
 use crate::engine::rebuild::{apply, Applied, Origin, Reads, Rebuilt, Work};
 use crate::engine::script::Script;

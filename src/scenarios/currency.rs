@@ -7,8 +7,8 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use crate::design::compile::CompiledDesign;
 use crate::design::{Graph, NodeKind};
-use crate::engine::backfill::StepKind;
 use crate::engine::calendar::{at, day_month, hh_mm, weekday_day_month_time, Day, Instant};
+use crate::engine::clock::StepKind;
 use crate::engine::drift::{gold_drift, silver_drift, DriftRow};
 use crate::engine::generate::{daily_runs, fx_rates, orders, CurrencyMix, DelayProfile, OrderSpec};
 use crate::engine::money::Money;

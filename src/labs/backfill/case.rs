@@ -5,16 +5,17 @@ use std::collections::BTreeSet;
 
 use chrono::Duration;
 
-use crate::engine::backfill::{run, BackfillPlan, Execution, StepKind};
 use crate::engine::calendar::{at, shift, Day, Instant};
+use crate::engine::clock::{Attempt, StepKind};
 use crate::engine::drift::{gold_drift, silver_drift, DriftRow};
 use crate::engine::generate::{daily_runs, fx_rates, orders, CurrencyMix, DelayProfile, OrderSpec};
-use crate::engine::money::to_gbp;
+use crate::engine::rebuild::{apply, Origin, Reads, Work};
 use crate::engine::script::Deploy;
-use crate::engine::table::{DailyTotal, Gold, Row, Table};
+use crate::engine::table::{Gold, Table};
 use crate::engine::{
     simulate_with, Detail, LogicVersion, PipelineConfig, ProcessingState, Script, WriteMode,
 };
+use crate::labs::backfill::run::{run, BackfillPlan, Execution};
 
 pub use crate::engine::calendar::aug;
 
@@ -143,10 +144,25 @@ impl Case {
             WriteMode::OverwritePartition,
         );
         let built = simulate_with(&config, &script, Detail::Summary);
-        let mut truth = Table::default();
-        for (dt, _) in built.silver.partitions() {
-            truth.replace_partition(dt, rebuild(&script, dt, backfill_start()));
-        }
+        let every_date: Vec<Work> = built
+            .silver
+            .partitions()
+            .map(|(dt, _)| {
+                // Read as of the backfill's start (a step must take time:
+                // the engine reads at its start and writes at its end).
+                let at = backfill_start();
+                silver_from_bronze(dt, StepKind::Silver, at, at + Duration::minutes(1), 0)
+            })
+            .collect();
+        let truth = apply(
+            Table::default(),
+            Gold::default(),
+            &script.events,
+            &script.fx,
+            &every_date,
+            None,
+        )
+        .silver;
         Case {
             silver: built.silver,
             gold: built.gold,
@@ -191,23 +207,25 @@ impl Case {
     }
 
     /// The tables after a sequence of backfill runs (a first run, then any
-    /// re-runs), each step applied at its end.
+    /// re-runs): their steps applied by the engine, each reading at its
+    /// start and writing at its end, as scenarios 4 and 5 apply theirs.
     pub fn after(&self, runs: &[Execution]) -> (Table, Gold) {
-        let mut silver = self.silver.clone();
-        let mut gold = self.gold.clone();
-        for exec in runs {
-            for step in &exec.done {
-                match step.kind {
-                    StepKind::Silver => silver
-                        .replace_partition(step.dt, rebuild(&self.script, step.dt, step.start)),
-                    StepKind::Gold => {
-                        gold.insert(step.dt, DailyTotal::of(silver.partition(step.dt)));
-                    }
-                    StepKind::Marker => {}
-                }
-            }
-        }
-        (silver, gold)
+        let work: Vec<Work> = runs
+            .iter()
+            .flat_map(|e| &e.done)
+            .filter(|s| s.kind != StepKind::Marker)
+            .enumerate()
+            .map(|(i, s)| silver_from_bronze(s.dt, s.kind, s.start, s.end, i))
+            .collect();
+        let rebuilt = apply(
+            self.silver.clone(),
+            self.gold.clone(),
+            &self.script.events,
+            &self.script.fx,
+            &work,
+            None,
+        );
+        (rebuilt.silver, rebuilt.gold)
     }
 
     /// The finance total for 1..13 August from gold, in pence.
@@ -238,20 +256,32 @@ impl Case {
         touched.difference(&radius).copied().collect()
     }
 
-    /// Runs the plan from Friday 10:00, optionally interrupted after `stop_after` minutes.
+    /// Runs the plan from `start` after the `earlier` runs, optionally
+    /// interrupted after `stop_after` minutes.
     pub fn execute(
         &self,
         choices: &Choices,
-        marked: &BTreeSet<Day>,
+        earlier: &[Execution],
         start: Instant,
         stop_after: Option<i64>,
     ) -> Execution {
-        run(
-            &self.plan(choices),
+        self.execute_until(
+            choices,
+            earlier,
             start,
-            marked,
             stop_after.map(|m| start + Duration::minutes(m)),
         )
+    }
+
+    /// As `execute`, killed at the instant `interrupt`.
+    pub fn execute_until(
+        &self,
+        choices: &Choices,
+        earlier: &[Execution],
+        start: Instant,
+        interrupt: Option<Instant>,
+    ) -> Execution {
+        run(&self.plan(choices), earlier, Attempt { start, interrupt })
     }
 }
 
@@ -266,21 +296,20 @@ pub fn backfill_start() -> Instant {
     at(aug(14), 10, 0)
 }
 
-/// Partition `dt` rebuilt from bronze with the fixed logic, from every row
-/// that had arrived by `at` (bronze is never rebuilt; orders that arrived
-/// after their day's run are in it, which is what a real rebuild from
-/// bronze picks up: dbt-duckdb agrees, in `scripts/check-real`).
-fn rebuild(script: &Script, dt: Day, at: Instant) -> Vec<Row> {
-    script
-        .events
-        .iter()
-        .filter(|e| e.event_date() == dt && e.arrived_at <= at)
-        .map(|e| {
-            let gbp = script
-                .fx
-                .rate(dt, e.amount.currency)
-                .and_then(|rate| to_gbp(e.amount, rate, LogicVersion::Fixed));
-            Row::from_event(e, dt, gbp, LogicVersion::Fixed, 0)
-        })
-        .collect()
+/// A step of the lab's backfill as engine work: the fixed logic, reading
+/// bronze (every row that had arrived by the step's start: bronze is never
+/// rebuilt, so orders that arrived after their day's run are in it, which
+/// is what a real rebuild from bronze picks up; dbt-duckdb agrees, in
+/// `scripts/check-real`), overwriting the partition.
+fn silver_from_bronze(dt: Day, kind: StepKind, start: Instant, end: Instant, i: usize) -> Work {
+    Work {
+        dt,
+        kind,
+        start,
+        end,
+        logic: LogicVersion::Fixed,
+        reads: Reads::Bronze,
+        write: WriteMode::OverwritePartition,
+        origin: Origin::Backfill(i),
+    }
 }

@@ -2,9 +2,9 @@
 //! query (DuckDB), the Airflow 3 backfill, the dbt microbatch rebuild, a
 //! plain loop and a Spark job, each with the versions it is written for.
 
-use crate::engine::backfill::BackfillPlan;
 use crate::engine::calendar::shift;
 use crate::export::{airflow, dbt, drift, File, AIRFLOW_VERSIONS, DBT_VERSIONS, SPARK_VERSIONS};
+use crate::labs::backfill::run::BackfillPlan;
 
 use super::case::{aug, Case};
 

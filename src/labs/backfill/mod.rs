@@ -5,6 +5,8 @@
 pub mod case;
 pub mod commands;
 pub mod query;
+pub mod run;
+pub mod session;
 pub mod view;
 
 pub use case::{Case, Choices, Concurrency, ShipGuess};

@@ -3,10 +3,11 @@
 
 use chrono::Datelike;
 
-use crate::engine::backfill::{Execution, StepKind};
 use crate::engine::calendar::{days, Day, Instant};
+use crate::engine::clock::StepKind;
 use crate::engine::drift::silver_drift;
 use crate::engine::Money;
+use crate::labs::backfill::run::Execution;
 
 use super::case::{aug, last_existing, Case, Choices};
 
@@ -179,7 +180,6 @@ mod tests {
     use crate::labs::backfill::case::backfill_start;
     use crate::labs::backfill::ShipGuess;
     use chrono::Duration;
-    use std::collections::BTreeSet;
 
     #[test]
     fn the_grid_moves_from_broken_to_rebuilt_and_flags_what_the_plan_misses() {
@@ -199,7 +199,7 @@ mod tests {
         assert!(before[2]
             .accessible_name
             .contains("will still be wrong after this backfill"));
-        let exec = case.execute(&choices, &BTreeSet::new(), backfill_start(), None);
+        let exec = case.execute(&choices, &[], backfill_start(), None);
         let mid = grid(
             &case,
             &choices,

@@ -7,10 +7,10 @@ mod runner;
 use crate::engine::calendar::day_month;
 use leptos::prelude::*;
 
-use crate::engine::backfill::Execution;
 use crate::labs::backfill::case::Case;
 use crate::labs::backfill::commands::commands;
 use crate::labs::backfill::query::{parse, to_query};
+use crate::labs::backfill::run::Execution;
 use crate::labs::backfill::view::summary;
 use crate::labs::backfill::{Choices, Concurrency, ShipGuess};
 

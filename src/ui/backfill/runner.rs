@@ -1,17 +1,16 @@
 //! Running the backfill: animated waves, pause, interrupt, re-run; then
 //! what is left.
 
-use crate::engine::calendar::{day_month, weekday_day_month_time};
 use std::collections::BTreeSet;
 
 use chrono::Duration;
 use gloo_timers::callback::Interval;
 use leptos::prelude::*;
 
-use crate::engine::backfill::{run, Execution, StepKind};
-use crate::engine::calendar::Day;
+use crate::engine::calendar::{day_month, weekday_day_month_time, Day};
 use crate::engine::Money;
-use crate::labs::backfill::case::{backfill_start, Case};
+use crate::labs::backfill::case::Case;
+use crate::labs::backfill::session::{cut, next_start, tick as next_minute, wave_at};
 
 use super::Lab;
 
@@ -52,12 +51,9 @@ pub fn Runner() -> impl IntoView {
             stop_timer();
             return;
         };
-        let next = lab.minute.get_untracked() + 1;
-        let end = exec.finished_at().unwrap_or(exec.started);
-        if exec.started + Duration::minutes(next) >= end {
-            finish();
-        } else {
-            lab.minute.set(next);
+        match next_minute(&exec, lab.minute.get_untracked()) {
+            Some(next) => lab.minute.set(next),
+            None => finish(),
         }
     };
     let play = move || {
@@ -67,18 +63,9 @@ pub fn Runner() -> impl IntoView {
     let start = move || {
         let choices = lab.choices.get_untracked();
         let finished = lab.finished.get_untracked();
-        let marked: BTreeSet<Day> = if choices.markers {
-            finished.iter().flat_map(Execution::markers).collect()
-        } else {
-            BTreeSet::new()
-        };
-        // A re-run starts half an hour after the previous run stopped.
-        let start = finished.last().map_or(backfill_start(), |e| {
-            e.interrupted_at.or(e.finished_at()).unwrap_or(e.started) + Duration::minutes(30)
-        });
         let exec = lab
             .case
-            .with_value(|case| case.execute(&choices, &marked, start, None));
+            .with_value(|case| case.execute(&choices, &finished, next_start(&finished), None));
         lab.current.set(Some(exec));
         lab.minute.set(0);
         if reduced_motion() {
@@ -92,14 +79,16 @@ pub fn Runner() -> impl IntoView {
         let Some(exec) = lab.current.get_untracked() else {
             return;
         };
-        // Mid-minute: steps ending by the shown minute have happened, later ones not.
-        let cut =
-            exec.started + Duration::minutes(lab.minute.get_untracked()) + Duration::seconds(30);
-        let marked: BTreeSet<Day> = exec.skipped.iter().copied().collect();
-        let plan = lab
-            .case
-            .with_value(|case| case.plan(&lab.choices.get_untracked()));
-        let interrupted = run(&plan, exec.started, &marked, Some(cut));
+        let cut = cut(&exec, lab.minute.get_untracked());
+        let finished = lab.finished.get_untracked();
+        let interrupted = lab.case.with_value(|case| {
+            case.execute_until(
+                &lab.choices.get_untracked(),
+                &finished,
+                exec.started,
+                Some(cut),
+            )
+        });
         lab.finished.update(|runs| runs.push(interrupted));
         lab.current.set(None);
         lab.minute.set(0);
@@ -113,14 +102,7 @@ pub fn Runner() -> impl IntoView {
     let clock = move || {
         lab.current.get().map(|exec| {
             let now = exec.started + Duration::minutes(lab.minute.get());
-            let wave = exec
-                .done
-                .iter()
-                .filter(|s| s.kind == StepKind::Silver && s.start <= now)
-                .map(|s| s.wave + 1)
-                .max()
-                .unwrap_or(1);
-            let waves = exec.done.iter().map(|s| s.wave + 1).max().unwrap_or(1);
+            let (wave, waves) = wave_at(&exec, now);
             format!(
                 "Backfill running: {} · wave {wave} of {waves} · the finance report still shows the old total",
                 weekday_day_month_time(now)

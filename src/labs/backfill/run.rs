@@ -1,17 +1,18 @@
-//! The backfill clock (SPEC 2): a date range rebuilt with at most k dates in
-//! flight, each date holding one slot of a shared source pool while its
-//! steps run (silver, then gold, then its completion marker), steps reading
-//! at their start and writing at their end. An interruption at an instant
-//! cancels every step that would finish at or after it; a re-run skips the
-//! dates whose completion marker exists.
+//! The lab's backfill runs, on the engine's one backfill clock
+//! (`engine::clock`, which also runs scenarios 4 and 5's designs).
+//!
+//! The lab's plan is a per-date job (silver, then its gold, on one slot),
+//! markers written after each date or not at all, and no scheduled runs
+//! competing. Each run is an attempt on the clock, after the ones before
+//! it; what the animation shows (which wave a date ran in, the dates an
+//! interruption left unstarted) is read off the clock's trace.
 
 use std::collections::BTreeSet;
 
-use chrono::Duration;
+use crate::engine::calendar::{days, Day, Instant};
+use crate::engine::clock::{run_clock, Attempt, ClockStep, Job, Marking, Shape, StepKind};
 
-use super::calendar::{days, Day, Instant};
-
-/// What a backfill is asked to do.
+/// What a backfill is asked to do (the lab's three choices, made concrete).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BackfillPlan {
     pub first: Day,
@@ -36,7 +37,7 @@ impl BackfillPlan {
     }
 
     pub fn waves(&self) -> u32 {
-        let n = self.dates().len() as u32;
+        let n = u32::try_from(self.dates().len()).unwrap_or(u32::MAX);
         n.div_ceil(self.slots())
     }
 
@@ -44,16 +45,28 @@ impl BackfillPlan {
     pub fn minutes(&self) -> i64 {
         i64::from(self.waves()) * (self.silver_minutes + self.gold_minutes)
     }
+
+    /// The plan as the clock's job.
+    pub fn job(&self) -> Job {
+        Job {
+            first: self.first,
+            last: self.last,
+            concurrency: self.concurrency,
+            pool: self.pool,
+            silver_minutes: self.silver_minutes,
+            gold_minutes: self.gold_minutes,
+            shape: Shape::PerDate,
+            markers: if self.markers {
+                Marking::After
+            } else {
+                Marking::Off
+            },
+            yield_to_scheduled: false,
+        }
+    }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum StepKind {
-    Silver,
-    Gold,
-    Marker,
-}
-
-/// One step of one date, on the clock.
+/// One step of one date, as the lab draws it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Step {
     pub dt: Day,
@@ -62,24 +75,33 @@ pub struct Step {
     pub end: Instant,
     /// Which pool slot the date held.
     pub slot: u32,
-    /// 0-based wave: which round of slots the date ran in.
+    /// 0-based wave: which round of starts the date ran in.
     pub wave: u32,
 }
 
-/// What a (possibly interrupted) backfill run did.
+/// What one (possibly interrupted) backfill run did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Execution {
     pub started: Instant,
     /// Steps that finished, in the order they finished.
     pub done: Vec<Step>,
-    /// Steps that were under way or queued when the run was interrupted.
+    /// Steps that had started and were killed by the interruption.
     pub cancelled: Vec<Step>,
     pub interrupted_at: Option<Instant>,
     /// Dates skipped because their completion marker already existed.
     pub skipped: Vec<Day>,
+    /// Dates the run was to rebuild but never started before it was killed.
+    pub never_started: Vec<Day>,
 }
 
 impl Execution {
+    pub fn attempt(&self) -> Attempt {
+        Attempt {
+            start: self.started,
+            interrupt: self.interrupted_at,
+        }
+    }
+
     /// When the last finished step finished.
     pub fn finished_at(&self) -> Option<Instant> {
         self.done.iter().map(|s| s.end).max()
@@ -96,99 +118,85 @@ impl Execution {
 
     /// Dates whose silver this run rewrote.
     pub fn silver_rebuilt(&self) -> Vec<Day> {
-        self.done
-            .iter()
-            .filter(|s| s.kind == StepKind::Silver)
-            .map(|s| s.dt)
-            .collect()
+        self.of_kind(StepKind::Silver)
     }
 
     /// Dates whose gold this run rewrote.
     pub fn gold_rebuilt(&self) -> Vec<Day> {
+        self.of_kind(StepKind::Gold)
+    }
+
+    fn of_kind(&self, kind: StepKind) -> Vec<Day> {
         self.done
             .iter()
-            .filter(|s| s.kind == StepKind::Gold)
+            .filter(|s| s.kind == kind)
             .map(|s| s.dt)
             .collect()
     }
 }
 
-/// Runs `plan` from `start`, skipping dates in `marked` when markers are on,
-/// stopping at `interrupt` if given.
-pub fn run(
-    plan: &BackfillPlan,
-    start: Instant,
-    marked: &BTreeSet<Day>,
-    interrupt: Option<Instant>,
-) -> Execution {
-    let (todo, skipped): (Vec<Day>, Vec<Day>) = plan
+/// Runs `plan` as a new attempt after the `earlier` runs (whose markers it
+/// honours), killed at `attempt.interrupt` if given.
+pub fn run(plan: &BackfillPlan, earlier: &[Execution], attempt: Attempt) -> Execution {
+    let mut attempts: Vec<Attempt> = earlier.iter().map(Execution::attempt).collect();
+    attempts.push(attempt);
+    let n = earlier.len();
+    let timeline = run_clock(&plan.job(), &attempts, &[]);
+    let mine = |steps: &[ClockStep]| -> Vec<ClockStep> {
+        steps.iter().filter(|s| s.attempt == n).copied().collect()
+    };
+    let (done, cancelled) = (mine(&timeline.done), mine(&timeline.cancelled));
+    // A wave is a round of starts: every date that started at the same
+    // instant as the k-th distinct start ran in wave k.
+    let starts: BTreeSet<Instant> = done
+        .iter()
+        .chain(&cancelled)
+        .filter(|s| s.kind == StepKind::Silver)
+        .map(|s| s.start)
+        .collect();
+    let unit_start = |dt: Day| {
+        done.iter()
+            .chain(&cancelled)
+            .find(|s| s.dt == dt && s.kind == StepKind::Silver)
+            .map(|s| s.start)
+    };
+    let step = |s: &ClockStep| Step {
+        dt: s.dt,
+        kind: s.kind,
+        start: s.start,
+        end: s.end,
+        slot: s.slot,
+        wave: unit_start(s.dt)
+            .map(|at| starts.range(..at).count())
+            .and_then(|w| u32::try_from(w).ok())
+            .unwrap_or(0),
+    };
+    let skipped: Vec<Day> = timeline
+        .skipped
+        .get(n)
+        .map(|units| units.iter().map(|(dt, _)| *dt).collect())
+        .unwrap_or_default();
+    let never_started = plan
         .dates()
         .into_iter()
-        .partition(|dt| !(plan.markers && marked.contains(dt)));
-    let slots = plan.slots() as usize;
-    let mut free_at = vec![start; slots];
-    let mut steps = Vec::new();
-    for (n, dt) in todo.into_iter().enumerate() {
-        // The date takes the slot that frees first (the lowest on a tie).
-        let (slot, at) = free_at
-            .iter()
-            .copied()
-            .enumerate()
-            .min_by_key(|(i, t)| (*t, *i))
-            .unwrap_or((0, start));
-        let silver_end = at + Duration::minutes(plan.silver_minutes);
-        let gold_end = silver_end + Duration::minutes(plan.gold_minutes);
-        let wave = (n / slots) as u32;
-        let slot_no = slot as u32;
-        steps.push(Step {
-            dt,
-            kind: StepKind::Silver,
-            start: at,
-            end: silver_end,
-            slot: slot_no,
-            wave,
-        });
-        steps.push(Step {
-            dt,
-            kind: StepKind::Gold,
-            start: silver_end,
-            end: gold_end,
-            slot: slot_no,
-            wave,
-        });
-        if plan.markers {
-            steps.push(Step {
-                dt,
-                kind: StepKind::Marker,
-                start: gold_end,
-                end: gold_end,
-                slot: slot_no,
-                wave,
-            });
-        }
-        if let Some(free) = free_at.get_mut(slot) {
-            *free = gold_end;
-        }
-    }
-    let (mut done, cancelled): (Vec<Step>, Vec<Step>) = steps
-        .into_iter()
-        .partition(|s| interrupt.is_none_or(|cut| s.end < cut));
-    crate::order::sort_by_key(&mut done, |s| (s.end, s.kind, s.dt));
+        .filter(|dt| !skipped.contains(dt) && unit_start(*dt).is_none())
+        .collect();
     Execution {
-        started: start,
-        done,
-        cancelled,
-        interrupted_at: interrupt,
+        started: attempt.start,
+        done: done.iter().map(step).collect(),
+        cancelled: cancelled.iter().map(step).collect(),
+        interrupted_at: attempt.interrupt,
         skipped,
+        never_started,
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::*;
-    use crate::engine::calendar::at;
+    use chrono::Duration;
 
-    use crate::engine::calendar::aug;
+    use super::*;
+    use crate::engine::calendar::{at, aug};
 
     fn plan(first: u32, concurrency: u32, markers: bool) -> BackfillPlan {
         BackfillPlan {
@@ -200,6 +208,10 @@ mod tests {
             gold_minutes: 2,
             markers,
         }
+    }
+
+    fn from(start: Instant, interrupt: Option<Instant>) -> Attempt {
+        Attempt { start, interrupt }
     }
 
     #[test]
@@ -215,17 +227,27 @@ mod tests {
         assert_eq!(plan(12, 4, true).waves(), 1);
     }
 
+    /// The clock's trace and the stated cost model agree: the waves the
+    /// animation reads off the trace are the plan's, date by date.
     #[test]
     fn the_clock_matches_the_cost_model_and_never_exceeds_the_pool() {
         for concurrency in [1, 2, 3, 4, 12] {
             let p = plan(3, concurrency, true);
             let start = at(aug(14), 10, 0);
-            let exec = run(&p, start, &BTreeSet::new(), None);
+            let exec = run(&p, &[], from(start, None));
             assert_eq!(
                 exec.finished_at(),
                 Some(start + Duration::minutes(p.minutes()))
             );
             assert_eq!(exec.silver_rebuilt().len(), 11);
+            for (i, dt) in p.dates().into_iter().enumerate() {
+                let silver = exec
+                    .done
+                    .iter()
+                    .find(|s| s.kind == StepKind::Silver && s.dt == dt)
+                    .expect("every date rebuilt");
+                assert_eq!(silver.wave as usize, i / p.slots() as usize, "{dt}");
+            }
             for probe in 0..p.minutes() {
                 let t = start + Duration::minutes(probe);
                 let busy = exec
@@ -242,7 +264,6 @@ mod tests {
                     "{busy} dates in flight at minute {probe}"
                 );
             }
-            // Gold for a date only after its silver.
             for gold in exec.done.iter().filter(|s| s.kind == StepKind::Gold) {
                 let silver = exec
                     .done
@@ -260,10 +281,15 @@ mod tests {
         let cut = start + Duration::minutes(7); // first wave done, second wave's silver under way
         for markers in [true, false] {
             let p = plan(3, 4, markers);
-            let first = run(&p, start, &BTreeSet::new(), Some(cut));
+            let first = run(&p, &[], from(start, Some(cut)));
             assert_eq!(first.gold_rebuilt(), vec![aug(3), aug(4), aug(5), aug(6)]);
             assert!(first.cancelled.iter().any(|s| s.dt == aug(7)));
-            let again = run(&p, cut + Duration::minutes(30), &first.markers(), None);
+            assert_eq!(first.never_started, vec![aug(11), aug(12), aug(13)]);
+            let again = run(
+                &p,
+                std::slice::from_ref(&first),
+                from(cut + Duration::minutes(30), None),
+            );
             if markers {
                 assert_eq!(again.skipped, vec![aug(3), aug(4), aug(5), aug(6)]);
                 assert_eq!(again.silver_rebuilt().len(), 7);
@@ -275,6 +301,7 @@ mod tests {
                     "without markers finished dates are rebuilt"
                 );
             }
+            assert!(again.never_started.is_empty());
         }
     }
 }
