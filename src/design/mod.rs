@@ -19,6 +19,7 @@ pub mod limits;
 pub mod link;
 pub mod saves;
 pub mod validate;
+pub mod viewport;
 
 pub use compile::{compile, CompiledDesign};
 pub use edit::{apply, Edit, EditError, History};

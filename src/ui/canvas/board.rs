@@ -7,70 +7,39 @@ use crate::design::describe::{label, name, summary};
 use crate::design::layout::{bounds, edge_path, hit, output_port, NODE_H, NODE_W};
 use crate::design::{Edit, NodeId};
 
+use crate::design::viewport::{Follow, Release, Screen};
+
 use super::{Designer, Drag, InspectorTarget, Viewport};
 
-/// The board's size in canvas units at zoom 1 (its CSS keeps this ratio).
-pub const VIEW_W: f64 = 800.0;
-pub const VIEW_H: f64 = 450.0;
-const MIN_ZOOM: f64 = 0.25;
-const MAX_ZOOM: f64 = 2.5;
-/// How far a pointer travels before a press becomes a drag.
-const DRAG_SLOP: f64 = 6.0;
 /// Arrow keys move a node this far (Shift: four times).
 const KEY_STEP: i32 = 20;
 
-/// A client (screen) point in canvas units, if the board is on screen.
-pub fn to_canvas(d: &Designer, client_x: f64, client_y: f64) -> Option<(i32, i32)> {
-    let svg = d.board.get_untracked()?;
-    let rect = svg.get_bounding_client_rect();
-    if rect.width() <= 0.0 {
-        return None;
-    }
-    let v = d.viewport.get_untracked();
-    let scale = VIEW_W / v.zoom / rect.width();
-    Some((
-        (v.x + (client_x - rect.left()) * scale).round() as i32,
-        (v.y + (client_y - rect.top()) * scale).round() as i32,
-    ))
-}
-
-fn over_board(d: &Designer, client_x: f64, client_y: f64) -> bool {
-    d.board.get_untracked().is_some_and(|svg| {
-        let r = svg.get_bounding_client_rect();
-        (r.left()..=r.right()).contains(&client_x) && (r.top()..=r.bottom()).contains(&client_y)
+/// Where the board is on screen now, if it is.
+fn screen(d: &Designer) -> Option<Screen> {
+    let rect = d.board.get_untracked()?.get_bounding_client_rect();
+    Some(Screen {
+        left: rect.left(),
+        top: rect.top(),
+        width: rect.width(),
+        height: rect.height(),
     })
 }
 
+/// A client (screen) point in canvas units, if the board is on screen.
+pub fn to_canvas(d: &Designer, client_x: f64, client_y: f64) -> Option<(i32, i32)> {
+    d.viewport
+        .get_untracked()
+        .to_canvas(screen(d)?, client_x, client_y)
+}
+
 fn zoom_by(d: &Designer, factor: f64) {
-    d.viewport.update(|v| {
-        let zoom = (v.zoom * factor).clamp(MIN_ZOOM, MAX_ZOOM);
-        // Keep the centre of the view where it is.
-        let (cx, cy) = (v.x + VIEW_W / v.zoom / 2.0, v.y + VIEW_H / v.zoom / 2.0);
-        *v = Viewport {
-            x: cx - VIEW_W / zoom / 2.0,
-            y: cy - VIEW_H / zoom / 2.0,
-            zoom,
-        };
-    });
+    d.viewport.update(|v| *v = v.zoomed(factor));
 }
 
 /// Pans (never zooms) so the node at `(x, y)` is inside the view.
 pub fn reveal(d: &Designer, x: i32, y: i32) {
     let v = d.viewport.get_untracked();
-    let (w, h) = (VIEW_W / v.zoom, VIEW_H / v.zoom);
-    let (x0, y0) = (f64::from(x) - 20.0, f64::from(y) - 20.0);
-    let (x1, y1) = (x0 + f64::from(NODE_W) + 40.0, y0 + f64::from(NODE_H) + 40.0);
-    let mut next = v;
-    if x0 < v.x {
-        next.x = x0;
-    } else if x1 > v.x + w {
-        next.x = x1 - w;
-    }
-    if y0 < v.y {
-        next.y = y0;
-    } else if y1 > v.y + h {
-        next.y = y1 - h;
-    }
+    let next = v.revealing(x, y);
     if next != v {
         d.viewport.set(next);
     }
@@ -79,25 +48,15 @@ pub fn reveal(d: &Designer, x: i32, y: i32) {
 /// Fits the view to the design when part of it would be off the board (an
 /// opened, imported or shared design), leaving a design that shows alone.
 pub fn fit_if_hidden(d: &Designer) {
-    let (x, y, w, h) = d.graph.with_untracked(bounds);
-    let right = f64::from(x.saturating_add(w));
-    let bottom = f64::from(y.saturating_add(h));
-    if x < 0 || y < 0 || right > VIEW_W || bottom > VIEW_H {
+    if Viewport::hides(d.graph.with_untracked(bounds)) {
         fit(d);
     }
 }
 
 /// Zoom and pan so every node shows.
 fn fit(d: &Designer) {
-    let (x, y, w, h) = d.graph.with_untracked(bounds);
-    let zoom = (VIEW_W / f64::from(w.max(1)))
-        .min(VIEW_H / f64::from(h.max(1)))
-        .clamp(MIN_ZOOM, 1.0);
-    d.viewport.set(Viewport {
-        x: f64::from(x),
-        y: f64::from(y),
-        zoom,
-    });
+    d.viewport
+        .set(Viewport::fitting(d.graph.with_untracked(bounds)));
 }
 
 #[component]
@@ -115,7 +74,7 @@ pub fn Toolbar() -> impl IntoView {
             <button type="button" on:click=move |_| zoom_by(&d, 1.0 / 1.25) aria-label="Zoom out">"−"</button>
             <span class="zoom-level" aria-live="polite">
                 // Whole numbers only: f64 formatting is a large part of a wasm bundle.
-                {move || format!("{} %", (d.viewport.get().zoom * 100.0).round() as i64)}
+                {move || format!("{} %", d.viewport.get().percent())}
             </span>
             <button type="button" on:click=move |_| zoom_by(&d, 1.25) aria-label="Zoom in">"+"</button>
             <button type="button" on:click=move |_| fit(&d)>"Fit to view"</button>
@@ -128,75 +87,30 @@ pub fn Board() -> impl IntoView {
     let d = expect_context::<Designer>();
 
     let moves = window_event_listener(leptos::ev::pointermove, move |ev| {
-        let Some(drag) = d.drag.get_untracked() else {
+        let (Some(drag), Some(screen)) = (d.drag.get_untracked(), screen(&d)) else {
             return;
         };
         let (cx, cy) = (f64::from(ev.client_x()), f64::from(ev.client_y()));
-        let next = match drag {
-            Drag::Move { id, dx, dy, .. } => {
-                let Some((x, y)) = to_canvas(&d, cx, cy) else {
-                    return;
-                };
-                Drag::Move {
-                    id,
-                    dx,
-                    dy,
-                    x: x - dx,
-                    y: y - dy,
-                    moved: true,
-                }
-            }
-            Drag::Connect { from, .. } => {
-                let Some((x, y)) = to_canvas(&d, cx, cy) else {
-                    return;
-                };
-                Drag::Connect { from, x, y }
-            }
-            Drag::Pan {
-                client_x,
-                client_y,
-                start,
-            } => {
-                let Some(svg) = d.board.get_untracked() else {
-                    return;
-                };
-                let width = svg.get_bounding_client_rect().width().max(1.0);
-                let scale = VIEW_W / start.zoom / width;
-                d.viewport.set(Viewport {
-                    x: start.x - (cx - client_x) * scale,
-                    y: start.y - (cy - client_y) * scale,
-                    zoom: start.zoom,
-                });
-                return;
-            }
-            Drag::Place {
-                kind,
-                client_x,
-                client_y,
-                moved,
-            } => Drag::Place {
-                kind,
-                client_x,
-                client_y,
-                moved: moved || (cx - client_x).hypot(cy - client_y) > DRAG_SLOP,
-            },
-        };
-        d.drag.set(Some(next));
+        match drag.follow(d.viewport.get_untracked(), screen, cx, cy) {
+            Follow::Drag(next) => d.drag.set(Some(next)),
+            Follow::View(view) => d.viewport.set(view),
+            Follow::Still => {}
+        }
     });
     let ups = window_event_listener(leptos::ev::pointerup, move |ev| {
         let Some(drag) = d.drag.get_untracked() else {
             return;
         };
         d.drag.set(None);
+        let Some(screen) = screen(&d) else {
+            return;
+        };
         let (cx, cy) = (f64::from(ev.client_x()), f64::from(ev.client_y()));
-        match drag {
-            Drag::Move {
-                id,
-                x,
-                y,
-                moved: true,
-                ..
-            } => {
+        if matches!(drag, Drag::Place { moved: true, .. }) {
+            d.swallow_click.set(true);
+        }
+        match drag.release(d.viewport.get_untracked(), screen, cx, cy) {
+            Release::Moved { id, x, y } => {
                 let said = d.graph.with_untracked(|g| {
                     g.node(id)
                         .map(|n| format!("Moved {}.", name(n)))
@@ -204,7 +118,7 @@ pub fn Board() -> impl IntoView {
                 });
                 d.edit(Edit::Move { id, x, y }, said);
             }
-            Drag::Connect { from, x, y } => match d.graph.with_untracked(|g| hit(g, x, y)) {
+            Release::WireAt { from, x, y } => match d.graph.with_untracked(|g| hit(g, x, y)) {
                 Some(to) if to != from => {
                     d.connect(from, to);
                 }
@@ -212,17 +126,10 @@ pub fn Board() -> impl IntoView {
                     .announcement
                     .set("Not connected: drop the wire on another node.".to_string()),
             },
-            Drag::Place {
-                kind, moved: true, ..
-            } => {
-                d.swallow_click.set(true);
-                if over_board(&d, cx, cy) {
-                    if let Some((x, y)) = to_canvas(&d, cx, cy) {
-                        d.add(kind, Some((x - NODE_W / 2, y - NODE_H / 2)));
-                    }
-                }
+            Release::Placed { kind, x, y } => {
+                d.add(kind, Some((x, y)));
             }
-            _ => {}
+            Release::Nothing => {}
         }
     });
     on_cleanup(move || {
@@ -230,17 +137,7 @@ pub fn Board() -> impl IntoView {
         ups.remove();
     });
 
-    let view_box = move || {
-        let v = d.viewport.get();
-        let whole = |f: f64| f.round() as i64;
-        format!(
-            "{} {} {} {}",
-            whole(v.x),
-            whole(v.y),
-            whole(VIEW_W / v.zoom),
-            whole(VIEW_H / v.zoom)
-        )
-    };
+    let view_box = move || d.viewport.get().view_box();
     let background_down = move |ev: leptos::ev::PointerEvent| {
         if ev.button() != 0 {
             return;

@@ -23,51 +23,7 @@ use crate::design::{
 
 use super::storage;
 
-/// Which part of the canvas is shown: the top-left corner and the zoom.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub struct Viewport {
-    pub x: f64,
-    pub y: f64,
-    pub zoom: f64,
-}
-
-impl Default for Viewport {
-    fn default() -> Self {
-        Self {
-            x: 0.0,
-            y: 0.0,
-            zoom: 1.0,
-        }
-    }
-}
-
-/// A pointer gesture in progress.
-#[derive(Clone, Copy, Debug, PartialEq)]
-pub enum Drag {
-    /// A node follows the pointer; `(dx, dy)` is where it was grabbed.
-    Move {
-        id: NodeId,
-        dx: i32,
-        dy: i32,
-        x: i32,
-        y: i32,
-        moved: bool,
-    },
-    /// A wire from `from`'s output port to the pointer.
-    Connect { from: NodeId, x: i32, y: i32 },
-    Pan {
-        client_x: f64,
-        client_y: f64,
-        start: Viewport,
-    },
-    /// A palette item carried towards the board.
-    Place {
-        kind: NodeKind,
-        client_x: f64,
-        client_y: f64,
-        moved: bool,
-    },
-}
+pub use crate::design::viewport::{Drag, Viewport};
 
 /// A message shown above the canvas, where the student is looking.
 #[derive(Clone, Debug, PartialEq)]
