@@ -102,13 +102,17 @@ pub fn script() -> Script {
 pub fn judge(graph: &Graph, config: &PipelineConfig, script: &Script) -> Vec<RuleResult> {
     let outcome = crate::engine::simulate_with(config, script, crate::engine::Detail::Ids);
     vec![
-        r1(graph, script, &outcome),
-        r2(graph, &outcome),
-        r3(graph, &outcome),
+        arrived_clicks_in_their_partition(graph, script, &outcome),
+        reruns_neither_duplicate_nor_remove(graph, &outcome),
+        runs_read_at_most_three_partitions(graph, &outcome),
     ]
 }
 
-fn r1(graph: &Graph, script: &Script, outcome: &Outcome) -> RuleResult {
+fn arrived_clicks_in_their_partition(
+    graph: &Graph,
+    script: &Script,
+    outcome: &Outcome,
+) -> RuleResult {
     let mut missing: BTreeMap<Day, Vec<&Event>> = BTreeMap::new();
     for event in &script.events {
         let dt = event.event_date();
@@ -156,7 +160,7 @@ fn r1(graph: &Graph, script: &Script, outcome: &Outcome) -> RuleResult {
     )
 }
 
-fn r2(graph: &Graph, outcome: &Outcome) -> RuleResult {
+fn reruns_neither_duplicate_nor_remove(graph: &Graph, outcome: &Outcome) -> RuleResult {
     let mut evidence = Vec::new();
     let mut silver = Silver::default();
     for run in &outcome.runs {
@@ -218,7 +222,7 @@ fn r2(graph: &Graph, outcome: &Outcome) -> RuleResult {
     )
 }
 
-fn r3(graph: &Graph, outcome: &Outcome) -> RuleResult {
+fn runs_read_at_most_three_partitions(graph: &Graph, outcome: &Outcome) -> RuleResult {
     let too_many: Vec<&RunTrace> = outcome
         .runs
         .iter()

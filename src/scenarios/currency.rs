@@ -108,12 +108,12 @@ pub fn judge(graph: &Graph, design: &CompiledDesign, script: &Script) -> Vec<Rul
         return Vec::new();
     };
     vec![
-        r1(graph, script, &done),
-        r2(graph, script, &done),
-        r3(graph, &done),
-        r4(graph, &done),
-        r5(graph, &done),
-        r6(graph, &done),
+        no_drift_afterwards(graph, script, &done),
+        nothing_outside_the_blast_radius(graph, script, &done),
+        rebuild_reads_bronze(graph, &done),
+        gold_after_silver_report_after_gold(graph, &done),
+        tonights_run_on_time(graph, &done),
+        backfill_runs_fixed_logic(graph, &done),
     ]
 }
 
@@ -144,7 +144,7 @@ fn drift_line(layer: &str, row: &DriftRow) -> String {
     )
 }
 
-fn r1(graph: &Graph, script: &Script, done: &Backfilled) -> RuleResult {
+fn no_drift_afterwards(graph: &Graph, script: &Script, done: &Backfilled) -> RuleResult {
     let silver = &done.after.silver;
     let mut evidence = capped(
         drifting(silver_drift(silver, &script.fx, aug(1)))
@@ -172,7 +172,11 @@ fn r1(graph: &Graph, script: &Script, done: &Backfilled) -> RuleResult {
     )
 }
 
-fn r2(graph: &Graph, script: &Script, done: &Backfilled) -> RuleResult {
+fn nothing_outside_the_blast_radius(
+    graph: &Graph,
+    script: &Script,
+    done: &Backfilled,
+) -> RuleResult {
     let radius = blast_radius(script, done);
     // Per date outside the radius: the layers rewritten and when it began.
     let mut outside: BTreeMap<Day, (Vec<&str>, Instant)> = Default::default();
@@ -244,7 +248,7 @@ pub fn span(dates: &BTreeSet<Day>) -> String {
     }
 }
 
-fn r3(graph: &Graph, done: &Backfilled) -> RuleResult {
+fn rebuild_reads_bronze(graph: &Graph, done: &Backfilled) -> RuleResult {
     let from_silver: Vec<_> = done
         .silver_rebuilds()
         .filter(|a| a.work.reads == Reads::Silver)
@@ -265,7 +269,7 @@ fn r3(graph: &Graph, done: &Backfilled) -> RuleResult {
     result(RULES[2], evidence, nodes_of(graph, &[NodeKind::Transform]))
 }
 
-fn r4(graph: &Graph, done: &Backfilled) -> RuleResult {
+fn gold_after_silver_report_after_gold(graph: &Graph, done: &Backfilled) -> RuleResult {
     let steps = &done.timeline.done;
     let early: Vec<String> = steps
         .iter()
@@ -330,7 +334,7 @@ fn r4(graph: &Graph, done: &Backfilled) -> RuleResult {
     )
 }
 
-fn r5(graph: &Graph, done: &Backfilled) -> RuleResult {
+fn tonights_run_on_time(graph: &Graph, done: &Backfilled) -> RuleResult {
     let evidence = done
         .late_runs()
         .map(|(g, s)| {
@@ -355,7 +359,7 @@ fn r5(graph: &Graph, done: &Backfilled) -> RuleResult {
     result(RULES[4], evidence, nodes_of(graph, &[NodeKind::Backfill]))
 }
 
-fn r6(graph: &Graph, done: &Backfilled) -> RuleResult {
+fn backfill_runs_fixed_logic(graph: &Graph, done: &Backfilled) -> RuleResult {
     let broken: BTreeSet<Day> = done
         .silver_rebuilds()
         .filter(|a| a.work.logic == LogicVersion::Broken)

@@ -1,49 +1,102 @@
 //! The grader: structural validation first, then the design run through
 //! the engine on the scenario's script, then every rule.
 
-use crate::design::{compile, Graph, Problem};
+use crate::design::{compile, CompiledDesign, Graph, Problem};
 use crate::engine::calendar::Instant;
 use crate::engine::script::Script;
+use crate::engine::PipelineConfig;
 
 use super::backfilled::Setting;
-use super::report::{Report, Rule};
+use super::report::{Report, Rule, RuleResult};
 use super::{clicks, currency, history, mobile, orders};
 
-/// Whether scenario `number` can be checked yet.
+/// How a scenario judges a design.
+#[derive(Clone, Copy)]
+pub enum Judge {
+    /// Daily runs only: the rules read a simulation of the compiled pipeline.
+    Daily(fn(&Graph, &PipelineConfig, &Script) -> Vec<RuleResult>),
+    /// A backfill beside the daily runs: the rules read the whole compiled
+    /// design run in its setting (launch, pool, faults).
+    Backfill {
+        judge: fn(&Graph, &CompiledDesign, &Script) -> Vec<RuleResult>,
+        setting: fn() -> Setting,
+    },
+}
+
+/// Everything the grader knows about one scenario.
+#[derive(Clone, Copy)]
+pub struct Scenario {
+    pub number: u8,
+    pub rules: &'static [Rule],
+    /// Its event script, faults included.
+    pub script: fn() -> Script,
+    pub judge: Judge,
+}
+
+/// The five scenarios, in order: the one place a new one is added.
+pub const SCENARIOS: [Scenario; 5] = [
+    Scenario {
+        number: 1,
+        rules: &clicks::RULES,
+        script: clicks::script,
+        judge: Judge::Daily(clicks::judge),
+    },
+    Scenario {
+        number: 2,
+        rules: &orders::RULES,
+        script: orders::script,
+        judge: Judge::Daily(orders::judge),
+    },
+    Scenario {
+        number: 3,
+        rules: &mobile::RULES,
+        script: mobile::script,
+        judge: Judge::Daily(mobile::judge),
+    },
+    Scenario {
+        number: 4,
+        rules: &currency::RULES,
+        script: currency::script,
+        judge: Judge::Backfill {
+            judge: currency::judge,
+            setting: currency::setting,
+        },
+    },
+    Scenario {
+        number: 5,
+        rules: &history::RULES,
+        script: history::script,
+        judge: Judge::Backfill {
+            judge: history::judge,
+            setting: history::setting,
+        },
+    },
+];
+
+pub fn scenario(number: u8) -> Option<&'static Scenario> {
+    SCENARIOS.iter().find(|s| s.number == number)
+}
+
+/// Whether scenario `number` can be checked.
 pub fn gradable(number: u8) -> bool {
-    matches!(number, 1..=5)
+    scenario(number).is_some()
 }
 
 /// The rules of scenario `number`.
 pub fn rules(number: u8) -> &'static [Rule] {
-    match number {
-        1 => &clicks::RULES,
-        2 => &orders::RULES,
-        3 => &mobile::RULES,
-        4 => &currency::RULES,
-        5 => &history::RULES,
-        _ => &[],
-    }
+    scenario(number).map_or(&[], |s| s.rules)
 }
 
 /// The scenario's event script, faults included.
 pub fn script(number: u8) -> Option<Script> {
-    match number {
-        1 => Some(clicks::script()),
-        2 => Some(orders::script()),
-        3 => Some(mobile::script()),
-        4 => Some(currency::script()),
-        5 => Some(history::script()),
-        _ => None,
-    }
+    scenario(number).map(|s| (s.script)())
 }
 
 /// The backfill setting of scenario `number`, if it has one.
 pub fn setting(number: u8) -> Option<Setting> {
-    match number {
-        4 => Some(currency::setting()),
-        5 => Some(history::setting()),
-        _ => None,
+    match scenario(number)?.judge {
+        Judge::Backfill { setting, .. } => Some(setting()),
+        Judge::Daily(_) => None,
     }
 }
 
@@ -55,21 +108,20 @@ pub fn launch(number: u8) -> Option<Instant> {
 /// Grades `graph` for scenario `number` on `script` (the scenario's own,
 /// or a smaller one while shrinking).
 pub fn grade_on(number: u8, graph: &Graph, script: &Script) -> Report {
+    let Some(scenario) = scenario(number) else {
+        return Report::Graded(Vec::new());
+    };
     let compiled = match compile(graph) {
         Ok(compiled) => compiled,
         Err(problems) => return Report::Structural(problems),
     };
-    match number {
-        1 => Report::Graded(clicks::judge(graph, &compiled.pipeline, script)),
-        2 => Report::Graded(orders::judge(graph, &compiled.pipeline, script)),
-        3 => Report::Graded(mobile::judge(graph, &compiled.pipeline, script)),
-        4 | 5 if compiled.backfill.is_none() => Report::Structural(vec![Problem {
+    match scenario.judge {
+        Judge::Daily(judge) => Report::Graded(judge(graph, &compiled.pipeline, script)),
+        Judge::Backfill { .. } if compiled.backfill.is_none() => Report::Structural(vec![Problem {
             node: None,
             message: "This scenario is a backfill: add a backfill job and connect it to the transform it runs.".to_string(),
         }]),
-        4 => Report::Graded(currency::judge(graph, &compiled, script)),
-        5 => Report::Graded(history::judge(graph, &compiled, script)),
-        _ => Report::Graded(Vec::new()),
+        Judge::Backfill { judge, .. } => Report::Graded(judge(graph, &compiled, script)),
     }
 }
 
@@ -78,5 +130,23 @@ pub fn grade(number: u8, graph: &Graph) -> Report {
     match script(number) {
         Some(script) => grade_on(number, graph, &script),
         None => Report::Graded(Vec::new()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The registry is consistent with the catalogue the pages list.
+    #[test]
+    fn every_listed_scenario_is_registered_once_with_rules() {
+        for (i, s) in SCENARIOS.iter().enumerate() {
+            assert_eq!(usize::from(s.number), i + 1);
+            assert!(!s.rules.is_empty());
+            assert!(super::super::catalog::find(&s.number.to_string()).is_some());
+        }
+        assert!(scenario(0).is_none() && scenario(6).is_none());
+        assert!(launch(4).is_some());
+        assert!(launch(3).is_none());
     }
 }

@@ -119,14 +119,14 @@ pub fn judge(graph: &Graph, design: &CompiledDesign, script: &Script) -> Vec<Rul
         return Vec::new();
     };
     vec![
-        r1(graph, script, &done),
-        r2(graph, &done),
-        r3(graph, &done),
-        r4(graph, &done),
+        every_partition_matches_bronze(graph, script, &done),
+        finished_work_not_redone(graph, &done),
+        nightly_runs_never_wait(graph, &done),
+        finished_by_monday_six(graph, &done),
     ]
 }
 
-fn r1(graph: &Graph, script: &Script, done: &Backfilled) -> RuleResult {
+fn every_partition_matches_bronze(graph: &Graph, script: &Script, done: &Backfilled) -> RuleResult {
     let mut bronze: BTreeMap<Day, Vec<&str>> = BTreeMap::new();
     let mut totals: BTreeMap<Day, i64> = BTreeMap::new();
     for e in &script.events {
@@ -231,7 +231,7 @@ fn completed_first(done: &Backfilled) -> BTreeSet<UnitKey> {
         .collect()
 }
 
-fn r2(graph: &Graph, done: &Backfilled) -> RuleResult {
+fn finished_work_not_redone(graph: &Graph, done: &Backfilled) -> RuleResult {
     let shape = done.design.shape;
     let completed = completed_first(done);
     let mut evidence = Vec::new();
@@ -263,7 +263,7 @@ fn r2(graph: &Graph, done: &Backfilled) -> RuleResult {
     result(RULES[1], evidence, nodes_of(graph, &[NodeKind::Backfill]))
 }
 
-fn r3(graph: &Graph, done: &Backfilled) -> RuleResult {
+fn nightly_runs_never_wait(graph: &Graph, done: &Backfilled) -> RuleResult {
     let evidence = done
         .late_runs()
         .map(|(g, s)| {
@@ -279,7 +279,7 @@ fn r3(graph: &Graph, done: &Backfilled) -> RuleResult {
     result(RULES[2], evidence, nodes_of(graph, &[NodeKind::Backfill]))
 }
 
-fn r4(graph: &Graph, done: &Backfilled) -> RuleResult {
+fn finished_by_monday_six(graph: &Graph, done: &Backfilled) -> RuleResult {
     let evidence = match done.finished_at() {
         Some(end) if end <= budget() => Vec::new(),
         Some(end) => {

@@ -96,10 +96,10 @@ pub fn judge(graph: &Graph, config: &PipelineConfig, script: &Script) -> Vec<Rul
     // through finalises nothing, so it sets no bound either.
     let lateness = config.finaliser.map(|f| f.allowed_lateness_days);
     vec![
-        r1(graph, script, &outcome),
-        r2(graph, &outcome),
-        r3(graph, script, &outcome),
-        r4(graph, &outcome, lateness),
+        value_in_place_when_final(graph, script, &outcome),
+        final_by_the_close(graph, &outcome),
+        late_purchases_adjusted_once(graph, script, &outcome),
+        runs_write_at_most_lateness_plus_one(graph, &outcome, lateness),
     ]
 }
 
@@ -107,7 +107,7 @@ fn august(day: Day) -> bool {
     (first()..=last()).contains(&day)
 }
 
-fn r1(graph: &Graph, script: &Script, outcome: &Outcome) -> RuleResult {
+fn value_in_place_when_final(graph: &Graph, script: &Script, outcome: &Outcome) -> RuleResult {
     let total: i64 = script
         .events
         .iter()
@@ -219,7 +219,7 @@ fn partition_value(rows: &[crate::engine::table::Row]) -> (i64, Vec<String>) {
     (rows.iter().map(|r| r.raw.minor).sum(), doubled)
 }
 
-fn r2(graph: &Graph, outcome: &Outcome) -> RuleResult {
+fn final_by_the_close(graph: &Graph, outcome: &Outcome) -> RuleResult {
     let late: Vec<(Day, Option<Instant>)> = days(first(), last())
         .map(|dt| (dt, outcome.finalised.get(&dt).copied()))
         .filter(|(_, at)| at.is_none_or(|t| t > close()))
@@ -243,7 +243,7 @@ fn r2(graph: &Graph, outcome: &Outcome) -> RuleResult {
     result(RULES[1], evidence, nodes_of(graph, &[NodeKind::Finaliser]))
 }
 
-fn r3(graph: &Graph, script: &Script, outcome: &Outcome) -> RuleResult {
+fn late_purchases_adjusted_once(graph: &Graph, script: &Script, outcome: &Outcome) -> RuleResult {
     let mut booked: HashMap<&str, usize> = HashMap::default();
     for a in &outcome.adjustments {
         *booked.entry(a.id.as_ref()).or_insert(0) += 1;
@@ -320,7 +320,11 @@ fn r3(graph: &Graph, script: &Script, outcome: &Outcome) -> RuleResult {
     )
 }
 
-fn r4(graph: &Graph, outcome: &Outcome, lateness: Option<u32>) -> RuleResult {
+fn runs_write_at_most_lateness_plus_one(
+    graph: &Graph,
+    outcome: &Outcome,
+    lateness: Option<u32>,
+) -> RuleResult {
     let Some(most) = lateness.map(|l| usize::try_from(l).unwrap_or(usize::MAX).saturating_add(1))
     else {
         // Without a finaliser there is no L to hold a run to (R2 says so).

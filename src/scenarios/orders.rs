@@ -139,10 +139,10 @@ pub fn judge(graph: &Graph, config: &PipelineConfig, script: &Script) -> Vec<Rul
     let outcome = crate::engine::simulate_with(config, script, crate::engine::Detail::Ids);
     let by_id: HashMap<&str, &Event> = script.events.iter().map(|e| (e.id.as_ref(), e)).collect();
     vec![
-        r1(graph, script, &outcome),
-        r2(graph, &outcome),
-        r3(graph, &outcome, &by_id),
-        r4(graph, &outcome, &by_id),
+        silver_holds_the_latest_version(graph, script, &outcome),
+        no_order_id_twice(graph, &outcome),
+        reads_only_changes_since_last_success(graph, &outcome, &by_id),
+        retry_keeps_what_the_crash_read(graph, &outcome, &by_id),
     ]
 }
 
@@ -158,7 +158,11 @@ fn latest(script: &Script, until: Instant) -> BTreeMap<&str, &Event> {
     latest
 }
 
-fn r1(graph: &Graph, script: &Script, outcome: &Outcome) -> RuleResult {
+fn silver_holds_the_latest_version(
+    graph: &Graph,
+    script: &Script,
+    outcome: &Outcome,
+) -> RuleResult {
     let Some(end) = outcome.runs.last().map(|r| r.at) else {
         return result(RULES[0], Vec::new(), Vec::new());
     };
@@ -205,7 +209,7 @@ fn r1(graph: &Graph, script: &Script, outcome: &Outcome) -> RuleResult {
     )
 }
 
-fn r2(graph: &Graph, outcome: &Outcome) -> RuleResult {
+fn no_order_id_twice(graph: &Graph, outcome: &Outcome) -> RuleResult {
     let mut count: BTreeMap<&str, usize> = BTreeMap::new();
     for row in outcome.silver.rows() {
         *count.entry(row.key.as_ref()).or_insert(0) += 1;
@@ -225,7 +229,11 @@ fn r2(graph: &Graph, outcome: &Outcome) -> RuleResult {
     result(RULES[1], evidence, nodes_of(graph, &[NodeKind::Write]))
 }
 
-fn r3(graph: &Graph, outcome: &Outcome, by_id: &HashMap<&str, &Event>) -> RuleResult {
+fn reads_only_changes_since_last_success(
+    graph: &Graph,
+    outcome: &Outcome,
+    by_id: &HashMap<&str, &Event>,
+) -> RuleResult {
     let mut read_before: HashSet<&str> = HashSet::default();
     let mut evidence = Vec::new();
     let mut offenders = 0;
@@ -271,7 +279,11 @@ fn r3(graph: &Graph, outcome: &Outcome, by_id: &HashMap<&str, &Event>) -> RuleRe
     result(RULES[2], evidence, nodes_of(graph, &[NodeKind::State]))
 }
 
-fn r4(graph: &Graph, outcome: &Outcome, by_id: &HashMap<&str, &Event>) -> RuleResult {
+fn retry_keeps_what_the_crash_read(
+    graph: &Graph,
+    outcome: &Outcome,
+    by_id: &HashMap<&str, &Event>,
+) -> RuleResult {
     let mut evidence = Vec::new();
     let mut silver = Silver::default();
     let mut crashed: Vec<&crate::engine::trace::RunTrace> = Vec::new();
