@@ -162,7 +162,33 @@ fn evidence_is_capped_for_the_largest_backfill_the_inspector_allows() {
     assert!(r2.evidence.len() <= MOST_EVIDENCE, "{}", r2.evidence.len());
     for rule in &rules {
         assert!(rule.evidence.len() <= MOST_EVIDENCE, "{}", rule.rule.id);
-        let bytes: usize = rule.evidence.iter().map(String::len).sum();
+        let bytes: usize = rule.evidence.iter().map(|e| e.text.len()).sum();
         assert!(bytes < 8 * 1024, "{}: {bytes} bytes", rule.rule.id);
     }
+}
+
+/// Evidence is data: a backfill that starts on the 8th leaves the 3rd to
+/// the 7th drifting, and R1's findings name exactly those partitions (in
+/// silver, then in gold), while R1 is failed by the judge's own verdict.
+#[test]
+fn r1_names_the_partitions_left_drifting() {
+    use partition_lab::engine::calendar::days;
+    use partition_lab::scenarios::report::Report;
+    let Report::Graded(rules) = grade(4, &currency(Plan::new(aug(8), aug(13), 3))) else {
+        panic!("graded");
+    };
+    let r1 = rules.iter().find(|r| r.rule.id == "R1").expect("R1");
+    assert!(!r1.passed);
+    let named: Vec<_> = r1.evidence.iter().filter_map(|e| e.partition).collect();
+    let left: Vec<_> = days(aug(3), aug(7)).collect();
+    let shown = left.len().min(partition_lab::scenarios::report::SHOWN);
+    assert_eq!(
+        named[..shown],
+        left[..shown],
+        "silver first: {:?}",
+        r1.evidence
+    );
+    assert!(named.iter().all(|d| left.contains(d)), "{named:?}");
+    let passed = rules.iter().find(|r| r.rule.id == "R6").expect("R6");
+    assert!(passed.passed && passed.evidence.is_empty());
 }

@@ -107,7 +107,8 @@ fn r1_evidence_prints_each_amount_with_one_pound_sign() {
     };
     let r1 = rules.iter().find(|r| r.rule.id == "R1").expect("R1");
     assert!(!r1.passed);
-    let text = r1.evidence.join(" ");
+    let text: Vec<&str> = r1.evidence.iter().map(|e| e.text.as_str()).collect();
+    let text = text.join(" ");
     assert!(text.contains('£'), "{text}");
     assert!(!text.contains("££"), "{text}");
 }

@@ -19,7 +19,9 @@ use crate::engine::trace::{Outcome, RunTrace};
 use crate::engine::PipelineConfig;
 
 use super::replay::Silver;
-use super::report::{capital, nodes_of, result, run_name, some_ids, Rule, RuleResult};
+use super::report::{
+    capital, lines, nodes_of, result, run_name, some_ids, Evidence, Rule, RuleResult,
+};
 
 pub const SEED: u64 = 1;
 pub const CLICKS_PER_DAY: u32 = 300;
@@ -140,7 +142,7 @@ fn arrived_clicks_in_their_partition(
                 .get(first.id.as_ref())
                 .map(|d| format!(" It sits in {d} instead."))
                 .unwrap_or_default();
-            format!(
+            Evidence::at(*dt, format!(
                 "Partition {dt}: {} click(s) missing ({}). Expected {}, found {}. For example {} happened {} and arrived {}, before the partition was final ({}).{elsewhere}",
                 events.len(),
                 some_ids(&ids),
@@ -150,11 +152,12 @@ fn arrived_clicks_in_their_partition(
                 weekday_day_month_time(first.event_time),
                 weekday_day_month_time(first.arrived_at),
                 weekday_day_month_time(final_at(*dt)),
-            )
+            ))
         })
         .collect();
     result(
         RULES[0],
+        missing.is_empty(),
         evidence,
         nodes_of(graph, &[NodeKind::State, NodeKind::Write]),
     )
@@ -217,7 +220,8 @@ fn reruns_neither_duplicate_nor_remove(graph: &Graph, outcome: &Outcome) -> Rule
     }
     result(
         RULES[1],
-        evidence,
+        evidence.is_empty(),
+        lines(evidence),
         nodes_of(graph, &[NodeKind::State, NodeKind::Write]),
     )
 }
@@ -240,5 +244,10 @@ fn runs_read_at_most_three_partitions(graph: &Graph, outcome: &Outcome) -> RuleR
             run.partitions_read.last().map(|d| d.to_string()).unwrap_or_default(),
         )],
     };
-    result(RULES[2], evidence, nodes_of(graph, &[NodeKind::State]))
+    result(
+        RULES[2],
+        too_many.is_empty(),
+        lines(evidence),
+        nodes_of(graph, &[NodeKind::State]),
+    )
 }

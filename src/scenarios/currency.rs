@@ -17,7 +17,7 @@ use crate::engine::script::{Deploy, RunSpec, Script};
 use crate::engine::LogicVersion;
 
 use super::backfilled::{run, Backfilled, Setting};
-use super::report::{capped, nodes_of, result, Rule, RuleResult, SHOWN};
+use super::report::{capped, nodes_of, result, Evidence, Rule, RuleResult, SHOWN};
 
 pub const SEED: u64 = 4;
 pub const ORDERS_PER_DAY: u32 = 120;
@@ -149,7 +149,7 @@ fn no_drift_afterwards(graph: &Graph, script: &Script, done: &Backfilled) -> Rul
     let mut evidence = capped(
         drifting(silver_drift(silver, &script.fx, aug(1)))
             .iter()
-            .map(|r| drift_line("Silver", r))
+            .map(|r| Evidence::at(r.dt, drift_line("Silver", r)))
             .collect(),
         SHOWN,
         "silver partition(s) drift too",
@@ -157,13 +157,14 @@ fn no_drift_afterwards(graph: &Graph, script: &Script, done: &Backfilled) -> Rul
     evidence.extend(capped(
         drifting(gold_drift(&done.after.gold, silver, &script.fx, aug(1)))
             .iter()
-            .map(|r| drift_line("Gold", r))
+            .map(|r| Evidence::at(r.dt, drift_line("Gold", r)))
             .collect(),
         SHOWN,
         "gold partition(s) drift too",
     ));
     result(
         RULES[0],
+        evidence.is_empty(),
         evidence,
         nodes_of(
             graph,
@@ -192,7 +193,7 @@ fn nothing_outside_the_blast_radius(
         }
         entry.1 = entry.1.min(step.start);
     }
-    let mut evidence: Vec<String> = outside
+    let mut evidence: Vec<Evidence> = outside
         .iter()
         .map(|(dt, (layers, from))| {
             let why = if done.scheduled.iter().any(|s| s.day == *dt) {
@@ -202,25 +203,30 @@ fn nothing_outside_the_blast_radius(
             } else {
                 "the drift query never returned it"
             };
-            format!(
+            Evidence::at(*dt, format!(
                 "{}: the backfill rewrote its {} from {}, yet it is outside the blast radius: {why}.",
                 day_month(*dt),
                 layers.join(" and "),
                 weekday_day_month_time(*from),
-            )
+            ))
         })
         .collect();
     if !evidence.is_empty() {
         evidence.insert(
             0,
-            format!(
+            Evidence::line(format!(
                 "Before the backfill the drift query returned {} partition(s): {}.",
                 radius.len(),
                 span(&radius)
-            ),
+            )),
         );
     }
-    result(RULES[1], evidence, nodes_of(graph, &[NodeKind::Backfill]))
+    result(
+        RULES[1],
+        outside.is_empty(),
+        evidence,
+        nodes_of(graph, &[NodeKind::Backfill]),
+    )
 }
 
 fn layer(kind: StepKind) -> &'static str {
@@ -258,20 +264,25 @@ fn rebuild_reads_bronze(graph: &Graph, done: &Backfilled) -> RuleResult {
         Some(first) => {
             let read: usize = from_silver.iter().map(|a| a.rows_read).sum();
             let broken: usize = from_silver.iter().map(|a| a.broken_read).sum();
-            vec![format!(
+            vec![Evidence::at(first.work.dt, format!(
                 "{} silver partition(s) were rebuilt from silver itself, starting with {} at {}: {read} rows read, {broken} of them already converted by the broken logic, whose raw amounts the rebuild never saw again.",
                 from_silver.len(),
                 day_month(first.work.dt),
                 weekday_day_month_time(first.work.start),
-            )]
+            ))]
         }
     };
-    result(RULES[2], evidence, nodes_of(graph, &[NodeKind::Transform]))
+    result(
+        RULES[2],
+        from_silver.is_empty(),
+        evidence,
+        nodes_of(graph, &[NodeKind::Transform]),
+    )
 }
 
 fn gold_after_silver_report_after_gold(graph: &Graph, done: &Backfilled) -> RuleResult {
     let steps = &done.timeline.done;
-    let early: Vec<String> = steps
+    let early: Vec<Evidence> = steps
         .iter()
         .filter(|g| g.kind == StepKind::Gold)
         .filter(|g| {
@@ -288,10 +299,13 @@ fn gold_after_silver_report_after_gold(graph: &Graph, done: &Backfilled) -> Rule
                 .find(|s| s.kind == StepKind::Silver && s.dt == g.dt && s.attempt == g.attempt)
                 .map(|s| format!(", before its silver finished at {}", hh_mm(s.end)))
                 .unwrap_or_else(|| ", and its silver was never rebuilt".to_string());
-            format!(
+            Evidence::at(
+                g.dt,
+                format!(
                 "Gold for {} started at {}{silver}: it summed the silver the broken code wrote.",
                 day_month(g.dt),
                 weekday_day_month_time(g.start),
+            ),
             )
         })
         .collect();
@@ -306,16 +320,16 @@ fn gold_after_silver_report_after_gold(graph: &Graph, done: &Backfilled) -> Rule
         .map(|s| s.end)
         .max();
     match (done.report_at, last_gold) {
-        (None, _) => evidence.push(
+        (None, _) => evidence.push(Evidence::line(
             "Nothing restates the finance report: finance keeps reading the totals it was sent before the backfill."
                 .to_string(),
-        ),
+        )),
         (Some(report), Some(last)) if report < last => {
             let pending = steps
                 .iter()
                 .filter(|s| s.kind == StepKind::Gold && s.end > report)
                 .count();
-            evidence.push(format!(
+            evidence.push(Evidence::line(format!(
                 "The finance report was restated at {}, while {pending} gold partition(s) had yet to land (the last at {}): it restated {} of old totals.",
                 weekday_day_month_time(report),
                 hh_mm(last),
@@ -323,12 +337,13 @@ fn gold_after_silver_report_after_gold(graph: &Graph, done: &Backfilled) -> Rule
                     .report
                     .map(|p| Money::gbp(p).grouped())
                     .unwrap_or_default(),
-            ));
+            )));
         }
         _ => {}
     }
     result(
         RULES[3],
+        evidence.is_empty(),
         evidence,
         nodes_of(graph, &[NodeKind::Backfill, NodeKind::Report]),
     )
@@ -346,17 +361,22 @@ fn tonights_run_on_time(graph: &Graph, done: &Backfilled) -> RuleResult {
                 .filter(|st| st.start <= g.asked && g.asked < st.end)
                 .map(|st| st.dt)
                 .collect();
-            format!(
+            Evidence::at(s.day, format!(
                 "Tonight's run for {} asked for a connection at {} and got one at {}, {} min late: all {POOL} were held by the backfill (dates {}).",
                 day_month(s.day),
                 weekday_day_month_time(g.asked),
                 hh_mm(g.got),
                 g.waited().num_minutes(),
                 span(&holding),
-            )
+            ))
         })
-        .collect();
-    result(RULES[4], evidence, nodes_of(graph, &[NodeKind::Backfill]))
+        .collect::<Vec<_>>();
+    result(
+        RULES[4],
+        evidence.is_empty(),
+        evidence,
+        nodes_of(graph, &[NodeKind::Backfill]),
+    )
 }
 
 fn backfill_runs_fixed_logic(graph: &Graph, done: &Backfilled) -> RuleResult {
@@ -368,10 +388,15 @@ fn backfill_runs_fixed_logic(graph: &Graph, done: &Backfilled) -> RuleResult {
     let evidence = if broken.is_empty() {
         Vec::new()
     } else {
-        vec![format!(
+        vec![Evidence::line(format!(
             "The backfill rebuilt {} with the broken logic (rates truncated to 2 dp): the same bug, written again.",
             span(&broken)
-        )]
+        ))]
     };
-    result(RULES[5], evidence, nodes_of(graph, &[NodeKind::Transform]))
+    result(
+        RULES[5],
+        broken.is_empty(),
+        evidence,
+        nodes_of(graph, &[NodeKind::Transform]),
+    )
 }

@@ -146,7 +146,48 @@ mod tests {
             assert!(super::super::catalog::find(&s.number.to_string()).is_some());
         }
         assert!(scenario(0).is_none() && scenario(6).is_none());
+        assert!(gradable(5) && !gradable(6));
         assert!(launch(4).is_some());
         assert!(launch(3).is_none());
+    }
+
+    /// Verdicts are the judges' own, and a failure always says why.
+    #[test]
+    fn every_failed_rule_carries_evidence() {
+        use crate::design::graph::WriteChoice;
+        use crate::engine::MergeKey;
+        use crate::scenarios::sample::{failing, sample};
+        for s in &SCENARIOS {
+            let mut designs = vec![
+                sample(s.number, WriteChoice::Append),
+                sample(s.number, WriteChoice::OverwritePartition),
+                sample(
+                    s.number,
+                    WriteChoice::Merge {
+                        key: Some(MergeKey::Key),
+                    },
+                ),
+            ];
+            designs.extend(failing(s.number).map(|(g, _, _)| g));
+            let mut failures = 0;
+            for graph in designs {
+                if let Report::Graded(results) = grade(s.number, &graph) {
+                    for r in results.iter().filter(|r| !r.passed) {
+                        failures += 1;
+                        assert!(
+                            !r.evidence.is_empty(),
+                            "scenario {} {}",
+                            s.number,
+                            r.rule.id
+                        );
+                    }
+                }
+            }
+            assert!(
+                failures > 0,
+                "scenario {}: no failing design tried",
+                s.number
+            );
+        }
     }
 }

@@ -19,7 +19,7 @@ use crate::engine::script::{Interruption, RunSpec, Script};
 use crate::engine::table::DailyTotal;
 
 use super::backfilled::{run, Backfilled, Setting};
-use super::report::{capped, nodes_of, result, some_ids, Rule, RuleResult, SHOWN};
+use super::report::{capped, lines, nodes_of, result, some_ids, Evidence, Rule, RuleResult, SHOWN};
 
 pub const SEED: u64 = 5;
 pub const EVENTS_PER_DAY: u32 = 12;
@@ -189,13 +189,14 @@ fn every_partition_matches_bronze(graph: &Graph, script: &Script, done: &Backfil
     let evidence = capped(
         problems
             .iter()
-            .map(|(dt, what)| format!("Partition {dt}: {what}."))
+            .map(|(dt, what)| Evidence::at(*dt, format!("Partition {dt}: {what}.")))
             .collect(),
         SHOWN,
         "partition(s) do not match bronze either",
     );
     result(
         RULES[0],
+        problems.is_empty(),
         evidence,
         nodes_of(graph, &[NodeKind::Backfill, NodeKind::Write]),
     )
@@ -260,26 +261,37 @@ fn finished_work_not_redone(graph: &Graph, done: &Backfilled) -> RuleResult {
             ));
         }
     }
-    result(RULES[1], evidence, nodes_of(graph, &[NodeKind::Backfill]))
+    result(
+        RULES[1],
+        evidence.is_empty(),
+        lines(evidence),
+        nodes_of(graph, &[NodeKind::Backfill]),
+    )
 }
 
 fn nightly_runs_never_wait(graph: &Graph, done: &Backfilled) -> RuleResult {
     let evidence = done
         .late_runs()
         .map(|(g, s)| {
-            format!(
+            Evidence::at(s.day, format!(
                 "The nightly run for {} asked for a slot at {} and got one at {}, {} min late: the backfill held all {POOL}.",
                 s.day,
                 weekday_day_month_time(g.asked),
                 hh_mm(g.got),
                 g.waited().num_minutes(),
-            )
+            ))
         })
-        .collect();
-    result(RULES[2], evidence, nodes_of(graph, &[NodeKind::Backfill]))
+        .collect::<Vec<_>>();
+    result(
+        RULES[2],
+        evidence.is_empty(),
+        evidence,
+        nodes_of(graph, &[NodeKind::Backfill]),
+    )
 }
 
 fn finished_by_monday_six(graph: &Graph, done: &Backfilled) -> RuleResult {
+    let on_time = done.finished_at().is_some_and(|end| end <= budget());
     let evidence = match done.finished_at() {
         Some(end) if end <= budget() => Vec::new(),
         Some(end) => {
@@ -294,5 +306,10 @@ fn finished_by_monday_six(graph: &Graph, done: &Backfilled) -> RuleResult {
         }
         None => vec!["The backfill finished nothing.".to_string()],
     };
-    result(RULES[3], evidence, nodes_of(graph, &[NodeKind::Backfill]))
+    result(
+        RULES[3],
+        on_time,
+        lines(evidence),
+        nodes_of(graph, &[NodeKind::Backfill]),
+    )
 }

@@ -20,7 +20,7 @@ use crate::engine::trace::Outcome;
 use crate::engine::PipelineConfig;
 
 use super::replay::Silver;
-use super::report::{nodes_of, result, run_name, some_ids, Rule, RuleResult};
+use super::report::{lines, nodes_of, result, run_name, some_ids, Rule, RuleResult};
 
 pub const SEED: u64 = 3;
 pub const PURCHASES_PER_DAY: u32 = 400;
@@ -199,7 +199,8 @@ fn value_in_place_when_final(graph: &Graph, script: &Script, outcome: &Outcome) 
     }
     result(
         RULES[0],
-        evidence,
+        share >= SHARE_BP && doubled.is_empty(),
+        lines(evidence),
         nodes_of(graph, &[NodeKind::State, NodeKind::Finaliser]),
     )
 }
@@ -240,7 +241,12 @@ fn final_by_the_close(graph: &Graph, outcome: &Outcome) -> RuleResult {
             )]
         }
     };
-    result(RULES[1], evidence, nodes_of(graph, &[NodeKind::Finaliser]))
+    result(
+        RULES[1],
+        late.is_empty(),
+        lines(evidence),
+        nodes_of(graph, &[NodeKind::Finaliser]),
+    )
 }
 
 fn late_purchases_adjusted_once(graph: &Graph, script: &Script, outcome: &Outcome) -> RuleResult {
@@ -315,7 +321,8 @@ fn late_purchases_adjusted_once(graph: &Graph, script: &Script, outcome: &Outcom
     }
     result(
         RULES[2],
-        evidence,
+        evidence.is_empty(),
+        lines(evidence),
         nodes_of(graph, &[NodeKind::Finaliser, NodeKind::Write]),
     )
 }
@@ -328,7 +335,7 @@ fn runs_write_at_most_lateness_plus_one(
     let Some(most) = lateness.map(|l| usize::try_from(l).unwrap_or(usize::MAX).saturating_add(1))
     else {
         // Without a finaliser there is no L to hold a run to (R2 says so).
-        return result(RULES[3], Vec::new(), Vec::new());
+        return result(RULES[3], true, Vec::new(), Vec::new());
     };
     let upto =
         |r: &&crate::engine::trace::RunTrace| r.writes.iter().filter(|w| w.dt <= r.day).count();
@@ -353,7 +360,8 @@ fn runs_write_at_most_lateness_plus_one(
     };
     result(
         RULES[3],
-        evidence,
+        wide.is_empty(),
+        lines(evidence),
         nodes_of(graph, &[NodeKind::State, NodeKind::Finaliser]),
     )
 }

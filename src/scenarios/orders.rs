@@ -20,7 +20,7 @@ use crate::engine::trace::Outcome;
 use crate::engine::PipelineConfig;
 
 use super::replay::Silver;
-use super::report::{capital, nodes_of, result, run_name, some_ids, Rule, RuleResult};
+use super::report::{capital, lines, nodes_of, result, run_name, some_ids, Rule, RuleResult};
 
 pub const SEED: u64 = 2;
 pub const ORDERS_PER_DAY: u32 = 40;
@@ -164,7 +164,8 @@ fn silver_holds_the_latest_version(
     outcome: &Outcome,
 ) -> RuleResult {
     let Some(end) = outcome.runs.last().map(|r| r.at) else {
-        return result(RULES[0], Vec::new(), Vec::new());
+        // No run, nothing to compare: nothing is out of date either.
+        return result(RULES[0], true, Vec::new(), Vec::new());
     };
     let mut in_silver: HashMap<&str, Vec<&crate::engine::table::Row>> = HashMap::default();
     for row in outcome.silver.rows() {
@@ -204,7 +205,8 @@ fn silver_holds_the_latest_version(
     }
     result(
         RULES[0],
-        evidence,
+        missing.is_empty() && stale.is_empty(),
+        lines(evidence),
         nodes_of(graph, &[NodeKind::State, NodeKind::Write]),
     )
 }
@@ -226,7 +228,12 @@ fn no_order_id_twice(graph: &Graph, outcome: &Outcome) -> RuleResult {
             )]
         }
     };
-    result(RULES[1], evidence, nodes_of(graph, &[NodeKind::Write]))
+    result(
+        RULES[1],
+        doubled.is_empty(),
+        lines(evidence),
+        nodes_of(graph, &[NodeKind::Write]),
+    )
 }
 
 fn reads_only_changes_since_last_success(
@@ -276,7 +283,12 @@ fn reads_only_changes_since_last_success(
             "{offenders} runs in all re-read more than a day of changes."
         ));
     }
-    result(RULES[2], evidence, nodes_of(graph, &[NodeKind::State]))
+    result(
+        RULES[2],
+        offenders == 0,
+        lines(evidence),
+        nodes_of(graph, &[NodeKind::State]),
+    )
 }
 
 fn retry_keeps_what_the_crash_read(
@@ -328,5 +340,10 @@ fn retry_keeps_what_the_crash_read(
             ));
         }
     }
-    result(RULES[3], evidence, nodes_of(graph, &[NodeKind::State]))
+    result(
+        RULES[3],
+        evidence.is_empty(),
+        lines(evidence),
+        nodes_of(graph, &[NodeKind::State]),
+    )
 }

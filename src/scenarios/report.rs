@@ -3,7 +3,7 @@
 //! concept to revisit. Never the right design.
 
 use crate::design::{Graph, NodeId, NodeKind, Problem};
-use crate::engine::calendar::{day_month, weekday_day_month_time};
+use crate::engine::calendar::{day_month, weekday_day_month_time, Day};
 use crate::engine::script::RunKind;
 use crate::engine::trace::RunTrace;
 
@@ -18,12 +18,40 @@ pub struct Rule {
     pub concept: &'static str,
 }
 
+/// One finding from the engine's trace that a rule reports.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Evidence {
+    /// The partition it is about, when it is about one.
+    pub partition: Option<Day>,
+    /// What the trace showed, in words: ids, runs, expected against actual.
+    pub text: String,
+}
+
+impl Evidence {
+    /// A finding about partition `dt`.
+    pub fn at(dt: Day, text: String) -> Self {
+        Evidence {
+            partition: Some(dt),
+            text,
+        }
+    }
+
+    /// A finding about no one partition (a run, the report, a count).
+    pub fn line(text: String) -> Self {
+        Evidence {
+            partition: None,
+            text,
+        }
+    }
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct RuleResult {
     pub rule: Rule,
+    /// The judge's verdict, stated by the judge.
     pub passed: bool,
-    /// What the simulation showed: partitions, ids, runs, expected vs actual.
-    pub evidence: Vec<String>,
+    /// What the simulation showed.
+    pub evidence: Vec<Evidence>,
     /// The nodes the rule is about, to highlight on the canvas.
     pub nodes: Vec<NodeId>,
 }
@@ -94,10 +122,17 @@ pub fn nodes_of(graph: &Graph, kinds: &[NodeKind]) -> Vec<NodeId> {
 /// print a line per date (the page would hold megabytes of text).
 pub const MOST_EVIDENCE: usize = 12;
 
-pub fn result(rule: Rule, evidence: Vec<String>, nodes: Vec<NodeId>) -> RuleResult {
+/// Findings that are each about no one partition.
+pub fn lines(texts: Vec<String>) -> Vec<Evidence> {
+    texts.into_iter().map(Evidence::line).collect()
+}
+
+/// A rule's result: `passed` as the judge decided it, with at most
+/// `MOST_EVIDENCE` findings.
+pub fn result(rule: Rule, passed: bool, evidence: Vec<Evidence>, nodes: Vec<NodeId>) -> RuleResult {
     RuleResult {
         rule,
-        passed: evidence.is_empty(),
+        passed,
         evidence: capped(
             evidence,
             MOST_EVIDENCE - 1,
@@ -110,12 +145,12 @@ pub fn result(rule: Rule, evidence: Vec<String>, nodes: Vec<NodeId>) -> RuleResu
 /// Lines of one kind a rule shows before "n more like them".
 pub const SHOWN: usize = 4;
 
-/// The first `shown` lines, then one saying how many more were like them.
-pub fn capped(mut lines: Vec<String>, shown: usize, more: &str) -> Vec<String> {
+/// The first `shown` findings, then one saying how many more were like them.
+pub fn capped(mut lines: Vec<Evidence>, shown: usize, more: &str) -> Vec<Evidence> {
     if lines.len() > shown {
         let rest = lines.len().saturating_sub(shown);
         lines.truncate(shown);
-        lines.push(format!("And {rest} more {more}."));
+        lines.push(Evidence::line(format!("And {rest} more {more}.")));
     }
     lines
 }

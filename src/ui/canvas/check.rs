@@ -8,7 +8,7 @@ use crate::design::Graph;
 use crate::engine::calendar::weekday_day_month_time;
 use crate::scenarios::grade::{grade, grade_on, launch, script};
 use crate::scenarios::progress::Progress;
-use crate::scenarios::report::{Report, RuleResult};
+use crate::scenarios::report::{Evidence, Report, RuleResult};
 use crate::scenarios::shrink::{replay, shrink, Shrunk};
 use crate::ui::storage;
 
@@ -137,7 +137,7 @@ fn RuleView(result: RuleResult) -> impl IntoView {
             </p>
             {(!result.passed).then(|| view! {
                 <ul class="evidence">
-                    {result.evidence.iter().map(|e| view! { <li>{e.clone()}</li> }).collect_view()}
+                    {result.evidence.iter().map(evidence_line).collect_view()}
                 </ul>
                 <p class="hint">"Idea to revisit: " <em>{result.rule.concept}</em></p>
                 <div class="button-row">
@@ -154,6 +154,13 @@ fn RuleView(result: RuleResult) -> impl IntoView {
             })}
         </li>
     }
+}
+
+/// One finding; a finding about a partition names it for the page's
+/// scripts and styles (`data-partition`), its text says it for everyone.
+fn evidence_line(e: &Evidence) -> impl IntoView {
+    let partition = e.partition.map(|dt| dt.to_string());
+    view! { <li data-partition=partition>{e.text.clone()}</li> }
 }
 
 #[component]
@@ -213,7 +220,7 @@ fn SmallestCase(shrunk: Shrunk, rule: &'static str) -> impl IntoView {
             }}</h4>
             <ReplaySteps lines=replay />
             <h4>{format!("What {rule} saw")}</h4>
-            <ul class="evidence">{evidence.into_iter().map(|e| view! { <li>{e}</li> }).collect_view()}</ul>
+            <ul class="evidence">{evidence.iter().map(evidence_line).collect_view()}</ul>
         </div>
     }
 }
