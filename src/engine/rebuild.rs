@@ -4,7 +4,7 @@
 //! fixes: bronze holds the raw amounts, silver only what some earlier logic
 //! made of them.
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -86,15 +86,18 @@ pub fn apply(
     }
     // Writes land before reads at the same instant: a gold step that starts
     // when its silver ends sees the new silver.
-    let mut moments: BTreeSet<(Instant, u8, usize)> = BTreeSet::new();
+    // A sorted list, not a set: every entry is distinct, and each distinct
+    // BTree type costs the wasm bundle a copy of the B-tree code.
+    let mut moments: Vec<(Instant, u8, usize)> = Vec::with_capacity(work.len().saturating_mul(2));
     for (i, w) in work.iter().enumerate() {
-        moments.insert((w.start, 1, i));
-        moments.insert((w.end, 0, i));
+        moments.push((w.start, 1, i));
+        moments.push((w.end, 0, i));
     }
     if let Some(at) = report_at {
-        moments.insert((at, 0, usize::MAX));
+        moments.push((at, 0, usize::MAX));
     }
-    let mut reads: BTreeMap<usize, Read> = BTreeMap::new();
+    crate::order::sort(&mut moments);
+    let mut reads: Vec<Option<Read>> = (0..work.len()).map(|_| None).collect();
     let mut applied = Vec::new();
     let mut report = None;
     for (_, phase, i) in moments {
@@ -107,10 +110,12 @@ pub fn apply(
                 StepKind::Gold => Read::Total(DailyTotal::of(silver.partition(w.dt))),
                 _ => rows_for(w, &silver, by_date.get(&w.dt), fx),
             };
-            reads.insert(i, read);
+            if let Some(slot) = reads.get_mut(i) {
+                *slot = Some(read);
+            }
             continue;
         }
-        let Some(read) = reads.remove(&i) else {
+        let Some(read) = reads.get_mut(i).and_then(Option::take) else {
             continue;
         };
         let (rows_read, broken_read) = match read {

@@ -4,6 +4,8 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use rustc_hash::FxHashMap as HashMap;
+
 use std::sync::Arc;
 
 use chrono::Duration;
@@ -137,15 +139,16 @@ fn every_partition_matches_bronze(graph: &Graph, script: &Script, done: &Backfil
     for dt in days(first(), last()) {
         let expected = bronze.get(&dt).map(Vec::as_slice).unwrap_or(&[]);
         let rows = done.after.silver.partition(dt);
-        let mut seen: BTreeMap<&str, usize> = BTreeMap::new();
+        let mut seen: HashMap<&str, usize> = HashMap::default();
         for r in rows {
             *seen.entry(&r.id).or_default() += 1;
         }
-        let twice: Vec<&str> = seen
+        let mut twice: Vec<&str> = seen
             .iter()
             .filter(|(_, n)| **n > 1)
             .map(|(id, _)| *id)
             .collect();
+        crate::order::sort(&mut twice);
         let missing: Vec<&str> = expected
             .iter()
             .filter(|id| !seen.contains_key(*id))

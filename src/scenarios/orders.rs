@@ -2,8 +2,6 @@
 //! sometimes returned and refunded for weeks; bronze holds one row per
 //! change, silver the latest version of each order by order date.
 
-use std::collections::BTreeMap;
-
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use chrono::Duration;
@@ -147,8 +145,8 @@ pub fn judge(graph: &Graph, config: &PipelineConfig, script: &Script) -> Vec<Rul
 }
 
 /// The latest change of each order that arrived before `until`.
-fn latest(script: &Script, until: Instant) -> BTreeMap<&str, &Event> {
-    let mut latest: BTreeMap<&str, &Event> = BTreeMap::new();
+fn latest(script: &Script, until: Instant) -> HashMap<&str, &Event> {
+    let mut latest: HashMap<&str, &Event> = HashMap::default();
     for e in script.events.iter().filter(|e| e.arrived_at <= until) {
         let slot = latest.entry(e.key.as_ref()).or_insert(e);
         if e.updated_at > slot.updated_at {
@@ -183,6 +181,9 @@ fn silver_holds_the_latest_version(
             Some(_) => {}
         }
     }
+    // Listed in key order, whatever order the map kept them in.
+    crate::order::sort(&mut missing);
+    crate::order::sort_by_key(&mut stale, |(key, _, _)| *key);
     let mut evidence = Vec::new();
     if !missing.is_empty() {
         evidence.push(format!(
@@ -212,11 +213,12 @@ fn silver_holds_the_latest_version(
 }
 
 fn no_order_id_twice(graph: &Graph, outcome: &Outcome) -> RuleResult {
-    let mut count: BTreeMap<&str, usize> = BTreeMap::new();
+    let mut count: HashMap<&str, usize> = HashMap::default();
     for row in outcome.silver.rows() {
         *count.entry(row.key.as_ref()).or_insert(0) += 1;
     }
-    let doubled: Vec<(&str, usize)> = count.into_iter().filter(|(_, n)| *n > 1).collect();
+    let mut doubled: Vec<(&str, usize)> = count.into_iter().filter(|(_, n)| *n > 1).collect();
+    crate::order::sort(&mut doubled);
     let evidence = match doubled.first() {
         None => Vec::new(),
         Some((key, n)) => {

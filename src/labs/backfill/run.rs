@@ -148,12 +148,14 @@ pub fn run(plan: &BackfillPlan, earlier: &[Execution], attempt: Attempt) -> Exec
     let (done, cancelled) = (mine(&timeline.done), mine(&timeline.cancelled));
     // A wave is a round of starts: every date that started at the same
     // instant as the k-th distinct start ran in wave k.
-    let starts: BTreeSet<Instant> = done
+    let mut starts: Vec<Instant> = done
         .iter()
         .chain(&cancelled)
         .filter(|s| s.kind == StepKind::Silver)
         .map(|s| s.start)
         .collect();
+    crate::order::sort(&mut starts);
+    starts.dedup();
     let unit_start = |dt: Day| {
         done.iter()
             .chain(&cancelled)
@@ -167,7 +169,7 @@ pub fn run(plan: &BackfillPlan, earlier: &[Execution], attempt: Attempt) -> Exec
         end: s.end,
         slot: s.slot,
         wave: unit_start(s.dt)
-            .map(|at| starts.range(..at).count())
+            .map(|at| starts.partition_point(|s| *s < at))
             .and_then(|w| u32::try_from(w).ok())
             .unwrap_or(0),
     };
