@@ -27,9 +27,7 @@ pub const fn date(year: i32, month: u32, day: u32) -> Day {
 /// `day`, held to 1..=31.
 pub fn aug(day: u32) -> Day {
     const AUGUST_1: Day = date(2026, 8, 1);
-    AUGUST_1
-        .checked_add_days(chrono::Days::new(u64::from(day.clamp(1, 31)) - 1))
-        .unwrap_or(AUGUST_1)
+    AUGUST_1.with_day(day.clamp(1, 31)).unwrap_or(AUGUST_1)
 }
 
 /// The instant `hour:minute` on `day`; out-of-range clock values clamp to

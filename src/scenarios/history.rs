@@ -63,9 +63,7 @@ pub fn last() -> Day {
 
 fn june(day: u32) -> Day {
     const JUNE_1: Day = crate::engine::calendar::date(2026, 6, 1);
-    JUNE_1
-        .checked_add_days(chrono::Days::new(u64::from(day.clamp(1, 30)) - 1))
-        .unwrap_or(JUNE_1)
+    chrono::Datelike::with_day(&JUNE_1, day.clamp(1, 30)).unwrap_or(JUNE_1)
 }
 
 /// Monday 8 June 06:00.
