@@ -10,6 +10,7 @@ pub mod export;
 pub mod labs;
 pub mod order;
 pub mod scenarios;
+pub mod sorted;
 #[cfg(feature = "web")]
 pub mod ui;
 pub mod vocabulary;

@@ -8,6 +8,8 @@
 //! crash and its retry), so an engine that ignored the fault would fail it
 //! instead of passing it vacuously.
 
+// Native only: std's ordered collections are fine here (clippy.toml).
+#![allow(clippy::disallowed_types)]
 // Test code: a panic is how a test fails.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 

@@ -16,6 +16,9 @@
 //!
 //! Usage: partition-lab-export <folder>
 
+// Native only: std's ordered collections are fine here (clippy.toml).
+#![allow(clippy::disallowed_types)]
+
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 

@@ -6,6 +6,7 @@ use crate::engine::{
     AfterFinal, CommitOrder, ListDate, LogicVersion, MergeKey, PartitionKey, ProcessingState,
     WriteMode,
 };
+use crate::vocabulary::Choice;
 
 use super::compile::{compile, CompiledDesign};
 use super::graph::{BackfillShape, Graph, Layer, Markers, NodeConfig, NodeKind};

@@ -2,6 +2,7 @@
 //! the label a screen reader announces for it.
 
 use crate::engine::{AfterFinal, CommitOrder, ListDate, LogicVersion, MergeKey, PartitionKey};
+use crate::vocabulary::Choice;
 
 use super::graph::{
     BackfillShape, Graph, Layer, Markers, Node, NodeConfig, NodeId, Restate, StateChoice,

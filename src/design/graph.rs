@@ -1,6 +1,6 @@
 //! Nodes, their configuration, and which node may feed which.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::sorted::{SortedMap, SortedSet};
 
 use chrono::NaiveDate;
 use serde::Serialize;
@@ -241,8 +241,8 @@ pub struct Edge {
 
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
 pub struct Graph {
-    pub nodes: BTreeMap<NodeId, Node>,
-    pub edges: BTreeSet<Edge>,
+    pub nodes: SortedMap<NodeId, Node>,
+    pub edges: SortedSet<Edge>,
     /// Ids are never reused, so references in undo history stay meaningful.
     pub next_id: u32,
 }

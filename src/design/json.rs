@@ -5,7 +5,7 @@
 //! same document (the shape `Serialize` writes) at a fraction of the size.
 //! Unknown fields are ignored, as serde does by default.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::sorted::{SortedMap, SortedSet};
 
 use serde_json::{Map, Value};
 
@@ -83,14 +83,14 @@ pub fn design_file(value: &Value) -> Read<DesignFile> {
 
 fn graph(value: &Value) -> Read<Graph> {
     let map = object(value, "the graph")?;
-    let mut nodes = BTreeMap::new();
+    let mut nodes = SortedMap::new();
     for (key, value) in object(field(map, "nodes", "the graph")?, "the nodes")? {
         let id = key
             .parse::<u32>()
             .map_err(|_| format!("“{key}” is not a node id"))?;
         nodes.insert(NodeId(id), node(value, id)?);
     }
-    let mut edges = BTreeSet::new();
+    let mut edges = SortedSet::new();
     let list = field(map, "edges", "the graph")?
         .as_array()
         .ok_or("the edges should be a list")?;

@@ -142,7 +142,7 @@ mod tests {
     fn bounds_cover_every_node() {
         let graph = Graph::with_source("bronze.clicks");
         let (x, y, w, h) = bounds(&graph);
-        let node = &graph.nodes[&NodeId(0)];
+        let node = graph.nodes.get(&NodeId(0)).unwrap();
         assert!(x <= node.x && y <= node.y);
         assert!(x + w >= node.x + NODE_W && y + h >= node.y + NODE_H);
         assert_eq!(bounds(&Graph::default()), (0, 0, 960, 480));

@@ -201,21 +201,21 @@ pub fn backup(store: &mut impl Store, scenario: u8, source: &str) -> Option<Grap
 
 #[cfg(test)]
 mod tests {
-    use std::collections::BTreeMap;
+    use crate::sorted::SortedMap;
 
     use super::*;
     use crate::design::{Edit, History, NodeConfig, NodeKind};
 
     /// A store holding at most `room` bytes of values.
     struct Memory {
-        items: BTreeMap<String, String>,
+        items: SortedMap<String, String>,
         room: usize,
     }
 
     impl Memory {
         fn with_room(room: usize) -> Self {
             Self {
-                items: BTreeMap::new(),
+                items: SortedMap::new(),
                 room,
             }
         }

@@ -1,6 +1,6 @@
 //! Structural problems of a design, each pointing at its node or edge.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::sorted::{SortedMap, SortedSet};
 
 use super::graph::{Graph, Layer, NodeConfig, NodeId, NodeKind, WriteChoice};
 
@@ -148,7 +148,7 @@ pub fn validate(graph: &Graph) -> Vec<Problem> {
         }
     }
     // Two write targets into the same table fight over it.
-    let mut by_table: BTreeMap<String, Vec<NodeId>> = BTreeMap::new();
+    let mut by_table: SortedMap<String, Vec<NodeId>> = SortedMap::new();
     for node in graph.nodes.values() {
         if let NodeConfig::Write { table, .. } = &node.config {
             by_table
@@ -173,12 +173,12 @@ pub fn validate(graph: &Graph) -> Vec<Problem> {
 
 /// A node on a cycle, if there is one (iterative colouring DFS).
 fn cycle(graph: &Graph) -> Option<NodeId> {
-    let mut done: BTreeSet<NodeId> = BTreeSet::new();
+    let mut done: SortedSet<NodeId> = SortedSet::new();
     for &root in graph.nodes.keys() {
         if done.contains(&root) {
             continue;
         }
-        let mut on_path: BTreeSet<NodeId> = BTreeSet::new();
+        let mut on_path: SortedSet<NodeId> = SortedSet::new();
         let mut stack: Vec<(NodeId, Vec<NodeId>)> =
             vec![(root, graph.outputs(root).map(|n| n.id).collect())];
         on_path.insert(root);

@@ -1,6 +1,6 @@
 //! Bronze as the pipeline sees it: indexes for "what had arrived by then".
 
-use std::collections::BTreeMap;
+use crate::sorted::SortedMap;
 
 use super::calendar::{Day, Instant};
 use super::config::ListDate;
@@ -11,8 +11,8 @@ use super::event::Event;
 pub struct Bronze<'a> {
     events: &'a [Event],
     by_arrival: Vec<usize>,
-    by_event_date: BTreeMap<Day, Vec<usize>>,
-    by_change_date: BTreeMap<Day, Vec<usize>>,
+    by_event_date: SortedMap<Day, Vec<usize>>,
+    by_change_date: SortedMap<Day, Vec<usize>>,
     has_versions: bool,
 }
 
@@ -23,8 +23,8 @@ impl<'a> Bronze<'a> {
             let (ea, eb) = (&events[a], &events[b]);
             (ea.arrived_at, &ea.id).cmp(&(eb.arrived_at, &eb.id))
         });
-        let mut by_event_date: BTreeMap<Day, Vec<usize>> = BTreeMap::new();
-        let mut by_change_date: BTreeMap<Day, Vec<usize>> = BTreeMap::new();
+        let mut by_event_date: SortedMap<Day, Vec<usize>> = SortedMap::new();
+        let mut by_change_date: SortedMap<Day, Vec<usize>> = SortedMap::new();
         for &i in &by_arrival {
             by_event_date
                 .entry(events[i].event_date())

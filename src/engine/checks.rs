@@ -1,6 +1,6 @@
 //! The checks a real pipeline would run after each load.
 
-use std::collections::BTreeMap;
+use crate::sorted::SortedMap;
 
 use super::calendar::{days, weekday_short, Day};
 use super::event::{Event, Id};
@@ -88,7 +88,7 @@ impl Checks {
 /// pipeline has processed so far and the days whose latest attempt failed.
 pub struct CheckInput<'a, 'b> {
     pub silver: &'a Table,
-    pub truth: &'a BTreeMap<Day, BTreeMap<Id, &'b Event>>,
+    pub truth: &'a SortedMap<Day, SortedMap<Id, &'b Event>>,
     pub start: Day,
     pub through: Option<Day>,
     pub failed_days: &'a [Day],
@@ -124,11 +124,11 @@ fn run_succeeded(failed_days: &[Day]) -> CheckResult {
 }
 
 fn unique_key(silver: &Table) -> CheckResult {
-    let mut seen: BTreeMap<&Id, Vec<Day>> = BTreeMap::new();
+    let mut seen: SortedMap<&Id, Vec<Day>> = SortedMap::new();
     for row in silver.rows() {
         seen.entry(&row.key).or_default().push(row.dt);
     }
-    let mut by_day: BTreeMap<Day, Vec<Id>> = BTreeMap::new();
+    let mut by_day: SortedMap<Day, Vec<Id>> = SortedMap::new();
     for (key, dts) in seen.into_iter().filter(|(_, dts)| dts.len() > 1) {
         for dt in &dts[1..] {
             by_day.entry(*dt).or_default().push(key.clone());
@@ -194,7 +194,7 @@ fn non_empty(input: &CheckInput) -> CheckResult {
 }
 
 /// Count and raw amount per currency, so the comparison does not depend on fx.
-type Tally = (usize, BTreeMap<Currency, i64>);
+type Tally = (usize, SortedMap<Currency, i64>);
 
 fn reconcile(input: &CheckInput) -> CheckResult {
     let failures = input
@@ -202,12 +202,12 @@ fn reconcile(input: &CheckInput) -> CheckResult {
         .into_iter()
         .flat_map(|through| days(input.start, through))
         .filter_map(|dt| {
-            let mut silver: Tally = (0, BTreeMap::new());
+            let mut silver: Tally = (0, SortedMap::new());
             for row in input.silver.partition(dt) {
                 silver.0 += 1;
                 *silver.1.entry(row.raw.currency).or_default() += row.raw.minor;
             }
-            let mut bronze: Tally = (0, BTreeMap::new());
+            let mut bronze: Tally = (0, SortedMap::new());
             for event in input
                 .truth
                 .get(&dt)

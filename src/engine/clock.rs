@@ -6,7 +6,8 @@
 //! last one. An interruption cancels every step that would finish at or
 //! after it; a re-run skips what its completion markers say is done.
 
-use std::collections::{BTreeSet, VecDeque};
+use crate::sorted::SortedSet;
+use std::collections::VecDeque;
 
 use chrono::Duration;
 
@@ -192,7 +193,7 @@ enum Holder {
 pub fn run_clock(job: &Job, attempts: &[Attempt], bookings: &[Booking]) -> Timeline {
     let pool = job.pool.max(1) as usize;
     let concurrency = job.concurrency.max(1) as usize;
-    let mut marked: BTreeSet<(Day, StepKind)> = BTreeSet::new();
+    let mut marked: SortedSet<(Day, StepKind)> = SortedSet::new();
     let mut timeline = Timeline::default();
     let mut grants: Vec<Option<Grant>> = vec![None; bookings.len()];
     let mut order: Vec<usize> = (0..bookings.len()).collect();

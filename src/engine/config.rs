@@ -12,16 +12,6 @@ pub enum WatermarkColumn {
     EventTime,
 }
 
-impl WatermarkColumn {
-    pub fn name(self) -> &'static str {
-        match self {
-            WatermarkColumn::ArrivedAt => "arrived_at",
-            WatermarkColumn::UpdatedAt => "updated_at",
-            WatermarkColumn::EventTime => "event_time",
-        }
-    }
-}
-
 /// Which bronze partitions a partition list counts in.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum ListDate {
@@ -87,17 +77,6 @@ pub enum WriteMode {
     OverwritePartition,
     Merge { key: MergeKey },
     ReplaceTable,
-}
-
-impl WriteMode {
-    pub fn name(self) -> &'static str {
-        match self {
-            WriteMode::Append => "Append",
-            WriteMode::OverwritePartition => "Overwrite partition",
-            WriteMode::Merge { .. } => "Merge",
-            WriteMode::ReplaceTable => "Replace table",
-        }
-    }
 }
 
 /// Which date a written row is filed under.

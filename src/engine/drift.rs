@@ -2,7 +2,7 @@
 //! rows are recomputed with the fixed logic. Its first row is the true start
 //! of a bug's blast radius, whatever anyone believes about the deploy date.
 
-use std::collections::BTreeMap;
+use crate::sorted::SortedMap;
 
 use rust_decimal::Decimal;
 
@@ -58,7 +58,7 @@ pub fn silver_drift(silver: &Table, fx: &FxRates, from: Day) -> Vec<DriftRow> {
 /// Gold against the silver rows recomputed with the fixed logic: what the
 /// drift query says about the daily totals consumers read.
 pub fn gold_drift(gold: &Gold, silver: &Table, fx: &FxRates, from: Day) -> Vec<DriftRow> {
-    let recomputed: BTreeMap<Day, i64> = silver_drift(silver, fx, from)
+    let recomputed: SortedMap<Day, i64> = silver_drift(silver, fx, from)
         .into_iter()
         .map(|r| (r.dt, r.recomputed))
         .collect();

@@ -8,7 +8,7 @@
 //! profile so that moving the slider costs a few dozen additions. The
 //! native tests check these sums against full simulations.
 
-use std::collections::BTreeMap;
+use crate::sorted::SortedMap;
 
 use chrono::{Datelike, Duration};
 
@@ -118,10 +118,10 @@ pub struct LatenessStudy {
     /// `needed[l]`: events whose smallest complete lateness is exactly `l`.
     needed: Vec<Tally>,
     /// Late events by the lateness they needed and the month their booking run falls in.
-    bookings: BTreeMap<(u32, i32, u32), Tally>,
+    bookings: SortedMap<(u32, i32, u32), Tally>,
     pub histogram: Vec<(&'static str, u64)>,
     /// A few events for each lateness needed (1 and up), to show which events a setting loses.
-    examples: BTreeMap<u32, Vec<LateExample>>,
+    examples: SortedMap<u32, Vec<LateExample>>,
 }
 
 /// One event that needed some lateness to be complete.
@@ -177,11 +177,11 @@ impl LatenessStudy {
     /// Prepares the events of `first..=last` (others are ignored).
     pub fn new(events: &[Event], first: Day, last: Day) -> Self {
         let mut needed: Vec<Tally> = Vec::new();
-        let mut bookings: BTreeMap<(u32, i32, u32), Tally> = BTreeMap::new();
+        let mut bookings: SortedMap<(u32, i32, u32), Tally> = SortedMap::new();
         let mut histogram: Vec<(&'static str, u64)> =
             DELAY_BUCKETS.iter().map(|(label, _)| (*label, 0)).collect();
         let mut total = Tally::default();
-        let mut examples: BTreeMap<u32, Vec<LateExample>> = BTreeMap::new();
+        let mut examples: SortedMap<u32, Vec<LateExample>> = SortedMap::new();
         for event in events
             .iter()
             .filter(|e| (first..=last).contains(&e.event_date()))
@@ -270,7 +270,7 @@ impl LatenessStudy {
                     count: self.total.count - complete.count,
                     value: self.total.value - complete.value,
                 };
-                let mut by_month: BTreeMap<(i32, u32), Tally> = BTreeMap::new();
+                let mut by_month: SortedMap<(i32, u32), Tally> = SortedMap::new();
                 for ((needed, year, month), tally) in self.bookings.range((l + 1, i32::MIN, 0)..) {
                     debug_assert!(*needed > l);
                     let entry = by_month.entry((*year, *month)).or_default();

@@ -3,7 +3,7 @@
 //! Amounts are integers of minor units (pence, cents) and fx rates are
 //! decimals; f64 never touches money, so totals reconcile to the penny.
 
-use std::collections::BTreeMap;
+use crate::sorted::SortedMap;
 use std::fmt;
 
 use rust_decimal::{Decimal, RoundingStrategy};
@@ -97,7 +97,7 @@ pub enum LogicVersion {
 /// Daily rates: GBP per one unit of a currency, 6 dp.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct FxRates {
-    rates: BTreeMap<(Day, Currency), Decimal>,
+    rates: SortedMap<(Day, Currency), Decimal>,
 }
 
 impl FxRates {

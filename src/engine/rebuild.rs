@@ -4,7 +4,7 @@
 //! fixes: bronze holds the raw amounts, silver only what some earlier logic
 //! made of them.
 
-use std::collections::BTreeSet;
+use crate::sorted::SortedSet;
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -127,7 +127,7 @@ pub fn apply(
                 let n = rows.len();
                 let batch = Batch {
                     rows,
-                    overwrite: BTreeSet::from([w.dt]),
+                    overwrite: SortedSet::from([w.dt]),
                 };
                 write(&mut silver, w.write, batch, &|_| false, false);
                 (n, broken)
@@ -241,8 +241,8 @@ mod tests {
             apply(silver.clone(), Gold::default(), &events, &fx, &work, None)
         };
         // 100 EUR at 0.857396: the fixed logic gives 85.74, the broken 85.00.
-        assert_eq!(after(25).gold[&aug(3)].gbp, 8_574);
-        assert_eq!(after(0).gold[&aug(3)].gbp, 8_500);
+        assert_eq!(after(25).gold.get(&aug(3)).unwrap().gbp, 8_574);
+        assert_eq!(after(0).gold.get(&aug(3)).unwrap().gbp, 8_500);
     }
 
     #[test]

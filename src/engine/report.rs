@@ -1,6 +1,6 @@
 //! The monthly finance report, read from gold and the adjustments table.
 
-use std::collections::BTreeMap;
+use crate::sorted::SortedMap;
 
 use chrono::Datelike;
 
@@ -25,7 +25,7 @@ impl MonthReport {
 }
 
 pub fn monthly(gold: &Gold, adjustments: &[Adjustment]) -> Vec<MonthReport> {
-    let mut out: BTreeMap<(i32, u32), MonthReport> = BTreeMap::new();
+    let mut out: SortedMap<(i32, u32), MonthReport> = SortedMap::new();
     for (dt, total) in gold {
         let entry = out.entry((dt.year(), dt.month())).or_insert(MonthReport {
             year: dt.year(),

@@ -1,6 +1,6 @@
 //! The run loop: replays a script's runs against one pipeline configuration.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::sorted::{SortedMap, SortedSet};
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -51,7 +51,7 @@ struct Read {
     rows: Vec<usize>,
     partitions: Vec<Day>,
     /// Partitions an overwrite replaces even if no row was read for them.
-    targets: BTreeSet<Day>,
+    targets: SortedSet<Day>,
     next_state: StateValue,
 }
 
@@ -64,10 +64,10 @@ pub fn simulate_with(config: &PipelineConfig, script: &Script, detail: Detail) -
     let mut state = StateValue::initial(config.state);
     let mut silver = Table::default();
     let mut gold = Gold::new();
-    let mut finalised: BTreeMap<Day, Instant> = BTreeMap::new();
+    let mut finalised: SortedMap<Day, Instant> = SortedMap::new();
     let mut next_to_finalise = script.start;
     let mut reader_cursor: Option<Instant> = None;
-    let mut last_attempt_ok: BTreeMap<Day, bool> = BTreeMap::new();
+    let mut last_attempt_ok: SortedMap<Day, bool> = SortedMap::new();
     let mut adjustments = Vec::new();
     let mut dropped_all = Vec::new();
     let mut runs = Vec::new();
@@ -102,7 +102,7 @@ pub fn simulate_with(config: &PipelineConfig, script: &Script, detail: Detail) -
         let reopen = config
             .finaliser
             .is_some_and(|f| f.after_final == AfterFinal::Reopen);
-        let final_before: BTreeSet<Day> = finalised.keys().copied().collect();
+        let final_before: SortedSet<Day> = finalised.keys().copied().collect();
         let is_final = |dt: Day| !reopen && final_before.contains(&dt);
 
         let effect = if wrote {
@@ -242,9 +242,9 @@ pub fn simulate_with(config: &PipelineConfig, script: &Script, detail: Detail) -
 /// also the latest day run so far.
 fn checks_now(
     silver: &Table,
-    truth: &BTreeMap<Day, BTreeMap<Id, &Event>>,
+    truth: &SortedMap<Day, SortedMap<Id, &Event>>,
     start: Day,
-    last_attempt_ok: &BTreeMap<Day, bool>,
+    last_attempt_ok: &SortedMap<Day, bool>,
 ) -> (Checks, Option<Day>) {
     let failed: Vec<Day> = last_attempt_ok
         .iter()
@@ -335,13 +335,13 @@ fn read(
             Read {
                 rows,
                 partitions,
-                targets: BTreeSet::new(),
+                targets: SortedSet::new(),
                 next_state: StateValue::Watermark(next),
             }
         }
         (ProcessingState::PartitionList { lookback, over }, StateValue::Done(done)) => {
             let window_start = shift(day, -i64::from(lookback)).max(start);
-            let targets: BTreeSet<Day> = days(start, day)
+            let targets: SortedSet<Day> = days(start, day)
                 .filter(|d| !done.contains(d) || *d >= window_start)
                 .collect();
             let rows = targets
@@ -353,7 +353,7 @@ fn read(
             let overwrite = if over == ListDate::EventDate {
                 targets.clone()
             } else {
-                BTreeSet::new()
+                SortedSet::new()
             };
             Read {
                 rows,
@@ -368,7 +368,7 @@ fn read(
             Read {
                 rows,
                 partitions,
-                targets: BTreeSet::new(),
+                targets: SortedSet::new(),
                 next_state: StateValue::Nothing,
             }
         }
@@ -376,7 +376,7 @@ fn read(
 }
 
 fn distinct_event_dates(bronze: &Bronze, rows: &[usize]) -> Vec<Day> {
-    let dates: BTreeSet<Day> = rows.iter().map(|&i| bronze.event(i).event_date()).collect();
+    let dates: SortedSet<Day> = rows.iter().map(|&i| bronze.event(i).event_date()).collect();
     dates.into_iter().collect()
 }
 
@@ -406,7 +406,7 @@ fn transform(
         .collect();
     let overwrite = match config.partition_key {
         PartitionKey::EventDate => read.targets.clone(),
-        PartitionKey::ProcessingDate => BTreeSet::from([day]),
+        PartitionKey::ProcessingDate => SortedSet::from([day]),
     };
     Batch { rows, overwrite }
 }

@@ -1,6 +1,6 @@
 //! Processing state as it stands between runs.
 
-use std::collections::BTreeSet;
+use crate::sorted::SortedSet;
 use std::fmt;
 
 use super::calendar::{weekday_short, Day, Instant};
@@ -12,7 +12,7 @@ pub enum StateValue {
     /// The highest value of the watermark column read so far; `None` before the first run.
     Watermark(Option<Instant>),
     /// The dates marked complete.
-    Done(BTreeSet<Day>),
+    Done(SortedSet<Day>),
     /// Full refresh keeps nothing.
     Nothing,
 }
@@ -21,7 +21,7 @@ impl StateValue {
     pub fn initial(config: ProcessingState) -> Self {
         match config {
             ProcessingState::Watermark { .. } => StateValue::Watermark(None),
-            ProcessingState::PartitionList { .. } => StateValue::Done(BTreeSet::new()),
+            ProcessingState::PartitionList { .. } => StateValue::Done(SortedSet::new()),
             ProcessingState::None => StateValue::Nothing,
         }
     }

@@ -1,6 +1,6 @@
 //! Silver and gold: date-partitioned tables and how each write mode changes them.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::sorted::{SortedMap, SortedSet};
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -64,7 +64,7 @@ impl Row {
 /// A date-partitioned table; empty partitions are not kept.
 #[derive(Clone, Debug, Default)]
 pub struct Table {
-    partitions: BTreeMap<Day, Vec<Row>>,
+    partitions: SortedMap<Day, Vec<Row>>,
     /// Where each merge key's row lives and how new it is. Built by the
     /// first merge and kept by the merges after it, so a run of merges
     /// looks its batch's keys up instead of scanning the table each time;
@@ -153,7 +153,7 @@ pub struct WriteEffect {
 /// (which may include partitions with no rows: they are emptied).
 pub struct Batch {
     pub rows: Vec<Row>,
-    pub overwrite: BTreeSet<Day>,
+    pub overwrite: SortedSet<Day>,
 }
 
 /// Applies `batch` to `table` with `mode`. `is_final` says which partitions
@@ -165,7 +165,7 @@ pub fn write(
     is_final: &dyn Fn(Day) -> bool,
     track: bool,
 ) -> WriteEffect {
-    let mut before: BTreeMap<Day, (usize, Vec<Id>)> = BTreeMap::new();
+    let mut before: SortedMap<Day, (usize, Vec<Id>)> = SortedMap::new();
     let mut touch = |table: &Table, dt: Day| {
         before.entry(dt).or_insert_with(|| {
             let rows = table.partition(dt);
@@ -186,7 +186,7 @@ pub fn write(
             table.merge_index = None;
         }
         WriteMode::OverwritePartition => {
-            let mut grouped: BTreeMap<Day, Vec<Row>> =
+            let mut grouped: SortedMap<Day, Vec<Row>> =
                 batch.overwrite.iter().map(|dt| (*dt, Vec::new())).collect();
             for row in batch.rows {
                 grouped.entry(row.dt).or_default().push(row);
@@ -219,8 +219,8 @@ pub fn write(
             };
             // Rows replaced, per partition (removed in one pass at the end),
             // and rows added by this batch.
-            let mut replaced: BTreeMap<Day, HashSet<Id>> = BTreeMap::new();
-            let mut added: BTreeMap<Day, Vec<Row>> = BTreeMap::new();
+            let mut replaced: SortedMap<Day, HashSet<Id>> = SortedMap::new();
+            let mut added: SortedMap<Day, Vec<Row>> = SortedMap::new();
             let mut added_here: HashMap<Id, Day> = HashMap::default();
             for row in batch.rows {
                 let merge_key = row.merge_key(key).clone();
@@ -352,7 +352,7 @@ impl DailyTotal {
 }
 
 /// Gold: daily aggregates, one per silver partition.
-pub type Gold = BTreeMap<Day, DailyTotal>;
+pub type Gold = SortedMap<Day, DailyTotal>;
 
 #[cfg(test)]
 mod tests {
@@ -402,7 +402,7 @@ mod tests {
                     },
                     _ => WriteMode::Merge { key: MergeKey::Key },
                 };
-                let overwrite: BTreeSet<Day> = rows.iter().map(|r| r.dt).collect();
+                let overwrite: SortedSet<Day> = rows.iter().map(|r| r.dt).collect();
                 let final_day = const { crate::engine::calendar::date(2026, 6, 1) };
                 let is_final = |dt: Day| step > 20 && dt == final_day;
                 let batch = |rows: Vec<Row>| Batch {

@@ -1,6 +1,6 @@
 //! What a simulation reports: one trace per run attempt, and the outcome.
 
-use std::collections::BTreeMap;
+use crate::sorted::SortedMap;
 
 use super::calendar::{Day, Instant};
 use super::checks::{CheckKind, Checks};
@@ -99,7 +99,7 @@ pub struct Outcome {
     pub adjustments: Vec<Adjustment>,
     pub dropped: Vec<Id>,
     /// When each final partition became final.
-    pub finalised: BTreeMap<Day, Instant>,
+    pub finalised: SortedMap<Day, Instant>,
     /// Checks after the last attempt.
     pub checks: Checks,
     /// Every partition against the truth as of the last attempt.

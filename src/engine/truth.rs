@@ -1,6 +1,6 @@
 //! The truth a pipeline should have built, and how far a table is from it.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::sorted::{SortedMap, SortedSet};
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -11,7 +11,7 @@ use super::table::Table;
 
 /// The latest version of every key that had arrived by `at`, filed under
 /// its event date.
-pub fn truth_at<'a>(bronze: &Bronze<'a>, at: Instant) -> BTreeMap<Day, BTreeMap<Id, &'a Event>> {
+pub fn truth_at<'a>(bronze: &Bronze<'a>, at: Instant) -> SortedMap<Day, SortedMap<Id, &'a Event>> {
     let mut latest: HashMap<&Id, &'a Event> = HashMap::default();
     for &i in bronze.arrived_by(at) {
         let event = bronze.event(i);
@@ -23,7 +23,7 @@ pub fn truth_at<'a>(bronze: &Bronze<'a>, at: Instant) -> BTreeMap<Day, BTreeMap<
             latest.insert(&event.key, event);
         }
     }
-    let mut by_day: BTreeMap<Day, BTreeMap<Id, &'a Event>> = BTreeMap::new();
+    let mut by_day: SortedMap<Day, SortedMap<Id, &'a Event>> = SortedMap::new();
     for event in latest.into_values() {
         by_day
             .entry(event.event_date())
@@ -62,7 +62,7 @@ impl PartitionDiff {
 /// `due_through`, later days are left out unless the table holds rows there.
 pub fn diff(
     table: &Table,
-    truth: &BTreeMap<Day, BTreeMap<Id, &Event>>,
+    truth: &SortedMap<Day, SortedMap<Id, &Event>>,
     due_through: Option<Day>,
 ) -> Vec<PartitionDiff> {
     // Hashed, not ordered: comparing ids as strings was most of a diff's
@@ -72,7 +72,7 @@ pub fn diff(
         .iter()
         .flat_map(|(dt, keys)| keys.iter().map(move |(key, event)| (key, (*dt, *event))))
         .collect();
-    let days: BTreeSet<Day> = truth
+    let days: SortedSet<Day> = truth
         .keys()
         .copied()
         .filter(|dt| due_through.is_none_or(|last| *dt <= last))
@@ -119,7 +119,7 @@ pub fn diff(
             }
             PartitionDiff {
                 dt,
-                truth_rows: expected.map_or(0, BTreeMap::len),
+                truth_rows: expected.map_or(0, SortedMap::len),
                 actual_rows: rows.len(),
                 lost,
                 duplicates,

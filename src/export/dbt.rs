@@ -7,6 +7,7 @@
 //! state saved before the write, which is half of what the lab teaches.
 
 use crate::engine::{AfterFinal, ListDate, MergeKey, ProcessingState, WriteMode};
+use crate::vocabulary::Choice;
 
 use super::replay::Replay;
 use super::{quoted, File, DBT_VERSIONS};

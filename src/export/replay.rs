@@ -7,7 +7,8 @@
 //! reading and the writing; a crash falls between the write and the state
 //! save, in whichever order the pipeline commits.
 
-use std::collections::BTreeMap;
+use crate::sorted::SortedMap;
+use crate::vocabulary::Choice;
 
 use serde_json::{json, Value};
 
@@ -141,7 +142,7 @@ pub fn pipelines_json(replays: &[Replay]) -> String {
 /// The engine's silver for each pipeline: partition -> row ids, sorted,
 /// duplicates kept (what a real table would hold).
 pub fn expected_json(replays: &[Replay]) -> String {
-    let all: BTreeMap<&str, BTreeMap<String, Vec<String>>> = replays
+    let all: SortedMap<&str, SortedMap<String, Vec<String>>> = replays
         .iter()
         .map(|r| {
             let outcome = simulate_with(&r.config, r.script, Detail::Summary);

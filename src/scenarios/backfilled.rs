@@ -1,23 +1,22 @@
-//! A designed backfill run on a backward-looking scenario's script: the
-//! tables as the scheduler left them before the launch, the backfill on
-//! the clock beside the scheduled runs (which share its pool), and every
-//! step applied to silver and gold. Scenarios 4 and 5 judge the result.
+//! A designed backfill on a backward-looking scenario's script: the
+//! design's choices and the scenario's numbers become an engine backfill
+//! plan (`engine::backfill_run`, which the backfill lab runs too), and the
+//! result is kept with what scenarios 4 and 5 judge it by. The moment by
+//! moment replay the smallest case shows is written here.
 
-use std::collections::BTreeSet;
-
-use chrono::Duration;
+use crate::sorted::SortedSet;
 
 use crate::design::compile::{BackfillDesign, CompiledDesign};
 use crate::design::graph::{BackfillShape, Layer, Markers, Restate};
+use crate::engine::backfill_run::{self, Plan, Restatement};
 use crate::engine::calendar::{hh_mm, weekday_day_month_time, Day, Instant};
-use crate::engine::clock::StepKind;
-use crate::engine::clock::{run_clock, Attempt, Booking, Grant, Job, Marking, Shape, Timeline};
-use crate::engine::rebuild::{apply, Applied, Origin, Reads, Rebuilt, Work};
+use crate::engine::clock::{Attempt, Grant, Job, Marking, Shape, StepKind, Timeline};
+use crate::engine::rebuild::{Applied, Origin, Reads, Rebuilt};
 use crate::engine::script::Script;
 use crate::engine::table::{Gold, Table};
-use crate::engine::{
-    simulate_with, Detail, LogicVersion, PipelineConfig, ProcessingState, WriteMode,
-};
+use crate::engine::LogicVersion;
+
+pub use crate::engine::backfill_run::Scheduled;
 
 /// A scenario's fixed numbers.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -29,13 +28,6 @@ pub struct Setting {
     pub gold_minutes: i64,
     /// How long each scheduled run at or after the launch holds a slot.
     pub scheduled_minutes: i64,
-}
-
-/// A scheduled run beside the backfill: the day it builds and its slot.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Scheduled {
-    pub day: Day,
-    pub booking: Booking,
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -75,161 +67,58 @@ impl Backfilled {
     }
 }
 
-fn job(setting: &Setting, b: &BackfillDesign) -> Job {
-    Job {
-        first: b.first,
-        last: b.last,
-        concurrency: b.max_concurrency,
-        pool: setting.pool,
-        silver_minutes: setting.silver_minutes,
-        gold_minutes: setting.gold_minutes,
-        shape: match b.shape {
-            BackfillShape::PerDate => Shape::PerDate,
-            BackfillShape::TwoPhases => Shape::TwoPhases,
-            BackfillShape::Together => Shape::Together,
+/// The design's backfill in the engine's terms.
+fn plan(setting: &Setting, design: &CompiledDesign, b: &BackfillDesign, script: &Script) -> Plan {
+    Plan {
+        job: Job {
+            first: b.first,
+            last: b.last,
+            concurrency: b.max_concurrency,
+            pool: setting.pool,
+            silver_minutes: setting.silver_minutes,
+            gold_minutes: setting.gold_minutes,
+            shape: match b.shape {
+                BackfillShape::PerDate => Shape::PerDate,
+                BackfillShape::TwoPhases => Shape::TwoPhases,
+                BackfillShape::Together => Shape::Together,
+            },
+            markers: match b.markers {
+                Markers::Off => Marking::Off,
+                Markers::AfterPartition => Marking::After,
+                Markers::BeforePartition => Marking::Before,
+            },
+            yield_to_scheduled: b.yield_to_scheduled,
         },
-        markers: match b.markers {
-            Markers::Off => Marking::Off,
-            Markers::AfterPartition => Marking::After,
-            Markers::BeforePartition => Marking::Before,
+        attempts: backfill_run::attempts(script, setting.launch),
+        scheduled: backfill_run::scheduled(script, setting.launch, setting.scheduled_minutes),
+        logic: b.logic,
+        reads: match b.reads {
+            Layer::Bronze => Reads::Bronze,
+            Layer::Silver => Reads::Silver,
         },
-        yield_to_scheduled: b.yield_to_scheduled,
+        write: b.write,
+        restate: design.restate.map(|restate| match restate {
+            Restate::AtOnce => Restatement::AtLaunch,
+            Restate::AfterAllGold => Restatement::AfterLastGold,
+        }),
     }
-}
-
-/// The tables the scheduler built before the launch: every run before it,
-/// one partition each, with whatever logic was live.
-fn history(setting: &Setting, script: &Script) -> (Table, Gold) {
-    let mut before = script.clone();
-    before.runs.retain(|r| r.at < setting.launch);
-    if before.runs.is_empty() {
-        return (Table::default(), Gold::default());
-    }
-    let config = PipelineConfig::new(
-        ProcessingState::partition_list(0),
-        WriteMode::OverwritePartition,
-    );
-    let built = simulate_with(&config, &before, Detail::Summary);
-    (built.silver, built.gold)
-}
-
-/// The launch, then one re-run per interruption.
-fn attempts(setting: &Setting, script: &Script) -> Vec<Attempt> {
-    let mut cuts: Vec<_> = script
-        .interruptions
-        .iter()
-        .filter(|i| i.at >= setting.launch)
-        .copied()
-        .collect();
-    crate::order::sort_by_key(&mut cuts, |i| (i.at, i.rerun_at));
-    let mut attempts = vec![Attempt {
-        start: setting.launch,
-        interrupt: None,
-    }];
-    for cut in cuts {
-        let Some(last) = attempts.last_mut() else {
-            break;
-        };
-        if last.interrupt.is_some() || cut.at < last.start {
-            continue;
-        }
-        last.interrupt = Some(cut.at);
-        attempts.push(Attempt {
-            start: cut.rerun_at.max(cut.at),
-            interrupt: None,
-        });
-    }
-    attempts
 }
 
 /// Runs `design`'s backfill on `script`; `None` when the design has none.
 pub fn run(setting: &Setting, design: &CompiledDesign, script: &Script) -> Option<Backfilled> {
     let b = design.backfill?;
-    let (silver_before, gold_before) = history(setting, script);
-    let scheduled: Vec<Scheduled> = script
-        .runs
-        .iter()
-        .filter(|r| r.at >= setting.launch)
-        .map(|r| Scheduled {
-            day: r.day,
-            booking: Booking {
-                at: r.at,
-                minutes: setting.scheduled_minutes,
-            },
-        })
-        .collect();
-    let bookings: Vec<Booking> = scheduled.iter().map(|s| s.booking).collect();
-    let attempts = attempts(setting, script);
-    let timeline = run_clock(&job(setting, &b), &attempts, &bookings);
-    let reads = match b.reads {
-        Layer::Bronze => Reads::Bronze,
-        Layer::Silver => Reads::Silver,
-    };
-    let mut work: Vec<Work> = timeline
-        .done
-        .iter()
-        .enumerate()
-        .filter(|(_, s)| s.kind != StepKind::Marker)
-        .map(|(i, s)| Work {
-            dt: s.dt,
-            kind: s.kind,
-            start: s.start,
-            end: s.end,
-            logic: b.logic,
-            reads,
-            write: b.write,
-            origin: Origin::Backfill(i),
-        })
-        .collect();
-    // A scheduled run builds its own day's silver, then its gold, with the
-    // code live when it starts.
-    for (i, (run, grant)) in scheduled.iter().zip(&timeline.grants).enumerate() {
-        let silver_end = grant.got + Duration::minutes(setting.scheduled_minutes * 2 / 3);
-        let end = grant.got + Duration::minutes(setting.scheduled_minutes);
-        let logic = script.logic_at(grant.got, LogicVersion::Fixed);
-        for (kind, start, end) in [
-            (StepKind::Silver, grant.got, silver_end),
-            (StepKind::Gold, silver_end, end),
-        ] {
-            work.push(Work {
-                dt: run.day,
-                kind,
-                start,
-                end,
-                logic,
-                reads: Reads::Bronze,
-                write: WriteMode::OverwritePartition,
-                origin: Origin::Scheduled(i),
-            });
-        }
-    }
-    let last_gold = timeline
-        .done
-        .iter()
-        .filter(|s| s.kind == StepKind::Gold)
-        .map(|s| s.end)
-        .max();
-    let report_at = design.restate.map(|restate| match restate {
-        Restate::AtOnce => setting.launch,
-        Restate::AfterAllGold => last_gold.unwrap_or(setting.launch),
-    });
-    let after = apply(
-        silver_before.clone(),
-        gold_before.clone(),
-        &script.events,
-        &script.fx,
-        &work,
-        report_at,
-    );
+    let (silver_before, gold_before) = backfill_run::history(script, setting.launch);
+    let plan = plan(setting, design, &b, script);
+    let outcome = backfill_run::simulate(&plan, silver_before.clone(), gold_before.clone(), script);
     Some(Backfilled {
         design: b,
         silver_before,
         gold_before,
-        attempts,
-        scheduled,
-        timeline,
-        report_at,
-        after,
+        attempts: plan.attempts,
+        scheduled: plan.scheduled,
+        timeline: outcome.timeline,
+        report_at: outcome.report_at,
+        after: outcome.after,
     })
 }
 
@@ -238,13 +127,13 @@ pub fn run(setting: &Setting, design: &CompiledDesign, script: &Script) -> Optio
 /// step when none does), scheduled runs asking for and getting a slot, and
 /// the report's restatement.
 pub fn replay(done: &Backfilled, script: &Script) -> Vec<String> {
-    let with_events: BTreeSet<Day> = script.events.iter().map(|e| e.event_date()).collect();
+    let with_events: SortedSet<Day> = script.events.iter().map(|e| e.event_date()).collect();
     let mut lines: Vec<(Instant, u8, String)> = Vec::new();
     for (n, attempt) in done.attempts.iter().enumerate() {
         let what = if n == 0 { "launched" } else { "launched again" };
         lines.push((attempt.start, 0, format!("The backfill is {what}.")));
         if let Some(cut) = attempt.interrupt {
-            let killed: BTreeSet<Day> = done
+            let killed: SortedSet<Day> = done
                 .timeline
                 .cancelled
                 .iter()

@@ -1,7 +1,7 @@
 //! Scenario 1, "Clicks, forward": two weeks of immutable clicks, a crash
 //! retried at 02:05 and a manual re-run, graded on what the engine did.
 
-use std::collections::BTreeMap;
+use crate::sorted::SortedMap;
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -115,7 +115,7 @@ fn arrived_clicks_in_their_partition(
     script: &Script,
     outcome: &Outcome,
 ) -> RuleResult {
-    let mut missing: BTreeMap<Day, Vec<&Event>> = BTreeMap::new();
+    let mut missing: SortedMap<Day, Vec<&Event>> = SortedMap::new();
     for event in &script.events {
         let dt = event.event_date();
         if event.arrived_at < final_at(dt)

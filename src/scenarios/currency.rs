@@ -3,7 +3,7 @@
 //! 15th must repair exactly those partitions, in order, while tonight's
 //! 02:00 run builds the 14th with the fixed code and needs a connection.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::sorted::{SortedMap, SortedSet};
 
 use crate::design::compile::CompiledDesign;
 use crate::design::{Graph, NodeKind};
@@ -123,7 +123,7 @@ fn drifting(rows: Vec<DriftRow>) -> Vec<DriftRow> {
 }
 
 /// The blast radius: what the drift query returned before the backfill.
-pub fn blast_radius(script: &Script, done: &Backfilled) -> BTreeSet<Day> {
+pub fn blast_radius(script: &Script, done: &Backfilled) -> SortedSet<Day> {
     drifting(silver_drift(&done.silver_before, &script.fx, aug(1)))
         .into_iter()
         .map(|r| r.dt)
@@ -180,7 +180,7 @@ fn nothing_outside_the_blast_radius(
 ) -> RuleResult {
     let radius = blast_radius(script, done);
     // Per date outside the radius: the layers rewritten and when it began.
-    let mut outside: BTreeMap<Day, (Vec<&str>, Instant)> = Default::default();
+    let mut outside: SortedMap<Day, (Vec<&str>, Instant)> = Default::default();
     for step in done
         .timeline
         .done
@@ -238,7 +238,7 @@ fn layer(kind: StepKind) -> &'static str {
 }
 
 /// "3 Aug to 13 Aug", or the dates listed when they are not one run.
-pub fn span(dates: &BTreeSet<Day>) -> String {
+pub fn span(dates: &SortedSet<Day>) -> String {
     let (Some(first), Some(last)) = (dates.first(), dates.last()) else {
         return "none".to_string();
     };
@@ -353,7 +353,7 @@ fn tonights_run_on_time(graph: &Graph, done: &Backfilled) -> RuleResult {
     let evidence = done
         .late_runs()
         .map(|(g, s)| {
-            let holding: BTreeSet<Day> = done
+            let holding: SortedSet<Day> = done
                 .timeline
                 .done
                 .iter()
@@ -380,7 +380,7 @@ fn tonights_run_on_time(graph: &Graph, done: &Backfilled) -> RuleResult {
 }
 
 fn backfill_runs_fixed_logic(graph: &Graph, done: &Backfilled) -> RuleResult {
-    let broken: BTreeSet<Day> = done
+    let broken: SortedSet<Day> = done
         .silver_rebuilds()
         .filter(|a| a.work.logic == LogicVersion::Broken)
         .map(|a| a.work.dt)

@@ -2,7 +2,7 @@
 //! partitions backfilled over a weekend, the source failing over in the
 //! small hours of Saturday, nightly runs wanting a slot each night.
 
-use std::collections::{BTreeMap, BTreeSet};
+use crate::sorted::{SortedMap, SortedSet};
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -127,8 +127,8 @@ pub fn judge(graph: &Graph, design: &CompiledDesign, script: &Script) -> Vec<Rul
 }
 
 fn every_partition_matches_bronze(graph: &Graph, script: &Script, done: &Backfilled) -> RuleResult {
-    let mut bronze: BTreeMap<Day, Vec<&str>> = BTreeMap::new();
-    let mut totals: BTreeMap<Day, i64> = BTreeMap::new();
+    let mut bronze: SortedMap<Day, Vec<&str>> = SortedMap::new();
+    let mut totals: SortedMap<Day, i64> = SortedMap::new();
     for e in &script.events {
         bronze.entry(e.event_date()).or_default().push(&e.id);
         *totals.entry(e.event_date()).or_default() += e.amount.minor;
@@ -215,9 +215,9 @@ fn unit_of(shape: BackfillShape, dt: Day, kind: StepKind) -> UnitKey {
 }
 
 /// Units whose every step finished in the first attempt.
-fn completed_first(done: &Backfilled) -> BTreeSet<UnitKey> {
+fn completed_first(done: &Backfilled) -> SortedSet<UnitKey> {
     let shape = done.design.shape;
-    let finished: BTreeSet<(Day, StepKind)> = done
+    let finished: SortedSet<(Day, StepKind)> = done
         .timeline
         .rebuilt_in(0)
         .map(|s| (s.dt, s.kind))
@@ -238,13 +238,13 @@ fn finished_work_not_redone(graph: &Graph, done: &Backfilled) -> RuleResult {
     let completed = completed_first(done);
     let mut evidence = Vec::new();
     for (n, attempt) in done.attempts.iter().enumerate().skip(1) {
-        let again: BTreeSet<UnitKey> = done
+        let again: SortedSet<UnitKey> = done
             .timeline
             .rebuilt_in(n)
             .map(|s| unit_of(shape, s.dt, s.kind))
             .filter(|unit| completed.contains(unit))
             .collect();
-        let dates: BTreeSet<Day> = again.iter().map(|(dt, _)| *dt).collect();
+        let dates: SortedSet<Day> = again.iter().map(|(dt, _)| *dt).collect();
         if let (Some(first), Some(last)) = (dates.first(), dates.last()) {
             let cut = n
                 .checked_sub(1)

@@ -2,7 +2,7 @@
 //! purchases, a long offline tail, a crash, and finance closing August on
 //! Thursday 3 September at 09:00.
 
-use std::collections::BTreeMap;
+use crate::sorted::SortedMap;
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -120,7 +120,7 @@ fn value_in_place_when_final(graph: &Graph, script: &Script, outcome: &Outcome) 
         .iter()
         .map(|e| (e.id.as_ref(), e.amount.minor))
         .collect();
-    let mut at_final: BTreeMap<Day, (i64, Vec<String>)> = BTreeMap::new();
+    let mut at_final: SortedMap<Day, (i64, Vec<String>)> = SortedMap::new();
     let mut silver = Silver::default();
     for run in &outcome.runs {
         silver.apply(run);

@@ -3,7 +3,7 @@
 //! instead of asking the engine for a full snapshot after every run, which
 //! keeps a check well inside the browser's time budget.
 
-use std::collections::BTreeMap;
+use crate::sorted::SortedMap;
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -14,7 +14,7 @@ use crate::engine::trace::RunTrace;
 /// Row ids per partition, with multiplicity.
 #[derive(Clone, Debug, Default)]
 pub struct Silver {
-    pub partitions: BTreeMap<Day, HashMap<Id, usize>>,
+    pub partitions: SortedMap<Day, HashMap<Id, usize>>,
 }
 
 impl Silver {

@@ -1,15 +1,16 @@
 //! Marlow's August: orders in GBP/EUR/USD, silver built by the daily run,
 //! broken from the run that built the 3rd, and what a backfill does to it.
 
-use std::collections::BTreeSet;
+use crate::sorted::SortedSet;
 
 use chrono::Duration;
 
+use crate::engine::backfill_run::backfill_work;
 use crate::engine::calendar::{at, shift, Day, Instant};
 use crate::engine::clock::{Attempt, StepKind};
 use crate::engine::drift::{gold_drift, silver_drift, DriftRow};
 use crate::engine::generate::{daily_runs, fx_rates, orders, CurrencyMix, DelayProfile, OrderSpec};
-use crate::engine::rebuild::{apply, Origin, Reads, Work};
+use crate::engine::rebuild::{apply, Reads};
 use crate::engine::script::Deploy;
 use crate::engine::table::{Gold, Table};
 use crate::engine::{
@@ -144,16 +145,18 @@ impl Case {
             WriteMode::OverwritePartition,
         );
         let built = simulate_with(&config, &script, Detail::Summary);
-        let every_date: Vec<Work> = built
-            .silver
-            .partitions()
-            .map(|(dt, _)| {
-                // Read as of the backfill's start (a step must take time:
-                // the engine reads at its start and writes at its end).
-                let at = backfill_start();
-                silver_from_bronze(dt, StepKind::Silver, at, at + Duration::minutes(1), 0)
-            })
-            .collect();
+        // Read as of the backfill's start (a step must take time: the
+        // engine reads at its start and writes at its end).
+        let at = backfill_start();
+        let every_date = backfill_work(
+            built
+                .silver
+                .partitions()
+                .map(|(dt, _)| (dt, StepKind::Silver, at, at + Duration::minutes(1))),
+            LogicVersion::Fixed,
+            Reads::Bronze,
+            WriteMode::OverwritePartition,
+        );
         let truth = apply(
             Table::default(),
             Gold::default(),
@@ -186,7 +189,7 @@ impl Case {
     }
 
     /// Which partitions the broken code built.
-    pub fn built_broken(&self) -> BTreeSet<Day> {
+    pub fn built_broken(&self) -> SortedSet<Day> {
         self.silver
             .partitions()
             .filter(|(_, rows)| rows.iter().any(|r| r.logic == LogicVersion::Broken))
@@ -208,15 +211,21 @@ impl Case {
 
     /// The tables after a sequence of backfill runs (a first run, then any
     /// re-runs): their steps applied by the engine, each reading at its
-    /// start and writing at its end, as scenarios 4 and 5 apply theirs.
+    /// start and writing at its end, as scenarios 4 and 5 apply theirs. The
+    /// steps run the fixed code, read bronze (every row that had arrived by
+    /// the step's start: bronze is never rebuilt, so orders that arrived
+    /// after their day's run are in it, which is what a real rebuild from
+    /// bronze picks up; dbt-duckdb agrees, in `scripts/check-real`) and
+    /// overwrite their partition.
     pub fn after(&self, runs: &[Execution]) -> (Table, Gold) {
-        let work: Vec<Work> = runs
-            .iter()
-            .flat_map(|e| &e.done)
-            .filter(|s| s.kind != StepKind::Marker)
-            .enumerate()
-            .map(|(i, s)| silver_from_bronze(s.dt, s.kind, s.start, s.end, i))
-            .collect();
+        let work = backfill_work(
+            runs.iter()
+                .flat_map(|e| &e.done)
+                .map(|s| (s.dt, s.kind, s.start, s.end)),
+            LogicVersion::Fixed,
+            Reads::Bronze,
+            WriteMode::OverwritePartition,
+        );
         let rebuilt = apply(
             self.silver.clone(),
             self.gold.clone(),
@@ -251,8 +260,8 @@ impl Case {
 
     /// Partitions the runs rewrote that were not in the blast radius.
     pub fn needless_rebuilds(&self, runs: &[Execution]) -> Vec<Day> {
-        let radius: BTreeSet<Day> = self.blast_radius().into_iter().collect();
-        let touched: BTreeSet<Day> = runs.iter().flat_map(|e| e.silver_rebuilt()).collect();
+        let radius: SortedSet<Day> = self.blast_radius().into_iter().collect();
+        let touched: SortedSet<Day> = runs.iter().flat_map(|e| e.silver_rebuilt()).collect();
         touched.difference(&radius).copied().collect()
     }
 
@@ -294,22 +303,4 @@ impl Default for Case {
 /// The backfill starts on Friday 14 August at 10:00.
 pub fn backfill_start() -> Instant {
     at(aug(14), 10, 0)
-}
-
-/// A step of the lab's backfill as engine work: the fixed logic, reading
-/// bronze (every row that had arrived by the step's start: bronze is never
-/// rebuilt, so orders that arrived after their day's run are in it, which
-/// is what a real rebuild from bronze picks up; dbt-duckdb agrees, in
-/// `scripts/check-real`), overwriting the partition.
-fn silver_from_bronze(dt: Day, kind: StepKind, start: Instant, end: Instant, i: usize) -> Work {
-    Work {
-        dt,
-        kind,
-        start,
-        end,
-        logic: LogicVersion::Fixed,
-        reads: Reads::Bronze,
-        write: WriteMode::OverwritePartition,
-        origin: Origin::Backfill(i),
-    }
 }

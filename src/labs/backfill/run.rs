@@ -1,5 +1,5 @@
-//! The lab's backfill runs, on the engine's one backfill clock
-//! (`engine::clock`, which also runs scenarios 4 and 5's designs).
+//! The lab's backfill runs, on the engine's one backfill simulation
+//! (`engine::backfill_run`, which also runs scenarios 4 and 5's designs).
 //!
 //! The lab's plan is a per-date job (silver, then its gold, on one slot),
 //! markers written after each date or not at all, and no scheduled runs
@@ -7,10 +7,13 @@
 //! it; what the animation shows (which wave a date ran in, the dates an
 //! interruption left unstarted) is read off the clock's trace.
 
-use std::collections::BTreeSet;
+use crate::sorted::SortedSet;
 
+use crate::engine::backfill_run::{timeline, Plan};
 use crate::engine::calendar::{days, Day, Instant};
-use crate::engine::clock::{run_clock, Attempt, ClockStep, Job, Marking, Shape, StepKind};
+use crate::engine::clock::{Attempt, ClockStep, Job, Marking, Shape, StepKind};
+use crate::engine::rebuild::Reads;
+use crate::engine::{LogicVersion, WriteMode};
 
 /// What a backfill is asked to do (the lab's three choices, made concrete).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -108,7 +111,7 @@ impl Execution {
     }
 
     /// Dates whose completion marker this run wrote.
-    pub fn markers(&self) -> BTreeSet<Day> {
+    pub fn markers(&self) -> SortedSet<Day> {
         self.done
             .iter()
             .filter(|s| s.kind == StepKind::Marker)
@@ -141,7 +144,15 @@ pub fn run(plan: &BackfillPlan, earlier: &[Execution], attempt: Attempt) -> Exec
     let mut attempts: Vec<Attempt> = earlier.iter().map(Execution::attempt).collect();
     attempts.push(attempt);
     let n = earlier.len();
-    let timeline = run_clock(&plan.job(), &attempts, &[]);
+    let timeline = timeline(&Plan {
+        job: plan.job(),
+        attempts,
+        scheduled: Vec::new(),
+        logic: LogicVersion::Fixed,
+        reads: Reads::Bronze,
+        write: WriteMode::OverwritePartition,
+        restate: None,
+    });
     let mine = |steps: &[ClockStep]| -> Vec<ClockStep> {
         steps.iter().filter(|s| s.attempt == n).copied().collect()
     };

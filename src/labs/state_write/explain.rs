@@ -2,7 +2,7 @@
 //! combination of controls: what went wrong, which run did it, and whether
 //! any future run could still repair it.
 
-use std::collections::BTreeMap;
+use crate::sorted::{SortedMap, SortedSet};
 
 use crate::engine::calendar::{shift, weekday_short, Day};
 use crate::engine::{
@@ -106,7 +106,7 @@ pub fn verdict(outcome: &Outcome, config: &PipelineConfig, script: &Script) -> V
 /// Which runs wrote the extra copies, in one sentence.
 fn duplicate_story(outcome: &Outcome) -> String {
     // For each duplicated key: the attempts that wrote its copies.
-    let mut writers: BTreeMap<String, Vec<usize>> = BTreeMap::new();
+    let mut writers: SortedMap<String, Vec<usize>> = SortedMap::new();
     for row in outcome.silver.rows() {
         writers
             .entry(row.key.to_string())
@@ -123,7 +123,7 @@ fn duplicate_story(outcome: &Outcome) -> String {
         })
     });
     let by_lookback = writers.values().any(|runs| {
-        let days: std::collections::BTreeSet<Day> = runs
+        let days: SortedSet<Day> = runs
             .iter()
             .filter_map(|r| outcome.runs.get(*r))
             .map(|t| t.day)

@@ -1,6 +1,6 @@
 //! What one cell shows for the selected run, read off the engine's trace.
 
-use std::collections::BTreeSet;
+use crate::sorted::SortedSet;
 
 use crate::engine::calendar::{days, hh_mm, mm_dd_time, shift, weekday_short, Day};
 use crate::engine::checks::CheckResult;
@@ -150,10 +150,10 @@ pub fn cell_view(cell: Cell, outcome: &Outcome, index: usize) -> Option<CellView
     let run = outcome.runs.get(index)?;
     let snapshot = run.snapshot.as_ref()?;
     let week = days(monday(), shift(monday(), 6));
-    let written: BTreeSet<Day> = run.writes.iter().map(|w| w.dt).collect();
+    let written: SortedSet<Day> = run.writes.iter().map(|w| w.dt).collect();
     let partitions = week
         .map(|day| {
-            let mut seen = BTreeSet::new();
+            let mut seen = SortedSet::new();
             let chips: Vec<Chip> = snapshot
                 .silver
                 .partition(day)

@@ -1,7 +1,7 @@
 //! Running the backfill: animated waves, pause, interrupt, re-run; then
 //! what is left.
 
-use std::collections::BTreeSet;
+use crate::sorted::{SortedMap, SortedSet};
 
 use chrono::Duration;
 use gloo_timers::callback::Interval;
@@ -124,10 +124,10 @@ pub fn Runner() -> impl IntoView {
                 .map(|m| m.minor)
                 .sum();
             let plan = case.plan(&lab.choices.get_untracked());
-            let gold_done: BTreeSet<Day> = runs.iter().flat_map(|e| e.gold_rebuilt()).collect();
+            let gold_done: SortedSet<Day> = runs.iter().flat_map(|e| e.gold_rebuilt()).collect();
             let restated = plan.dates().iter().all(|d| gold_done.contains(d));
             let rebuilt_twice: usize = {
-                let mut counts = std::collections::BTreeMap::<Day, usize>::new();
+                let mut counts = SortedMap::<Day, usize>::new();
                 for dt in runs.iter().flat_map(|e| e.silver_rebuilt()) {
                     *counts.entry(dt).or_default() += 1;
                 }
