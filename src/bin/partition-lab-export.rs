@@ -12,7 +12,10 @@
 //! - `drift/`: the backfill lab's drift query for DuckDB, its tables as
 //!   CSV, and `expected.json`, the lab's drift table;
 //! - `airflow/`: the daily DAG and the backfill commands for every plan
-//!   the backfill lab offers, and `expected.json`, each plan's dates.
+//!   the backfill lab offers, and `expected.json`, each plan's dates;
+//! - `lateness/`: the lateness lab's "your data" query for DuckDB, for each
+//!   test log in `tests/data/arrivals` and a few run times, and
+//!   `expected.json`, the lab's completeness for each.
 //!
 //! Usage: partition-lab-export <folder>
 
@@ -317,6 +320,77 @@ fn airflow_files() -> Vec<File> {
     files
 }
 
+/// The test arrival logs, each with the run times and columns to query.
+const LOGS: [(&str, &str, &str, Option<&str>, &[(u32, u32)]); 2] = [
+    (
+        "edges.csv",
+        "event_time",
+        "arrival_time",
+        Some("value"),
+        &[(2, 0), (3, 0), (1, 0)],
+    ),
+    (
+        "messy.csv",
+        "Event_Time",
+        "Arrival_Time",
+        None,
+        &[(2, 0), (6, 30)],
+    ),
+];
+
+fn lateness_files() -> Vec<File> {
+    use partition_lab::engine::lateness::Lateness;
+    use partition_lab::export::drift::Dialect;
+    use partition_lab::export::lateness_sql::{query, Source, MAX_DAYS};
+    let mut files = Vec::new();
+    let mut expected = Vec::new();
+    for (log, event, arrival, value, runs) in LOGS {
+        let path = format!("tests/data/arrivals/{log}");
+        let bytes = std::fs::read(&path).unwrap_or_default();
+        let Ok(loaded) = partition_lab::labs::lateness::arrival_csv::read_all(&bytes) else {
+            eprintln!("could not read {path}");
+            std::process::exit(1);
+        };
+        for (hour, minute) in runs {
+            let run = chrono::NaiveTime::from_hms_opt(*hour, *minute, 0).unwrap_or_default();
+            let source = Source {
+                table: "arrivals".to_string(),
+                event_time: event.to_string(),
+                arrival_time: arrival.to_string(),
+                value: value.map(str::to_string),
+                run,
+            };
+            let name = format!("{}_{hour:02}{minute:02}", log.trim_end_matches(".csv"));
+            let Ok(sql) = query(Dialect::DuckDb, &source) else {
+                eprintln!("no query for {name}");
+                std::process::exit(1);
+            };
+            files.push(File::new(format!("{name}.sql"), sql));
+            let completeness = loaded.log.at_run_time(run);
+            let rows: Vec<serde_json::Value> = (0..=MAX_DAYS)
+                .map(|l| {
+                    let f = completeness.figures(Lateness::Days(l), Default::default());
+                    serde_json::json!({
+                        "allowed_lateness_days": l,
+                        "events_complete": f.complete.count,
+                        "events_total": f.total.count,
+                        "value_complete": f.complete.value.normalize().to_string(),
+                        "value_total": f.total.value.normalize().to_string(),
+                        "events_complete_pct": format!("{}.{:02}", f.count_bp / 100, f.count_bp % 100),
+                        "value_complete_pct": format!("{}.{:02}", f.value_bp / 100, f.value_bp % 100),
+                    })
+                })
+                .collect();
+            expected.push(serde_json::json!({"name": name, "csv": path, "rows": rows}));
+        }
+    }
+    files.push(File::new(
+        "expected.json",
+        serde_json::to_string_pretty(&expected).unwrap_or_default(),
+    ));
+    files
+}
+
 fn main() {
     let Some(out) = std::env::args().nth(1) else {
         eprintln!("usage: partition-lab-export <folder>");
@@ -329,6 +403,7 @@ fn main() {
         ("microbatch", microbatch_files()),
         ("drift", drift_files()),
         ("airflow", airflow_files()),
+        ("lateness", lateness_files()),
     ] {
         if let Err(e) = write(&root.join(dir), &files) {
             eprintln!("could not write {dir}: {e}");

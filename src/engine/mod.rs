@@ -4,6 +4,7 @@
 //! in; a trace of every run attempt, the final tables, checks and diffs
 //! against the truth come out. Every view of the app renders these outcomes.
 
+pub mod arrivals;
 pub mod backfill_run;
 pub mod bronze;
 pub mod calendar;

@@ -9,6 +9,7 @@ pub mod airflow;
 pub mod bundle;
 pub mod dbt;
 pub mod drift;
+pub mod lateness_sql;
 pub mod project;
 pub mod replay;
 

@@ -1,6 +1,7 @@
 //! The allowed-lateness lab (SPEC 5): a month of events per arrival
 //! profile, and what each allowed lateness means for it.
 
+pub mod arrival_csv;
 pub mod chart;
 pub mod model;
 pub mod query;

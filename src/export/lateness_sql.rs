@@ -1,0 +1,238 @@
+//! The lateness lab's "your data" analysis as one SQL query, for DuckDB
+//! and Spark SQL: completeness by allowed lateness 0..=14, by events and
+//! by value, over the user's own table. It gives the lab's numbers for the
+//! same rows (`scripts/check-real` runs the DuckDB query on the test logs
+//! and compares): the partition day is the event's UTC day, an event is
+//! complete at lateness L when it arrived by the daily run on day d+1+L,
+//! rows whose times or value do not read, or that arrived before they
+//! happened, are left out, and value is |value| (a refund is late money
+//! too).
+
+use chrono::{NaiveTime, Timelike};
+
+use super::drift::Dialect;
+
+/// The lateness the query reports up to, as the lab's slider.
+pub const MAX_DAYS: u32 = 14;
+
+/// Where the user's log lives.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Source {
+    /// A table or view, optionally qualified (`raw.orders_arrivals`).
+    pub table: String,
+    pub event_time: String,
+    pub arrival_time: String,
+    /// `None`: value completeness is event completeness.
+    pub value: Option<String>,
+    pub run: NaiveTime,
+}
+
+impl Default for Source {
+    fn default() -> Self {
+        Source {
+            table: "arrivals".to_string(),
+            event_time: "event_time".to_string(),
+            arrival_time: "arrival_time".to_string(),
+            value: Some("value".to_string()),
+            run: NaiveTime::from_hms_opt(2, 0, 0).unwrap_or_default(),
+        }
+    }
+}
+
+/// A name the query cannot use.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum NameError {
+    #[error("The {0} name is empty.")]
+    Empty(&'static str),
+    #[error("The {0} name has a control character or an empty part between dots.")]
+    Unusable(&'static str),
+    #[error("The {0} name is over 200 characters.")]
+    TooLong(&'static str),
+}
+
+/// `name` quoted for `dialect`, each dot-separated part on its own, so any
+/// name the user types is an identifier and never SQL.
+fn identifier(
+    dialect: Dialect,
+    what: &'static str,
+    name: &str,
+    qualified: bool,
+) -> Result<String, NameError> {
+    let name = name.trim();
+    if name.is_empty() {
+        return Err(NameError::Empty(what));
+    }
+    if name.chars().count() > 200 {
+        return Err(NameError::TooLong(what));
+    }
+    if name.chars().any(char::is_control) {
+        return Err(NameError::Unusable(what));
+    }
+    let quote = match dialect {
+        Dialect::DuckDb => '"',
+        Dialect::SparkSql => '`',
+    };
+    let parts: Vec<&str> = if qualified {
+        name.split('.').collect()
+    } else {
+        vec![name]
+    };
+    if parts.iter().any(|p| p.trim().is_empty()) {
+        return Err(NameError::Unusable(what));
+    }
+    Ok(parts
+        .iter()
+        .map(|p| {
+            let doubled = p.trim().replace(quote, &format!("{quote}{quote}"));
+            format!("{quote}{doubled}{quote}")
+        })
+        .collect::<Vec<_>>()
+        .join("."))
+}
+
+/// The query for `source` in `dialect`.
+pub fn query(dialect: Dialect, source: &Source) -> Result<String, NameError> {
+    let table = identifier(dialect, "table", &source.table, true)?;
+    let event = identifier(dialect, "event time column", &source.event_time, false)?;
+    let arrival = identifier(dialect, "arrival time column", &source.arrival_time, false)?;
+    let value = match &source.value {
+        Some(v) if !v.trim().is_empty() => Some(identifier(dialect, "value column", v, false)?),
+        _ => None,
+    };
+    let run_us = i64::from(source.run.hour() * 3600 + source.run.minute() * 60) * 1_000_000;
+    let run = format!("{:02}:{:02}", source.run.hour(), source.run.minute());
+    let (setting, timestamp, epoch_us, day_start, div, days, count_if) = match dialect {
+        Dialect::DuckDb => (
+            "SET TimeZone = 'UTC';",
+            "TIMESTAMPTZ",
+            "epoch_us",
+            "CAST(CAST(event_at AS DATE) AS TIMESTAMPTZ)",
+            "//",
+            format!("range(0, {}) AS l(allowed_lateness_days)", MAX_DAYS + 1),
+            "count(*) FILTER (WHERE b.needed_days <= l.allowed_lateness_days)",
+        ),
+        Dialect::SparkSql => (
+            "SET spark.sql.session.timeZone = UTC;",
+            "TIMESTAMP",
+            "unix_micros",
+            "CAST(to_date(event_at) AS TIMESTAMP)",
+            "DIV",
+            format!("(SELECT explode(sequence(0, {MAX_DAYS})) AS allowed_lateness_days) AS l"),
+            "count_if(b.needed_days <= l.allowed_lateness_days)",
+        ),
+    };
+    let try_cast = match dialect {
+        Dialect::DuckDb => "TRY_CAST",
+        Dialect::SparkSql => "try_cast",
+    };
+    let size = match &value {
+        Some(v) => format!("abs({try_cast}({v} AS DECIMAL(38, 10)))"),
+        None => "CAST(1 AS DECIMAL(38, 10))".to_string(),
+    };
+    let value_note = if value.is_some() {
+        "by value (|value|: a refund is late money too)"
+    } else {
+        "by value (no value column: each event counts 1, so by value = by events)"
+    };
+    Ok(format!(
+        "-- Completeness by allowed lateness, 0 to {MAX_DAYS} days, by events and {value_note},\n\
+-- as Partition Lab's lateness lab computes it ({name}).\n\
+-- An event of UTC day d is complete at allowed lateness L when it arrived\n\
+-- by the daily run at {run} UTC on day d+1+L. Rows whose times or value do\n\
+-- not read, or that arrived before they happened, are left out, as in the lab.\n\
+{setting}\n\
+WITH rows_read AS (\n\
+    SELECT\n\
+        {try_cast}({event} AS {timestamp}) AS event_at,\n\
+        {try_cast}({arrival} AS {timestamp}) AS arrived_at,\n\
+        {size} AS size\n\
+    FROM {table}\n\
+),\n\
+usable AS (\n\
+    SELECT * FROM rows_read\n\
+    WHERE event_at IS NOT NULL AND arrived_at IS NOT NULL AND size IS NOT NULL\n\
+      AND arrived_at >= event_at\n\
+),\n\
+by_event AS (\n\
+    -- Microseconds after the run on day d+1, rounded up to whole days.\n\
+    SELECT\n\
+        size,\n\
+        CASE WHEN late_us <= 0 THEN 0\n\
+             ELSE (late_us + 86399999999) {div} 86400000000 END AS needed_days\n\
+    FROM (\n\
+        SELECT size, {epoch_us}(arrived_at) - ({epoch_us}({day_start}) + 86400000000 + {run_us}) AS late_us\n\
+        FROM usable\n\
+    ) AS timed\n\
+)\n\
+SELECT\n\
+    l.allowed_lateness_days,\n\
+    {count_if} AS events_complete,\n\
+    count(*) AS events_total,\n\
+    coalesce(sum(CASE WHEN b.needed_days <= l.allowed_lateness_days THEN b.size END), 0) AS value_complete,\n\
+    sum(b.size) AS value_total,\n\
+    floor(10000.0 * {count_if} / count(*)) / 100 AS events_complete_pct,\n\
+    floor(10000.0 * coalesce(sum(CASE WHEN b.needed_days <= l.allowed_lateness_days THEN b.size END), 0) / sum(b.size)) / 100 AS value_complete_pct\n\
+FROM {days}\n\
+CROSS JOIN by_event AS b\n\
+GROUP BY l.allowed_lateness_days\n\
+ORDER BY l.allowed_lateness_days;\n",
+        name = dialect.name(),
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn names_are_quoted_so_they_cannot_become_sql() -> Result<(), NameError> {
+        let source = Source {
+            table: "raw.orders\"; DROP TABLE x; --".to_string(),
+            event_time: "when `it` happened".to_string(),
+            ..Source::default()
+        };
+        let duck = query(Dialect::DuckDb, &source)?;
+        assert!(duck.contains("FROM \"raw\".\"orders\"\"; DROP TABLE x; --\""));
+        assert!(duck.contains("TRY_CAST(\"when `it` happened\" AS TIMESTAMPTZ)"));
+        let spark = query(Dialect::SparkSql, &source)?;
+        assert!(spark.contains("try_cast(`when ``it`` happened` AS TIMESTAMP)"));
+        Ok(())
+    }
+
+    #[test]
+    fn unusable_names_are_refused_with_a_reason() {
+        let with = |table: &str| Source {
+            table: table.to_string(),
+            ..Source::default()
+        };
+        assert_eq!(
+            query(Dialect::DuckDb, &with(" ")),
+            Err(NameError::Empty("table"))
+        );
+        assert_eq!(
+            query(Dialect::DuckDb, &with("a..b")),
+            Err(NameError::Unusable("table"))
+        );
+        assert_eq!(
+            query(Dialect::DuckDb, &with("a\nb")),
+            Err(NameError::Unusable("table"))
+        );
+    }
+
+    #[test]
+    fn the_run_time_and_the_value_column_shape_the_query() -> Result<(), NameError> {
+        let source = Source {
+            value: None,
+            run: NaiveTime::from_hms_opt(6, 30, 0).unwrap_or_default(),
+            ..Source::default()
+        };
+        let sql = query(Dialect::DuckDb, &source)?;
+        assert!(
+            sql.contains("+ 23400000000)"),
+            "06:30 is 23,400 s after midnight"
+        );
+        assert!(sql.contains("CAST(1 AS DECIMAL(38, 10)) AS size"));
+        assert!(sql.contains("at 06:30 UTC"));
+        Ok(())
+    }
+}

@@ -1,0 +1,635 @@
+//! Reading a user's arrival log: CSV with a header naming `event_time`,
+//! `arrival_time` and, optionally, `value` (in any order, other columns
+//! ignored), fed chunk by chunk as the browser reads the file.
+//!
+//! Rows are folded into an `ArrivalLog` as they are read and then
+//! dropped. A row that cannot be used is never lost silently: it is
+//! counted by what is wrong with it, and the first few are kept with their
+//! line numbers for the page to show.
+
+#![deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+
+use std::str::FromStr;
+
+use chrono::{Duration, NaiveDate, NaiveTime};
+use csv_core::{ReadRecordResult, Reader};
+use rust_decimal::Decimal;
+
+use crate::engine::arrivals::{Arrival, ArrivalLog};
+use crate::engine::calendar::Instant;
+
+/// The most rows the lab reads.
+pub const MAX_ROWS: u64 = 5_000_000;
+/// The largest file the lab reads, in bytes (250 MB).
+pub const MAX_BYTES: u64 = 250_000_000;
+/// Bad rows shown with their line numbers.
+pub const EXAMPLES: usize = 5;
+/// The largest |value| accepted: far above any real amount, and small
+/// enough that five million of them still sum exactly.
+const MAX_VALUE: Decimal = Decimal::from_parts(0xA4C6_8000, 0x0003_8D7E, 0, false, 0);
+
+/// What is wrong with a row the lab cannot use.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Problem {
+    MissingField,
+    EventTime,
+    ArrivalTime,
+    ArrivalBeforeEvent,
+    Value,
+}
+
+impl Problem {
+    pub const ALL: [Problem; 5] = [
+        Problem::MissingField,
+        Problem::EventTime,
+        Problem::ArrivalTime,
+        Problem::ArrivalBeforeEvent,
+        Problem::Value,
+    ];
+
+    pub fn describe(self) -> &'static str {
+        match self {
+            Problem::MissingField => "a field is missing or empty",
+            Problem::EventTime => "event_time is not an ISO 8601 time",
+            Problem::ArrivalTime => "arrival_time is not an ISO 8601 time",
+            Problem::ArrivalBeforeEvent => "arrival_time is before event_time",
+            Problem::Value => "value is not a decimal number (or is beyond 10^15)",
+        }
+    }
+
+    fn index(self) -> usize {
+        self as usize
+    }
+}
+
+/// One row left out, as the page shows it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BadRow {
+    /// 1-based, counting the header as line 1.
+    pub line: u64,
+    pub problem: Problem,
+    /// The row's fields as read, joined by commas, cut at 120 characters.
+    pub text: String,
+}
+
+/// Every row left out: how many for each problem, and the first few.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct BadRows {
+    counts: [u64; 5],
+    pub examples: Vec<BadRow>,
+}
+
+impl BadRows {
+    pub fn total(&self) -> u64 {
+        self.counts
+            .iter()
+            .fold(0u64, |sum, n| sum.saturating_add(*n))
+    }
+
+    /// (problem, rows) for each problem some row had.
+    pub fn by_problem(&self) -> Vec<(Problem, u64)> {
+        Problem::ALL
+            .into_iter()
+            .zip(self.counts)
+            .filter(|(_, n)| *n > 0)
+            .collect()
+    }
+
+    fn add(&mut self, line: u64, problem: Problem, text: impl FnOnce() -> String) {
+        if let Some(n) = self.counts.get_mut(problem.index()) {
+            *n = n.saturating_add(1);
+        }
+        if self.examples.len() < EXAMPLES {
+            self.examples.push(BadRow {
+                line,
+                problem,
+                text: text(),
+            });
+        }
+    }
+}
+
+/// A file the lab cannot read at all.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum LogError {
+    #[error("The file is empty.")]
+    Empty,
+    #[error("The first row must name the columns event_time and arrival_time (and value, if there is one); this file's first row is \"{found}\".")]
+    Header { found: String },
+    #[error("The file has a header but no rows.")]
+    NoRows,
+    #[error("None of the file's {rows} rows could be read; the reasons are listed below.")]
+    NoUsableRows { rows: u64, bad: BadRows },
+    #[error("The file is over 250 MB, the most the lab reads.")]
+    TooLarge,
+    #[error("The file has more than 5,000,000 rows, the most the lab reads.")]
+    TooManyRows,
+}
+
+/// A log read to the end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Loaded {
+    pub log: ArrivalLog,
+    /// Data rows in the file (the header not counted).
+    pub rows: u64,
+    pub bad: BadRows,
+    /// Whether the file had a value column.
+    pub has_value: bool,
+}
+
+impl Loaded {
+    /// Rows the figures are based on.
+    pub fn used(&self) -> u64 {
+        self.log.events
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct Columns {
+    event: usize,
+    arrival: usize,
+    value: Option<usize>,
+}
+
+/// Reads a log chunk by chunk: `feed` each chunk, then `finish`.
+pub struct LogReader {
+    csv: Reader,
+    out: Vec<u8>,
+    ends: Vec<usize>,
+    out_len: usize,
+    ends_len: usize,
+    columns: Option<Columns>,
+    log: ArrivalLog,
+    rows: u64,
+    bad: BadRows,
+    bytes: u64,
+}
+
+impl Default for LogReader {
+    fn default() -> Self {
+        LogReader {
+            csv: Reader::new(),
+            out: vec![0; 1024],
+            ends: vec![0; 16],
+            out_len: 0,
+            ends_len: 0,
+            columns: None,
+            log: ArrivalLog::default(),
+            rows: 0,
+            bad: BadRows::default(),
+            bytes: 0,
+        }
+    }
+}
+
+impl LogReader {
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// Data rows read so far, for a progress bar.
+    pub fn rows(&self) -> u64 {
+        self.rows
+    }
+
+    /// Reads the next chunk of the file.
+    pub fn feed(&mut self, chunk: &[u8]) -> Result<(), LogError> {
+        self.bytes = self
+            .bytes
+            .saturating_add(u64::try_from(chunk.len()).unwrap_or(u64::MAX));
+        if self.bytes > MAX_BYTES {
+            return Err(LogError::TooLarge);
+        }
+        self.read(chunk, false)
+    }
+
+    /// Reads what is left (a last row without a line break) and reports.
+    pub fn finish(mut self) -> Result<Loaded, LogError> {
+        self.read(&[], true)?;
+        if self.columns.is_none() {
+            return Err(LogError::Empty);
+        }
+        if self.rows == 0 {
+            return Err(LogError::NoRows);
+        }
+        if self.log.events == 0 {
+            return Err(LogError::NoUsableRows {
+                rows: self.rows,
+                bad: self.bad,
+            });
+        }
+        Ok(Loaded {
+            log: self.log,
+            rows: self.rows,
+            bad: self.bad,
+            has_value: self.columns.is_some_and(|c| c.value.is_some()),
+        })
+    }
+
+    fn read(&mut self, mut input: &[u8], last: bool) -> Result<(), LogError> {
+        loop {
+            let out = self.out.get_mut(self.out_len..).unwrap_or_default();
+            let ends = self.ends.get_mut(self.ends_len..).unwrap_or_default();
+            let (result, n_in, n_out, n_ends) = self.csv.read_record(input, out, ends);
+            input = input.get(n_in..).unwrap_or_default();
+            self.out_len = self.out_len.saturating_add(n_out);
+            self.ends_len = self.ends_len.saturating_add(n_ends);
+            match result {
+                ReadRecordResult::InputEmpty => {
+                    if !last {
+                        return Ok(());
+                    }
+                }
+                ReadRecordResult::OutputFull => {
+                    let grown = self.out.len().saturating_mul(2);
+                    self.out.resize(grown, 0);
+                }
+                ReadRecordResult::OutputEndsFull => {
+                    let grown = self.ends.len().saturating_mul(2);
+                    self.ends.resize(grown, 0);
+                }
+                ReadRecordResult::Record => {
+                    // csv-core counts lines from 1 and has already counted
+                    // the line break that ended the record (the last record,
+                    // flushed at the end, has none).
+                    let line = self.csv.line().saturating_sub(u64::from(!last));
+                    self.record(line)?;
+                    self.out_len = 0;
+                    self.ends_len = 0;
+                }
+                ReadRecordResult::End => return Ok(()),
+            }
+        }
+    }
+
+    /// Field `i` of the record just read.
+    fn field(&self, i: usize) -> Option<&[u8]> {
+        let ends = self.ends.get(..self.ends_len)?;
+        let end = *ends.get(i)?;
+        let start = match i.checked_sub(1) {
+            Some(before) => *ends.get(before)?,
+            None => 0,
+        };
+        self.out.get(start..end)
+    }
+
+    fn fields(&self) -> impl Iterator<Item = &[u8]> {
+        (0..self.ends_len).filter_map(|i| self.field(i))
+    }
+
+    fn record(&mut self, line: u64) -> Result<(), LogError> {
+        let Some(columns) = self.columns else {
+            return self.header();
+        };
+        // A blank line is a record of one empty field: nothing to read.
+        if self.ends_len == 1
+            && self
+                .field(0)
+                .is_some_and(|f| f.iter().all(u8::is_ascii_whitespace))
+        {
+            return Ok(());
+        }
+        self.rows = self.rows.saturating_add(1);
+        if self.rows > MAX_ROWS {
+            return Err(LogError::TooManyRows);
+        }
+        match self.arrival(columns) {
+            Ok(arrival) => {
+                self.log.add(&arrival);
+            }
+            Err(problem) => {
+                let text = || {
+                    let joined: Vec<String> = self
+                        .fields()
+                        .map(|f| String::from_utf8_lossy(f).into_owned())
+                        .collect();
+                    joined.join(",").chars().take(120).collect()
+                };
+                let text = text();
+                self.bad.add(line, problem, || text);
+            }
+        }
+        Ok(())
+    }
+
+    fn header(&mut self) -> Result<(), LogError> {
+        let names: Vec<String> = self
+            .fields()
+            .map(|f| String::from_utf8_lossy(f).trim().to_ascii_lowercase())
+            .collect();
+        if names.iter().all(String::is_empty) {
+            // Blank lines before the header.
+            return Ok(());
+        }
+        let find = |name: &str| names.iter().position(|n| n == name);
+        match (find("event_time"), find("arrival_time")) {
+            (Some(event), Some(arrival)) => {
+                self.columns = Some(Columns {
+                    event,
+                    arrival,
+                    value: find("value"),
+                });
+                Ok(())
+            }
+            _ => Err(LogError::Header {
+                found: names.join(",").chars().take(120).collect(),
+            }),
+        }
+    }
+
+    fn arrival(&self, columns: Columns) -> Result<Arrival, Problem> {
+        let text = |i: usize| {
+            self.field(i)
+                .and_then(|f| std::str::from_utf8(f).ok())
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+        };
+        let (Some(event), Some(arrived)) = (text(columns.event), text(columns.arrival)) else {
+            return Err(Problem::MissingField);
+        };
+        let value = match columns.value {
+            Some(i) => text(i).ok_or(Problem::MissingField)?,
+            None => "1",
+        };
+        let event = parse_time(event).ok_or(Problem::EventTime)?;
+        let arrived = parse_time(arrived).ok_or(Problem::ArrivalTime)?;
+        let value = Decimal::from_str(value)
+            .ok()
+            .map(|v| v.abs())
+            .filter(|v| *v <= MAX_VALUE)
+            .ok_or(Problem::Value)?;
+        if arrived < event {
+            return Err(Problem::ArrivalBeforeEvent);
+        }
+        Ok(Arrival {
+            event,
+            arrived,
+            value,
+        })
+    }
+}
+
+/// Reads a whole log held in memory (pasted text, tests).
+pub fn read_all(bytes: &[u8]) -> Result<Loaded, LogError> {
+    let mut reader = LogReader::new();
+    reader.feed(bytes)?;
+    reader.finish()
+}
+
+/// Walks a time's text.
+struct Cursor<'a> {
+    rest: &'a [u8],
+}
+
+impl<'a> Cursor<'a> {
+    fn number(&mut self, digits: usize) -> Option<u32> {
+        let (head, rest) = self.rest.split_at_checked(digits)?;
+        let mut n: u32 = 0;
+        for b in head {
+            if !b.is_ascii_digit() {
+                return None;
+            }
+            n = n
+                .checked_mul(10)?
+                .checked_add(u32::from(b.checked_sub(b'0')?))?;
+        }
+        self.rest = rest;
+        Some(n)
+    }
+
+    fn eat(&mut self, any_of: &[u8]) -> bool {
+        match self.rest.split_first() {
+            Some((b, rest)) if any_of.contains(b) => {
+                self.rest = rest;
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// A fraction of a second after `.` or `,`, as nanoseconds (1 to 9 digits).
+    fn fraction(&mut self) -> Option<u32> {
+        let digits = self.rest.iter().take_while(|b| b.is_ascii_digit()).count();
+        if !(1..=9).contains(&digits) {
+            return None;
+        }
+        let n = self.number(digits)?;
+        let scale = 10u32.checked_pow(u32::try_from(9usize.checked_sub(digits)?).ok()?)?;
+        n.checked_mul(scale)
+    }
+}
+
+/// Reads an ISO 8601 time, as UTC: `2026-08-03T09:10:00Z`,
+/// `2026-08-03 09:10`, `2026-08-03T09:10:00.250+02:00` (seconds and the
+/// fraction optional; an offset, `Z` or none, which means UTC).
+/// Hand-written for the same reason as `calendar::parse_iso_date`: only
+/// these shapes are read, a million times a file, and chrono's general
+/// parser is large in the bundle and slow.
+pub fn parse_time(text: &str) -> Option<Instant> {
+    let mut c = Cursor {
+        rest: text.trim().as_bytes(),
+    };
+    let year = c.number(4)?;
+    let month = c.eat(b"-").then(|| c.number(2))??;
+    let day = c.eat(b"-").then(|| c.number(2))??;
+    if !c.eat(b"Tt ") {
+        return None;
+    }
+    let hour = c.number(2)?;
+    let minute = c.eat(b":").then(|| c.number(2))??;
+    let (second, nano) = if c.eat(b":") {
+        let second = c.number(2)?;
+        let nano = if c.eat(b".,") { c.fraction()? } else { 0 };
+        (second, nano)
+    } else {
+        (0, 0)
+    };
+    let date = NaiveDate::from_ymd_opt(i32::try_from(year).ok()?, month, day)?;
+    let local = date.and_time(NaiveTime::from_hms_nano_opt(hour, minute, second, nano)?);
+    c.eat(b" ");
+    let offset_minutes: i64 = if c.rest.is_empty() || c.eat(b"Zz") {
+        0
+    } else {
+        let sign: i64 = if c.eat(b"+") {
+            1
+        } else if c.eat(b"-") {
+            -1
+        } else {
+            return None;
+        };
+        let hours = c.number(2)?;
+        let minutes = if c.rest.is_empty() {
+            0
+        } else {
+            c.eat(b":");
+            c.number(2)?
+        };
+        if hours > 23 || minutes > 59 {
+            return None;
+        }
+        sign.checked_mul(i64::from(hours.checked_mul(60)?.checked_add(minutes)?))?
+    };
+    if !c.rest.is_empty() {
+        return None;
+    }
+    local.checked_sub_signed(Duration::minutes(offset_minutes))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::calendar::{at, date};
+
+    #[test]
+    fn the_largest_value_is_ten_to_the_fifteenth() {
+        assert_eq!(MAX_VALUE, Decimal::from(1_000_000_000_000_000i64));
+    }
+
+    #[test]
+    fn times_are_read_in_every_shape_the_page_promises_and_made_utc() {
+        let nine_ten = at(date(2026, 8, 3), 9, 10);
+        for text in [
+            "2026-08-03T09:10:00Z",
+            "2026-08-03 09:10:00",
+            "2026-08-03T09:10",
+            " 2026-08-03t09:10:00z ",
+            "2026-08-03T11:10:00+02:00",
+            "2026-08-03T11:10:00+0200",
+            "2026-08-03T11:10+02",
+            "2026-08-03T04:10:00-05:00",
+            "2026-08-03 11:10:00 +02:00",
+        ] {
+            assert_eq!(parse_time(text), Some(nine_ten), "{text}");
+        }
+        assert_eq!(
+            parse_time("2026-08-03T09:10:00.25Z"),
+            Some(nine_ten + Duration::milliseconds(250))
+        );
+        // An offset that crosses midnight moves the day.
+        assert_eq!(
+            parse_time("2026-08-01T01:30:00+02:00"),
+            Some(at(date(2026, 7, 31), 23, 30))
+        );
+        assert_eq!(
+            parse_time("2028-02-29T12:00:00Z"),
+            Some(at(date(2028, 2, 29), 12, 0))
+        );
+    }
+
+    #[test]
+    fn anything_else_is_not_a_time() {
+        for text in [
+            "",
+            "yesterday",
+            "2026-08-03",
+            "2026-8-3T09:10:00Z",
+            "2026-08-03T9:10:00Z",
+            "2026-02-30T09:10:00Z",
+            "2027-02-29T09:10:00Z",
+            "2026-08-03T24:00:00Z",
+            "2026-08-03T09:60:00Z",
+            "2026-08-03T09:10:00+24:00",
+            "2026-08-03T09:10:00Q",
+            "2026-08-03T09:10:00.Z",
+            "2026-08-03T09:10:00.1234567890Z",
+            "2026-08-03T09:10:00Z extra",
+            "１２３４-08-03T09:10:00Z",
+        ] {
+            assert_eq!(parse_time(text), None, "{text}");
+        }
+    }
+
+    #[test]
+    fn columns_are_found_by_name_and_extra_ones_ignored() -> Result<(), LogError> {
+        let file = "id,Arrival_Time,note,event_time\n\
+                    1,2026-08-03T10:00:00Z,x,2026-08-03T09:00:00Z\n";
+        let loaded = read_all(file.as_bytes())?;
+        assert_eq!((loaded.rows, loaded.used()), (1, 1));
+        assert!(!loaded.has_value);
+        Ok(())
+    }
+
+    #[test]
+    fn bad_rows_are_counted_by_reason_with_their_lines() -> Result<(), LogError> {
+        let file = "event_time,arrival_time,value\n\
+                    2026-08-03T09:00:00Z,2026-08-03T09:05:00Z,12.50\n\
+                    2026-08-03T09:00:00Z,,3\n\
+                    soon,2026-08-03T09:05:00Z,3\n\
+                    2026-08-03T09:00:00Z,later,3\n\
+                    2026-08-03T09:00:00Z,2026-08-03T08:00:00Z,3\n\
+                    2026-08-03T09:00:00Z,2026-08-03T09:05:00Z,twelve\n\
+                    2026-08-03T09:00:00Z\n\
+                    \n\
+                    \"2026-08-03T09:00:00Z\",\"2026-08-04T09:00:00Z\",\"-1,5\"\n";
+        let loaded = read_all(file.as_bytes())?;
+        assert_eq!(loaded.rows, 8);
+        assert_eq!(loaded.used(), 1);
+        assert_eq!(
+            loaded.bad.by_problem(),
+            [
+                (Problem::MissingField, 2),
+                (Problem::EventTime, 1),
+                (Problem::ArrivalTime, 1),
+                (Problem::ArrivalBeforeEvent, 1),
+                (Problem::Value, 2),
+            ]
+        );
+        let lines: Vec<u64> = loaded.bad.examples.iter().map(|b| b.line).collect();
+        assert_eq!(lines, [3, 4, 5, 6, 7]);
+        let first = loaded.bad.examples.first().expect("an example");
+        assert_eq!(first.text, "2026-08-03T09:00:00Z,,3");
+        Ok(())
+    }
+
+    #[test]
+    fn a_file_is_the_same_however_it_is_cut_into_chunks() -> Result<(), LogError> {
+        let mut file = String::from("event_time,arrival_time,value\r\n");
+        for i in 0..200u32 {
+            file.push_str(&format!(
+                "2026-08-{:02}T{:02}:15:00Z,\"2026-08-{:02}T03:{:02}:00+01:00\",{}.{:02}\r\n",
+                1 + i % 28,
+                i % 24,
+                2 + i % 28,
+                i % 60,
+                i,
+                i % 100
+            ));
+        }
+        file.push_str("2026-08-03T09:00:00Z,2026-08-03T09:05:00Z,1");
+        let whole = read_all(file.as_bytes())?;
+        assert_eq!(whole.rows, 201);
+        for size in [1, 7, 64, 1000] {
+            let mut reader = LogReader::new();
+            for chunk in file.as_bytes().chunks(size) {
+                reader.feed(chunk)?;
+            }
+            assert_eq!(reader.finish()?, whole, "chunks of {size}");
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn files_it_cannot_read_say_why() {
+        assert_eq!(read_all(b""), Err(LogError::Empty));
+        assert_eq!(read_all(b"\n\n"), Err(LogError::Empty));
+        assert_eq!(
+            read_all(b"when,arrived\n2026-08-03T09:00:00Z,2026-08-03T09:00:00Z\n"),
+            Err(LogError::Header {
+                found: "when,arrived".to_string()
+            })
+        );
+        assert_eq!(
+            read_all(b"event_time,arrival_time\n"),
+            Err(LogError::NoRows)
+        );
+        assert!(matches!(
+            read_all(b"event_time,arrival_time\nx,y\n"),
+            Err(LogError::NoUsableRows { rows: 1, .. })
+        ));
+        // The size is checked before a byte is parsed.
+        let mut reader = LogReader::new();
+        assert_eq!(reader.feed(&vec![b'\n'; 1_000]), Ok(()));
+        reader.bytes = MAX_BYTES;
+        assert_eq!(reader.feed(b"\n"), Err(LogError::TooLarge));
+    }
+}
