@@ -344,7 +344,14 @@ fn lateness_files() -> Vec<File> {
     use partition_lab::export::lateness_sql::{query, Source, MAX_DAYS};
     let mut files = Vec::new();
     let mut expected = Vec::new();
-    for (log, event, arrival, value, runs) in LOGS {
+    for TestLog {
+        file: log,
+        event,
+        arrival,
+        value,
+        runs,
+    } in LOGS
+    {
         let path = format!("tests/data/arrivals/{log}");
         let bytes = std::fs::read(&path).unwrap_or_default();
         let Ok(loaded) = partition_lab::labs::lateness::arrival_csv::read_all(&bytes) else {
