@@ -320,22 +320,30 @@ fn airflow_files() -> Vec<File> {
     files
 }
 
-/// The test arrival logs, each with the run times and columns to query.
-const LOGS: [(&str, &str, &str, Option<&str>, &[(u32, u32)]); 2] = [
-    (
-        "edges.csv",
-        "event_time",
-        "arrival_time",
-        Some("value"),
-        &[(2, 0), (3, 0), (1, 0)],
-    ),
-    (
-        "messy.csv",
-        "Event_Time",
-        "Arrival_Time",
-        None,
-        &[(2, 0), (6, 30)],
-    ),
+/// A test arrival log, its columns and the run times to query it at.
+struct TestLog {
+    file: &'static str,
+    event: &'static str,
+    arrival: &'static str,
+    value: Option<&'static str>,
+    runs: &'static [(u32, u32)],
+}
+
+const LOGS: [TestLog; 2] = [
+    TestLog {
+        file: "edges.csv",
+        event: "event_time",
+        arrival: "arrival_time",
+        value: Some("value"),
+        runs: &[(2, 0), (3, 0), (1, 0)],
+    },
+    TestLog {
+        file: "messy.csv",
+        event: "Event_Time",
+        arrival: "Arrival_Time",
+        value: None,
+        runs: &[(2, 0), (6, 30)],
+    },
 ];
 
 fn lateness_files() -> Vec<File> {
