@@ -381,6 +381,11 @@ fn lateness_files() -> Vec<File> {
                 std::process::exit(1);
             };
             files.push(File::new(format!("{name}.sql"), sql));
+            let Ok(spark) = query(Dialect::SparkSql, &source) else {
+                eprintln!("no Spark query for {name}");
+                std::process::exit(1);
+            };
+            files.push(File::new(format!("{name}.spark.sql"), spark));
             let completeness = loaded.log.at_run_time(run);
             let rows: Vec<serde_json::Value> = (0..=MAX_DAYS)
                 .map(|l| {
