@@ -347,6 +347,7 @@ const LOGS: [TestLog; 2] = [
 ];
 
 fn lateness_files() -> Vec<File> {
+    use partition_lab::engine::arrivals::value_text;
     use partition_lab::engine::lateness::Lateness;
     use partition_lab::export::drift::Dialect;
     use partition_lab::export::lateness_sql::{query, Source, MAX_DAYS};
@@ -394,8 +395,8 @@ fn lateness_files() -> Vec<File> {
                         "allowed_lateness_days": l,
                         "events_complete": f.complete.count,
                         "events_total": f.total.count,
-                        "value_complete": f.complete.value.normalize().to_string(),
-                        "value_total": f.total.value.normalize().to_string(),
+                        "value_complete": value_text(f.complete.value),
+                        "value_total": value_text(f.total.value),
                         "events_complete_pct": format!("{}.{:02}", f.count_bp / 100, f.count_bp % 100),
                         "value_complete_pct": format!("{}.{:02}", f.value_bp / 100, f.value_bp % 100),
                     })

@@ -9,28 +9,50 @@
 //! day it arrived, and the minute it arrived (rounded up): that is all any
 //! run time needs, so a new run time re-reads cells, not rows, and no row is
 //! kept. Days and times are UTC.
+//!
+//! Values are exact decimals held as whole ten-billionths in an `i128`
+//! (`Units`), as the engine holds money in whole pence: ten decimal places
+//! is the `DECIMAL(38, 10)` the warehouse query reads them as, five million
+//! values up to 10^15 sum without overflow, and integer sums and shares cost
+//! the bundle a fraction of `rust_decimal`'s division.
 
 use chrono::{Datelike, NaiveTime, Timelike};
-use rust_decimal::prelude::ToPrimitive;
-use rust_decimal::Decimal;
 use rustc_hash::FxHashMap as HashMap;
 
 use super::calendar::{is_business_day, nth_business_day, shift, Day, Instant};
 use super::lateness::{Lateness, DELAY_BUCKETS, MAX_TRACKED_LATENESS};
+
+/// A value in whole ten-billionths (1.5 is 15_000_000_000).
+pub type Units = i128;
+
+/// Units in one whole value.
+pub const UNIT: Units = 10_000_000_000;
+
+/// `units` as a decimal, without trailing zeros: "1215.5", "-3", "0.25".
+pub fn value_text(units: Units) -> String {
+    let sign = if units < 0 { "-" } else { "" };
+    let abs = units.unsigned_abs();
+    let (whole, frac) = (abs / UNIT.unsigned_abs(), abs % UNIT.unsigned_abs());
+    if frac == 0 {
+        return format!("{sign}{whole}");
+    }
+    let digits = format!("{frac:010}");
+    format!("{sign}{whole}.{}", digits.trim_end_matches('0'))
+}
 
 /// One readable row of a log, in UTC; `value` is already its size (|value|).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Arrival {
     pub event: Instant,
     pub arrived: Instant,
-    pub value: Decimal,
+    pub value: Units,
 }
 
 /// How many events and how much value.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Share {
     pub count: u64,
-    pub value: Decimal,
+    pub value: Units,
 }
 
 impl Share {
@@ -51,14 +73,14 @@ impl Share {
 
 /// `part` of `whole` in hundredths of a percent, rounded down (9990 is
 /// 99.90 %); a whole of nothing is complete.
-pub fn share_bp(part: Decimal, whole: Decimal) -> u32 {
-    if whole <= Decimal::ZERO {
+pub fn share_bp(part: Units, whole: Units) -> u32 {
+    if whole <= 0 {
         return 10_000;
     }
-    part.clamp(Decimal::ZERO, whole)
-        .checked_mul(Decimal::from(10_000u32))
+    part.clamp(0, whole)
+        .checked_mul(10_000)
         .and_then(|scaled| scaled.checked_div(whole))
-        .and_then(|bp| bp.floor().to_u32())
+        .and_then(|bp| u32::try_from(bp).ok())
         .unwrap_or(10_000)
 }
 

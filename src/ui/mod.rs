@@ -5,6 +5,7 @@ pub mod app;
 pub mod backfill;
 pub mod canvas;
 pub mod copy;
+pub mod html;
 pub mod lateness;
 pub mod not_found;
 pub mod overview;

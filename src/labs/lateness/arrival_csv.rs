@@ -9,14 +9,10 @@
 
 #![deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 
-use std::str::FromStr;
-
+use crate::engine::arrivals::{Arrival, ArrivalLog, Units};
+use crate::engine::calendar::Instant;
 use chrono::{Duration, NaiveDate, NaiveTime};
 use csv_core::{ReadRecordResult, Reader};
-use rust_decimal::Decimal;
-
-use crate::engine::arrivals::{Arrival, ArrivalLog};
-use crate::engine::calendar::Instant;
 
 /// The most rows the lab reads.
 pub const MAX_ROWS: u64 = 5_000_000;
@@ -24,9 +20,11 @@ pub const MAX_ROWS: u64 = 5_000_000;
 pub const MAX_BYTES: u64 = 250_000_000;
 /// Bad rows shown with their line numbers.
 pub const EXAMPLES: usize = 5;
-/// The largest |value| accepted: far above any real amount, and small
-/// enough that five million of them still sum exactly.
-const MAX_VALUE: Decimal = Decimal::from_parts(0xA4C6_8000, 0x0003_8D7E, 0, false, 0);
+/// The most digits a value may have before its point: |value| < 10^15,
+/// far above any real amount, so five million of them still sum exactly.
+const MAX_WHOLE_DIGITS: usize = 15;
+/// The most digits after the point (the query's DECIMAL(38, 10)).
+const MAX_FRACTION_DIGITS: usize = 10;
 
 /// What is wrong with a row the lab cannot use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -53,7 +51,9 @@ impl Problem {
             Problem::EventTime => "event_time is not an ISO 8601 time",
             Problem::ArrivalTime => "arrival_time is not an ISO 8601 time",
             Problem::ArrivalBeforeEvent => "arrival_time is before event_time",
-            Problem::Value => "value is not a decimal number (or is beyond 10^15)",
+            Problem::Value => {
+                "value is not a decimal number (at most 15 digits before the point and 10 after)"
+            }
         }
     }
 
@@ -353,11 +353,7 @@ impl LogReader {
         };
         let event = parse_time(event).ok_or(Problem::EventTime)?;
         let arrived = parse_time(arrived).ok_or(Problem::ArrivalTime)?;
-        let value = Decimal::from_str(value)
-            .ok()
-            .map(|v| v.abs())
-            .filter(|v| *v <= MAX_VALUE)
-            .ok_or(Problem::Value)?;
+        let value = parse_value(value).ok_or(Problem::Value)?.saturating_abs();
         if arrived < event {
             return Err(Problem::ArrivalBeforeEvent);
         }
@@ -374,6 +370,40 @@ pub fn read_all(bytes: &[u8]) -> Result<Loaded, LogError> {
     let mut reader = LogReader::new();
     reader.feed(bytes)?;
     reader.finish()
+}
+
+/// Reads a plain decimal (`12`, `-3.50`, `+0.125`, `.5`) as whole
+/// ten-billionths; no exponent, no thousands separators.
+pub fn parse_value(text: &str) -> Option<Units> {
+    let text = text.trim();
+    let (negative, digits) = match text.as_bytes().first() {
+        Some(b'-') => (true, text.get(1..)?),
+        Some(b'+') => (false, text.get(1..)?),
+        _ => (false, text),
+    };
+    let (whole, fraction) = digits.split_once('.').unwrap_or((digits, ""));
+    let all_digits = |s: &str| s.bytes().all(|b| b.is_ascii_digit());
+    if whole.is_empty() && fraction.is_empty()
+        || !all_digits(whole)
+        || !all_digits(fraction)
+        || whole.trim_start_matches('0').len() > MAX_WHOLE_DIGITS
+        || fraction.len() > MAX_FRACTION_DIGITS
+    {
+        return None;
+    }
+    let mut units: Units = 0;
+    for b in whole.bytes().chain(fraction.bytes()) {
+        units = units
+            .checked_mul(10)?
+            .checked_add(Units::from(b.checked_sub(b'0')?))?;
+    }
+    let scale = MAX_FRACTION_DIGITS.checked_sub(fraction.len())?;
+    units = units.checked_mul(10i128.checked_pow(u32::try_from(scale).ok()?)?)?;
+    Some(if negative {
+        units.checked_neg()?
+    } else {
+        units
+    })
 }
 
 /// Walks a time's text.
@@ -481,8 +511,37 @@ mod tests {
     use crate::engine::calendar::{at, date};
 
     #[test]
-    fn the_largest_value_is_ten_to_the_fifteenth() {
-        assert_eq!(MAX_VALUE, Decimal::from(1_000_000_000_000_000i64));
+    fn values_are_plain_decimals_read_exactly() {
+        use crate::engine::arrivals::{value_text, UNIT};
+        assert_eq!(parse_value("12"), Some(12 * UNIT));
+        assert_eq!(parse_value(" -3.50 "), Some(-35 * UNIT / 10));
+        assert_eq!(parse_value("+0.125"), Some(UNIT / 8));
+        assert_eq!(parse_value(".5"), Some(UNIT / 2));
+        assert_eq!(parse_value("7."), Some(7 * UNIT));
+        assert_eq!(parse_value("0.0000000001"), Some(1));
+        assert_eq!(
+            parse_value("999999999999999.9999999999"),
+            Some(1_000_000_000_000_000 * UNIT - 1)
+        );
+        for bad in [
+            "",
+            "-",
+            ".",
+            "1e5",
+            "1,5",
+            "1 000",
+            "12abc",
+            "0x10",
+            "1.00000000001",
+            "1000000000000000",
+            "--1",
+            "1.2.3",
+        ] {
+            assert_eq!(parse_value(bad), None, "{bad}");
+        }
+        assert_eq!(value_text(12_155 * UNIT / 10), "1215.5");
+        assert_eq!(value_text(-3 * UNIT), "-3");
+        assert_eq!(value_text(1), "0.0000000001");
     }
 
     #[test]

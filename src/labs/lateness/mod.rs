@@ -6,4 +6,7 @@ pub mod chart;
 pub mod model;
 pub mod query;
 
-pub use model::{august, day_status, study, AfterPolicy, DayStatus, Profile, Settings, MAX_DAYS};
+pub use model::{
+    august, day_status, study, AfterPolicy, DayStatus, Profile, Settings, CLOSE_DAYS, DEFAULT_RUN,
+    MAX_DAYS, TARGETS,
+};

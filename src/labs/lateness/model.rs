@@ -1,5 +1,7 @@
 //! The lateness lab's settings and the month it studies.
 
+use chrono::NaiveTime;
+
 use crate::engine::calendar::Day;
 use crate::engine::generate::{orders, CurrencyMix, DelayProfile, OrderSpec};
 use crate::engine::lateness::{Lateness, LatenessStudy};
@@ -11,12 +13,15 @@ pub enum Profile {
     Web,
     Mobile,
     Partner,
+    /// The user's own arrival log (a CSV read in the browser).
+    Yours,
 }
 
 crate::vocabulary::choice!(Profile {
     Web => "web", "Web checkout";
     Mobile => "mobile", "Mobile app, offline users";
     Partner => "partner", "Partner batch files";
+    Yours => "yours", "Your data (CSV)";
 });
 
 crate::vocabulary::choice!(AfterPolicy {
@@ -25,21 +30,29 @@ crate::vocabulary::choice!(AfterPolicy {
 });
 
 impl Profile {
-    pub const ALL: [Profile; 3] = [Profile::Web, Profile::Mobile, Profile::Partner];
+    pub const ALL: [Profile; 4] = [
+        Profile::Web,
+        Profile::Mobile,
+        Profile::Partner,
+        Profile::Yours,
+    ];
 
     pub fn description(self) -> &'static str {
         match self {
             Profile::Web => "Purchases reach the pipeline within seconds or minutes; a few stragglers take hours.",
             Profile::Mobile => "Most purchases arrive within minutes, but phones that were offline upload days later: a long tail of up to three weeks.",
             Profile::Partner => "A partner sends a file each morning at 06:00 with yesterday's sales; some files come two or three days late, a few a week late.",
+            Profile::Yours => "Your own arrival log: a CSV file with event_time and arrival_time columns (and value, if you have one). It is read in this browser and never leaves it.",
         }
     }
 
-    fn delays(self) -> DelayProfile {
+    /// The generated profile's delays; `None` for the user's own data.
+    fn delays(self) -> Option<DelayProfile> {
         match self {
-            Profile::Web => DelayProfile::WebCheckout,
-            Profile::Mobile => DelayProfile::MobileOffline,
-            Profile::Partner => DelayProfile::PartnerBatch,
+            Profile::Web => Some(DelayProfile::WebCheckout),
+            Profile::Mobile => Some(DelayProfile::MobileOffline),
+            Profile::Partner => Some(DelayProfile::PartnerBatch),
+            Profile::Yours => None,
         }
     }
 }
@@ -60,7 +73,26 @@ pub struct Settings {
     pub present: bool,
     /// The day whose 02:00 run the calendar shows.
     pub today: Day,
+    /// Your data: the daily run's time (UTC, whole minutes).
+    pub run: NaiveTime,
+    /// Your data: finance closes a month by this business day of the next.
+    pub close_day: u32,
+    /// Your data: the completeness by value the recommendation aims for,
+    /// in hundredths of a percent.
+    pub target_bp: u32,
 }
+
+/// The close rules on offer: the 1st to the 10th business day.
+pub const CLOSE_DAYS: std::ops::RangeInclusive<u32> = 1..=10;
+
+/// The completeness targets on offer, in hundredths of a percent.
+pub const TARGETS: [u32; 6] = [9500, 9900, 9950, 9990, 9999, 10_000];
+
+/// The daily run at 02:00, the lab's default.
+pub const DEFAULT_RUN: NaiveTime = match NaiveTime::from_hms_opt(2, 0, 0) {
+    Some(t) => t,
+    None => NaiveTime::MIN,
+};
 
 impl Default for Settings {
     fn default() -> Self {
@@ -70,6 +102,9 @@ impl Default for Settings {
             after: AfterPolicy::Adjust,
             present: false,
             today: august(20),
+            run: DEFAULT_RUN,
+            close_day: 3,
+            target_bp: 9990,
         }
     }
 }
@@ -83,15 +118,20 @@ pub use crate::engine::calendar::aug as august;
 /// Purchases a day in the studied month.
 pub const PER_DAY: u32 = 1_200;
 
-/// The month of events for a profile: seeded, so every visit sees the same data.
+/// The month of events for a profile: seeded, so every visit sees the same
+/// data. The user's own data has its own study (`engine::arrivals`); its
+/// month here is empty.
 pub fn study(profile: Profile) -> LatenessStudy {
+    let Some(delays) = profile.delays() else {
+        return LatenessStudy::new(&[], august(1), august(31));
+    };
     let spec = OrderSpec {
         seed: 20_260_801 + profile as u64,
         first: august(1),
         last: august(31),
         per_day: PER_DAY,
         mix: CurrencyMix::GBP_ONLY,
-        delays: profile.delays(),
+        delays,
         min_minor: 99,
         max_minor: 4_999,
     };

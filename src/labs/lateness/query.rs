@@ -1,6 +1,9 @@
 //! The lateness lab's URL: `profile=web|mobile|partner`,
 //! `lateness=0..14|never`, `after=drop|adjust`, `present=0|1`,
-//! `today=1..31` (the August day whose run the calendar shows).
+//! `today=1..31` (the August day whose run the calendar shows); for your
+//! own data, `run=HH:MM` (UTC), `close=1..10` (business day) and
+//! `target=95|99|99.5|99.9|99.99|100` (percent), written only when they
+//! are not the default. The data itself is never in the URL.
 
 // Outside input arrives here: no unchecked indexing or arithmetic.
 #![deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
@@ -10,7 +13,9 @@ use crate::engine::lateness::Lateness;
 use crate::labs::link;
 use crate::vocabulary::Choice;
 
-use super::model::{august, Settings, MAX_DAYS};
+use chrono::NaiveTime;
+
+use super::model::{august, Settings, CLOSE_DAYS, MAX_DAYS, TARGETS};
 
 pub fn lateness_value(lateness: Lateness) -> String {
     match lateness {
@@ -54,19 +59,76 @@ pub fn parse(get: impl Fn(&str) -> Option<String>) -> (Settings, Vec<String>) {
             _ => bad("today", &given, "a day of August from 1 to 31", "20"),
         }
     }
+    if let Some(given) = get("run") {
+        match parse_run(&given) {
+            Some(run) => settings.run = run,
+            None => bad("run", &given, "a time of day as HH:MM (UTC)", "02:00"),
+        }
+    }
+    if let Some(given) = get("close") {
+        match given.trim().parse::<u32>() {
+            Ok(n) if CLOSE_DAYS.contains(&n) => settings.close_day = n,
+            _ => bad("close", &given, "a business day from 1 to 10", "3"),
+        }
+    }
+    if let Some(given) = get("target") {
+        match TARGETS
+            .into_iter()
+            .find(|t| target_value(*t) == given.trim())
+        {
+            Some(t) => settings.target_bp = t,
+            None => bad("target", &given, "95, 99, 99.5, 99.9, 99.99 or 100", "99.9"),
+        }
+    }
     (settings, notes)
+}
+
+/// `HH:MM`, 00:00 to 23:59.
+pub fn parse_run(text: &str) -> Option<NaiveTime> {
+    let (h, m) = text.trim().split_once(':')?;
+    let two = |s: &str| s.len() == 2 && s.bytes().all(|b| b.is_ascii_digit());
+    if !(two(h) && two(m)) {
+        return None;
+    }
+    NaiveTime::from_hms_opt(h.parse().ok()?, m.parse().ok()?, 0)
+}
+
+pub fn run_value(run: NaiveTime) -> String {
+    use chrono::Timelike;
+    format!("{:02}:{:02}", run.hour(), run.minute())
+}
+
+/// A target as the query and the page write it: 9990 is "99.9".
+pub fn target_value(bp: u32) -> String {
+    let (whole, rest) = (bp / 100, bp % 100);
+    match rest {
+        0 => whole.to_string(),
+        r if r % 10 == 0 => format!("{whole}.{}", r / 10),
+        r => format!("{whole}.{r:02}"),
+    }
 }
 
 pub fn to_query(settings: &Settings) -> String {
     use chrono::Datelike;
-    format!(
+    let mut query = format!(
         "profile={}&lateness={}&after={}&present={}&today={}",
         settings.profile.name(),
         lateness_value(settings.lateness),
         settings.after.name(),
         u8::from(settings.present),
         settings.today.day(),
-    )
+    );
+    let defaults = Settings::default();
+    if settings.run != defaults.run {
+        query.push_str(&format!("&run={}", run_value(settings.run)));
+    }
+    if settings.close_day != defaults.close_day {
+        query.push_str(&format!("&close={}", settings.close_day));
+    }
+    if settings.target_bp != defaults.target_bp {
+        query.push_str(&format!("&target={}", target_value(settings.target_bp)));
+    }
+    query
 }
 
 #[cfg(test)]
@@ -90,6 +152,7 @@ mod tests {
                             after,
                             present,
                             today: august(9),
+                            ..Settings::default()
                         };
                         let (back, notes) = parse_str(&to_query(&settings));
                         assert!(notes.is_empty());
@@ -98,6 +161,33 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn your_data_settings_round_trip_and_stay_out_of_the_url_when_default() {
+        assert!(!to_query(&Settings::default()).contains("run="));
+        for (h, m) in [(0, 0), (2, 0), (6, 30), (23, 59)] {
+            for close_day in CLOSE_DAYS {
+                for target_bp in TARGETS {
+                    let settings = Settings {
+                        profile: Profile::Yours,
+                        run: NaiveTime::from_hms_opt(h, m, 0).unwrap_or_default(),
+                        close_day,
+                        target_bp,
+                        ..Settings::default()
+                    };
+                    let (back, notes) = parse_str(&to_query(&settings));
+                    assert!(notes.is_empty(), "{notes:?}");
+                    assert_eq!(back, settings);
+                }
+            }
+        }
+        let (settings, notes) = parse_str("run=2:00&close=11&target=99.95");
+        assert_eq!(settings, Settings::default());
+        assert_eq!(notes.len(), 3);
+        assert_eq!(parse_run("24:00"), None);
+        assert_eq!(target_value(9999), "99.99");
+        assert_eq!(target_value(9950), "99.5");
     }
 
     #[test]

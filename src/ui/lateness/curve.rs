@@ -1,5 +1,6 @@
 //! Completeness against allowed lateness, with the current point marked,
-//! and the same numbers as a table.
+//! and the same numbers as a table: for a generated month or the user's
+//! own log.
 
 use leptos::prelude::*;
 
@@ -7,25 +8,29 @@ use crate::engine::lateness::{percent, Lateness};
 use crate::labs::lateness::chart::{Chart, HEIGHT, WIDTH};
 use crate::labs::lateness::MAX_DAYS;
 
-use super::Lab;
-
 #[component]
-pub fn Curve() -> impl IntoView {
-    let lab = expect_context::<Lab>();
-    let curve = Memo::new(move |_| lab.study.read().curve(MAX_DAYS));
+pub fn Curve(
+    /// (lateness, by events, by value) for 0..=14 days.
+    #[prop(into)]
+    curve: Signal<Vec<(u32, u32, u32)>>,
+    /// The current setting and its completeness by value.
+    #[prop(into)]
+    current: Signal<(Lateness, u32)>,
+    /// Where every event is complete, in days (may be past the slider).
+    #[prop(into)]
+    full_at: Signal<Option<u32>>,
+    /// What the curve is of: "August", "your data".
+    subject: &'static str,
+) -> impl IntoView {
     let chart = Memo::new(move |_| Chart::new(&curve.read()));
     let marker = move || {
         let chart = chart.read();
-        let f = lab.figures.read();
-        let l = match f.lateness {
+        let (lateness, value_bp) = current.get();
+        let l = match lateness {
             Lateness::Days(l) => l,
             Lateness::Never => MAX_DAYS,
         };
-        (
-            chart.x(l),
-            chart.y(f.complete_value_bp),
-            chart.plot_bottom(),
-        )
+        (chart.x(l), chart.y(value_bp), chart.plot_bottom())
     };
     view! {
         <section class="curve" aria-labelledby="curve-heading">
@@ -36,12 +41,16 @@ pub fn Curve() -> impl IntoView {
                 aria-labelledby="curve-title curve-desc"
                 class="chart"
             >
-                <title id="curve-title">"Share of August complete for each allowed lateness from 0 to 14 days"</title>
+                <title id="curve-title">{format!("Share of {subject} complete for each allowed lateness from 0 to 14 days")}</title>
                 <desc id="curve-desc">
                     {move || {
                         let c = curve.read();
                         let first = c.first().map(|p| percent(p.2)).unwrap_or_default();
-                        format!("By value, {first} at 0 days rising to 100 % by {} days; the table below lists every point.", lab.study.read().max_needed())
+                        let full = match full_at.get() {
+                            Some(days) => format!("rising to 100 % by {days} days"),
+                            None => "never reaching 100 %".to_string(),
+                        };
+                        format!("By value, {first} at 0 days {full}; the table below lists every point.")
                     }}
                 </desc>
                 {move || {
@@ -101,7 +110,7 @@ pub fn Curve() -> impl IntoView {
                                     .get()
                                     .into_iter()
                                     .map(|(l, count, value)| {
-                                        let current = lab.figures.read().lateness == Lateness::Days(l);
+                                        let current = current.read().0 == Lateness::Days(l);
                                         view! {
                                             <tr class:current=current>
                                                 <th scope="row">{format!("{l} day{}", if l == 1 { "" } else { "s" })}{current.then_some(" (current)")}</th>

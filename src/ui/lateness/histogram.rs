@@ -1,18 +1,22 @@
-//! How late the profile's events arrive.
+//! How late events arrive: a generated month's or the user's own.
 
 use leptos::prelude::*;
 
 use crate::engine::lateness::{basis_points, percent};
 
-use super::Lab;
-
 #[component]
-pub fn Histogram() -> impl IntoView {
-    let lab = expect_context::<Lab>();
+pub fn Histogram(
+    /// (delay bucket, events) in bucket order.
+    #[prop(into)]
+    buckets: Signal<Vec<(&'static str, u64)>>,
+    /// What the events are, under the heading.
+    #[prop(into)]
+    about: Signal<String>,
+) -> impl IntoView {
     view! {
         <section class="histogram" aria-labelledby="histogram-heading">
             <h2 id="histogram-heading">"How late events arrive"</h2>
-            <p class="muted">{move || format!("{} purchases in August, by delay between happening and arriving.", lab.study.read().total.count)}</p>
+            <p class="muted">{move || about.get()}</p>
             <table>
                 <caption class="visually-hidden">"Arrival delay histogram"</caption>
                 <thead>
@@ -24,11 +28,10 @@ pub fn Histogram() -> impl IntoView {
                 </thead>
                 <tbody>
                     {move || {
-                        let study = lab.study.read();
-                        let total = i128::from(study.total.count);
-                        let biggest = study.histogram.iter().map(|(_, n)| *n).max().unwrap_or(1).max(1);
-                        study
-                            .histogram
+                        let buckets = buckets.read();
+                        let total = buckets.iter().fold(0i128, |sum, (_, n)| sum.saturating_add(i128::from(*n)));
+                        let biggest = buckets.iter().map(|(_, n)| *n).max().unwrap_or(1).max(1);
+                        buckets
                             .iter()
                             .map(|(label, n)| {
                                 let share = basis_points(i128::from(*n), total);

@@ -7,6 +7,7 @@ mod curve;
 mod figures;
 mod histogram;
 mod late_rows;
+mod your_data;
 
 use leptos::prelude::*;
 
@@ -90,6 +91,7 @@ pub fn LatenessLab() -> impl IntoView {
         go: StoredValue::new(Box::new(go)),
     };
     provide_context(lab);
+    provide_context(your_data::YourData::new());
     let present = move || settings.read().present;
     // In presenter mode a clicker's keys move the slider wherever the focus is.
     let keys = window_event_listener(leptos::ev::keydown, move |ev| {
@@ -169,14 +171,42 @@ pub fn LatenessLab() -> impl IntoView {
                     </div>
                 </div>
             </div>
-            <figures::Figures />
-            <curve::Curve />
-            <div class="two-col">
-                <calendar::Calendar />
-                <histogram::Histogram />
-            </div>
-            <late_rows::LateRows />
+            {move || {
+                if profile.get() == Profile::Yours {
+                    view! { <your_data::YourDataPanel /> }.into_any()
+                } else {
+                    view! { <Generated /> }.into_any()
+                }
+            }}
         </section>
+    }
+}
+
+/// The figures for a generated profile's month.
+#[component]
+fn Generated() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let curve = Memo::new(move |_| lab.study.read().curve(MAX_DAYS));
+    let current = Signal::derive(move || {
+        let f = lab.figures.read();
+        (f.lateness, f.complete_value_bp)
+    });
+    let full_at = Signal::derive(move || Some(lab.study.read().max_needed()));
+    let buckets = Signal::derive(move || lab.study.read().histogram.clone());
+    let about = Signal::derive(move || {
+        format!(
+            "{} purchases in August, by delay between happening and arriving.",
+            lab.study.read().total.count
+        )
+    });
+    view! {
+        <figures::Figures />
+        <curve::Curve curve=curve current=current full_at=full_at subject="August" />
+        <div class="two-col">
+            <calendar::Calendar />
+            <histogram::Histogram buckets=buckets about=about />
+        </div>
+        <late_rows::LateRows />
     }
 }
 
