@@ -7,7 +7,9 @@ fn main() {
 
 /// Hooks for `tests/e2e/bench.mjs`: the engine's throughput measured inside
 /// the browser's wasm, timed by the page with `performance.now()` (wasm has
-/// no clock of its own here).
+/// no clock of its own here). Only `scripts/bench`'s build has them (feature
+/// `bench`): the app itself never calls them, and they cost it bytes.
+#[cfg(feature = "bench")]
 mod bench_hooks {
     use std::cell::RefCell;
 

@@ -162,13 +162,48 @@ pub fn expected_json(replays: &[Replay]) -> String {
     serde_json::to_string_pretty(&all).unwrap_or_default()
 }
 
-/// The runners: the state rules, and one driver per real tool.
+/// The runners' file names: the state rules, and one driver per real tool.
+pub const RUNNERS: [&str; 3] = ["state.py", "replay_dbt.py", "replay_spark.py"];
+
+/// The runners, as files of a project.
+///
+/// Natively (the export binary, the tests) they are compiled in. The
+/// browser bundle leaves their 15 KB of Python out: the page loads them
+/// from `/runners/` (Trunk copies `src/export/python` there) and hands them
+/// over with `provide_runners` before it offers a project to download.
+#[cfg(not(target_arch = "wasm32"))]
 pub fn runner_files() -> Vec<super::File> {
-    vec![
-        super::File::new("state.py", include_str!("python/state.py")),
-        super::File::new("replay_dbt.py", include_str!("python/replay_dbt.py")),
-        super::File::new("replay_spark.py", include_str!("python/replay_spark.py")),
-    ]
+    let texts = [
+        include_str!("python/state.py"),
+        include_str!("python/replay_dbt.py"),
+        include_str!("python/replay_spark.py"),
+    ];
+    RUNNERS
+        .iter()
+        .zip(texts)
+        .map(|(name, text)| super::File::new(*name, text))
+        .collect()
+}
+
+thread_local! {
+    static PROVIDED: std::cell::RefCell<Vec<super::File>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// The runners the page loaded (none until it has).
+#[cfg(target_arch = "wasm32")]
+pub fn runner_files() -> Vec<super::File> {
+    PROVIDED.with(|p| p.borrow().clone())
+}
+
+/// Gives the browser build the runners' texts, in `RUNNERS` order (a
+/// native build has its own and ignores these).
+pub fn provide_runners(texts: Vec<String>) {
+    let files = RUNNERS
+        .iter()
+        .zip(texts)
+        .map(|(name, text)| super::File::new(*name, text))
+        .collect();
+    PROVIDED.with(|p| *p.borrow_mut() = files);
 }
 
 #[cfg(test)]

@@ -5,12 +5,14 @@ pub mod app;
 pub mod backfill;
 pub mod canvas;
 pub mod copy;
+#[cfg(feature = "your-data")]
 pub mod html;
 pub mod lateness;
 pub mod not_found;
 pub mod overview;
 pub mod page;
 pub mod route;
+pub mod runners;
 pub mod scenarios;
 pub mod state_write;
 pub mod storage;

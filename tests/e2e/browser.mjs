@@ -13,7 +13,8 @@ const AXE = require.resolve('axe-core/axe.min.js');
 const AXE_SOURCE = readFileSync(AXE, 'utf8');
 
 export const ROOT = join(here, '..', '..');
-export const DIST = join(ROOT, 'dist');
+// scripts/bench points this at its own build (with the benchmark hooks).
+export const DIST = process.env.PARTITION_LAB_DIST ?? join(ROOT, 'dist');
 
 const CHROMIUM_FLAGS = [
   '--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',

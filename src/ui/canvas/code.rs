@@ -15,10 +15,16 @@ pub fn ExportCode() -> impl IntoView {
     let code = Memo::new(move |_| d.graph.with(|g| export_code(g).map_err(|p| p.len())));
     // Built on request: a scenario's bronze can be a megabyte of CSV.
     let project = RwSignal::new(None::<(Graph, Result<(String, String), String>)>);
+    let runners = crate::ui::runners::use_runners();
     let prepare = move |_| {
+        use crate::ui::runners::Runners;
         let graph = d.graph.get_untracked();
-        let made = crate::scenarios::export::runnable(d.scenario, &graph)
-            .map(|(file, bytes)| (file, crate::ui::storage::tar_url(&bytes)));
+        let made = match runners.get_untracked() {
+            Runners::Ready => crate::scenarios::export::runnable(d.scenario, &graph)
+                .map(|(file, bytes)| (file, crate::ui::storage::tar_url(&bytes))),
+            Runners::Loading => Err("its Python runners are still loading; try again in a moment".to_string()),
+            Runners::Failed => Err("its Python runners could not be loaded (check the connection, then reload the page)".to_string()),
+        };
         project.set(Some((graph, made)));
     };
     let current = move || {

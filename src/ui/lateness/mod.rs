@@ -7,7 +7,11 @@ mod curve;
 mod figures;
 mod histogram;
 mod late_rows;
+#[cfg(feature = "your-data")]
 mod your_data;
+
+/// Whether this build reads the user's own data (feature `your-data`).
+const YOUR_DATA: bool = cfg!(feature = "your-data");
 
 use leptos::prelude::*;
 
@@ -72,7 +76,12 @@ pub fn LatenessLab() -> impl IntoView {
         parse(|key| q.get(key))
     });
     let settings = Memo::new(move |_| parsed.read().0);
-    let profile = Memo::new(move |_| settings.read().profile);
+    // A build without the user's-data panel shows the web profile for a
+    // link that asks for it (and says so below).
+    let profile = Memo::new(move |_| match settings.read().profile {
+        Profile::Yours if !YOUR_DATA => Profile::Web,
+        p => p,
+    });
     let study = Memo::new(move |_| study(profile.get()));
     let live = RwSignal::new(settings.get_untracked().lateness);
     // A new URL (a link, back/forward, a released slider) moves the slider.
@@ -87,10 +96,17 @@ pub fn LatenessLab() -> impl IntoView {
         live,
         study,
         figures,
-        notes: Memo::new(move |_| parsed.read().1.clone()),
+        notes: Memo::new(move |_| {
+            let mut notes = parsed.read().1.clone();
+            if !YOUR_DATA && parsed.read().0.profile == Profile::Yours {
+                notes.push("profile=yours: this build of the lab does not read your own data yet, so it shows the web checkout profile.".to_string());
+            }
+            notes
+        }),
         go: StoredValue::new(Box::new(go)),
     };
     provide_context(lab);
+    #[cfg(feature = "your-data")]
     provide_context(your_data::YourData::new());
     let present = move || settings.read().present;
     // In presenter mode a clicker's keys move the slider wherever the focus is.
@@ -134,7 +150,11 @@ pub fn LatenessLab() -> impl IntoView {
                     <RadioGroup
                         legend="Arrival profile"
                         name="profile"
-                        options=Profile::ALL.into_iter().map(|p| (p, crate::vocabulary::Choice::label(p))).collect()
+                        options=Profile::ALL
+                            .into_iter()
+                            .filter(|p| YOUR_DATA || *p != Profile::Yours)
+                            .map(|p| (p, crate::vocabulary::Choice::label(p)))
+                            .collect()
                         current=Signal::derive(move || profile.get())
                         on_pick=move |p| lab.update(|s| s.profile = p)
                     />
@@ -171,12 +191,10 @@ pub fn LatenessLab() -> impl IntoView {
                     </div>
                 </div>
             </div>
-            {move || {
-                if profile.get() == Profile::Yours {
-                    view! { <your_data::YourDataPanel /> }.into_any()
-                } else {
-                    view! { <Generated /> }.into_any()
-                }
+            {move || match profile.get() {
+                #[cfg(feature = "your-data")]
+                Profile::Yours => view! { <your_data::YourDataPanel /> }.into_any(),
+                _ => view! { <Generated /> }.into_any(),
             }}
         </section>
     }

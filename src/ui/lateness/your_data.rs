@@ -27,6 +27,40 @@ use super::Lab;
 /// Bytes read per slice: about 40,000 rows, a few tens of milliseconds.
 const CHUNK: f64 = 2_097_152.0;
 
+/// What the user gave: a file (read from disk a slice at a time) or text.
+enum Input {
+    File(web_sys::File),
+    Text(Vec<u8>),
+}
+
+impl Input {
+    fn size(&self) -> f64 {
+        match self {
+            Input::File(file) => file.size(),
+            Input::Text(bytes) => bytes.len() as f64,
+        }
+    }
+
+    async fn slice(&self, start: f64, end: f64) -> Result<Vec<u8>, String> {
+        let unreadable = || "the browser could not read the file".to_string();
+        match self {
+            Input::File(file) => {
+                let blob = file
+                    .slice_with_f64_and_f64(start, end)
+                    .map_err(|_| unreadable())?;
+                let buffer = wasm_bindgen_futures::JsFuture::from(blob.array_buffer())
+                    .await
+                    .map_err(|_| unreadable())?;
+                Ok(js_sys::Uint8Array::new(&buffer).to_vec())
+            }
+            Input::Text(bytes) => Ok(bytes
+                .get(start as usize..end as usize)
+                .unwrap_or_default()
+                .to_vec()),
+        }
+    }
+}
+
 /// A log read to the end, with where it came from.
 pub struct Log {
     pub name: String,
@@ -71,11 +105,10 @@ impl YourData {
         self.generation.get_value() == generation
     }
 
-    /// Reads `file` slice by slice; a new read or Stop ends this one.
-    fn read_file(self, file: web_sys::File) {
-        let name = file.name();
-        let size = file.size();
+    /// Reads `input` slice by slice; a new read or Stop ends this one.
+    fn read(self, name: String, input: Input) {
         let generation = self.next_generation();
+        let size = input.size();
         self.message.set(None);
         self.reading.set(Some(Reading {
             name: name.clone(),
@@ -84,14 +117,14 @@ impl YourData {
             rows: 0,
         }));
         leptos::task::spawn_local(async move {
-            let result = self.read_slices(&file, size, generation).await;
+            let result = self.read_slices(&input, size, generation).await;
             self.finish(name, generation, result);
         });
     }
 
     async fn read_slices(
         &self,
-        file: &web_sys::File,
+        input: &Input,
         size: f64,
         generation: u64,
     ) -> Result<Option<Loaded>, String> {
@@ -102,13 +135,7 @@ impl YourData {
                 return Ok(None);
             }
             let end = (offset + CHUNK).min(size);
-            let blob = file
-                .slice_with_f64_and_f64(offset, end)
-                .map_err(|_| "the browser could not read the file".to_string())?;
-            let buffer = wasm_bindgen_futures::JsFuture::from(blob.array_buffer())
-                .await
-                .map_err(|_| "the browser could not read the file".to_string())?;
-            let bytes = js_sys::Uint8Array::new(&buffer).to_vec();
+            let bytes = input.slice(offset, end).await?;
             reader.feed(&bytes).map_err(|e| e.to_string())?;
             offset = end;
             self.reading.update(|r| {
@@ -124,45 +151,6 @@ impl YourData {
             return Ok(None);
         }
         reader.finish().map(Some).map_err(|e| describe(&e))
-    }
-
-    /// Reads pasted text, in the same slices.
-    fn read_text(self, text: String) {
-        let generation = self.next_generation();
-        self.message.set(None);
-        let size = text.len() as f64;
-        self.reading.set(Some(Reading {
-            name: "the pasted text".to_string(),
-            done: 0.0,
-            size,
-            rows: 0,
-        }));
-        leptos::task::spawn_local(async move {
-            let mut reader = LogReader::new();
-            let mut result = Ok(());
-            for chunk in text.as_bytes().chunks(CHUNK as usize) {
-                if !self.current(generation) {
-                    return;
-                }
-                result = reader.feed(chunk);
-                if result.is_err() {
-                    break;
-                }
-                let rows = reader.rows();
-                self.reading.update(|r| {
-                    if let Some(r) = r {
-                        r.done += chunk.len() as f64;
-                        r.rows = rows;
-                    }
-                });
-                gloo_timers::future::TimeoutFuture::new(0).await;
-            }
-            let result = result
-                .and_then(|()| reader.finish())
-                .map(Some)
-                .map_err(|e| describe(&e));
-            self.finish("the pasted text".to_string(), generation, result);
-        });
     }
 
     fn finish(&self, name: String, generation: u64, result: Result<Option<Loaded>, String>) {
@@ -342,19 +330,17 @@ pub fn YourDataPanel() -> impl IntoView {
         };
         if let Some(file) = input.files().and_then(|files| files.get(0)) {
             input.set_value("");
-            data.read_file(file);
+            data.read(file.name(), Input::File(file));
         }
     };
-    let dragging = RwSignal::new(false);
     let on_drop = move |ev: leptos::ev::DragEvent| {
         ev.prevent_default();
-        dragging.set(false);
         if let Some(file) = ev
             .data_transfer()
             .and_then(|t| t.files())
             .and_then(|files| files.get(0))
         {
-            data.read_file(file);
+            data.read(file.name(), Input::File(file));
         }
     };
     let pasted = RwSignal::new(String::new());
@@ -367,12 +353,7 @@ pub fn YourDataPanel() -> impl IntoView {
             </p>
             <div
                 class="drop-zone"
-                class:dragging=move || dragging.get()
-                on:dragover=move |ev: leptos::ev::DragEvent| {
-                    ev.prevent_default();
-                    dragging.set(true);
-                }
-                on:dragleave=move |_| dragging.set(false)
+                on:dragover=move |ev: leptos::ev::DragEvent| ev.prevent_default()
                 on:drop=on_drop
             >
                 <label for="arrival-file">"Choose a CSV file (or drop it here)"</label>
@@ -384,8 +365,8 @@ pub fn YourDataPanel() -> impl IntoView {
             <details class="paste">
                 <summary>"Or paste CSV text"</summary>
                 <label for="arrival-text">"CSV text, header row first"</label>
-                <textarea id="arrival-text" rows="6" spellcheck="false" prop:value=move || pasted.get() on:input=move |ev| pasted.set(event_target_value(&ev))></textarea>
-                <button type="button" on:click=move |_| data.read_text(pasted.get_untracked())>"Read the pasted text"</button>
+                <textarea id="arrival-text" rows="6" spellcheck="false" on:input=move |ev| pasted.set(event_target_value(&ev))></textarea>
+                <button type="button" on:click=move |_| data.read("the pasted text".to_string(), Input::Text(pasted.get_untracked().into_bytes()))>"Read the pasted text"</button>
             </details>
             {move || {
                 data.reading.get().map(|r| {
@@ -418,26 +399,26 @@ pub fn YourDataPanel() -> impl IntoView {
                 </div>
                 <div>
                     <label for="close-rule">"Finance closes a month by its"</label>
-                    <select id="close-rule" on:change=move |ev| {
+                    <select id="close-rule" prop:value=move || settings.read().close_day.to_string() on:change=move |ev| {
                         if let Ok(n) = event_target_value(&ev).parse::<u32>() {
                             lab.update(|s| s.close_day = n);
                         }
                     }>
                         {CLOSE_DAYS
-                            .map(|n| view! { <option value=n.to_string() selected=move || settings.read().close_day == n>{format!("{} business day of the next month", ordinal(n))}</option> })
+                            .map(|n| view! { <option value=n.to_string()>{format!("{} business day of the next month", ordinal(n))}</option> })
                             .collect_view()}
                     </select>
                 </div>
                 <div>
                     <label for="target">"Target completeness by value"</label>
-                    <select id="target" on:change=move |ev| {
+                    <select id="target" prop:value=move || target_value(settings.read().target_bp) on:change=move |ev| {
                         let given = event_target_value(&ev);
                         if let Some(t) = TARGETS.into_iter().find(|t| target_value(*t) == given) {
                             lab.update(|s| s.target_bp = t);
                         }
                     }>
                         {TARGETS
-                            .map(|t| view! { <option value=target_value(t) selected=move || settings.read().target_bp == t>{format!("{} %", target_value(t))}</option> })
+                            .map(|t| view! { <option value=target_value(t)>{format!("{} %", target_value(t))}</option> })
                             .collect_view()}
                     </select>
                 </div>
@@ -730,7 +711,7 @@ fn Warehouse(log: Arc<Log>) -> impl IntoView {
         view! {
             <div>
                 <label for=id>{label}</label>
-                <input id=id type="text" spellcheck="false" prop:value=move || signal.get() on:input=move |ev| signal.set(event_target_value(&ev)) />
+                <input id=id type="text" spellcheck="false" value=signal.get_untracked() on:input=move |ev| signal.set(event_target_value(&ev)) />
             </div>
         }
     };

@@ -9,6 +9,8 @@ use crate::labs::state_write::script;
 use crate::labs::state_write::view::{cell_view, day_label, ChipMark, PartitionView};
 use crate::labs::state_write::Cell;
 
+use crate::ui::runners::{use_runners, Runners};
+
 use super::Lab;
 
 fn partition_box(p: PartitionView) -> impl IntoView {
@@ -50,6 +52,7 @@ fn partition_box(p: PartitionView) -> impl IntoView {
 #[component]
 pub fn CellPanel(cell: Cell) -> impl IntoView {
     let lab = expect_context::<Lab>();
+    let runners = use_runners();
     let view_model = Memo::new(move |_| {
         let index = lab.run.get();
         lab.outcomes
@@ -142,14 +145,16 @@ pub fn CellPanel(cell: Cell) -> impl IntoView {
                         })
                         .collect_view()
                 }}
-                {move || {
-                    crate::labs::state_write::code::runnable(cell, &lab.controls.get()).map(|(file, bytes)| view! {
+                {move || match runners.get() {
+                    Runners::Ready => crate::labs::state_write::code::runnable(cell, &lab.controls.get()).map(|(file, bytes)| view! {
                         <p>
                             <a class="button-link" href=crate::ui::storage::tar_url(&bytes) download=file>
                                 "Download this week as a runnable project (dbt and Spark)"
                             </a>
                         </p>
-                    })
+                    }.into_any()),
+                    Runners::Loading => Some(view! { <p class="muted" role="status">"Preparing the runnable project…"</p> }.into_any()),
+                    Runners::Failed => Some(view! { <p class="muted" role="status">"The runnable project's Python runners could not be loaded: check the connection, then reload the page."</p> }.into_any()),
                 }}
             </details>
             <div class="verdict-slot">
