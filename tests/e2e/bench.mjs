@@ -207,4 +207,78 @@ console.log('smallest-case stepper on the largest case the inspector allows (sce
   console.log(`  Next/Previous click until the next paint:             ${stats(clicks.map((c) => c[1]))}`);
   await big.close();
 }
+// Your data (the build scripts/bench makes has the your-data feature): a
+// generated arrival log of a million rows, from choosing the file to its
+// figures on screen, then slider steps on it.
+{
+  const { writeFileSync, statSync } = await import('node:fs');
+  const { join } = await import('node:path');
+  const { tmpdir } = await import('node:os');
+  const rows = 1_000_000;
+  const file = join(tmpdir(), 'partition-lab-bench-1m.csv');
+  let x = 11;
+  const next = () => { x = (x * 1103515245 + 12345) % 2147483648; return x / 2147483648; };
+  const start = Date.UTC(2026, 6, 1);
+  const lines = ['event_time,arrival_time,value'];
+  for (let i = 0; i < rows; i += 1) {
+    const event = start + Math.floor(next() * 92 * 86_400) * 1000;
+    const arrived = event + Math.floor(next() ** 5 * 20 * 86_400) * 1000;
+    const iso = (ms) => new Date(ms).toISOString().slice(0, 19) + 'Z';
+    lines.push(`${iso(event)},${iso(arrived)},${(1 + Math.floor(next() * 9999)) / 100}`);
+  }
+  writeFileSync(file, lines.join('\n') + '\n');
+  const mb = (statSync(file).size / 1e6).toFixed(1);
+  const p = await context.newPage();
+  await p.goto(`${env.url}/lab/lateness?profile=yours&lateness=2`);
+  const input = p.locator('#arrival-file');
+  if (await input.count() === 0) {
+    console.log('your data: this build has no your-data panel (feature your-data); skipped');
+  } else {
+    console.log(`your data: a ${rows.toLocaleString('en')}-row arrival log (${mb} MB), 3 months:`);
+    for (let round = 0; round < 3; round += 1) {
+      // From the file's change event until the progress bar is gone and the
+      // figures are drawn (the results redraw in the same turn).
+      await p.evaluate(() => {
+        window.__ready = new Promise((resolve) => {
+          let chosen = null;
+          let seen = false;
+          document.getElementById('arrival-file').addEventListener('change', () => { chosen = performance.now(); }, { capture: true, once: true });
+          const observer = new MutationObserver(() => {
+            const bar = document.getElementById('reading-progress');
+            if (bar) seen = true;
+            if (seen && !bar && chosen !== null && document.querySelector('[data-figure="yours-rows"]')) {
+              observer.disconnect();
+              resolve(performance.now() - chosen);
+            }
+          });
+          observer.observe(document.body, { childList: true, subtree: true });
+        });
+      });
+      await input.setInputFiles(file);
+      const ready = await p.evaluate(() => window.__ready);
+      const shown = await p.locator('[data-figure="yours-rows"]').innerText();
+      console.log(`  file chosen until its figures are on screen: ${ready.toFixed(0)} ms (read ${round + 1}: ${shown})`);
+    }
+    const steps = await p.evaluate(async () => {
+      const slider = document.getElementById('lateness-slider');
+      const watched = document.querySelector('[data-figure="yours-open"]');
+      const out = [];
+      for (let v = 0; v <= 15; v += 1) {
+        if (String(v) === slider.value) continue;
+        const target = document.querySelector('.yours-results');
+        const changed = new Promise((resolve) => {
+          const observer = new MutationObserver(() => { observer.disconnect(); resolve(performance.now()); });
+          observer.observe(target, { childList: true, characterData: true, subtree: true });
+        });
+        const t0 = performance.now();
+        slider.value = String(v);
+        slider.dispatchEvent(new Event('input', { bubbles: true }));
+        out.push((await changed) - t0);
+      }
+      return out;
+    });
+    console.log(`  slider step until the figures changed in the DOM: ${stats(steps)}`);
+  }
+  await p.close();
+}
 await env.close();
