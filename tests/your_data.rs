@@ -145,6 +145,24 @@ fn a_messy_file_is_read_by_header_names_and_its_bad_rows_reported() {
 }
 
 #[test]
+fn an_event_later_than_a_year_is_never_complete_at_any_lateness() {
+    let file = "event_time,arrival_time\n\
+                2026-08-03T09:00:00Z,2026-08-03T09:05:00Z\n\
+                2026-08-03T09:00:00Z,2027-08-05T03:00:00Z\n\
+                2026-08-03T09:00:00Z,2031-01-01T00:00:00Z\n";
+    let c = read_all(file.as_bytes())
+        .expect("reads")
+        .log
+        .at_run_time(run(2, 0));
+    // 367 days after the 4th at 02:00, an hour late: L = 366 is not enough.
+    assert_eq!(c.recommend(10_000), None);
+    assert_eq!(c.recommend(3333), Some(0));
+    assert_eq!(c.curve(0), [(0, 3333, 3333)]);
+    let never = c.figures(Lateness::Never, CloseRule::default());
+    assert_eq!((never.count_bp, never.value_bp), (10_000, 10_000));
+}
+
+#[test]
 fn never_finalising_is_complete_and_keeps_no_close_date() {
     let c = completeness("edges.csv", run(2, 0));
     let f = c.figures(Lateness::Never, CloseRule::default());

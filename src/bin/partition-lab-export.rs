@@ -329,7 +329,7 @@ struct TestLog {
     runs: &'static [(u32, u32)],
 }
 
-const LOGS: [TestLog; 2] = [
+const LOGS: [TestLog; 3] = [
     TestLog {
         file: "edges.csv",
         event: "event_time",
@@ -343,6 +343,14 @@ const LOGS: [TestLog; 2] = [
         arrival: "Arrival_Time",
         value: None,
         runs: &[(2, 0), (6, 30)],
+    },
+    // Nothing of value: 100 % by value at every lateness, as the lab says.
+    TestLog {
+        file: "zeros.csv",
+        event: "event_time",
+        arrival: "arrival_time",
+        value: Some("value"),
+        runs: &[(2, 0)],
     },
 ];
 

@@ -117,9 +117,11 @@ impl ArrivalLog {
         }
         let day = a.event.date();
         let days_after = (a.arrived.date() - day).num_days();
+        // Past a year plus a day, every arrival needs more than any lateness
+        // the lab asks about; capped so the cells stay few.
         let days_after = u32::try_from(days_after)
             .unwrap_or(u32::MAX)
-            .min(MAX_TRACKED_LATENESS.saturating_add(1));
+            .min(MAX_TRACKED_LATENESS.saturating_add(2));
         let month = (day.year(), day.month());
         let cell = self
             .cells
@@ -169,7 +171,9 @@ impl ArrivalLog {
                 k if u32::from(*minute) > run_minute => k,
                 k => k.saturating_sub(1),
             }
-            .min(MAX_TRACKED_LATENESS);
+            // Later than a year is one bucket past every lateness asked
+            // about: never complete at any setting but "never".
+            .min(MAX_TRACKED_LATENESS.saturating_add(1));
             if months.last().map(|m| m.month) != Some(*month) {
                 months.push(MonthNeeds {
                     month: *month,

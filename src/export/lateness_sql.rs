@@ -139,7 +139,12 @@ pub fn query(dialect: Dialect, source: &Source) -> Result<String, NameError> {
 -- as Partition Lab's lateness lab computes it ({name}).\n\
 -- An event of UTC day d is complete at allowed lateness L when it arrived\n\
 -- by the daily run at {run} UTC on day d+1+L. Rows whose times or value do\n\
--- not read, or that arrived before they happened, are left out, as in the lab.\n\
+-- not read, or that arrived before they happened, are left out, as in the lab\n\
+-- (what reads is the warehouse's own cast: it also takes a few shapes the lab\n\
+-- refuses, such as a date without a time or a value with an exponent).\n\
+-- The counts and sums are exact; the _pct columns are rounded down to\n\
+-- hundredths of a percent in floating point, so at an exact boundary they\n\
+-- can read 0.01 below the lab. With no events or no value, 100 % (as the lab).\n\
 {setting}\n\
 WITH rows_read AS (\n\
     SELECT\n\
@@ -171,7 +176,8 @@ SELECT\n\
     coalesce(sum(CASE WHEN b.needed_days <= l.allowed_lateness_days THEN b.size END), 0) AS value_complete,\n\
     sum(b.size) AS value_total,\n\
     floor(10000.0 * {count_if} / count(*)) / 100 AS events_complete_pct,\n\
-    floor(10000.0 * coalesce(sum(CASE WHEN b.needed_days <= l.allowed_lateness_days THEN b.size END), 0) / sum(b.size)) / 100 AS value_complete_pct\n\
+    CASE WHEN sum(b.size) = 0 THEN 100.0\n\
+         ELSE floor(10000.0 * CAST(coalesce(sum(CASE WHEN b.needed_days <= l.allowed_lateness_days THEN b.size END), 0) AS DOUBLE) / CAST(sum(b.size) AS DOUBLE)) / 100 END AS value_complete_pct\n\
 FROM {days}\n\
 CROSS JOIN by_event AS b\n\
 GROUP BY l.allowed_lateness_days\n\

@@ -163,6 +163,10 @@ pub struct LogReader {
     rows: u64,
     bad: BadRows,
     bytes: u64,
+    /// Line breaks read so far, and the last byte read: csv-core's own line
+    /// count lags by one for `\r\n` files (it stops at the `\r`).
+    newlines: u64,
+    last_byte: Option<u8>,
 }
 
 impl Default for LogReader {
@@ -178,6 +182,8 @@ impl Default for LogReader {
             rows: 0,
             bad: BadRows::default(),
             bytes: 0,
+            newlines: 0,
+            last_byte: None,
         }
     }
 }
@@ -231,7 +237,15 @@ impl LogReader {
             let out = self.out.get_mut(self.out_len..).unwrap_or_default();
             let ends = self.ends.get_mut(self.ends_len..).unwrap_or_default();
             let (result, n_in, n_out, n_ends) = self.csv.read_record(input, out, ends);
-            input = input.get(n_in..).unwrap_or_default();
+            let (read, rest) = input.split_at_checked(n_in).unwrap_or((input, &[]));
+            let breaks = read.iter().filter(|b| **b == b'\n').count();
+            self.newlines = self
+                .newlines
+                .saturating_add(u64::try_from(breaks).unwrap_or(u64::MAX));
+            if let Some(b) = read.last() {
+                self.last_byte = Some(*b);
+            }
+            input = rest;
             self.out_len = self.out_len.saturating_add(n_out);
             self.ends_len = self.ends_len.saturating_add(n_ends);
             match result {
@@ -249,10 +263,13 @@ impl LogReader {
                     self.ends.resize(grown, 0);
                 }
                 ReadRecordResult::Record => {
-                    // csv-core counts lines from 1 and has already counted
-                    // the line break that ended the record (the last record,
-                    // flushed at the end, has none).
-                    let line = self.csv.line().saturating_sub(u64::from(!last));
+                    // A record ended by `\n` has had its line break counted;
+                    // one ended by `\r` (of `\r\n`), or the last one without
+                    // any, has not. A record spanning lines (a quoted field
+                    // with breaks in it) is reported at its last line.
+                    let line = self
+                        .newlines
+                        .saturating_add(u64::from(self.last_byte != Some(b'\n')));
                     self.record(line)?;
                     self.out_len = 0;
                     self.ends_len = 0;
@@ -298,14 +315,16 @@ impl LogReader {
                 self.log.add(&arrival);
             }
             Err(problem) => {
-                let text = || {
+                // Only the first few rows are shown: the rest are counted.
+                let text = if self.bad.examples.len() < EXAMPLES {
                     let joined: Vec<String> = self
                         .fields()
                         .map(|f| String::from_utf8_lossy(f).into_owned())
                         .collect();
                     joined.join(",").chars().take(120).collect()
+                } else {
+                    String::new()
                 };
-                let text = text();
                 self.bad.add(line, problem, || text);
             }
         }
@@ -315,7 +334,14 @@ impl LogReader {
     fn header(&mut self) -> Result<(), LogError> {
         let names: Vec<String> = self
             .fields()
-            .map(|f| String::from_utf8_lossy(f).trim().to_ascii_lowercase())
+            .map(|f| {
+                // csv-core drops a byte-order mark only if the first chunk
+                // holds all of it.
+                String::from_utf8_lossy(f)
+                    .trim_start_matches('\u{feff}')
+                    .trim()
+                    .to_ascii_lowercase()
+            })
             .collect();
         if names.iter().all(String::is_empty) {
             // Blank lines before the header.
@@ -637,6 +663,27 @@ mod tests {
         assert_eq!(lines, [3, 4, 5, 6, 7]);
         let first = loaded.bad.examples.first().expect("an example");
         assert_eq!(first.text, "2026-08-03T09:00:00Z,,3");
+        Ok(())
+    }
+
+    #[test]
+    fn line_numbers_are_right_for_windows_line_breaks_and_a_last_line_without_one(
+    ) -> Result<(), LogError> {
+        let file = "\u{feff}event_time,arrival_time\r\n\
+                    2026-08-03T09:00:00Z,2026-08-03T09:05:00Z\r\n\
+                    soon,2026-08-03T09:05:00Z\r\n\
+                    \r\n\
+                    2026-08-03T09:00:00Z,later";
+        for size in [1, 2, 3, 5, 1000] {
+            let mut reader = LogReader::new();
+            for chunk in file.as_bytes().chunks(size) {
+                reader.feed(chunk)?;
+            }
+            let loaded = reader.finish()?;
+            let lines: Vec<u64> = loaded.bad.examples.iter().map(|b| b.line).collect();
+            assert_eq!(lines, [3, 5], "chunks of {size}");
+            assert_eq!(loaded.used(), 1);
+        }
         Ok(())
     }
 
