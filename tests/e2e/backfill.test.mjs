@@ -70,6 +70,16 @@ test('the full backfill makes August match its source and touches nothing else',
   const [, now, truth] = (await figure(page, 'finance')).match(/now (£[\d,.]+) · truth (£[\d,.]+)/);
   assert.equal(now, truth);
   assert.match(await page.locator('.run-outcome').innerText(), /restated: all gold has landed/);
+  // The note finance receives: the eleven corrected days, each old -> new,
+  // and the month's total, which is the truth the figure above shows.
+  const note = await page.locator('[data-figure="restatement"] li').allInnerTexts();
+  assert.equal(note.length, 13);
+  assert.match(note[0], /^Restatement of August 2026 \(1–13 Aug\): 11 daily total\(s\) corrected/);
+  assert.match(note[1], /^3 Aug: £[\d,.]+ → £[\d,.]+ \(\+£[\d,.]+\)$/);
+  const [, newTotal] = note[12].match(/→ (£[\d,.]+) \(/);
+  assert.equal(newTotal, truth);
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -5,6 +5,7 @@
 pub mod case;
 pub mod commands;
 pub mod query;
+pub mod restatement;
 pub mod run;
 pub mod session;
 pub mod view;

@@ -1,7 +1,9 @@
 //! Running the backfill: animated waves, pause, interrupt, re-run; then
 //! what is left.
 
+use crate::labs::backfill::restatement::restatement;
 use crate::sorted::{SortedMap, SortedSet};
+use crate::ui::copy::CopyButton;
 
 use chrono::Duration;
 use gloo_timers::callback::Interval;
@@ -143,6 +145,7 @@ pub fn Runner() -> impl IntoView {
                 after: Case::finance_total(&gold),
                 truth,
                 restated,
+                note: restatement(&case.gold, &gold).note(),
             }
         }))
     });
@@ -215,6 +218,18 @@ pub fn Runner() -> impl IntoView {
                                     <dt>"Finance report"</dt>
                                     <dd>{if o.restated { "restated: all gold has landed" } else { "not restated yet: consumers still read the old total" }}</dd>
                                 </dl>
+                                {(o.restated && !o.interrupted).then(|| {
+                                    let text = o.note.join("\n");
+                                    view! {
+                                        <section class="restatement" aria-labelledby="restatement-heading">
+                                            <h3 id="restatement-heading">"What finance receives"</h3>
+                                            <ul data-figure="restatement">
+                                                {o.note.iter().map(|line| view! { <li>{line.clone()}</li> }).collect_view()}
+                                            </ul>
+                                            <CopyButton text=text what="The restatement note".to_string() />
+                                        </section>
+                                    }
+                                })}
                             </div>
                         }
                     })
@@ -234,4 +249,6 @@ struct RunOutcome {
     after: i64,
     truth: i64,
     restated: bool,
+    /// What finance receives (see `labs::backfill::restatement`).
+    note: Vec<String>,
 }
