@@ -138,6 +138,30 @@ test('a tampered link falls back with a visible note, and settings survive a rel
   await context.close();
 });
 
+test('presenter mode fills a projector and no figure leaves its card', async () => {
+  for (const width of [1280, 1920]) {
+    const { page, context } = await openPage(env, '/lab/lateness?present=1&lateness=2&profile=mobile', { width, height: 1080 });
+    await page.locator('[data-figure="open"]').waitFor();
+    const fit = await page.evaluate(() => ({
+      main: document.querySelector('main').getBoundingClientRect().width,
+      chart: document.querySelector('.chart').getBoundingClientRect().width,
+      figures: [...document.querySelectorAll('.figure .big')].map((e) => ({
+        text: e.textContent,
+        overflow: e.scrollWidth - e.clientWidth,
+        cardOverflow: e.parentElement.scrollWidth - e.parentElement.clientWidth,
+      })),
+    }));
+    assert.ok(fit.main >= width * 0.9, `main is ${fit.main} px of ${width}`);
+    assert.ok(fit.chart >= width * 0.8, `the curve is ${fit.chart} px of ${width}`);
+    for (const f of fit.figures) {
+      assert.ok(f.overflow <= 0 && f.cardOverflow <= 0, `${width}: "${f.text}" overflows by ${f.overflow} px`);
+    }
+    const violations = await axe(page);
+    assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+    await context.close();
+  }
+});
+
 test('the lab fits a phone', async () => {
   const { page, errors, context } = await openPage(env, '/lab/lateness?present=1', { width: 390, height: 844 });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
