@@ -92,7 +92,7 @@ fn lateness() {
         "{:<28} {:>16} {:>22}",
         "profile", "prepare (once)", "one slider step (mean)"
     );
-    for profile in Profile::ALL {
+    for profile in Profile::ALL.iter().copied() {
         let started = Instant::now();
         let study = black_box(study(profile));
         let prepare = started.elapsed();

@@ -20,7 +20,7 @@ use chrono::{Datelike, NaiveTime, Timelike};
 use rustc_hash::FxHashMap as HashMap;
 
 use super::calendar::{is_business_day, nth_business_day, shift, Day, Instant};
-use super::lateness::{Lateness, DELAY_BUCKETS, MAX_TRACKED_LATENESS};
+use super::lateness::{basis_points, Lateness, DELAY_BUCKETS, MAX_TRACKED_LATENESS};
 
 /// A value in whole ten-billionths (1.5 is 15_000_000_000).
 pub type Units = i128;
@@ -69,19 +69,6 @@ impl Share {
             value: self.value.saturating_sub(other.value),
         }
     }
-}
-
-/// `part` of `whole` in hundredths of a percent, rounded down (9990 is
-/// 99.90 %); a whole of nothing is complete.
-pub fn share_bp(part: Units, whole: Units) -> u32 {
-    if whole <= 0 {
-        return 10_000;
-    }
-    part.clamp(0, whole)
-        .checked_mul(10_000)
-        .and_then(|scaled| scaled.checked_div(whole))
-        .and_then(|bp| u32::try_from(bp).ok())
-        .unwrap_or(10_000)
 }
 
 /// A month, as (year, month 1-12).
@@ -330,8 +317,8 @@ impl Completeness {
                     month: m.month,
                     total: m.total,
                     complete,
-                    count_bp: share_bp(complete.count.into(), m.total.count.into()),
-                    value_bp: share_bp(complete.value, m.total.value),
+                    count_bp: basis_points(complete.count.into(), m.total.count.into()),
+                    value_bp: basis_points(complete.value, m.total.value),
                     final_at,
                     close_on,
                     deadline: last.and_then(|d| nth_business_day(shift(d, 1), close.business_day)),
@@ -346,8 +333,8 @@ impl Completeness {
             lateness,
             total,
             complete,
-            count_bp: share_bp(complete.count.into(), total.count.into()),
-            value_bp: share_bp(complete.value, total.value),
+            count_bp: basis_points(complete.count.into(), total.count.into()),
+            value_bp: basis_points(complete.value, total.value),
             after_final: total.minus(complete),
             open_partitions: match lateness {
                 Lateness::Days(l) => Some(l.saturating_add(1)),
@@ -366,8 +353,8 @@ impl Completeness {
                 let c = self.complete_at(l);
                 (
                     l,
-                    share_bp(c.count.into(), total.count.into()),
-                    share_bp(c.value, total.value),
+                    basis_points(c.count.into(), total.count.into()),
+                    basis_points(c.value, total.value),
                 )
             })
             .collect()
@@ -378,6 +365,6 @@ impl Completeness {
     pub fn recommend(&self, target_bp: u32) -> Option<u32> {
         let total = self.total();
         (0..=MAX_TRACKED_LATENESS)
-            .find(|l| share_bp(self.complete_at(*l).value, total.value) >= target_bp)
+            .find(|l| basis_points(self.complete_at(*l).value, total.value) >= target_bp)
     }
 }

@@ -101,7 +101,10 @@ pub fn basis_points(part: i128, whole: i128) -> u32 {
     if whole <= 0 {
         return 10_000;
     }
-    u32::try_from(part.clamp(0, whole) * 10_000 / whole).unwrap_or(10_000)
+    part.clamp(0, whole)
+        .checked_mul(10_000)
+        .and_then(|scaled| u32::try_from(scaled / whole).ok())
+        .unwrap_or(10_000)
 }
 
 /// "98.62 %".

@@ -72,16 +72,26 @@ impl Money {
     pub fn grouped(&self) -> String {
         let sign = if self.minor < 0 { "-" } else { "" };
         let abs = self.minor.unsigned_abs();
-        let units = (abs / 100).to_string();
-        let mut grouped = String::new();
-        for (i, digit) in units.chars().enumerate() {
-            if i > 0 && (units.len() - i).is_multiple_of(3) {
-                grouped.push(',');
-            }
-            grouped.push(digit);
-        }
-        format!("{sign}{}{grouped}.{:02}", self.currency.symbol(), abs % 100)
+        format!(
+            "{sign}{}{}.{:02}",
+            self.currency.symbol(),
+            thousands(abs / 100),
+            abs % 100
+        )
     }
+}
+
+/// 1234567 as "1,234,567".
+pub fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i).is_multiple_of(3) {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
 }
 
 /// Which version of the transform built a row.
@@ -139,6 +149,14 @@ pub fn exact_gbp(minor: Decimal, rate: Decimal) -> Option<Money> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn numbers_are_grouped_by_thousands() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(1_234_567), "1,234,567");
+    }
 
     #[test]
     fn fixed_logic_rounds_half_to_even_per_row() {

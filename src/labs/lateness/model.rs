@@ -30,13 +30,6 @@ crate::vocabulary::choice!(AfterPolicy {
 });
 
 impl Profile {
-    pub const ALL: [Profile; 4] = [
-        Profile::Web,
-        Profile::Mobile,
-        Profile::Partner,
-        Profile::Yours,
-    ];
-
     pub fn description(self) -> &'static str {
         match self {
             Profile::Web => "Purchases reach the pipeline within seconds or minutes; a few stragglers take hours.",

@@ -142,7 +142,7 @@ mod tests {
 
     #[test]
     fn settings_round_trip_through_the_query() {
-        for profile in Profile::ALL {
+        for profile in Profile::ALL.iter().copied() {
             for lateness in (0..=MAX_DAYS).map(Lateness::Days).chain([Lateness::Never]) {
                 for after in [AfterPolicy::Drop, AfterPolicy::Adjust] {
                     for present in [false, true] {

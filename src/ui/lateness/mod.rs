@@ -150,11 +150,7 @@ pub fn LatenessLab() -> impl IntoView {
                     <RadioGroup
                         legend="Arrival profile"
                         name="profile"
-                        options=Profile::ALL
-                            .into_iter()
-                            .filter(|p| YOUR_DATA || *p != Profile::Yours)
-                            .map(|p| (p, crate::vocabulary::Choice::label(p)))
-                            .collect()
+                        options=profiles()
                         current=Signal::derive(move || profile.get())
                         on_pick=move |p| lab.update(|s| s.profile = p)
                     />
@@ -198,6 +194,18 @@ pub fn LatenessLab() -> impl IntoView {
             }}
         </section>
     }
+}
+
+/// The profiles the radio group offers: every one the vocabulary lists,
+/// but the user's own data only in a build that can read it.
+fn profiles() -> Vec<(Profile, &'static str)> {
+    use crate::vocabulary::Choice;
+    Profile::ALL
+        .iter()
+        .copied()
+        .filter(|p| YOUR_DATA || *p != Profile::Yours)
+        .map(|p| (p, p.label()))
+        .collect()
 }
 
 /// The figures for a generated profile's month.

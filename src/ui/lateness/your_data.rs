@@ -12,6 +12,7 @@ use wasm_bindgen::JsCast;
 use crate::engine::arrivals::{CloseRule, Completeness, LogFigures, MonthFigures};
 use crate::engine::calendar::{month_short, weekday_day_month, weekday_day_month_time};
 use crate::engine::lateness::{percent, Lateness};
+use crate::engine::money::thousands;
 use crate::export::drift::Dialect;
 use crate::export::lateness_sql::{query, Source};
 use crate::labs::lateness::arrival_csv::{Loaded, LogError, LogReader, MAX_ROWS};
@@ -191,25 +192,12 @@ fn describe(e: &LogError) -> String {
             let reasons: Vec<String> = bad
                 .by_problem()
                 .into_iter()
-                .map(|(p, n)| format!("{} row(s): {}", grouped(n), p.describe()))
+                .map(|(p, n)| format!("{} row(s): {}", thousands(n), p.describe()))
                 .collect();
             format!("{e} {}.", reasons.join("; "))
         }
         other => other.to_string(),
     }
-}
-
-/// 1234567 as "1,234,567".
-pub fn grouped(n: u64) -> String {
-    let digits = n.to_string();
-    let mut out = String::with_capacity(digits.len() + digits.len() / 3);
-    for (i, c) in digits.chars().enumerate() {
-        if i > 0 && (digits.len() - i).is_multiple_of(3) {
-            out.push(',');
-        }
-        out.push(c);
-    }
-    out
 }
 
 fn month_name(month: (i32, u32)) -> String {
@@ -314,7 +302,7 @@ pub fn YourDataPanel() -> impl IntoView {
             .map(|l| {
                 format!(
                     "{} events in {}, by delay between happening and arriving.",
-                    grouped(l.loaded.used()),
+                    thousands(l.loaded.used()),
                     l.name
                 )
             })
@@ -359,7 +347,7 @@ pub fn YourDataPanel() -> impl IntoView {
                 <label for="arrival-file">"Choose a CSV file (or drop it here)"</label>
                 <input id="arrival-file" type="file" accept=".csv,text/csv,text/plain" on:change=on_file />
                 <p class="muted">
-                    {format!("A header row naming event_time and arrival_time, and value if you have one (any order; other columns are ignored). Times in ISO 8601, such as 2026-08-03T09:10:00Z or 2026-08-03 11:10:00+02:00; without an offset they are UTC. Up to {} rows or 250 MB.", grouped(MAX_ROWS))}
+                    {format!("A header row naming event_time and arrival_time, and value if you have one (any order; other columns are ignored). Times in ISO 8601, such as 2026-08-03T09:10:00Z or 2026-08-03 11:10:00+02:00; without an offset they are UTC. Up to {} rows or 250 MB.", thousands(MAX_ROWS))}
                 </p>
             </div>
             <details class="paste">
@@ -375,7 +363,7 @@ pub fn YourDataPanel() -> impl IntoView {
                         <div class="reading" role="status">
                             <label for="reading-progress">{format!("Reading {}", r.name)}</label>
                             <progress id="reading-progress" max="100" value=share.to_string()></progress>
-                            <span>{format!("{} rows read ({share} %)", grouped(r.rows))}</span>
+                            <span>{format!("{} rows read ({share} %)", thousands(r.rows))}</span>
                             <button type="button" on:click=move |_| data.stop()>"Stop reading"</button>
                         </div>
                     }
@@ -469,8 +457,8 @@ fn results_html(log: &Log, c: &Completeness, f: &LogFigures, settings: &Settings
         &[("class", "data-summary"), ("data-figure", "yours-rows")],
         &format!(
             "Based on {} of the {} rows in {}{}.",
-            grouped(loaded.used()),
-            grouped(loaded.rows),
+            thousands(loaded.used()),
+            thousands(loaded.rows),
             log.name,
             if loaded.has_value {
                 ""
@@ -554,9 +542,9 @@ fn results_html(log: &Log, c: &Completeness, f: &LogFigures, settings: &Settings
     let complete_line = format!(
         "of the value reaches its own day before the day is final; {} of events ({} of {}). {} event(s) arrive after their day is final.",
         percent(f.count_bp),
-        grouped(f.complete.count),
-        grouped(f.total.count),
-        grouped(f.after_final.count)
+        thousands(f.complete.count),
+        thousands(f.total.count),
+        thousands(f.after_final.count)
     );
     h.open("div", &[("class", "figures")]);
     for (id, title, figure, big, line) in [
@@ -621,7 +609,7 @@ fn results_html(log: &Log, c: &Completeness, f: &LogFigures, settings: &Settings
             &[("data-month", &format!("{}-{:02}", m.month.0, m.month.1))],
         )
         .element("th", &[("scope", "row")], &month_name(m.month))
-        .element("td", &[], &grouped(m.total.count))
+        .element("td", &[], &thousands(m.total.count))
         .element("td", &[], &percent(m.value_bp))
         .element("td", &[], &percent(m.count_bp))
         .element(
@@ -649,11 +637,11 @@ fn results_html(log: &Log, c: &Completeness, f: &LogFigures, settings: &Settings
         .element(
             "h3",
             &[("id", "bad-rows-heading")],
-            &format!("{} row(s) left out", grouped(bad.total())),
+            &format!("{} row(s) left out", thousands(bad.total())),
         )
         .open("ul", &[("data-figure", "yours-bad")]);
         for (p, n) in bad.by_problem() {
-            h.element("li", &[], &format!("{}: {}", grouped(n), p.describe()));
+            h.element("li", &[], &format!("{}: {}", thousands(n), p.describe()));
         }
         h.close("ul")
             .open("div", &[("class", "table-wrap")])
@@ -752,11 +740,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn numbers_are_grouped_by_thousands() {
-        assert_eq!(grouped(0), "0");
-        assert_eq!(grouped(999), "999");
-        assert_eq!(grouped(1000), "1,000");
-        assert_eq!(grouped(1_234_567), "1,234,567");
+    fn ordinals_are_spelled_out() {
         assert_eq!(ordinal(1), "1st");
         assert_eq!(ordinal(3), "3rd");
         assert_eq!(ordinal(11), "11th");
