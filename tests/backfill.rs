@@ -17,15 +17,15 @@ use partition_lab::labs::backfill::case::{
     aug, backfill_start, last_existing, true_ship_date, Case,
 };
 use partition_lab::labs::backfill::commands::commands;
-use partition_lab::labs::backfill::{Choices, Concurrency, ShipGuess};
+use partition_lab::labs::backfill::{Choices, Concurrency, PlanStart};
 
 fn all_choices() -> Vec<Choices> {
     let mut out = Vec::new();
-    for ship in ShipGuess::ALL {
+    for from in PlanStart::ALL {
         for concurrency in Concurrency::ALL {
             for markers in [true, false] {
                 out.push(Choices {
-                    ship,
+                    from,
                     concurrency,
                     markers,
                 });
@@ -108,7 +108,7 @@ fn a_backfill_over_the_drift_range_leaves_no_drift_and_touches_nothing_else() {
 fn a_late_guess_leaves_the_early_broken_days_wrong() {
     let case = Case::new();
     let choices = Choices {
-        ship: ShipGuess::Eighth,
+        from: PlanStart::Eighth,
         ..Choices::default()
     };
     let exec = case.execute(&choices, &[], backfill_start(), None);

@@ -14,7 +14,7 @@ use partition_lab::design::graph::WriteChoice;
 use partition_lab::engine::calendar::days;
 use partition_lab::engine::clock::run_clock;
 use partition_lab::labs::backfill::case::{backfill_start, last_existing, true_ship_date};
-use partition_lab::labs::backfill::{Case, Choices, Concurrency, ShipGuess};
+use partition_lab::labs::backfill::{Case, Choices, Concurrency, PlanStart};
 use partition_lab::scenarios::{backfilled, currency, sample::sample};
 
 /// The currency bug is one story told twice: the backfill lab's August
@@ -38,11 +38,11 @@ fn the_lab_and_scenario_4_find_the_same_blast_radius() {
 #[test]
 fn the_lab_s_runs_are_the_clock_s_own_trace() {
     let case = Case::new();
-    for ship in ShipGuess::ALL {
+    for from in PlanStart::ALL {
         for concurrency in Concurrency::ALL {
             for markers in [true, false] {
                 let choices = Choices {
-                    ship,
+                    from,
                     concurrency,
                     markers,
                 };

@@ -168,17 +168,17 @@ fn no_text_of_the_app_repeats_eight_words_of_the_chapter() {
 #[test]
 fn no_generated_code_repeats_eight_words_of_the_chapter() {
     use partition_lab::labs::backfill::{
-        commands::commands, Case, Choices, Concurrency, ShipGuess,
+        commands::commands, Case, Choices, Concurrency, PlanStart,
     };
     use partition_lab::labs::state_write::{code::equivalent, Cell, Controls};
     let chapter = chapter_runs();
     let case = Case::new();
     let mut found = Vec::new();
-    for ship in ShipGuess::ALL {
+    for from in PlanStart::ALL {
         for concurrency in Concurrency::ALL {
             for markers in [true, false] {
                 for c in commands(&case.plan(&Choices {
-                    ship,
+                    from,
                     concurrency,
                     markers,
                 })) {

@@ -192,3 +192,18 @@ fn r1_names_the_partitions_left_drifting() {
     let passed = rules.iter().find(|r| r.rule.id == "R6").expect("R6");
     assert!(passed.passed && passed.evidence.is_empty());
 }
+
+#[test]
+fn the_page_s_evidence_is_the_blast_radius_the_grader_uses() {
+    // The story no longer states the range: the drift query's rows must
+    // name exactly the dates a passing plan rebuilds, each short of the truth.
+    let rows = partition_lab::scenarios::currency::drift_query();
+    let dates: Vec<_> = rows.iter().map(|r| r.dt).collect();
+    let expected: Vec<_> = partition_lab::engine::calendar::days(aug(3), aug(13)).collect();
+    assert_eq!(dates, expected);
+    assert!(rows.iter().all(|r| r.recomputed > r.stored));
+    let story = partition_lab::scenarios::catalog::SCENARIOS[3]
+        .story
+        .join(" ");
+    assert!(!story.contains("3 to 13"), "{story}");
+}

@@ -29,7 +29,7 @@ use partition_lab::engine::{CommitOrder, Script};
 use partition_lab::export::project::replay_project;
 use partition_lab::export::replay::{expected_json, Replay};
 use partition_lab::export::{airflow, File};
-use partition_lab::labs::backfill::{Case, Choices, Concurrency, ShipGuess};
+use partition_lab::labs::backfill::{Case, Choices, Concurrency, PlanStart};
 use partition_lab::labs::state_write::{script, Cell, Controls, LateOrder};
 
 fn write(root: &Path, files: &[File]) -> std::io::Result<()> {
@@ -224,9 +224,9 @@ fn microbatch_files() -> Vec<File> {
     let case = Case::new();
     let mut files = partition_lab::labs::backfill::commands::microbatch_project(&case);
     let mut plans = serde_json::Map::new();
-    for ship in ShipGuess::ALL {
+    for from in PlanStart::ALL {
         let plan = case.plan(&Choices {
-            ship,
+            from,
             concurrency: Concurrency::Four,
             markers: true,
         });
@@ -277,19 +277,19 @@ fn airflow_files() -> Vec<File> {
     let case = Case::new();
     let mut files = Vec::new();
     let mut expected = serde_json::Map::new();
-    for ship in ShipGuess::ALL {
+    for from in PlanStart::ALL {
         for concurrency in Concurrency::ALL {
             for markers in [true, false] {
                 let choices = Choices {
-                    ship,
+                    from,
                     concurrency,
                     markers,
                 };
                 let plan = case.plan(&choices);
                 let b = partition_lab::labs::backfill::commands::airflow_backfill(&plan);
                 let name = format!(
-                    "ship{}_c{}_{}",
-                    ship.day(),
+                    "from{}_c{}_{}",
+                    from.day(),
                     concurrency.value(),
                     if markers { "markers" } else { "nomarkers" }
                 );
@@ -307,7 +307,7 @@ fn airflow_files() -> Vec<File> {
         }
     }
     // The DAG starts on the earliest date any plan rebuilds: the 3rd.
-    let start = ShipGuess::ALL
+    let start = PlanStart::ALL
         .iter()
         .map(|s| s.day())
         .min()

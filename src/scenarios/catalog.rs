@@ -72,12 +72,12 @@ pub const SCENARIOS: [ScenarioInfo; 5] = [
     ScenarioInfo {
         number: 4,
         title: "The currency bug",
-        brief: "A conversion bug wrote short GBP totals for eleven days: rebuild exactly those days, in the right order, without starving tonight's scheduled run.",
+        brief: "A conversion bug wrote short GBP totals for part of August: find which days from the drift query, rebuild exactly those, in the right order, without starving tonight's scheduled run.",
         idea: "blast radius",
         source: "bronze.orders",
         story: &[
-            "A change to the currency conversion truncated exchange rates to two decimals. It built silver and gold for 3 to 13 August before anyone noticed; the fix is live and tonight's run will build the 14th correctly.",
-            "Plan the backfill: which dates, from which layer, in which order, how many at a time, without taking the connection tonight's scheduled run needs.",
+            "A change to the currency conversion truncated exchange rates to two decimals. It went out early in August and the nightly runs built silver and gold with it until the fix went live on the 14th; tonight's run will build the 14th correctly. Nobody is sure of the deploy date.",
+            "The evidence is the drift query's result below: it recomputes each day of silver from bronze with the fixed logic and lists the days more than a penny out. Plan the backfill from it: which dates, from which layer, in which order, how many at a time, without taking the connection tonight's scheduled run needs.",
         ],
         facts: &[
             "Orders 1 to 14 August, 120 a day: 50 % GBP, 30 % EUR, 20 % USD; daily rates to 6 decimals.",

@@ -102,6 +102,14 @@ pub fn script() -> Script {
     script
 }
 
+/// What the drift query returns on Friday, before any backfill: the
+/// evidence the scenario's page shows instead of stating the range.
+pub fn drift_query() -> Vec<DriftRow> {
+    let script = script();
+    let (silver, _) = crate::engine::backfill_run::history(&script, setting().launch);
+    drifting(silver_drift(&silver, &script.fx, aug(1)))
+}
+
 /// Every rule over one run of the design's backfill on `script`.
 pub fn judge(graph: &Graph, design: &CompiledDesign, script: &Script) -> Vec<RuleResult> {
     let Some(done) = run(&setting(), design, script) else {

@@ -10,6 +10,7 @@ before(async () => { env = await launch(); });
 after(async () => { await env?.close(); });
 
 const figure = (page, name) => page.locator(`[data-figure="${name}"]`).innerText();
+const planFrom = (page) => page.getByRole('group', { name: 'The plan rebuilds from' });
 
 async function runToEnd(page) {
   await page.getByRole('button', { name: /^Run (the backfill|it again)$/ }).click();
@@ -19,6 +20,10 @@ async function runToEnd(page) {
 test('the default plan, the drift query and the grid', async () => {
   const { page, errors, context } = await openPage(env, '/lab/backfill');
   assert.equal(await figure(page, 'plan'), '11 silver partitions, 11 gold partitions, 3 waves, about 18 minutes');
+  // The drift query answers only after a prediction (or a skip).
+  assert.equal(await page.locator('table.drift').isVisible(), false);
+  await page.getByRole('button', { name: 'Skip the prediction' }).click();
+  assert.match(await figure(page, 'guess'), /^Prediction skipped\. The drift query's first row is 3 Aug/);
   const firstRow = await page.locator('table.drift tbody tr').first().innerText();
   assert.match(firstRow, /^2026-08-03/);
   assert.equal(await page.locator('table.drift tbody tr').count(), 11);
@@ -33,10 +38,33 @@ test('the default plan, the drift query and the grid', async () => {
   await context.close();
 });
 
+test('a prediction is checked against the drift query and never moves the plan', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/backfill?from=12');
+  const guess = page.getByRole('group', { name: 'When do you think the bad code shipped?' });
+  const lock = page.getByRole('button', { name: 'Lock in and run the drift query' });
+  assert.equal(await lock.isDisabled(), true);
+  await guess.getByRole('radio', { name: 'the 8th' }).check();
+  await lock.click();
+  const said = await figure(page, 'guess');
+  assert.match(said, /^✗ Not this time: you said the 8th\. The drift query's first row is 3 Aug/);
+  assert.match(said, /would leave 3 Aug to 7 Aug wrong\.$/);
+  assert.equal(await page.locator('table.drift tbody tr').count(), 11);
+  assert.equal(await planFrom(page).getByRole('radio', { name: 'the 12th' }).isChecked(), true);
+  assert.match(page.url(), /from=12/);
+  await page.getByRole('button', { name: 'Hide the result and predict again' }).click();
+  await guess.getByRole('radio', { name: 'the 3rd' }).check();
+  await lock.click();
+  assert.match(await figure(page, 'guess'), /^✓ Right: you said the 3rd\./);
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('every choice gives the cost model\'s summary', async () => {
   const { page, errors, context } = await openPage(env, '/lab/backfill');
-  for (const [ship, n] of [['the 3rd', 11], ['the 8th', 6], ['the 12th', 2]]) {
-    await page.getByRole('radio', { name: ship }).check();
+  for (const [from, n] of [['the 3rd', 11], ['the 8th', 6], ['the 12th', 2]]) {
+    await planFrom(page).getByRole('radio', { name: from }).check();
     for (const c of [1, 4, 12]) {
       await page.getByRole('radio', { name: String(c), exact: true }).check();
       const waves = Math.ceil(n / Math.min(c, 4));
@@ -51,8 +79,8 @@ test('every choice gives the cost model\'s summary', async () => {
   await context.close();
 });
 
-test('a guess of the 8th leaves the 3rd to the 7th flagged and still wrong afterwards', async () => {
-  const { page, errors, context } = await openPage(env, '/lab/backfill?ship=8');
+test('a plan from the 8th leaves the 3rd to the 7th flagged and still wrong afterwards', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/backfill?from=8');
   const flagged = await page.locator('.pbox-warn').count();
   assert.equal(flagged, 5);
   await runToEnd(page);
@@ -63,7 +91,7 @@ test('a guess of the 8th leaves the 3rd to the 7th flagged and still wrong after
 });
 
 test('the full backfill makes August match its source and touches nothing else', async () => {
-  const { page, errors, context } = await openPage(env, '/lab/backfill?ship=3&concurrency=4');
+  const { page, errors, context } = await openPage(env, '/lab/backfill?from=3&concurrency=4');
   await runToEnd(page);
   assert.equal(await figure(page, 'remaining'), 'none');
   assert.equal(await figure(page, 'needless'), '0');
@@ -78,6 +106,9 @@ test('the full backfill makes August match its source and touches nothing else',
   assert.match(note[1], /^3 Aug: £[\d,.]+ → £[\d,.]+ \(\+£[\d,.]+\)$/);
   const [, newTotal] = note[12].match(/→ (£[\d,.]+) \(/);
   assert.equal(newTotal, truth);
+  // A rebuilt partition says so: it no longer reads "broken code".
+  assert.equal(await page.locator('.pbox-built', { hasText: 'broken code' }).count(), 0);
+  assert.equal(await page.locator('.pbox-built', { hasText: 'rebuilt, fixed code' }).count(), 11);
   const violations = await axe(page);
   assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
   assert.deepEqual(errors, []);
@@ -112,7 +143,7 @@ test('copy buttons put the plan\'s commands on the clipboard', async () => {
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
-  await page.goto(`${env.url}/lab/backfill?ship=12&concurrency=1`);
+  await page.goto(`${env.url}/lab/backfill?from=12&concurrency=1`);
   await page.waitForSelector('main h1');
   const airflow = page.locator('.command', { has: page.getByRole('heading', { name: 'Airflow' }) });
   await airflow.getByRole('button', { name: 'Copy' }).click();
@@ -139,14 +170,18 @@ test('reduced motion runs the backfill without animating', async () => {
 });
 
 test('the URL carries the choices; a tampered one falls back with a note', async () => {
-  const { page, errors, context } = await openPage(env, '/lab/backfill?ship=12&concurrency=1&markers=off');
-  assert.equal(await page.getByRole('radio', { name: 'the 12th' }).isChecked(), true);
+  const { page, errors, context } = await openPage(env, '/lab/backfill?from=12&concurrency=1&markers=off');
+  assert.equal(await planFrom(page).getByRole('radio', { name: 'the 12th' }).isChecked(), true);
   assert.equal(await page.getByRole('radio', { name: '1', exact: true }).isChecked(), true);
   assert.equal(await page.getByRole('radio', { name: 'off' }).isChecked(), true);
-  await page.goto(`${env.url}/lab/backfill?ship=1&concurrency=99&markers=maybe`);
+  // A link from before the plan's start had its own name still works.
+  await page.goto(`${env.url}/lab/backfill?ship=8`);
+  await page.waitForSelector('main h1');
+  assert.equal(await planFrom(page).getByRole('radio', { name: 'the 8th' }).isChecked(), true);
+  await page.goto(`${env.url}/lab/backfill?from=1&concurrency=99&markers=maybe`);
   await page.waitForSelector('main h1');
   const notice = await page.locator('.notice').innerText();
-  for (const bit of ['ship=1', 'concurrency=99', 'markers=maybe']) assert.ok(notice.includes(bit), bit);
+  for (const bit of ['from=1', 'concurrency=99', 'markers=maybe']) assert.ok(notice.includes(bit), bit);
   assert.equal(await figure(page, 'plan'), '11 silver partitions, 11 gold partitions, 3 waves, about 18 minutes');
   assert.deepEqual(errors, []);
   await context.close();

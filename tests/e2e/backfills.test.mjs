@@ -35,6 +35,12 @@ async function setField(page, label, value) {
 
 test('scenario 4: four at a time starves tonight\'s run (R5), three at a time passes, progress kept', async () => {
   const { page, errors, context } = await openPage(env, '/scenarios/4');
+  // The range is for the student to find: the story gives the drift query's rows, not the dates.
+  const evidence = page.locator('table.drift tbody tr');
+  assert.equal(await evidence.count(), 11);
+  assert.match(await evidence.first().innerText(), /^2026-08-03/);
+  assert.match(await evidence.last().innerText(), /^2026-08-13/);
+  assert.doesNotMatch(await page.locator('.page > p').allInnerTexts().then((t) => t.join(' ')), /3 to 13 August/);
   await buildBackfill(page, true);
   await node(page, 1).locator('rect.node-box').click();
   await setField(page, 'First date', '2026-08-03');
@@ -55,6 +61,8 @@ test('scenario 4: four at a time starves tonight\'s run (R5), three at a time pa
   assert.match(await smallest.locator('p').first().innerText(), /^0 event\(s\) instead of 1680, 1 fault\(s\) instead of 1; minimal/);
   assert.match(await smallest.innerText(), /No event is needed/);
   assert.match(await smallest.locator('ol.replay').innerText(), /The scheduled run for 2026-08-14 asks for a slot and waits 5 min for a slot/);
+  const openViolations = await axe(page);
+  assert.deepEqual(openViolations, [], JSON.stringify(openViolations, null, 2));
 
   await setField(page, 'Dates in flight at most', '3');
   await page.getByRole('button', { name: 'Check my design' }).click();

@@ -51,6 +51,13 @@ test('scenario 1: fail on R2, see the evidence and the smallest case, fix, pass,
   assert.match(await smallest.locator('ol.replay').innerText(), /manual re-run|crashed/);
   assert.match(await smallest.locator('ol.replay').innerText(), /silver holds (c-[0-9-]+) in [0-9-]+, \1 in/, 'the replay shows the second copy');
   assert.match(await smallest.locator('ul.evidence').innerText(), /second copy/);
+  // With the smallest case open, and stepped to its end, the page stays axe clean.
+  const next = smallest.getByRole('button', { name: 'Next step' });
+  if (await next.count()) {
+    while (await next.isEnabled()) await next.click();
+  }
+  const openViolations = await axe(page);
+  assert.deepEqual(openViolations, [], JSON.stringify(openViolations, null, 2));
 
   // Fix it: overwrite the partitions the list names.
   await node(page, 3).locator('rect.node-box').click();

@@ -37,16 +37,18 @@ pub const SILVER_MINUTES: i64 = 4;
 pub const GOLD_MINUTES: i64 = 2;
 pub const SOURCE_POOL: u32 = 4;
 
-/// When the student thinks the bad code shipped.
+/// The first date the plan rebuilds (it runs from there to the 13th). A
+/// separate choice from the student's prediction of the ship date, so a
+/// wrong guess can be planned on and shown to leave days wrong.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum ShipGuess {
+pub enum PlanStart {
     #[default]
     Third,
     Eighth,
     Twelfth,
 }
 
-crate::vocabulary::choice!(ShipGuess {
+crate::vocabulary::choice!(PlanStart {
     Third => "3", "the 3rd";
     Eighth => "8", "the 8th";
     Twelfth => "12", "the 12th";
@@ -58,14 +60,14 @@ crate::vocabulary::choice!(Concurrency {
     Twelve => "12", "twelve dates at a time";
 });
 
-impl ShipGuess {
-    pub const ALL: [ShipGuess; 3] = [ShipGuess::Third, ShipGuess::Eighth, ShipGuess::Twelfth];
+impl PlanStart {
+    pub const ALL: [PlanStart; 3] = [PlanStart::Third, PlanStart::Eighth, PlanStart::Twelfth];
 
     pub fn day(self) -> Day {
         match self {
-            ShipGuess::Third => aug(3),
-            ShipGuess::Eighth => aug(8),
-            ShipGuess::Twelfth => aug(12),
+            PlanStart::Third => aug(3),
+            PlanStart::Eighth => aug(8),
+            PlanStart::Twelfth => aug(12),
         }
     }
 }
@@ -92,7 +94,7 @@ impl Concurrency {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Choices {
-    pub ship: ShipGuess,
+    pub from: PlanStart,
     pub concurrency: Concurrency,
     pub markers: bool,
 }
@@ -100,7 +102,7 @@ pub struct Choices {
 impl Default for Choices {
     fn default() -> Self {
         Self {
-            ship: ShipGuess::Third,
+            from: PlanStart::Third,
             concurrency: Concurrency::Four,
             markers: true,
         }
@@ -199,7 +201,7 @@ impl Case {
 
     pub fn plan(&self, choices: &Choices) -> BackfillPlan {
         BackfillPlan {
-            first: choices.ship.day(),
+            first: choices.from.day(),
             last: last_existing(),
             concurrency: choices.concurrency.value(),
             pool: SOURCE_POOL,

@@ -232,11 +232,11 @@ pub fn runnable(case: &Case, plan: &BackfillPlan) -> Option<(String, Vec<u8>)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::labs::backfill::{Case, Choices, Concurrency, ShipGuess};
+    use crate::labs::backfill::{Case, Choices, Concurrency, PlanStart};
 
     fn plan(markers: bool, concurrency: Concurrency) -> BackfillPlan {
         Case::new().plan(&Choices {
-            ship: ShipGuess::Third,
+            from: PlanStart::Third,
             concurrency,
             markers,
         })

@@ -1,13 +1,14 @@
 //! The currency-bug backfill lab (SPEC 6): the simulated August, the drift
-//! query's answer, the plan for a guessed ship date and concurrency, the
+//! query's answer, the plan for a chosen first date and concurrency, the
 //! backfill run with interruptions, and the commands that match the plan.
 
 pub mod case;
 pub mod commands;
+pub mod guess;
 pub mod query;
 pub mod restatement;
 pub mod run;
 pub mod session;
 pub mod view;
 
-pub use case::{Case, Choices, Concurrency, ShipGuess};
+pub use case::{Case, Choices, Concurrency, PlanStart};

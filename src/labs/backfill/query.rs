@@ -1,4 +1,6 @@
-//! The backfill lab's URL: `ship=3|8|12`, `concurrency=1|4|12`, `markers=on|off`.
+//! The backfill lab's URL: `from=3|8|12`, `concurrency=1|4|12`, `markers=on|off`.
+//! Links made before the plan's start and the ship-date guess were separate
+//! say `ship=`; it still sets where the plan starts.
 
 // Outside input arrives here: no unchecked indexing or arithmetic.
 #![deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
@@ -11,7 +13,11 @@ use super::case::Choices;
 pub fn parse(get: impl Fn(&str) -> Option<String>) -> (Choices, Vec<String>) {
     let mut choices = Choices::default();
     let mut notes = Vec::new();
-    choices.ship = link::choice(&get, "ship", choices.ship, &mut notes);
+    choices.from = if get("from").is_some() {
+        link::choice(&get, "from", choices.from, &mut notes)
+    } else {
+        link::choice(&get, "ship", choices.from, &mut notes)
+    };
     choices.concurrency = link::choice(&get, "concurrency", choices.concurrency, &mut notes);
     let mut bad = |key: &str, given: &str, expected: &str, default: &str| {
         notes.push(crate::labs::link::ignored(key, given, expected, default));
@@ -28,8 +34,8 @@ pub fn parse(get: impl Fn(&str) -> Option<String>) -> (Choices, Vec<String>) {
 
 pub fn to_query(choices: &Choices) -> String {
     format!(
-        "ship={}&concurrency={}&markers={}",
-        choices.ship.name(),
+        "from={}&concurrency={}&markers={}",
+        choices.from.name(),
         choices.concurrency.name(),
         if choices.markers { "on" } else { "off" }
     )
@@ -38,7 +44,7 @@ pub fn to_query(choices: &Choices) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::labs::backfill::case::{Concurrency, ShipGuess};
+    use crate::labs::backfill::case::{Concurrency, PlanStart};
 
     fn parse_str(query: &str) -> (Choices, Vec<String>) {
         parse(crate::labs::link::lookup(query))
@@ -46,11 +52,11 @@ mod tests {
 
     #[test]
     fn choices_round_trip_and_bad_values_fall_back() {
-        for ship in ShipGuess::ALL {
+        for from in PlanStart::ALL {
             for concurrency in Concurrency::ALL {
                 for markers in [true, false] {
                     let c = Choices {
-                        ship,
+                        from,
                         concurrency,
                         markers,
                     };
@@ -58,8 +64,12 @@ mod tests {
                 }
             }
         }
-        let (c, notes) = parse_str("ship=5&concurrency=0&markers=maybe");
+        let (c, notes) = parse_str("from=5&concurrency=0&markers=maybe");
         assert_eq!(c, Choices::default());
         assert_eq!(notes.len(), 3);
+        let (old, notes) = parse_str("ship=8");
+        assert_eq!((old.from, notes.len()), (PlanStart::Eighth, 0));
+        let (both, _) = parse_str("ship=8&from=12");
+        assert_eq!(both.from, PlanStart::Twelfth);
     }
 }

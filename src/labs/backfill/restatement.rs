@@ -90,13 +90,13 @@ impl Restatement {
 mod tests {
     use super::*;
     use crate::labs::backfill::case::{backfill_start, true_ship_date};
-    use crate::labs::backfill::{Choices, Concurrency, ShipGuess};
+    use crate::labs::backfill::{Choices, Concurrency, PlanStart};
 
     #[test]
     fn a_full_backfill_restates_exactly_the_broken_days_and_the_changes_add_up() {
         let case = Case::new();
         let choices = Choices {
-            ship: ShipGuess::ALL
+            from: PlanStart::ALL
                 .into_iter()
                 .find(|s| s.day() == true_ship_date())
                 .expect("the true ship date is on offer"),

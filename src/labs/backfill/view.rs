@@ -130,7 +130,9 @@ pub fn grid(
             if tonight {
                 name.push_str("built tonight by the scheduled run with the fixed code");
             } else {
-                name.push_str(if built_broken {
+                name.push_str(if built_broken && rebuilds > 0 {
+                    "first built by the broken code, silver rebuilt with the fix"
+                } else if built_broken {
                     "built by the broken code"
                 } else {
                     "built by correct code"
@@ -178,14 +180,14 @@ pub fn grid(
 mod tests {
     use super::*;
     use crate::labs::backfill::case::backfill_start;
-    use crate::labs::backfill::ShipGuess;
+    use crate::labs::backfill::PlanStart;
     use chrono::Duration;
 
     #[test]
     fn the_grid_moves_from_broken_to_rebuilt_and_flags_what_the_plan_misses() {
         let case = Case::new();
         let choices = Choices {
-            ship: ShipGuess::Eighth,
+            from: PlanStart::Eighth,
             ..Choices::default()
         };
         let before = grid(&case, &choices, &[], None);
@@ -213,6 +215,12 @@ mod tests {
             .iter()
             .all(|b| b.phase == Phase::Done && b.drift <= 1 && b.marker));
         assert!(after[2..7].iter().all(|b| b.drift > 1));
+        assert!(after[7]
+            .accessible_name
+            .starts_with("Aug 08: first built by the broken code, silver rebuilt with the fix"));
+        assert!(after[2]
+            .accessible_name
+            .starts_with("Aug 03: built by the broken code"));
         assert_eq!(
             summary(&case, &choices),
             "6 silver partitions, 6 gold partitions, 2 waves, about 12 minutes"

@@ -34,6 +34,8 @@ pub fn Grid() -> impl IntoView {
                         .map(|b| {
                             let (glyph, built) = if b.tonight {
                                 ("☾", "tonight, fixed code")
+                            } else if b.rebuilds > 0 {
+                                ("✓", "rebuilt, fixed code")
                             } else if b.built_broken {
                                 ("✕", "broken code")
                             } else {
@@ -75,7 +77,7 @@ pub fn Grid() -> impl IntoView {
                 }}
             </ol>
             <p class="legend-line">
-                "✕ built by the broken code · ✓ built correctly · ☾ built tonight · ⚑ completion marker · a dashed box is outside the plan"
+                "✕ built by the broken code · ✓ built or rebuilt by correct code · ☾ built tonight · ⚑ completion marker · a dashed box is outside the plan"
             </p>
         </section>
     }

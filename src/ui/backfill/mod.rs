@@ -1,10 +1,10 @@
 //! The currency-bug backfill lab page: which partitions, in what order,
 //! how fast; then the backfill itself, interruptible, and its commands.
 
+mod drift;
 mod grid;
 mod runner;
 
-use crate::engine::calendar::day_month;
 use leptos::prelude::*;
 
 use crate::labs::backfill::case::Case;
@@ -12,7 +12,7 @@ use crate::labs::backfill::commands::commands;
 use crate::labs::backfill::query::{parse, to_query};
 use crate::labs::backfill::run::Execution;
 use crate::labs::backfill::view::summary;
-use crate::labs::backfill::{Choices, Concurrency, ShipGuess};
+use crate::labs::backfill::{Choices, Concurrency, PlanStart};
 
 use super::copy::CopyButton;
 use super::page::set_title;
@@ -67,26 +67,6 @@ pub fn BackfillLab() -> impl IntoView {
     });
     let notes = Memo::new(move |_| parsed.read().1.clone());
     let plan_line = Memo::new(move |_| lab.case.with_value(|case| summary(case, &choices.get())));
-    let radius = lab.case.with_value(|case| case.blast_radius());
-    let drift_rows = lab.case.with_value(|case| {
-        case.drift()
-            .into_iter()
-            .filter(|r| r.drifts())
-            .collect::<Vec<_>>()
-    });
-    let naive = lab.case.with_value(|case| {
-        crate::engine::drift::naive_flags(
-            &case.silver,
-            &case.script.fx,
-            crate::labs::backfill::case::aug(1),
-        )
-    });
-    let naive_correct: Vec<String> = naive
-        .iter()
-        .filter(|d| !radius.contains(d))
-        .map(|d| day_month(*d))
-        .collect();
-    let true_start = radius.first().map(|d| day_month(*d)).unwrap_or_default();
     let cmds = Memo::new(move |_| {
         lab.case
             .with_value(|case| commands(&case.plan(&choices.get())))
@@ -101,11 +81,11 @@ pub fn BackfillLab() -> impl IntoView {
             <LinkNotes notes=notes />
             <div class="control-row">
                 <RadioGroup
-                    legend="When do you think the bad code shipped?"
-                    name="ship"
-                    options=vec![(ShipGuess::Third, "the 3rd"), (ShipGuess::Eighth, "the 8th"), (ShipGuess::Twelfth, "the 12th")]
-                    current=Signal::derive(move || choices.get().ship)
-                    on_pick=move |s| lab.choose(|c| c.ship = s)
+                    legend="The plan rebuilds from"
+                    name="from"
+                    options=vec![(PlanStart::Third, "the 3rd"), (PlanStart::Eighth, "the 8th"), (PlanStart::Twelfth, "the 12th")]
+                    current=Signal::derive(move || choices.get().from)
+                    on_pick=move |s| lab.choose(|c| c.from = s)
                 />
                 <RadioGroup
                     legend="Partitions rebuilt at once"
@@ -123,49 +103,7 @@ pub fn BackfillLab() -> impl IntoView {
                 />
             </div>
             <grid::Grid />
-            <section aria-labelledby="drift-heading">
-                <h2 id="drift-heading">"1. Which partitions are wrong: ask the data"</h2>
-                <p>
-                    "The deploy date is a guess; the drift query is evidence. It recomputes every order with the fixed logic, rounding each row to the penny exactly as the fix does, and lists the days whose stored total is more than a penny away. Its first row is where the bug really starts: "
-                    <strong>{true_start}</strong>
-                    ", whatever you guessed above."
-                </p>
-                <div class="table-wrap">
-                    <table class="drift">
-                        <caption>"Drift query result"</caption>
-                        <thead>
-                            <tr>
-                                <th scope="col">"dt"</th>
-                                <th scope="col">"stored"</th>
-                                <th scope="col">"recomputed"</th>
-                                <th scope="col">"drift"</th>
-                            </tr>
-                        </thead>
-                        <tbody>
-                            {drift_rows
-                                .into_iter()
-                                .map(|r| {
-                                    view! {
-                                        <tr>
-                                            <th scope="row">{r.dt.to_string()}</th>
-                                            <td>{crate::engine::Money::gbp(r.stored).grouped()}</td>
-                                            <td>{crate::engine::Money::gbp(r.recomputed).grouped()}</td>
-                                            <td>{crate::engine::Money::gbp(r.drift()).grouped()}</td>
-                                        </tr>
-                                    }
-                                })
-                                .collect_view()}
-                        </tbody>
-                    </table>
-                </div>
-                <p class="muted">
-                    {if naive_correct.is_empty() {
-                        "Recomputing as SUM(raw * rate), without rounding each row, would compare unrounded sums with rounded ones: on busier days those fractions of a penny add up past the threshold and flag days that are fine.".to_string()
-                    } else {
-                        format!("Beware the shortcut SUM(raw * rate) without rounding each row: its fractions of a penny add up, and on this data it would also flag {}, which are correct.", naive_correct.join(", "))
-                    }}
-                </p>
-            </section>
+            <drift::Drift />
             <section aria-labelledby="plan-heading">
                 <h2 id="plan-heading">"2. In what order: the plan"</h2>
                 <ol class="plan-steps">

@@ -1,0 +1,92 @@
+//! Step 1 of the backfill lab: the student predicts when the bad code
+//! shipped, then runs the drift query and sees whether the data agrees.
+//! The prediction never moves the plan; the plan's first date is its own
+//! choice, so a wrong guess can be planned on and seen to leave days wrong.
+
+use leptos::prelude::*;
+
+use crate::engine::calendar::day_month;
+use crate::labs::backfill::case::aug;
+use crate::labs::backfill::PlanStart;
+
+use super::super::drift_table::DriftTable;
+use super::super::widgets::RadioGroup;
+use super::Lab;
+
+#[component]
+pub fn Drift() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let guess = RwSignal::new(None::<PlanStart>);
+    let revealed = RwSignal::new(false);
+    let radius = lab.case.with_value(|case| case.blast_radius());
+    let rows = lab.case.with_value(|case| {
+        case.drift()
+            .into_iter()
+            .filter(|r| r.drifts())
+            .collect::<Vec<_>>()
+    });
+    let naive = lab.case.with_value(|case| {
+        crate::engine::drift::naive_flags(&case.silver, &case.script.fx, aug(1))
+    });
+    let naive_correct: Vec<String> = naive
+        .iter()
+        .filter(|d| !radius.contains(d))
+        .map(|d| day_month(*d))
+        .collect();
+    let verdict = move || crate::labs::backfill::guess::verdict(&radius, guess.get());
+    let shortcut = if naive_correct.is_empty() {
+        "Recomputing as SUM(raw * rate), without rounding each row, would compare unrounded sums with rounded ones: on busier days those fractions of a penny add up past the threshold and flag days that are fine.".to_string()
+    } else {
+        format!(
+            "Beware the shortcut SUM(raw * rate) without rounding each row: its fractions of a penny add up, and on this data it would also flag {}, which are correct.",
+            naive_correct.join(", ")
+        )
+    };
+    view! {
+        <section aria-labelledby="drift-heading">
+            <h2 id="drift-heading">"1. Which partitions are wrong: ask the data"</h2>
+            <div class="predict" hidden=move || revealed.get()>
+                <p>"Before you look at the data: the deploy log is vague. Predict when the bad code shipped."</p>
+                <RadioGroup
+                    legend="When do you think the bad code shipped?"
+                    name="guess"
+                    options=vec![
+                        (Some(PlanStart::Third), "the 3rd"),
+                        (Some(PlanStart::Eighth), "the 8th"),
+                        (Some(PlanStart::Twelfth), "the 12th"),
+                    ]
+                    current=Signal::derive(move || guess.get())
+                    on_pick=move |g| guess.set(g)
+                />
+                <div class="button-row">
+                    <button
+                        type="button"
+                        class="primary"
+                        disabled=move || guess.get().is_none()
+                        on:click=move |_| revealed.set(true)
+                    >
+                        "Lock in and run the drift query"
+                    </button>
+                    <button type="button" on:click=move |_| {
+                        guess.set(None);
+                        revealed.set(true);
+                    }>"Skip the prediction"</button>
+                </div>
+            </div>
+            <div hidden=move || !revealed.get()>
+                <p class="prediction-result" role="status" data-figure="guess">
+                    {move || revealed.get().then(&verdict)}
+                </p>
+                <p>
+                    "The deploy date is a guess; the drift query is evidence. It recomputes every order with the fixed logic, rounding each row to the penny exactly as the fix does, and lists the days whose stored total is more than a penny away. Choose where the plan starts from its first row, not from the guess."
+                </p>
+                <DriftTable rows=rows caption="Drift query result" />
+                <p class="muted">{shortcut}</p>
+                <button type="button" on:click=move |_| {
+                    revealed.set(false);
+                    guess.set(None);
+                }>"Hide the result and predict again"</button>
+            </div>
+        </section>
+    }
+}
