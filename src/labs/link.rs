@@ -40,6 +40,18 @@ pub fn choice<C: crate::vocabulary::Choice>(
     })
 }
 
+/// The query's `present` (presenter mode): `1` on, `0` or absent off.
+pub fn present(get: &impl Fn(&str) -> Option<String>, notes: &mut Vec<String>) -> bool {
+    match get("present").as_deref().map(str::trim) {
+        None | Some("0") => false,
+        Some("1") => true,
+        Some(other) => {
+            notes.push(ignored("present", other, "0 or 1", "0"));
+            false
+        }
+    }
+}
+
 /// A query string as a lookup, for the parsers' tests.
 #[cfg(test)]
 pub fn lookup(query: &str) -> impl Fn(&str) -> Option<String> {

@@ -3,10 +3,16 @@
 use leptos::prelude::*;
 
 #[component]
-pub fn CopyButton(text: String, what: String) -> impl IntoView {
+pub fn CopyButton(
+    #[prop(into)] text: Signal<String>,
+    what: String,
+    /// The button's words; "Copy" unless told.
+    #[prop(optional)]
+    label: Option<&'static str>,
+) -> impl IntoView {
     let status = RwSignal::new(String::new());
     let copy = move |_| {
-        let text = text.clone();
+        let text = text.get_untracked();
         let what = what.clone();
         let Some(window) = web_sys::window() else {
             return;
@@ -23,7 +29,7 @@ pub fn CopyButton(text: String, what: String) -> impl IntoView {
     };
     view! {
         <span class="copy">
-            <button type="button" on:click=copy>"Copy"</button>
+            <button type="button" on:click=copy>{label.unwrap_or("Copy")}</button>
             <span class="copy-status" role="status">{move || status.get()}</span>
         </span>
     }

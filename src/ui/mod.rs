@@ -12,6 +12,7 @@ pub mod lateness;
 pub mod not_found;
 pub mod overview;
 pub mod page;
+pub mod presenter;
 pub mod route;
 pub mod runners;
 pub mod scenarios;

@@ -9,7 +9,9 @@ use super::canvas::check::progress_key;
 use super::canvas::Canvas;
 use super::not_found::NotFound;
 use super::page::set_title;
+use super::presenter::{PresenterLink, PresenterToggle};
 use super::storage;
+use super::widgets::LinkNotes;
 use crate::scenarios::catalog::{find, SCENARIOS};
 use crate::scenarios::grade::gradable;
 use crate::scenarios::progress::Progress;
@@ -68,10 +70,39 @@ pub fn ScenarioPage(number: String) -> impl IntoView {
         Some(s) => {
             set_title(&format!("Scenario {}: {}", s.number, s.title));
             let can_check = gradable(s.number);
+            let query = super::route::use_query();
+            let parsed = Memo::new(move |_| {
+                let q = query.read();
+                let mut notes = Vec::new();
+                let present = crate::labs::link::present(&|k| q.get(k), &mut notes);
+                (present, notes)
+            });
+            let present = Memo::new(move |_| parsed.read().0);
+            let notes = Memo::new(move |_| parsed.read().1.clone());
+            let link = RwSignal::new(String::new());
+            provide_context(PresenterLink(link));
+            super::presenter::on_clicker(
+                move || present.get_untracked(),
+                super::presenter::step_section,
+            );
+            let number = s.number;
+            // The canvas may have read the design from the fragment already.
+            let toggle = Callback::new(move |()| {
+                let query = if present.get_untracked() {
+                    ""
+                } else {
+                    "?present=1"
+                };
+                super::route::replace(&format!("/scenarios/{number}{query}"));
+            });
             view! {
-                <section class="page">
+                <section class="page" class:presenter=move || present.get() aria-labelledby="scenario-title">
                     <p class="breadcrumb"><a href="/scenarios">"All scenarios"</a></p>
-                    <h1>{format!("Scenario {}: {}", s.number, s.title)}</h1>
+                    <div class="title-row">
+                        <h1 id="scenario-title">{format!("Scenario {}: {}", s.number, s.title)}</h1>
+                        <PresenterToggle present=present on_toggle=toggle link=link />
+                    </div>
+                    <LinkNotes notes=notes />
                     <p class="lede">{s.brief}</p>
                     {s.story.iter().map(|p| view! { <p>{*p}</p> }).collect_view()}
                     <h2>"The numbers"</h2>

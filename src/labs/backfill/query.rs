@@ -1,4 +1,5 @@
-//! The backfill lab's URL: `from=3|8|12`, `concurrency=1|4|12`, `markers=on|off`.
+//! The backfill lab's URL: `from=3|8|12`, `concurrency=1|4|12`, `markers=on|off`,
+//! `present=0|1`.
 //! Links made before the plan's start and the ship-date guess were separate
 //! say `ship=`; it still sets where the plan starts.
 
@@ -10,9 +11,11 @@ use crate::vocabulary::Choice;
 
 use super::case::Choices;
 
-pub fn parse(get: impl Fn(&str) -> Option<String>) -> (Choices, Vec<String>) {
+/// The plan's choices, presenter mode, and a note per value not used.
+pub fn parse(get: impl Fn(&str) -> Option<String>) -> (Choices, bool, Vec<String>) {
     let mut choices = Choices::default();
     let mut notes = Vec::new();
+    let present = link::present(&get, &mut notes);
     choices.from = if get("from").is_some() {
         link::choice(&get, "from", choices.from, &mut notes)
     } else {
@@ -29,15 +32,16 @@ pub fn parse(get: impl Fn(&str) -> Option<String>) -> (Choices, Vec<String>) {
             _ => bad("markers", &given, "on or off", "on"),
         }
     }
-    (choices, notes)
+    (choices, present, notes)
 }
 
-pub fn to_query(choices: &Choices) -> String {
+pub fn to_query(choices: &Choices, present: bool) -> String {
     format!(
-        "from={}&concurrency={}&markers={}",
+        "from={}&concurrency={}&markers={}&present={}",
         choices.from.name(),
         choices.concurrency.name(),
-        if choices.markers { "on" } else { "off" }
+        if choices.markers { "on" } else { "off" },
+        u8::from(present)
     )
 }
 
@@ -47,7 +51,8 @@ mod tests {
     use crate::labs::backfill::case::{Concurrency, PlanStart};
 
     fn parse_str(query: &str) -> (Choices, Vec<String>) {
-        parse(crate::labs::link::lookup(query))
+        let (choices, _, notes) = parse(crate::labs::link::lookup(query));
+        (choices, notes)
     }
 
     #[test]
@@ -60,13 +65,17 @@ mod tests {
                         concurrency,
                         markers,
                     };
-                    assert_eq!(parse_str(&to_query(&c)), (c, Vec::new()));
+                    for present in [false, true] {
+                        let (back, shown, notes) =
+                            parse(crate::labs::link::lookup(&to_query(&c, present)));
+                        assert_eq!((back, shown, notes), (c, present, Vec::new()));
+                    }
                 }
             }
         }
-        let (c, notes) = parse_str("from=5&concurrency=0&markers=maybe");
+        let (c, notes) = parse_str("from=5&concurrency=0&markers=maybe&present=yes");
         assert_eq!(c, Choices::default());
-        assert_eq!(notes.len(), 3);
+        assert_eq!(notes.len(), 4);
         let (old, notes) = parse_str("ship=8");
         assert_eq!((old.from, notes.len()), (PlanStart::Eighth, 0));
         let (both, _) = parse_str("ship=8&from=12");

@@ -30,6 +30,7 @@ pub fn parse(get: impl Fn(&str) -> Option<String>) -> (Settings, Vec<String>) {
     let mut notes = Vec::new();
     settings.profile = link::choice(&get, "profile", settings.profile, &mut notes);
     settings.after = link::choice(&get, "after", settings.after, &mut notes);
+    settings.present = link::present(&get, &mut notes);
     let mut bad = |key: &str, given: &str, expected: &str, default: &str| {
         notes.push(crate::labs::link::ignored(key, given, expected, default));
     };
@@ -44,13 +45,6 @@ pub fn parse(get: impl Fn(&str) -> Option<String>) -> (Settings, Vec<String>) {
                 "a whole number of days from 0 to 14, or never",
                 "2",
             ),
-        }
-    }
-    if let Some(given) = get("present") {
-        match given.trim() {
-            "1" => settings.present = true,
-            "0" => settings.present = false,
-            _ => bad("present", &given, "0 or 1", "0"),
         }
     }
     if let Some(given) = get("today") {

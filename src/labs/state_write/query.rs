@@ -26,6 +26,7 @@ pub fn parse(get: impl Fn(&str) -> Option<String>) -> (LabQuery, Vec<String>) {
     let mut query = LabQuery::default();
     query.controls.late = link::choice(&get, "late", query.controls.late, &mut notes);
     query.controls.commit = link::choice(&get, "commit", query.controls.commit, &mut notes);
+    query.present = link::present(&get, &mut notes);
     let mut bad = |key: &str, given: &str, expected: &str, default: &str| {
         notes.push(crate::labs::link::ignored(key, given, expected, default));
     };
@@ -40,13 +41,6 @@ pub fn parse(get: impl Fn(&str) -> Option<String>) -> (LabQuery, Vec<String>) {
         match given.trim().parse::<u32>() {
             Ok(n) if n <= 2 => query.controls.lookback = n,
             _ => bad("lookback", &given, "0, 1 or 2", "1"),
-        }
-    }
-    if let Some(given) = get("present") {
-        match given.trim() {
-            "1" => query.present = true,
-            "0" => query.present = false,
-            _ => bad("present", &given, "0 or 1", "0"),
         }
     }
     if let Some(given) = get("run") {

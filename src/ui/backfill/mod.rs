@@ -47,6 +47,7 @@ pub fn BackfillLab() -> impl IntoView {
         parse(|key| q.get(key))
     });
     let choices = Memo::new(move |_| parsed.read().0);
+    let present = Memo::new(move |_| parsed.read().1);
     let lab = Lab {
         case: StoredValue::new(Case::new()),
         choices,
@@ -54,7 +55,8 @@ pub fn BackfillLab() -> impl IntoView {
         current: RwSignal::new(None),
         minute: RwSignal::new(0),
         go: StoredValue::new(Box::new(move |c: Choices| {
-            crate::ui::route::replace(&format!("/lab/backfill?{}", to_query(&c)))
+            let present = present.get_untracked();
+            crate::ui::route::replace(&format!("/lab/backfill?{}", to_query(&c, present)))
         })),
     };
     provide_context(lab);
@@ -65,7 +67,17 @@ pub fn BackfillLab() -> impl IntoView {
         lab.current.set(None);
         lab.minute.set(0);
     });
-    let notes = Memo::new(move |_| parsed.read().1.clone());
+    let notes = Memo::new(move |_| parsed.read().2.clone());
+    // A clicker walks the room through the lab's sections.
+    super::presenter::on_clicker(
+        move || present.get_untracked(),
+        super::presenter::step_section,
+    );
+    let toggle = Callback::new(move |()| {
+        let c = choices.get_untracked();
+        let flip = !present.get_untracked();
+        crate::ui::route::replace(&format!("/lab/backfill?{}", to_query(&c, flip)));
+    });
     let plan_line = Memo::new(move |_| lab.case.with_value(|case| summary(case, &choices.get())));
     let cmds = Memo::new(move |_| {
         lab.case
@@ -73,9 +85,16 @@ pub fn BackfillLab() -> impl IntoView {
     });
 
     view! {
-        <section class="page lab backfill" aria-labelledby="backfill-title">
-            <h1 id="backfill-title">"Currency-bug backfill lab"</h1>
-            <p class="lede">
+        <section class="page lab backfill" class:presenter=move || present.get() aria-labelledby="backfill-title">
+            <div class="title-row">
+                <h1 id="backfill-title">"Currency-bug backfill lab"</h1>
+                <super::presenter::PresenterToggle
+                    present=present
+                    on_toggle=toggle
+                    link=super::presenter::this_address()
+                />
+            </div>
+            <p class="lede explain-text">
                 "Friday 14 August 2026. Finance asks why August looks short. The cause: a change to the GBP conversion shipped early in the month. The fixed logic multiplies each order's amount by the full-precision fx rate and rounds half-to-even to the penny; the broken logic cut the rate to two decimal places first, so every euro and dollar order came out a little short. Partitions 1 to 13 exist; the 14th will be built by tonight's 02:00 run with the fix already deployed, so it is not part of the backfill."
             </p>
             <LinkNotes notes=notes />

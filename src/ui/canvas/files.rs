@@ -4,6 +4,8 @@
 //! the design as one undoable step.
 
 use leptos::prelude::*;
+
+use crate::ui::presenter::PresenterLink;
 use leptos::wasm_bindgen::JsCast;
 
 use crate::design::file::{export, for_scenario, import, MAX_BYTES};
@@ -46,7 +48,14 @@ pub fn OpenLink() -> impl IntoView {
                 "The link's design could not be opened: {reason}. Your own design is unchanged."
             )))),
         }
-        crate::ui::route::replace(&format!("/scenarios/{}", d.scenario));
+        // The design leaves the address; presenter mode stays.
+        let present = crate::ui::route::use_query().with_untracked(|q| q.get("present"));
+        let keep = if present.as_deref() == Some("1") {
+            "?present=1"
+        } else {
+            ""
+        };
+        crate::ui::route::replace(&format!("/scenarios/{}{keep}", d.scenario));
     };
     let in_fragment = || {
         let hash = web_sys::window()?.location().hash().ok()?;
@@ -234,18 +243,25 @@ pub fn KeptCopies() -> impl IntoView {
     }
 }
 
+/// The design as a link to its scenario's page, with `query` (say
+/// `?present=1`) before the fragment.
+fn share_link(d: &Designer, query: &str) -> String {
+    let origin = web_sys::window()
+        .and_then(|w| w.location().origin().ok())
+        .unwrap_or_default();
+    let value = d.graph.with(|g| link::encode(g, Some(d.scenario)));
+    format!("{origin}/scenarios/{}{query}#design={value}", d.scenario)
+}
+
 #[component]
 pub fn Files() -> impl IntoView {
     let d = expect_context::<Designer>();
     let file_name = format!("scenario-{}-design.json", d.scenario);
     let download = move || storage::data_url(&d.graph.with(|g| export(g, Some(d.scenario))));
-    let share = move || {
-        let origin = web_sys::window()
-            .and_then(|w| w.location().origin().ok())
-            .unwrap_or_default();
-        let value = d.graph.with(|g| link::encode(g, Some(d.scenario)));
-        format!("{origin}/scenarios/{}#design={value}", d.scenario)
-    };
+    let share = move || share_link(&d, "");
+    if let Some(PresenterLink(out)) = use_context::<PresenterLink>() {
+        Effect::new(move |_| out.set(share_link(&d, "?present=1")));
+    }
     let import_file = move |ev: leptos::ev::Event| {
         let Some(input) = ev
             .target()

@@ -307,7 +307,7 @@ pub fn Canvas(scenario: u8, source: &'static str, gradable: bool) -> impl IntoVi
                 <div class="board-column">
                     <board::Toolbar />
                     <board::Board />
-                    <p class="canvas-help muted" id="canvas-help">
+                    <p class="canvas-help muted explain-text" id="canvas-help">
                         "Mouse: drag from the palette, drag nodes to move them, drag from a node's right-hand port to another node to connect, drag the background to pan, Ctrl + wheel to zoom. Keyboard: Tab between nodes, arrow keys move the focused node, Enter opens its settings, C connects it, Delete removes it, Ctrl+Z / Ctrl+Shift+Z undo and redo."
                     </p>
                 </div>

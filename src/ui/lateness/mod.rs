@@ -109,34 +109,25 @@ pub fn LatenessLab() -> impl IntoView {
     #[cfg(feature = "your-data")]
     provide_context(your_data::YourData::new());
     let present = move || settings.read().present;
-    // In presenter mode a clicker's keys move the slider wherever the focus is.
-    let keys = window_event_listener(leptos::ev::keydown, move |ev| {
-        if !settings.read_untracked().present || super::widgets::typing_in_a_field(&ev) {
-            return;
-        }
-        let step: i64 = match ev.key().as_str() {
-            "ArrowRight" | "PageDown" => 1,
-            "ArrowLeft" | "PageUp" => -1,
-            _ => return,
-        };
-        ev.prevent_default();
-        let now = i64::from(slider_value(live.get_untracked()));
-        let next = (now + step).clamp(0, i64::from(MAX_DAYS) + 1) as u32;
-        lab.update(|s| s.lateness = lateness_from_slider(next));
-    });
-    on_cleanup(move || keys.remove());
+    // In presenter mode a clicker's keys move the slider.
+    super::presenter::on_clicker(
+        move || settings.read_untracked().present,
+        move |by| {
+            let now = i64::from(slider_value(live.get_untracked()));
+            let next = (now + i64::from(by)).clamp(0, i64::from(MAX_DAYS) + 1) as u32;
+            lab.update(|s| s.lateness = lateness_from_slider(next));
+        },
+    );
 
     view! {
         <section class="page lab lateness" class:presenter=present aria-labelledby="lateness-title">
             <div class="title-row">
                 <h1 id="lateness-title">"Allowed-lateness lab"</h1>
-                <button
-                    type="button"
-                    aria-pressed=move || if present() { "true" } else { "false" }
-                    on:click=move |_| lab.update(|s| s.present = !s.present)
-                >
-                    "Presenter mode"
-                </button>
+                <super::presenter::PresenterToggle
+                    present=Signal::derive(present)
+                    on_toggle=Callback::new(move |()| lab.update(|s| s.present = !s.present))
+                    link=super::presenter::this_address()
+                />
             </div>
             <details class="explain" prop:open=move || !present()>
                 <summary>"What this lab shows"</summary>

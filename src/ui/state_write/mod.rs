@@ -125,34 +125,24 @@ pub fn StateWriteLab() -> impl IntoView {
         go: StoredValue::new(Box::new(go)),
     };
     provide_context(lab);
-    // In presenter mode a clicker's keys (arrows, page up/down) step the runs
-    // wherever the focus is, unless it is in a form field.
-    let keys = window_event_listener(leptos::ev::keydown, move |ev| {
-        if !lab.present.get_untracked() || super::widgets::typing_in_a_field(&ev) {
-            return;
-        }
-        let step: isize = match ev.key().as_str() {
-            "ArrowRight" | "PageDown" => 1,
-            "ArrowLeft" | "PageUp" => -1,
-            _ => return,
-        };
-        ev.prevent_default();
-        let next = (lab.run.get_untracked() as isize + step).max(0) as usize;
-        lab.set_run(next);
-    });
-    on_cleanup(move || keys.remove());
+    // In presenter mode a clicker's keys step the runs.
+    super::presenter::on_clicker(
+        move || lab.present.get_untracked(),
+        move |by| {
+            let next = lab.run.get_untracked().saturating_add_signed(by as isize);
+            lab.set_run(next);
+        },
+    );
 
     view! {
         <section class="page lab" class:presenter=move || present.get() aria-labelledby="lab-title">
             <div class="title-row">
                 <h1 id="lab-title">"State x Write lab"</h1>
-                <button
-                    type="button"
-                    aria-pressed=move || if present.get() { "true" } else { "false" }
-                    on:click=move |_| lab.toggle_presenter()
-                >
-                    "Presenter mode"
-                </button>
+                <super::presenter::PresenterToggle
+                    present=present
+                    on_toggle=Callback::new(move |()| lab.toggle_presenter())
+                    link=super::presenter::this_address()
+                />
             </div>
             <p class="lede explain-text">
                 "An incremental pipeline has to remember how far it got (a watermark, or a list of finished days) and has to write its rows somehow (append them, or overwrite each day it touches). Below, the four combinations and a full refresh replay the same week of orders. One order arrives late and one night's run crashes half-way. Scrub through the runs and watch where every order goes."

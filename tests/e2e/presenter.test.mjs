@@ -1,0 +1,86 @@
+// Presenter mode on every lab and scenario page: large type on a 1920x1080
+// projector, nothing wider than the screen, axe clean, a clicker's keys,
+// and a link that reopens exactly what is on show.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, axe } from './browser.mjs';
+
+let env;
+before(async () => { env = await launch(); });
+after(async () => { await env?.close(); });
+
+async function projector() {
+  const context = await env.browser.newContext({ viewport: { width: 1920, height: 1080 } });
+  await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: env.url });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  return { context, page, errors };
+}
+
+const pages = [
+  ['/lab/state-write?present=1', 'State x Write lab'],
+  ['/lab/lateness?present=1', 'Allowed-lateness lab'],
+  ['/lab/backfill?present=1', 'Currency-bug backfill lab'],
+  ['/scenarios/1?present=1', 'Scenario 1: Clicks, forward'],
+  ['/scenarios/4?present=1', 'Scenario 4: The currency bug'],
+];
+
+for (const [path, title] of pages) {
+  test(`${path}: readable from the back of a room, fits, axe clean, and its link reopens it`, async () => {
+    const { context, page, errors } = await projector();
+    await page.goto(`${env.url}${path}`);
+    await page.getByRole('heading', { level: 1, name: title }).waitFor();
+    assert.equal(await page.locator('.presenter').count(), 1);
+    const toggle = page.getByRole('button', { name: 'Presenter mode' });
+    assert.equal(await toggle.getAttribute('aria-pressed'), 'true');
+    const size = await page.evaluate(() => parseFloat(getComputedStyle(document.querySelector('.presenter')).fontSize));
+    assert.ok(size >= 20, `presenter type is ${size}px`);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `the page is ${overflow}px wider than the projector`);
+    assert.equal(await page.locator('.explain-text:visible').count(), 0, 'explanations are folded');
+    const violations = await axe(page);
+    assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+
+    await page.getByRole('button', { name: 'Copy link to this state' }).click();
+    await page.getByRole('status').filter({ hasText: 'The link to this state copied.' }).waitFor();
+    const link = await page.evaluate(() => navigator.clipboard.readText());
+    assert.ok(link.startsWith(env.url), link);
+    assert.match(link, /[?&]present=1/);
+    if (path.startsWith('/scenarios/')) assert.match(link, /#design=/, 'a scenario link carries the design');
+    const again = await context.newPage();
+    await again.goto(link);
+    await again.getByRole('heading', { level: 1, name: title }).waitFor();
+    assert.equal(await again.locator('.presenter').count(), 1);
+    if (path.startsWith('/scenarios/')) {
+      await again.waitForSelector('svg.board g.node');
+      assert.equal(await again.locator('svg.board g.node').count(), await page.locator('svg.board g.node').count());
+    }
+
+    await toggle.click();
+    await page.waitForFunction(() => !document.querySelector('.presenter'));
+    assert.doesNotMatch(page.url(), /present=1/);
+    assert.equal(await page.getByRole('button', { name: 'Copy link to this state' }).count(), 0);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
+
+for (const path of ['/lab/backfill?present=1', '/scenarios/4?present=1']) {
+  test(`${path}: a clicker's PageDown and PageUp walk the sections`, async () => {
+    const { context, page, errors } = await projector();
+    await page.goto(`${env.url}${path}`);
+    await page.waitForSelector('.presenter h2');
+    const focused = () => page.evaluate(() => (document.activeElement?.tagName === 'H2' ? document.activeElement.textContent : null));
+    await page.keyboard.press('PageDown');
+    const first = await focused();
+    assert.ok(first, 'PageDown focuses a section heading');
+    await page.keyboard.press('PageDown');
+    const second = await focused();
+    assert.ok(second && second !== first, `${first} then ${second}`);
+    await page.keyboard.press('PageUp');
+    assert.equal(await focused(), first);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
