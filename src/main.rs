@@ -3,6 +3,7 @@ use partition_lab::ui::App;
 fn main() {
     console_error_panic_hook::set_once();
     leptos::mount::mount_to_body(App);
+    partition_lab::ui::offline::register();
 }
 
 /// Hooks for `tests/e2e/bench.mjs`: the engine's throughput measured inside

@@ -365,9 +365,9 @@ proptest! {
         let (lateness, _) = partition_lab::labs::lateness::query::parse(get);
         let again = partition_lab::labs::lateness::query::parse(from(partition_lab::labs::lateness::query::to_query(&lateness)));
         prop_assert_eq!(again, (lateness, Vec::<String>::new()));
-        let (backfill, _) = partition_lab::labs::backfill::query::parse(get);
-        let again = partition_lab::labs::backfill::query::parse(from(partition_lab::labs::backfill::query::to_query(&backfill)));
-        prop_assert_eq!(again, (backfill, Vec::<String>::new()));
+        let (backfill, present, _) = partition_lab::labs::backfill::query::parse(get);
+        let again = partition_lab::labs::backfill::query::parse(from(partition_lab::labs::backfill::query::to_query(&backfill, present)));
+        prop_assert_eq!(again, (backfill, present, Vec::<String>::new()));
         let (lab, notes) = partition_lab::labs::state_write::query::parse(get);
         for note in &notes {
             prop_assert!(note.chars().count() < 200, "a note repeats a short piece only: {}", note);

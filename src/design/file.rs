@@ -58,7 +58,13 @@ pub fn import(text: &str) -> Result<DesignFile, ImportError> {
     }
     let value: serde_json::Value =
         serde_json::from_str(text).map_err(|e| ImportError::NotADesign(short(&e.to_string())))?;
-    let file = super::json::design_file(&value).map_err(|e| ImportError::NotADesign(short(&e)))?;
+    import_value(&value)
+}
+
+/// The importer's rules over a design already parsed as JSON (one entry of
+/// a work file); `import` adds the size limit and the parsing.
+pub fn import_value(value: &serde_json::Value) -> Result<DesignFile, ImportError> {
+    let file = super::json::design_file(value).map_err(|e| ImportError::NotADesign(short(&e)))?;
     if file.format != FORMAT {
         return Err(ImportError::NotADesign(format!(
             "its format is “{}”",

@@ -20,6 +20,7 @@ pub mod link;
 pub mod saves;
 pub mod validate;
 pub mod viewport;
+pub mod work;
 
 pub use compile::{compile, CompiledDesign};
 pub use edit::{apply, Edit, EditError, History};

@@ -51,6 +51,17 @@ pub fn damaged_key(scenario: u8, slot: usize) -> String {
     }
 }
 
+/// When the design was last saved (milliseconds since 1970, UTC), so restoring work from
+/// a file can tell which copy is newer.
+pub fn saved_at_key(scenario: u8) -> String {
+    format!("partition-lab/design/{scenario}/saved-at")
+}
+
+/// The scenario's last check: passed, failing which rules, or structural.
+pub fn progress_key(scenario: u8) -> String {
+    format!("partition-lab/progress/{scenario}")
+}
+
 /// The design a share link replaced, until the student deletes it.
 pub fn backup_key(scenario: u8) -> String {
     format!("partition-lab/design/{scenario}/before-link")
@@ -199,21 +210,20 @@ pub fn backup(store: &mut impl Store, scenario: u8, source: &str) -> Option<Grap
     }
 }
 
+/// A store for tests that can fill up.
 #[cfg(test)]
-mod tests {
+pub mod memory {
+    use super::{Store, StoreError};
     use crate::sorted::SortedMap;
 
-    use super::*;
-    use crate::design::{Edit, History, NodeConfig, NodeKind};
-
     /// A store holding at most `room` bytes of values.
-    struct Memory {
+    pub struct Memory {
         items: SortedMap<String, String>,
         room: usize,
     }
 
     impl Memory {
-        fn with_room(room: usize) -> Self {
+        pub fn with_room(room: usize) -> Self {
             Self {
                 items: SortedMap::new(),
                 room,
@@ -242,6 +252,14 @@ mod tests {
             self.items.remove(key);
         }
     }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::design::{Edit, History, NodeConfig, NodeKind};
+
+    use super::memory::Memory;
 
     const SOURCE: &str = "bronze.clicks";
 

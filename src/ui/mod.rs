@@ -9,7 +9,9 @@ pub mod drift_table;
 #[cfg(feature = "your-data")]
 pub mod html;
 pub mod lateness;
+pub mod my_work;
 pub mod not_found;
+pub mod offline;
 pub mod overview;
 pub mod page;
 pub mod presenter;

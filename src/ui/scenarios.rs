@@ -24,6 +24,8 @@ fn progress(number: u8) -> Progress {
 #[component]
 pub fn ScenarioList() -> impl IntoView {
     set_title("Scenarios");
+    // Bumped by a restore: the statuses below read storage again.
+    let changed = RwSignal::new(0_u32);
     view! {
         <section class="page">
             <h1>"Five design scenarios"</h1>
@@ -31,7 +33,9 @@ pub fn ScenarioList() -> impl IntoView {
                 "Each scenario is a realistic stretch of data with its faults: from two weeks of clicks to two years of history. You design a pipeline for it on a canvas; the lab runs your design through the simulated days and checks it against the scenario's requirements. Any design that meets them passes."
             </p>
             <ol class="card-list">
-                {SCENARIOS
+                {move || {
+                changed.track();
+                SCENARIOS
                     .iter()
                     .map(|s| {
                         let p = progress(s.number);
@@ -58,8 +62,10 @@ pub fn ScenarioList() -> impl IntoView {
                             </li>
                         }
                     })
-                    .collect_view()}
+                    .collect_view()
+                }}
             </ol>
+            <super::my_work::MyWork changed=changed />
         </section>
     }
 }

@@ -23,6 +23,8 @@ async function center(locator) {
 
 /// Drags a palette item onto the board at (fx, fy) of its size.
 async function dragFromPalette(page, kind, fx, fy) {
+  // Mouse events only land inside the viewport: bring the designer to the top.
+  await page.evaluate(() => document.querySelector('.designer-grid').scrollIntoView());
   const from = await center(page.locator(`.palette-item[data-kind="${kind}"]`));
   const board = await page.locator('svg.board').boundingBox();
   await page.mouse.move(from.x, from.y);

@@ -17,9 +17,7 @@ use super::Designer;
 /// Simulations one "smallest case" may spend.
 const SHRINK_BUDGET: usize = 400;
 
-pub fn progress_key(scenario: u8) -> String {
-    format!("partition-lab/progress/{scenario}")
-}
+pub use crate::design::saves::progress_key;
 
 #[derive(Clone)]
 struct Checked {

@@ -197,7 +197,7 @@ pub fn KeptCopies() -> impl IntoView {
             .map(|(keep, text)| {
                 let (message, file, primary, secondary) = match keep {
                     Keep::Backup => (
-                        "A design you had before opening a link, importing a file or starting again is kept here.",
+                        "A design you had before opening a link, importing a file, restoring your work or starting again is kept here.",
                         "design-before-link".to_string(),
                         Some("Bring back my earlier design"),
                         "Delete the kept backup",

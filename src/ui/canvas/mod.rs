@@ -86,7 +86,11 @@ impl Designer {
             .with_untracked(|h| export(&h.current, Some(self.scenario)));
         if let Err(message) = storage::set(&saves::design_key(self.scenario), &text) {
             self.notice.set(Some(Notice::Error(message)));
+            return;
         }
+        // When, so a restore from a work file can tell which copy is newer.
+        let now = js_sys::Date::now() as i64;
+        let _ = storage::set(&saves::saved_at_key(self.scenario), &now.to_string());
     }
 
     /// Lets autosave write again over a held damaged save, once the

@@ -1,0 +1,39 @@
+// Trunk post_build step (scripts/post-build.mjs, after csp-hash.mjs): writes sw.js into the build
+// from src/offline/sw.template.js, listing every file of the build and a
+// version that changes whenever any of their bytes do.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const staging = process.env.TRUNK_STAGING_DIR;
+if (!staging) {
+  console.error('service-worker: TRUNK_STAGING_DIR is not set (run me as a Trunk hook)');
+  process.exit(1);
+}
+const template = readFileSync(fileURLToPath(new URL('../src/offline/sw.template.js', import.meta.url)), 'utf8');
+
+function walk(dir) {
+  return readdirSync(dir).sort().flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? walk(path) : [path];
+  });
+}
+
+const files = walk(staging)
+  .map((path) => '/' + relative(staging, path).split(sep).join('/'))
+  .filter((url) => url !== '/sw.js');
+if (!files.includes('/index.html')) {
+  console.error('service-worker: the build has no index.html');
+  process.exit(1);
+}
+const hash = createHash('sha256');
+for (const url of files) hash.update(url).update(readFileSync(join(staging, url)));
+const version = hash.digest('hex').slice(0, 16);
+const out = template.replace('__VERSION__', version).replace('__FILES__', JSON.stringify(files));
+if (out.includes('__VERSION__') || out.includes('__FILES__')) {
+  console.error('service-worker: the template has a placeholder more than once');
+  process.exit(1);
+}
+writeFileSync(join(staging, 'sw.js'), out);
+console.log(`service-worker: ${files.length} files, version ${version}`);

@@ -1,0 +1,199 @@
+//! "Download my work" and "Restore my work" on the scenario list: every
+//! scenario's design and verdict in one file, read back on another
+//! machine scenario by scenario (`design::work` has the rules).
+
+use leptos::prelude::*;
+use leptos::wasm_bindgen::JsCast;
+
+use crate::design::work::{export_work, read_work, restore, step, when, Step, Work, MAX_BYTES};
+
+use super::storage;
+
+/// What the last restore did, line by line, and whether it failed outright.
+#[derive(Clone, Default)]
+struct Outcome {
+    refused: Option<String>,
+    lines: Vec<String>,
+}
+
+fn restore_line(work: &Work, kept: bool) -> String {
+    match restore(&mut storage::Local, work) {
+        Ok(()) if kept => format!(
+            "Scenario {}: restored; the design it replaced is kept as a backup on the scenario's page.",
+            work.scenario
+        ),
+        Ok(()) => format!("Scenario {}: restored.", work.scenario),
+        Err(why) => format!("Scenario {}: not restored: {why}", work.scenario),
+    }
+}
+
+#[component]
+pub fn MyWork(changed: RwSignal<u32>) -> impl IntoView {
+    let outcome = RwSignal::new(Outcome::default());
+    // Scenarios whose copy here is newer than the file's: each waits for a yes.
+    let asking = RwSignal::new(Vec::<(Work, String, bool)>::new());
+    let download = move || {
+        changed.track();
+        storage::data_url(&export_work(&storage::Local))
+    };
+    let finish = move |replace: bool| {
+        let waiting = asking.get_untracked();
+        asking.set(Vec::new());
+        outcome.update(|o| {
+            for (work, _, ticked) in &waiting {
+                o.lines.push(if replace && *ticked {
+                    restore_line(work, true)
+                } else {
+                    format!(
+                        "Scenario {}: kept the design here, as you chose.",
+                        work.scenario
+                    )
+                });
+            }
+        });
+        changed.update(|n| *n = n.wrapping_add(1));
+    };
+    let read = move |name: String, text: Option<String>| {
+        let works = text
+            .ok_or_else(|| "the browser could not read it as text".to_string())
+            .and_then(|text| read_work(&text));
+        let works = match works {
+            Ok(works) => works,
+            Err(why) => {
+                outcome.set(Outcome {
+                    refused: Some(format!(
+                        "{name} could not be restored: {why}. Nothing was changed."
+                    )),
+                    lines: Vec::new(),
+                });
+                return;
+            }
+        };
+        let mut lines = Vec::new();
+        let mut waiting = Vec::new();
+        for work in works {
+            match step(&storage::Local, &work) {
+                Step::Same => lines.push(format!(
+                    "Scenario {}: already the same here.",
+                    work.scenario
+                )),
+                Step::Take => lines.push(restore_line(&work, false)),
+                Step::Replace => lines.push(restore_line(&work, true)),
+                Step::Ask { here } => {
+                    let theirs = work
+                        .saved_at
+                        .as_ref()
+                        .map_or("at an unknown time".to_string(), |t| {
+                            format!("saved {}", when(t))
+                        });
+                    let mine = here.as_ref().map_or("at an unknown time".to_string(), |t| {
+                        format!("saved {}", when(t))
+                    });
+                    let words = format!(
+                        "Scenario {}: replace the design here ({mine}) with the file's ({theirs})",
+                        work.scenario
+                    );
+                    waiting.push((work, words, false));
+                }
+            }
+        }
+        outcome.set(Outcome {
+            refused: None,
+            lines,
+        });
+        asking.set(waiting);
+        changed.update(|n| *n = n.wrapping_add(1));
+    };
+    let on_file = move |ev: leptos::ev::Event| {
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let Some(file) = input.files().and_then(|files| files.get(0)) else {
+            return;
+        };
+        input.set_value("");
+        let name = file.name();
+        if file.size() > MAX_BYTES as f64 {
+            outcome.set(Outcome {
+                refused: Some(format!(
+                    "{name} could not be restored: a work file is at most {} KB. Nothing was changed.",
+                    MAX_BYTES / 1024
+                )),
+                lines: Vec::new(),
+            });
+            return;
+        }
+        let promise = file.text();
+        leptos::task::spawn_local(async move {
+            let text = wasm_bindgen_futures::JsFuture::from(promise)
+                .await
+                .ok()
+                .and_then(|v| v.as_string());
+            read(name, text);
+        });
+    };
+    view! {
+        <section class="my-work" aria-labelledby="my-work-heading">
+            <h2 id="my-work-heading">"Take your work with you"</h2>
+            <p>
+                "Your designs and verdicts are saved in this browser only. Download them as one file to carry on elsewhere; restoring it on another machine merges scenario by scenario and asks before replacing a design that is newer there."
+            </p>
+            <p>
+                <a class="button-link" href=download download="partition-lab-work.json">"Download my work"</a>
+            </p>
+            <p class="field">
+                <label for="restore-work">"Restore my work from a downloaded work file"</label>
+                <input id="restore-work" type="file" accept=".json,application/json" on:change=on_file />
+            </p>
+            <div role="status" class="restore-outcome">
+                {move || outcome.with(|o| o.refused.clone()).map(|why| view! { <p class="notice error">{why}</p> })}
+                {move || {
+                    let lines = outcome.with(|o| o.lines.clone());
+                    (!lines.is_empty()).then(|| view! {
+                        <ul>{lines.into_iter().map(|l| view! { <li>{l}</li> }).collect_view()}</ul>
+                    })
+                }}
+            </div>
+            <Show when=move || !asking.read().is_empty()>
+                <fieldset class="restore-ask">
+                    <legend>"Newer work here: tick the designs to replace (yours is kept as a backup on its page)"</legend>
+                    {move || {
+                        asking
+                            .get()
+                            .into_iter()
+                            .enumerate()
+                            .map(|(i, (_, words, ticked))| {
+                                let id = format!("restore-ask-{i}");
+                                view! {
+                                    <span class="tick">
+                                        <input
+                                            type="checkbox"
+                                            id=id.clone()
+                                            prop:checked=ticked
+                                            on:change=move |ev| {
+                                                let on = event_target_checked(&ev);
+                                                asking.update(|a| {
+                                                    if let Some(entry) = a.get_mut(i) {
+                                                        entry.2 = on;
+                                                    }
+                                                });
+                                            }
+                                        />
+                                        <label for=id>{words}</label>
+                                    </span>
+                                }
+                            })
+                            .collect_view()
+                    }}
+                    <div class="button-row">
+                        <button type="button" class="primary" on:click=move |_| finish(true)>"Replace the ticked ones"</button>
+                        <button type="button" on:click=move |_| finish(false)>"Keep mine for all of these"</button>
+                    </div>
+                </fieldset>
+            </Show>
+        </section>
+    }
+}
