@@ -1,4 +1,4 @@
-// Trunk post_build step (scripts/post-build.mjs, after csp-hash.mjs): writes sw.js into the build
+// The last step of scripts/build, over the merged build of both halves: writes sw.js into it
 // from src/offline/sw.template.js, listing every file of the build and a
 // version that changes whenever any of their bytes do.
 import { createHash } from 'node:crypto';
@@ -6,9 +6,9 @@ import { readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-const staging = process.env.TRUNK_STAGING_DIR;
+const staging = process.argv[2];
 if (!staging) {
-  console.error('service-worker: TRUNK_STAGING_DIR is not set (run me as a Trunk hook)');
+  console.error('usage: node scripts/service-worker.mjs <built folder>');
   process.exit(1);
 }
 const template = readFileSync(fileURLToPath(new URL('../src/offline/sw.template.js', import.meta.url)), 'utf8');
@@ -23,9 +23,11 @@ function walk(dir) {
 const files = walk(staging)
   .map((path) => '/' + relative(staging, path).split(sep).join('/'))
   .filter((url) => url !== '/sw.js');
-if (!files.includes('/index.html')) {
-  console.error('service-worker: the build has no index.html');
-  process.exit(1);
+for (const page of ['/index.html', '/scenarios.html']) {
+  if (!files.includes(page)) {
+    console.error(`service-worker: the build has no ${page}`);
+    process.exit(1);
+  }
 }
 const hash = createHash('sha256');
 for (const url of files) hash.update(url).update(readFileSync(join(staging, url)));

@@ -3,6 +3,7 @@
 //! `engine` is the pure simulation; `labs` turns each lab's controls into
 //! engine inputs; `scenarios` and `content` are teaching data; `ui` renders.
 
+pub mod bundles;
 pub mod content;
 pub mod design;
 pub mod engine;

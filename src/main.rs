@@ -1,8 +1,10 @@
-use partition_lab::ui::App;
+//! The labs half of the site (see `partition_lab::bundles`).
+
+use partition_lab::ui::LabsApp;
 
 fn main() {
     console_error_panic_hook::set_once();
-    leptos::mount::mount_to_body(App);
+    leptos::mount::mount_to_body(LabsApp);
     partition_lab::ui::offline::register();
 }
 

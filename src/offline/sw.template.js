@@ -1,6 +1,6 @@
 // Partition Lab's service worker, so a lab loaded once keeps working on a
-// flaky classroom network. scripts/service-worker.mjs (a Trunk post_build
-// hook) writes dist/sw.js from this file, filling in the build's files and
+// flaky classroom network. scripts/service-worker.mjs (the last step of
+// scripts/build) writes dist/sw.js from this file, filling in the build's files and
 // a version computed from their bytes: a new deploy is a new sw.js, which
 // the browser installs beside the old one; it takes over at once and
 // deletes the old build's cache.
@@ -47,11 +47,14 @@ self.addEventListener('fetch', (event) => {
   const request = event.request;
   if (request.method !== 'GET' || new URL(request.url).origin !== self.location.origin) return;
   if (request.mode === 'navigate') {
-    // Every page is the app (deep links included): the network's newest
-    // build when it answers, the saved one when it does not.
+    // Every page is one of the app's two (deep links included; the same
+    // split as src/bundles.rs): the network's newest build when it
+    // answers, the saved one when it does not.
+    const path = new URL(request.url).pathname.replace(/\/+$/, '');
+    const page = path === '/scenarios' || path.startsWith('/scenarios/') ? '/scenarios.html' : '/index.html';
     event.respondWith(
       withTimeout(fetch(request), NETWORK_WAIT_MS).catch(() =>
-        caches.open(CACHE).then((cache) => cache.match('/index.html')).then((saved) => saved ?? Response.error()),
+        caches.open(CACHE).then((cache) => cache.match(page)).then((saved) => saved ?? Response.error()),
       ),
     );
     return;

@@ -1,4 +1,6 @@
-//! The shell: header, navigation, routes.
+//! The shell (header, navigation, footer) and the routes of each half of
+//! the site: the labs bundle mounts `LabsApp`, the scenarios bundle
+//! `ScenariosApp` (see `crate::bundles` for why there are two).
 
 use leptos::prelude::*;
 
@@ -9,10 +11,21 @@ use super::overview::Overview;
 use super::route::{provide_router, use_path, NavLink};
 use super::scenarios::{ScenarioList, ScenarioPage};
 use super::state_write::StateWriteLab;
+use crate::bundles::Bundle;
 
 #[component]
-pub fn App() -> impl IntoView {
-    provide_router();
+pub fn LabsApp() -> impl IntoView {
+    view! { <Shell serves=Bundle::Labs page=labs_page /> }
+}
+
+#[component]
+pub fn ScenariosApp() -> impl IntoView {
+    view! { <Shell serves=Bundle::Scenarios page=scenarios_page /> }
+}
+
+#[component]
+fn Shell(serves: Bundle, page: fn(&str) -> AnyView) -> impl IntoView {
+    provide_router(serves);
     let path = use_path();
     let main_ref = NodeRef::<leptos::html::Main>::new();
     // The skip link's whole point is to move keyboard focus, which
@@ -51,21 +64,50 @@ pub fn App() -> impl IntoView {
     }
 }
 
-/// The page at `path`; rebuilt only when the path changes (the labs
+/// The labs' page at `path`; rebuilt only when the path changes (the labs
 /// rewrite their query in place without leaving the page).
-fn page(path: &str) -> AnyView {
+fn labs_page(path: &str) -> AnyView {
     match path {
         "/" => view! { <Overview /> }.into_any(),
         "/lab/state-write" => view! { <StateWriteLab /> }.into_any(),
         "/lab/lateness" => view! { <LatenessLab /> }.into_any(),
         "/lab/backfill" => view! { <BackfillLab /> }.into_any(),
-        "/scenarios" => view! { <ScenarioList /> }.into_any(),
-        _ => match path.strip_prefix("/scenarios/") {
-            Some(number) => {
-                let number = number.to_string();
-                view! { <ScenarioPage number /> }.into_any()
-            }
-            None => view! { <NotFound /> }.into_any(),
-        },
+        _ if Bundle::of(path) == Bundle::Scenarios => elsewhere(),
+        _ => view! { <NotFound /> }.into_any(),
     }
+}
+
+fn scenarios_page(path: &str) -> AnyView {
+    if Bundle::of(path) != Bundle::Scenarios {
+        return elsewhere();
+    }
+    match path.strip_prefix("/scenarios/") {
+        Some(number) => {
+            let number = number.to_string();
+            view! { <ScenarioPage number /> }.into_any()
+        }
+        None => view! { <ScenarioList /> }.into_any(),
+    }
+}
+
+/// A path of the other half, shown by this half's page: the host served
+/// the wrong page for it (see the README's hosting rules). A link, not an
+/// automatic reload, so a misconfigured host cannot loop.
+fn elsewhere() -> AnyView {
+    let href = web_sys::window()
+        .and_then(|w| w.location().href().ok())
+        .unwrap_or_else(|| "/".to_string());
+    view! {
+        <section class="page">
+            <h1>"This page is in the other part of the lab"</h1>
+            <p>
+                "The labs and the scenarios load separately, and this address reached the wrong one: "
+                <a href=href>"open it"</a>
+                ". If this keeps happening, the site's host is not sending "
+                <code>"/scenarios"</code>
+                " addresses to scenarios.html (see the README)."
+            </p>
+        </section>
+    }
+    .into_any()
 }

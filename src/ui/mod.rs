@@ -6,7 +6,6 @@ pub mod backfill;
 pub mod canvas;
 pub mod copy;
 pub mod drift_table;
-#[cfg(feature = "your-data")]
 pub mod html;
 pub mod lateness;
 pub mod my_work;
@@ -22,4 +21,4 @@ pub mod state_write;
 pub mod storage;
 pub mod widgets;
 
-pub use app::App;
+pub use app::{LabsApp, ScenariosApp};

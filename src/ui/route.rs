@@ -10,6 +10,8 @@
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
+use crate::bundles::Bundle;
+
 /// Where the app is: the path and the raw query string (without `?`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Address {
@@ -79,14 +81,23 @@ thread_local! {
     // Not a context: navigation happens in event handlers, which run
     // outside the component tree where contexts are found.
     static ADDRESS: std::cell::Cell<Option<RwSignal<Address>>> = const { std::cell::Cell::new(None) };
+    // The half of the site this page's bundle serves (crate::bundles).
+    static BUNDLE: std::cell::Cell<Bundle> = const { std::cell::Cell::new(Bundle::Labs) };
+}
+
+/// This page's half of the site.
+pub fn bundle() -> Bundle {
+    BUNDLE.with(std::cell::Cell::get)
 }
 
 fn address() -> Option<RwSignal<Address>> {
     ADDRESS.with(std::cell::Cell::get)
 }
 
-/// Starts following the address bar; call once, in the shell.
-pub fn provide_router() {
+/// Starts following the address bar; call once, in the shell, with the
+/// half of the site this bundle serves.
+pub fn provide_router(serves: Bundle) {
+    BUNDLE.with(|b| b.set(serves));
     let address = RwSignal::new(Address::current());
     ADDRESS.with(|a| a.set(Some(address)));
     // Back and forward.
@@ -109,8 +120,9 @@ pub fn provide_router() {
 }
 
 /// The href of an app link a plain left click landed on; `None` for
-/// downloads, other sites, new tabs, modified clicks and links within
-/// the same page (the browser handles those itself).
+/// downloads, other sites, new tabs, modified clicks, links within the
+/// same page and links to the other half of the site (the browser handles
+/// those itself: the other half is another page load).
 fn internal_link(ev: &web_sys::MouseEvent) -> Option<String> {
     if ev.default_prevented()
         || ev.button() != 0
@@ -135,6 +147,9 @@ fn internal_link(ev: &web_sys::MouseEvent) -> Option<String> {
     let (path, query) = path_and_query
         .split_once('?')
         .unwrap_or((path_and_query, ""));
+    if Bundle::of(path) != bundle() {
+        return None;
+    }
     let same_page = normalise(path) == here.path && query == here.query;
     (!same_page || fragment.is_empty()).then_some(href)
 }

@@ -1,5 +1,6 @@
-// A static server for dist/ with an index fallback, so deep links such as
-// /lab/lateness?profile=mobile load the app like any static host would.
+// A static server for dist/ with the fallback a static host is given, so
+// deep links such as /lab/lateness?profile=mobile load the app: /scenarios
+// and below get scenarios.html, every other extensionless path index.html.
 // Used by `scripts/run` and by the browser tests.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
@@ -47,6 +48,13 @@ function gzipOnce(file, mtime, body) {
   return gzipped.get(key);
 }
 
+/// The page that loads the half of the site a path belongs to, as
+/// src/bundles.rs splits it.
+export function page(path) {
+  const trimmed = path.replace(/\/+$/, '');
+  return trimmed === '/scenarios' || trimmed.startsWith('/scenarios/') ? 'scenarios.html' : 'index.html';
+}
+
 export function startServer({ root, port = 0, host = '127.0.0.1' }) {
   const dist = resolve(root);
   const server = createServer(async (req, res) => {
@@ -63,7 +71,7 @@ export function startServer({ root, port = 0, host = '127.0.0.1' }) {
         res.writeHead(404).end('not found');
         return;
       }
-      if (!info || info.isDirectory() || !extname(file)) file = join(dist, 'index.html');
+      if (!info || info.isDirectory() || !extname(file)) file = join(dist, page(new URL(req.url, 'http://x').pathname));
       const body = await readFile(file);
       const headers = { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache', vary: 'accept-encoding' };
       if (COMPRESSIBLE.has(extname(file)) && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {

@@ -48,23 +48,49 @@ for (const [path, heading] of ROUTES) {
   });
 }
 
-test('the navigation moves between pages without a reload and marks the current one', async () => {
+test('the navigation moves within a half without a reload, loads the other half, and marks the current page', async () => {
   const { page, errors, context } = await openPage(env, '/');
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  const wasm = () => page.evaluate(() => performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname).filter((p) => p.endsWith('.wasm')));
+  // The labs half: its own wasm only.
+  assert.deepEqual((await wasm()).map((p) => p.replace(/-[0-9a-f]+_bg\.wasm$/, '')), ['/partition-lab']);
   await page.evaluate(() => { window.__sameDocument = true; });
-  await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Scenarios' }).click();
+  await nav.getByRole('link', { name: 'Lateness' }).click();
+  await page.waitForURL('**/lab/lateness');
+  assert.equal((await page.textContent('main h1')).trim(), 'Allowed-lateness lab');
+  assert.equal(await page.evaluate(() => window.__sameDocument), true, 'navigation within the labs reloaded the page');
+  // The scenarios are the other half: an ordinary page load of their own bundle.
+  await nav.getByRole('link', { name: 'Scenarios' }).click();
   await page.waitForURL('**/scenarios');
-  assert.equal((await page.textContent('main h1')).trim(), 'Five design scenarios');
-  assert.equal(await page.evaluate(() => window.__sameDocument), true, 'navigation reloaded the page');
+  await page.locator('main h1', { hasText: 'Five design scenarios' }).waitFor();
+  assert.deepEqual((await wasm()).map((p) => p.replace(/-[0-9a-f]+_bg\.wasm$/, '')), ['/partition-lab-scenarios']);
   const current = page.locator('nav a[aria-current="page"]');
   assert.equal((await current.textContent()).trim(), 'Scenarios');
+  await page.evaluate(() => { window.__sameDocument = true; });
   await page.getByRole('link', { name: '4. The currency bug' }).click();
   await page.waitForURL('**/scenarios/4');
   assert.equal(await page.title(), 'Scenario 4: The currency bug · Partition Lab');
+  assert.equal(await page.evaluate(() => window.__sameDocument), true, 'navigation within the scenarios reloaded the page');
   await page.goBack();
   await page.waitForURL('**/scenarios');
   assert.equal((await page.textContent('main h1')).trim(), 'Five design scenarios');
+  // And back to the labs from the scenarios' header.
+  await nav.getByRole('link', { name: 'Backfill' }).click();
+  await page.waitForURL('**/lab/backfill');
+  await page.locator('main h1', { hasText: 'Currency-bug backfill lab' }).waitFor();
   assert.deepEqual(errors, []);
   await context.close();
+});
+
+test('the server, like a host given the README\'s rules, sends each path to its half', async () => {
+  const { page: pageFor } = await import('./serve.mjs');
+  for (const [path, html] of [['/', 'index.html'], ['/lab/lateness', 'index.html'], ['/teach', 'index.html'], ['/scenarios', 'scenarios.html'], ['/scenarios/', 'scenarios.html'], ['/scenarios/4', 'scenarios.html'], ['/scenariosx', 'index.html']]) {
+    assert.equal(pageFor(path), html, path);
+  }
+  for (const [path, bin] of [['/lab/state-write', 'partition-lab-'], ['/scenarios/2', 'partition-lab-scenarios-']]) {
+    const body = await (await fetch(`${env.url}${path}`)).text();
+    assert.match(body, new RegExp(`src="/${bin}[0-9a-f]+\\.js"|/${bin}[0-9a-f]+\\.js`), `${path} loads ${bin}`);
+  }
 });
 
 test('the whole shell is reachable by keyboard, with a skip link first', async () => {

@@ -7,11 +7,7 @@ mod curve;
 mod figures;
 mod histogram;
 mod late_rows;
-#[cfg(feature = "your-data")]
 mod your_data;
-
-/// Whether this build reads the user's own data (feature `your-data`).
-const YOUR_DATA: bool = cfg!(feature = "your-data");
 
 use leptos::prelude::*;
 
@@ -76,12 +72,7 @@ pub fn LatenessLab() -> impl IntoView {
         parse(|key| q.get(key))
     });
     let settings = Memo::new(move |_| parsed.read().0);
-    // A build without the user's-data panel shows the web profile for a
-    // link that asks for it (and says so below).
-    let profile = Memo::new(move |_| match settings.read().profile {
-        Profile::Yours if !YOUR_DATA => Profile::Web,
-        p => p,
-    });
+    let profile = Memo::new(move |_| settings.read().profile);
     let study = Memo::new(move |_| study(profile.get()));
     let live = RwSignal::new(settings.get_untracked().lateness);
     // A new URL (a link, back/forward, a released slider) moves the slider.
@@ -96,17 +87,10 @@ pub fn LatenessLab() -> impl IntoView {
         live,
         study,
         figures,
-        notes: Memo::new(move |_| {
-            let mut notes = parsed.read().1.clone();
-            if !YOUR_DATA && parsed.read().0.profile == Profile::Yours {
-                notes.push("profile=yours: this build of the lab does not read your own data yet, so it shows the web checkout profile.".to_string());
-            }
-            notes
-        }),
+        notes: Memo::new(move |_| parsed.read().1.clone()),
         go: StoredValue::new(Box::new(go)),
     };
     provide_context(lab);
-    #[cfg(feature = "your-data")]
     provide_context(your_data::YourData::new());
     let present = move || settings.read().present;
     // In presenter mode a clicker's keys move the slider.
@@ -179,7 +163,6 @@ pub fn LatenessLab() -> impl IntoView {
                 </div>
             </div>
             {move || match profile.get() {
-                #[cfg(feature = "your-data")]
                 Profile::Yours => view! { <your_data::YourDataPanel /> }.into_any(),
                 _ => view! { <Generated /> }.into_any(),
             }}
@@ -187,16 +170,10 @@ pub fn LatenessLab() -> impl IntoView {
     }
 }
 
-/// The profiles the radio group offers: every one the vocabulary lists,
-/// but the user's own data only in a build that can read it.
+/// The profiles the radio group offers: every one the vocabulary lists.
 fn profiles() -> Vec<(Profile, &'static str)> {
     use crate::vocabulary::Choice;
-    Profile::ALL
-        .iter()
-        .copied()
-        .filter(|p| YOUR_DATA || *p != Profile::Yours)
-        .map(|p| (p, p.label()))
-        .collect()
+    Profile::ALL.iter().map(|p| (*p, p.label())).collect()
 }
 
 /// The figures for a generated profile's month.

@@ -2,9 +2,6 @@
 // generated, its figures (checked against an independent computation of
 // the definition in this file), the bad-row report, bad files, the run
 // time in the URL, privacy, hostile names, the SQL, axe.
-//
-// Runs against a build with the `your-data` feature (scripts/test builds
-// it into target/dist-your-data and points PARTITION_LAB_DIST there).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';

@@ -1,0 +1,8 @@
+//! The scenarios half of the site (see `partition_lab::bundles`): the list,
+//! each scenario's canvas and its grader.
+
+fn main() {
+    console_error_panic_hook::set_once();
+    leptos::mount::mount_to_body(partition_lab::ui::ScenariosApp);
+    partition_lab::ui::offline::register();
+}
