@@ -5,24 +5,11 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { launch, openPage, axe } from './browser.mjs';
+import { node, buildChain } from './designs.mjs';
 
 let env;
 before(async () => { env = await launch(); });
 after(async () => { await env?.close(); });
-
-const node = (page, id) => page.locator(`svg.board g.node[data-node="${id}"]`);
-
-/// Source -> state -> transform -> write by the palette and connect menu.
-async function buildChain(page) {
-  for (const kind of ['processing state', 'transform', 'write target']) {
-    await page.locator(`.palette-item[data-kind="${kind}"]`).click();
-  }
-  for (const [from, to] of [[0, 1], [1, 2], [2, 3]]) {
-    await node(page, to).locator('rect.node-box').click();
-    await page.locator('.connect-menu select').selectOption(`from:${from}`);
-    await page.locator('.connect-menu').getByRole('button', { name: 'Connect' }).click();
-  }
-}
 
 test('scenario 1: fail on R2, see the evidence and the smallest case, fix, pass, progress kept', async () => {
   const { page, errors, context } = await openPage(env, '/scenarios/1');
