@@ -3,3 +3,4 @@
 
 pub mod glossary;
 pub mod idea_map;
+pub mod lesson;

@@ -19,6 +19,7 @@ pub mod runners;
 pub mod scenarios;
 pub mod state_write;
 pub mod storage;
+pub mod teach;
 pub mod widgets;
 
 pub use app::{LabsApp, ScenariosApp};

@@ -32,13 +32,13 @@ pub fn Overview() -> impl IntoView {
             </p>
             <ul class="audiences">
                 <li><strong>"Students: "</strong>"predict what a pipeline will do, then scrub through its runs and see why a retry doubles a day or a watermark drops one."</li>
-                <li><strong>"Instructors: "</strong>"every lab state lives in the page address, so a bookmark brings back exactly the moment you want to show."</li>
+                <li><strong>"Instructors: "</strong>"every lab state lives in the page address, so a bookmark brings back exactly the moment you want to show; presenter mode puts it on a projector, and "<a href="/teach">"the lesson plan"</a>" builds a 50-minute session from the labs."</li>
                 <li><strong>"Self-learners: "</strong>"design a pipeline for five realistic scenarios and have it checked by running it, faults and all."</li>
             </ul>
         </section>
         <section class="page" aria-labelledby="map-heading">
             <h2 id="map-heading">"Map of the chapter"</h2>
-            <p>"Each idea builds on the one before it. Start at the partition and follow the arrows."</p>
+            <p>"Each idea builds on the one before it. Start at the partition and follow the arrows down: each stop names the question it answers and the lab where you can watch the answer happen."</p>
             <ol class="idea-map">
                 {IDEA_MAP
                     .iter()
@@ -65,6 +65,7 @@ pub fn Overview() -> impl IntoView {
                                         })
                                         .collect_view()}
                                 </p>
+                                <p class="idea-shows"><strong>"You will see: "</strong>{stop.shows}</p>
                                 {stop
                                     .lab
                                     .map(|(href, name)| {

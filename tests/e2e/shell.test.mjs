@@ -9,6 +9,7 @@ const ROUTES = [
   ['/lab/state-write', 'State x Write lab'],
   ['/lab/lateness', 'Allowed-lateness lab'],
   ['/lab/backfill', 'Currency-bug backfill lab'],
+  ['/teach', 'Lesson plan: one 50-minute session'],
   ['/scenarios', 'Five design scenarios'],
   ['/scenarios/1', 'Scenario 1: Clicks, forward'],
   ['/scenarios/2', 'Scenario 2: Orders that change'],
@@ -127,6 +128,51 @@ test('the glossary filter narrows the terms and says how many are shown', async 
   assert.match(await page.textContent('[aria-live="polite"]'), new RegExp(`^${shown.length} of ${total} terms shown$`));
   await page.getByLabel('Filter terms').fill('zzzz');
   assert.equal(await page.locator('.glossary-entry').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+for (const width of [1280, 390]) {
+  test(`the map of ideas draws an arrow from each stop to the next (${width} px)`, async () => {
+    const { page, errors, context } = await openPage(env, '/', { width, height: 900 });
+    const geometry = await page.evaluate(() => [...document.querySelectorAll('.idea-map > li')].map((li) => {
+      const box = li.getBoundingClientRect();
+      const line = getComputedStyle(li, '::after');
+      const head = getComputedStyle(li, '::before');
+      // Offsets of absolutely placed pseudo-elements start inside the border.
+      const inner = box.top + parseFloat(getComputedStyle(li).borderTopWidth);
+      return { top: box.top, line: line.content, lineEnd: inner + parseFloat(line.top) + parseFloat(line.height), head: head.content, headEnd: inner + parseFloat(head.top) + 11 };
+    }));
+    assert.equal(geometry.length, 5);
+    for (let i = 0; i < 4; i += 1) {
+      const [stop, next] = [geometry[i], geometry[i + 1]];
+      assert.equal(stop.line, '""', `stop ${i + 1} draws a line`);
+      assert.equal(stop.head, '""', `stop ${i + 1} draws an arrowhead`);
+      // The line spans the gap, and the head ends at the next stop's top edge.
+      assert.ok(Math.abs(stop.lineEnd - next.top) <= 1.5, `line ${i + 1} ends at ${stop.lineEnd}, stop ${i + 2} starts at ${next.top}`);
+      assert.ok(Math.abs(stop.headEnd - next.top) <= 1.5, `arrowhead ${i + 1} ends at ${stop.headEnd}, stop ${i + 2} starts at ${next.top}`);
+    }
+    assert.equal(geometry[4].line, 'none', 'the last stop has no arrow');
+    assert.equal(await page.locator('.idea-shows').count(), 5);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+}
+
+test('the lesson plan adds up to 50 minutes and opens each lab state in presenter mode', async () => {
+  const { page, errors, context } = await openPage(env, '/teach');
+  const steps = page.locator('.lesson-step');
+  assert.equal(await steps.count(), 6);
+  const minutes = await steps.locator('p.muted').allInnerTexts();
+  assert.match(minutes.at(-1), /^Minutes \d+ to 50 /);
+  await steps.nth(3).getByText('What the answer shows').click();
+  assert.match(await steps.nth(3).locator('details p').innerText(), /3 to 6/);
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  await steps.nth(4).getByRole('link', { name: 'Open the lab state to project' }).click();
+  await page.waitForURL('**/lab/backfill?**');
+  await page.locator('.presenter h1', { hasText: 'Currency-bug backfill lab' }).waitFor();
+  assert.equal(await page.locator('.notice').count(), 0, 'the link is a state the lab accepts');
   assert.deepEqual(errors, []);
   await context.close();
 });

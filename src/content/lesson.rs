@@ -1,0 +1,72 @@
+//! The lesson plan (`/teach`): a 50-minute session built from the labs.
+//! Each step opens the exact lab state to project, says what to ask the
+//! room before revealing anything, and what the answer shows. The answers
+//! are checked against the engine by `tests/lesson_plan.rs`, so the plan
+//! cannot drift from what the labs really do.
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Step {
+    pub minutes: u32,
+    pub title: &'static str,
+    /// The lab state to project (a lab's in presenter mode).
+    pub href: &'static str,
+    /// What to ask before revealing.
+    pub ask: &'static str,
+    /// How to reveal it in the lab.
+    pub reveal: &'static str,
+    /// What the answer shows.
+    pub shows: &'static str,
+}
+
+pub const LESSON_MINUTES: u32 = 50;
+
+pub const LESSON: [Step; 6] = [
+    Step {
+        minutes: 5,
+        title: "The partition is the unit",
+        href: "/",
+        ask: "A nightly job builds yesterday's sales. Which piece of the table should it be allowed to replace, and which should it never touch?",
+        reveal: "Walk the map of the chapter from its first stop.",
+        shows: "A daily partition is what a run reads, rebuilds and replaces as one piece. Everything later in the session is about knowing which partitions a run must touch, and touching only those.",
+    },
+    Step {
+        minutes: 10,
+        title: "Remembering where the last run stopped",
+        href: "/lab/state-write?late=tue&crash=on&lookback=1&commit=after&run=1&present=1",
+        ask: "Four pipelines load the same week; one order arrives a day late and one night's run crashes after writing. Which pipeline loses orders without a single usual check failing?",
+        reveal: "Take the room's vote in \"Predict first\", then step with → to the last run.",
+        shows: "Watermark + Overwrite: the late order is behind the watermark, so no run reads it again, and rewriting the day wipes it. The append pipelines fail loudly (the crashed run's retry writes duplicates). The partition list with a one-day lookback re-reads the late order's day and keeps it.",
+    },
+    Step {
+        minutes: 7,
+        title: "How far back to look",
+        href: "/lab/state-write?late=wed&crash=on&lookback=1&commit=after&run=1&present=1",
+        ask: "Same week, but the late order arrives one day later. Does the partition list still save it?",
+        reveal: "Lock in a prediction, then step to the last run.",
+        shows: "No: the order is now older than the one-day lookback, so Partition list + Overwrite loses it silently too. Only reconciling against bronze notices. A lookback is a bet on how late data can be; the next lab measures that bet.",
+    },
+    Step {
+        minutes: 10,
+        title: "What waiting buys, and what it costs",
+        href: "/lab/lateness?profile=mobile&lateness=2&present=1",
+        ask: "Phones send purchases days late. Finance closes August on Thursday 3 September. Should we keep each day open for 5 days instead of 2?",
+        reveal: "Read the three figures at 2 days, then press → three times to 5 days.",
+        shows: "Five days brings in a little more of August's value (a fraction of a percent on this profile), doubles the partitions every night rebuilds (3 to 6) and misses the close: the month is only final on Monday 7 September. Two days closes on time; what arrives later goes to the adjustments table.",
+    },
+    Step {
+        minutes: 12,
+        title: "Which days did the bug damage?",
+        href: "/lab/backfill?from=8&concurrency=4&present=1",
+        ask: "A currency bug shipped early in August; the deploy log is vague. When did it ship, and what happens if we rebuild from that guess?",
+        reveal: "Collect guesses in \"Predict first\", run the drift query, then run the plan as it stands (from the 8th).",
+        shows: "The drift query's first row is 3 August: the data, not the deploy log, sets the blast radius. A plan from the 8th leaves the 3rd to the 7th wrong. From the 3rd it is 11 partitions; at 4 at once the source pool is full, and 12 at once is no faster.",
+    },
+    Step {
+        minutes: 6,
+        title: "Stopping half-way",
+        href: "/lab/backfill?from=3&concurrency=4&markers=off&present=1",
+        ask: "The backfill is interrupted in its second wave. When we run it again, what gets rebuilt twice?",
+        reveal: "Run the backfill, interrupt it in wave 2, run it again; then repeat with completion markers on.",
+        shows: "Without completion markers the re-run starts from the beginning and rebuilds the finished first wave as well; with markers only the dates that were in flight are done twice. Homework: scenarios 4 and 5 ask for the same judgement in a design of your own.",
+    },
+];

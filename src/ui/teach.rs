@@ -1,0 +1,48 @@
+//! The lesson plan page (`/teach`): the steps of `content::lesson`, each a
+//! link to the lab state to project, the question for the room and, folded
+//! until the instructor opens it, what the answer shows.
+
+use leptos::prelude::*;
+
+use super::page::set_title;
+use crate::content::lesson::{LESSON, LESSON_MINUTES};
+
+#[component]
+pub fn Teach() -> impl IntoView {
+    set_title("Lesson plan");
+    let mut clock = 0_u32;
+    let steps = LESSON
+        .iter()
+        .enumerate()
+        .map(|(i, step)| {
+            let from = clock;
+            clock = clock.saturating_add(step.minutes);
+            let heading = format!("step-{}", i + 1);
+            view! {
+                <li class="lesson-step">
+                    <h2 id=heading>
+                        <span class="step" aria-hidden="true">{i + 1}</span>
+                        {step.title}
+                    </h2>
+                    <p class="muted">{format!("Minutes {from} to {clock} ({} min)", step.minutes)}</p>
+                    <p><a class="button-link" href=step.href>"Open the lab state to project"</a></p>
+                    <p><strong>"Ask the room: "</strong>{step.ask}</p>
+                    <p><strong>"Then: "</strong>{step.reveal}</p>
+                    <details>
+                        <summary>"What the answer shows"</summary>
+                        <p>{step.shows}</p>
+                    </details>
+                </li>
+            }
+        })
+        .collect_view();
+    view! {
+        <section class="page" aria-labelledby="teach-title">
+            <h1 id="teach-title">"Lesson plan: one 50-minute session"</h1>
+            <p class="lede">
+                {format!("A session of {LESSON_MINUTES} minutes built from the labs, in the chapter's order. Each step opens the exact state to put on the projector, in presenter mode (large type; a clicker's arrow keys step the lab; \"Copy link to this state\" saves a moment for next time). Ask before you reveal: the labs are at their best when the room has committed to an answer.")}
+            </p>
+            <ol class="lesson">{steps}</ol>
+        </section>
+    }
+}
