@@ -86,6 +86,13 @@ test('a design built by mouse: drag to add, drag to connect, configure, undo/red
   assert.match(await page.locator('.problems li').innerText(), /write target 3: A merge needs a key/);
   await page.getByLabel('Merge key').selectOption('key');
   assert.equal(await problemsTitle(page), 'No structural problems');
+  // With the inspector open on a node, and at a phone's width, axe is clean.
+  const inspectorOpen = await axe(page);
+  assert.deepEqual(inspectorOpen, [], JSON.stringify(inspectorOpen, null, 2));
+  await page.setViewportSize({ width: 390, height: 844 });
+  const narrow = await axe(page);
+  assert.deepEqual(narrow, [], JSON.stringify(narrow, null, 2));
+  await page.setViewportSize({ width: 1280, height: 800 });
 
   // Undo twice (the key, then merge itself), redo once.
   await page.locator('body').click({ position: { x: 5, y: 5 } });
@@ -123,7 +130,7 @@ test('a design built by mouse: drag to add, drag to connect, configure, undo/red
   await context.close();
 });
 
-test('a design built by keyboard alone, with announcements', async () => {
+test('a design built by keyboard alone, with announcements, from a blank canvas to a pass', async () => {
   const { page, errors, context } = await openPage(env, '/scenarios/2');
   const said = () => page.locator('.designer [role="status"][aria-live="polite"]').innerText();
 
@@ -194,6 +201,19 @@ test('a design built by keyboard alone, with announcements', async () => {
   await page.keyboard.press('Delete');
   assert.equal(await nodes(page).count(), 4);
   assert.match(await said(), /cannot be deleted/);
+  // From a blank canvas to a pass without the mouse: the state remembers
+  // a watermark (Enter opens its settings, its first field is the kind).
+  await page.keyboard.press('Escape');
+  await tabTo(page, 'g.node[data-node="1"]');
+  await page.keyboard.press('Enter');
+  for (let i = 0; i < 3 && !/watermark/.test(await described(page, 1)); i += 1) {
+    await page.keyboard.press('ArrowUp');
+  }
+  assert.match(await described(page, 1), /watermark/);
+  await tabTo(page, '.check button.primary');
+  await page.keyboard.press('Enter');
+  await page.locator('.report .verdict').filter({ hasText: 'Passed' }).waitFor({ timeout: 30000 });
+  assert.match(await page.locator('.report .verdict').innerText(), /^✓ Passed: all \d+ requirements met\.$/);
   const violations = await axe(page);
   assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
   assert.deepEqual(errors, []);

@@ -40,10 +40,12 @@ for (const [path, heading] of ROUTES) {
     await context.close();
   });
 
-  test(`${path} fits a 390px-wide phone without sideways scrolling`, async () => {
+  test(`${path} fits a 390px-wide phone without sideways scrolling, axe clean there too`, async () => {
     const { page, errors, context } = await openPage(env, path, { width: 390, height: 844 });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `page is ${overflow}px wider than the viewport`);
+    const violations = await axe(page);
+    assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
     assert.deepEqual(errors, []);
     await context.close();
   });
