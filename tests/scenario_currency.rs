@@ -207,3 +207,36 @@ fn the_page_s_evidence_is_the_blast_radius_the_grader_uses() {
         .join(" ");
     assert!(!story.contains("3 to 13"), "{story}");
 }
+
+#[test]
+fn the_pool_picture_shows_tonight_s_run_waiting_for_a_connection() {
+    use partition_lab::labs::pool::Holder;
+    let starved = partition_lab::scenarios::grade::pool_picture(4, &currency(plan(4))).unwrap();
+    assert_eq!(starved.lanes, 4);
+    let wait = starved.waits.first().expect("tonight's run waits");
+    assert_eq!((wait.day, wait.got - wait.asked), (aug(14), 5));
+    let tonight = starved
+        .bars
+        .iter()
+        .find(|b| b.holder == Holder::Scheduled(aug(14)))
+        .expect("tonight's run holds a connection");
+    assert_eq!((tonight.lane, tonight.from), (wait.lane, wait.got));
+    assert_eq!(tonight.to - tonight.from, 15);
+    for lane in 0..4 {
+        let mut on: Vec<_> = starved.bars.iter().filter(|b| b.lane == lane).collect();
+        on.sort_by_key(|b| b.from);
+        assert!(
+            on.windows(2).all(|w| w[0].to <= w[1].from),
+            "one holder at a time on lane {lane}"
+        );
+    }
+    let fine = partition_lab::scenarios::grade::pool_picture(4, &currency(plan(3))).unwrap();
+    assert!(
+        fine.waits.is_empty(),
+        "three at a time leaves tonight's connection free"
+    );
+    assert!(fine
+        .bars
+        .iter()
+        .any(|b| b.holder == Holder::Scheduled(aug(14))));
+}

@@ -1,4 +1,5 @@
 pub mod backfill;
 pub mod lateness;
 pub mod link;
+pub mod pool;
 pub mod state_write;

@@ -13,6 +13,7 @@ pub mod not_found;
 pub mod offline;
 pub mod overview;
 pub mod page;
+pub mod pool_timeline;
 pub mod presenter;
 pub mod route;
 pub mod runners;

@@ -106,6 +106,13 @@ test('the full backfill makes August match its source and touches nothing else',
   assert.match(note[1], /^3 Aug: £[\d,.]+ → £[\d,.]+ \(\+£[\d,.]+\)$/);
   const [, newTotal] = note[12].match(/→ (£[\d,.]+) \(/);
   assert.equal(newTotal, truth);
+  // The run drawn on the pool: 11 dates x (silver, gold) on 4 connections.
+  const pool = page.locator('figure[data-figure="pool"]');
+  assert.equal(await pool.locator('.pool-lane').count(), 4);
+  assert.equal(await pool.locator('.pool-bar.silver').count(), 11);
+  assert.equal(await pool.locator('.pool-bar.gold').count(), 11);
+  await pool.getByText('The timeline in words').click();
+  assert.match(await pool.locator('.pool-rows li').first().innerText(), /^3 Aug silver, 10:00 to 10:04, connection 1$/);
   // A rebuilt partition says so: it no longer reads "broken code".
   assert.equal(await page.locator('.pbox-built', { hasText: 'broken code' }).count(), 0);
   assert.equal(await page.locator('.pbox-built', { hasText: 'rebuilt, fixed code' }).count(), 11);

@@ -54,6 +54,12 @@ test('scenario 4: four at a time starves tonight\'s run (R5), three at a time pa
   assert.match(await r5.locator('.rule-head').innerText(), /^✗ R5 failed/);
   assert.match(await r5.locator('.evidence').innerText(), /Tonight's run for 14 Aug asked for a connection at Sat 15 Aug 02:00 and got one at 02:05, 5 min late: all 4 were held by the backfill \(dates 3 Aug to 6 Aug\)/);
   assert.match(await r5.locator('.hint').innerText(), /source pool/);
+  // The same story drawn: tonight's run waits, shown as a gap on its lane.
+  const pool = page.locator('figure[data-figure="pool"]');
+  assert.equal(await pool.locator('.pool-lane').count(), 4);
+  assert.equal(await pool.locator('.pool-bar.scheduled').count(), 1);
+  assert.match(await pool.locator('.pool-wait text').textContent(), /^asked 02:00 · waited 5 min$/);
+  assert.match(await pool.locator('desc').textContent(), /asked for a connection at 02:00 and got connection \d at 02:05: 5 min late/);
 
   await r5.getByRole('button', { name: 'Show me the smallest case' }).click();
   const smallest = r5.locator('[data-smallest="R5"]');
@@ -68,6 +74,7 @@ test('scenario 4: four at a time starves tonight\'s run (R5), three at a time pa
   await page.getByRole('button', { name: 'Check my design' }).click();
   await page.locator('.report .verdict').filter({ hasText: 'Passed' }).waitFor();
   assert.equal(await page.locator('.report .verdict').innerText(), '✓ Passed: all 6 requirements met.');
+  assert.equal(await page.locator('figure[data-figure="pool"] .pool-wait').count(), 0, 'nothing waits at three at a time');
   const violations = await axe(page);
   assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
   await page.reload();

@@ -192,6 +192,9 @@ pub fn Runner() -> impl IntoView {
                                         "✗ The backfill finished, but some partitions are still wrong.".to_string()
                                     }}
                                 </p>
+                                {lab.finished.with(|runs| crate::labs::pool::from_executions(runs, crate::labs::backfill::case::SOURCE_POOL)).map(|picture| view! {
+                                    <crate::ui::pool_timeline::PoolTimeline picture=picture id="pool" title="The source pool's 4 connections during the runs so far" />
+                                })}
                                 <dl class="facts">
                                     <dt>"Remaining drift"</dt>
                                     <dd data-figure="remaining">

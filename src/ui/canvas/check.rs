@@ -57,7 +57,19 @@ pub fn CheckPanel() -> impl IntoView {
             <Show when=stale>
                 <p class="notice" role="status">"Your design has changed since this check: check again to see the new verdict."</p>
             </Show>
-            {move || checked.get().map(|c| view! { <ReportView report=c.report /> })}
+            {move || checked.get().map(|c| {
+                let picture = crate::scenarios::grade::pool_picture(d.scenario, &c.graph);
+                view! {
+                    <ReportView report=c.report />
+                    {picture.map(|picture| view! {
+                        <crate::ui::pool_timeline::PoolTimeline
+                            picture=picture
+                            id="pool"
+                            title="The source pool during your backfill: who held each connection, and who waited"
+                        />
+                    })}
+                }
+            })}
         </section>
     }
 }

@@ -1,0 +1,222 @@
+//! The source pool's connections over time, as a picture: one lane per
+//! connection, each backfill date's silver and gold and each scheduled run
+//! as a bar on the lane it held, and a scheduled run's wait for a slot as a
+//! gap from when it asked to when it got one. The backfill lab draws its
+//! runs with it, scenarios 4 and 5 the graded run and the smallest case.
+//! Built from the clock's trace only: the picture decides nothing.
+
+use chrono::Duration;
+
+use crate::engine::backfill_run::Scheduled;
+use crate::engine::calendar::{day_month, hh_mm, Day, Instant};
+use crate::engine::clock::{StepKind, Timeline};
+use crate::labs::backfill::run::Execution;
+
+/// What held a connection.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Holder {
+    Silver(Day),
+    Gold(Day),
+    /// Started, then killed by an interruption.
+    Cancelled(Day),
+    Scheduled(Day),
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Bar {
+    /// 0-based connection.
+    pub lane: u32,
+    /// Minutes from the picture's start.
+    pub from: i64,
+    pub to: i64,
+    pub holder: Holder,
+}
+
+impl Bar {
+    /// "3 Aug silver, 01:30 to 01:55, connection 1".
+    pub fn words(&self, start: Instant) -> String {
+        let what = match self.holder {
+            Holder::Silver(d) => format!("{} silver", day_month(d)),
+            Holder::Gold(d) => format!("{} gold", day_month(d)),
+            Holder::Cancelled(d) => format!("{} (cancelled)", day_month(d)),
+            Holder::Scheduled(d) => format!("scheduled run for {}", day_month(d)),
+        };
+        format!(
+            "{what}, {} to {}, connection {}",
+            hh_mm(start + Duration::minutes(self.from)),
+            hh_mm(start + Duration::minutes(self.to)),
+            self.lane.saturating_add(1)
+        )
+    }
+}
+
+/// A scheduled run that asked for a connection and waited.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Wait {
+    pub lane: u32,
+    pub asked: i64,
+    pub got: i64,
+    pub day: Day,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PoolPicture {
+    pub start: Instant,
+    /// The picture's width in minutes.
+    pub minutes: i64,
+    pub lanes: u32,
+    pub bars: Vec<Bar>,
+    pub waits: Vec<Wait>,
+    /// Bars beyond `minutes` that were left out (a long backfill).
+    pub left_out: usize,
+}
+
+/// The longest stretch drawn: scenario 5's weekend would be too thin to read.
+pub const MAX_MINUTES: i64 = 8 * 60;
+
+fn minutes_between(start: Instant, at: Instant) -> i64 {
+    (at - start).num_minutes()
+}
+
+fn assemble(start: Instant, lanes: u32, mut bars: Vec<Bar>, waits: Vec<Wait>) -> PoolPicture {
+    let end = bars
+        .iter()
+        .map(|b| b.to)
+        .chain(waits.iter().map(|w| w.got))
+        .max()
+        .unwrap_or(0);
+    let minutes = end.clamp(1, MAX_MINUTES);
+    let before = bars.len();
+    bars.retain(|b| b.from < minutes);
+    for b in &mut bars {
+        b.to = b.to.min(minutes);
+    }
+    crate::order::sort_by_key(&mut bars, |b| (b.lane, b.from));
+    PoolPicture {
+        start,
+        minutes,
+        lanes,
+        left_out: before.saturating_sub(bars.len()),
+        bars,
+        waits: waits.into_iter().filter(|w| w.asked < minutes).collect(),
+    }
+}
+
+/// A scenario's backfill: the clock's steps and the scheduled runs' grants.
+pub fn from_timeline(
+    timeline: &Timeline,
+    scheduled: &[Scheduled],
+    lanes: u32,
+    start: Instant,
+) -> PoolPicture {
+    let date = |kind: StepKind, dt: Day| match kind {
+        StepKind::Silver => Some(Holder::Silver(dt)),
+        StepKind::Gold => Some(Holder::Gold(dt)),
+        StepKind::Marker => None,
+    };
+    let mut bars: Vec<Bar> = timeline
+        .done
+        .iter()
+        .filter_map(|s| date(s.kind, s.dt).map(|h| (s, h)))
+        .chain(
+            timeline
+                .cancelled
+                .iter()
+                .map(|s| (s, Holder::Cancelled(s.dt))),
+        )
+        .filter(|(s, _)| s.end > s.start)
+        .map(|(s, holder)| Bar {
+            lane: s.slot,
+            from: minutes_between(start, s.start),
+            to: minutes_between(start, s.end),
+            holder,
+        })
+        .collect();
+    let mut waits = Vec::new();
+    for grant in &timeline.grants {
+        let (Some(lane), Some(run)) = (grant.slot, scheduled.get(grant.booking)) else {
+            continue;
+        };
+        let got = minutes_between(start, grant.got);
+        bars.push(Bar {
+            lane,
+            from: got,
+            to: got.saturating_add(run.booking.minutes),
+            holder: Holder::Scheduled(run.day),
+        });
+        if grant.got > grant.asked {
+            waits.push(Wait {
+                lane,
+                asked: minutes_between(start, grant.asked),
+                got,
+                day: run.day,
+            });
+        }
+    }
+    assemble(start, lanes, bars, waits)
+}
+
+/// The backfill lab's runs so far (finished or interrupted), oldest first.
+pub fn from_executions(runs: &[Execution], lanes: u32) -> Option<PoolPicture> {
+    let start = runs.first()?.started;
+    let bars = runs
+        .iter()
+        .flat_map(|e| {
+            let done = e.done.iter().filter_map(|s| match s.kind {
+                StepKind::Silver => Some((s, Holder::Silver(s.dt))),
+                StepKind::Gold => Some((s, Holder::Gold(s.dt))),
+                StepKind::Marker => None,
+            });
+            done.chain(e.cancelled.iter().map(|s| (s, Holder::Cancelled(s.dt))))
+        })
+        .filter(|(s, _)| s.end > s.start)
+        .map(|(s, holder)| Bar {
+            lane: s.slot,
+            from: minutes_between(start, s.start),
+            to: minutes_between(start, s.end),
+            holder,
+        })
+        .collect();
+    Some(assemble(start, lanes, bars, Vec::new()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::labs::backfill::case::{backfill_start, Case, SOURCE_POOL};
+    use crate::labs::backfill::{Choices, Concurrency};
+
+    #[test]
+    fn the_lab_s_four_at_a_time_fill_every_lane_and_never_overlap_on_one() {
+        let case = Case::new();
+        let choices = Choices::default();
+        let run = case.execute_until(&choices, &[], backfill_start(), None);
+        let picture = from_executions(std::slice::from_ref(&run), SOURCE_POOL).expect("a run");
+        assert_eq!(picture.lanes, 4);
+        assert_eq!(picture.minutes, 18, "three waves of 6 minutes");
+        assert_eq!(picture.bars.len(), 22, "11 dates, silver and gold each");
+        for lane in 0..4 {
+            let on: Vec<&Bar> = picture.bars.iter().filter(|b| b.lane == lane).collect();
+            assert!(!on.is_empty(), "lane {lane} is used");
+            assert!(
+                on.windows(2).all(|w| w[0].to <= w[1].from),
+                "lane {lane} holds one thing at a time"
+            );
+        }
+        assert_eq!(
+            picture.bars[0].words(picture.start),
+            "3 Aug silver, 10:00 to 10:04, connection 1"
+        );
+        let twelve = Choices {
+            concurrency: Concurrency::Twelve,
+            ..choices
+        };
+        let run = case.execute_until(&twelve, &[], backfill_start(), None);
+        let wider = from_executions(&[run], SOURCE_POOL).expect("a run");
+        assert!(
+            wider.bars.iter().all(|b| b.lane < 4),
+            "twelve at once still queue on four connections"
+        );
+        assert_eq!(wider.minutes, 18);
+    }
+}

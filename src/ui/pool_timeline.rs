@@ -1,0 +1,175 @@
+//! The source pool's connections over time (`labs::pool`), drawn: a lane
+//! per connection, bars for what held it, a dashed gap for a scheduled
+//! run's wait. Every bar is also a row of the table beside it, and carries
+//! its words, so the picture never relies on colour alone.
+
+use chrono::Duration;
+use leptos::prelude::*;
+
+use crate::engine::calendar::hh_mm;
+use crate::labs::pool::{Holder, PoolPicture};
+
+const WIDTH: i64 = 1000;
+const LEFT: i64 = 96;
+const LANE: i64 = 30;
+const GAP: i64 = 8;
+const AXIS: i64 = 26;
+/// Room above the first lane for a wait's words.
+const TOP: i64 = 18;
+/// Rows of the table at most: a 730-date backfill would fill the page.
+const TABLE_ROWS: usize = 80;
+
+/// "03" for 3 August: the bar's label (its words name the month too).
+fn two(day: crate::engine::calendar::Day) -> String {
+    use chrono::Datelike;
+    format!("{:02}", day.day())
+}
+
+fn tick_every(minutes: i64) -> i64 {
+    [5, 10, 15, 30, 60, 120, 240]
+        .into_iter()
+        .find(|t| minutes / t <= 10)
+        .unwrap_or(480)
+}
+
+#[component]
+pub fn PoolTimeline(picture: PoolPicture, id: &'static str, title: &'static str) -> impl IntoView {
+    let span = picture.minutes.max(1);
+    let x = move |m: i64| LEFT + m.clamp(0, span) * (WIDTH - LEFT - 8) / span;
+    let lane_y = |lane: u32| TOP + i64::from(lane) * (LANE + GAP);
+    let height = TOP + i64::from(picture.lanes) * (LANE + GAP) + AXIS + 4;
+    let start = picture.start;
+    let at = move |m: i64| hh_mm(start + Duration::minutes(m));
+    let summary = {
+        let waits: Vec<String> = picture
+            .waits
+            .iter()
+            .map(|w| {
+                format!(
+                    " The scheduled run for {} asked for a connection at {} and got connection {} at {}: {} min late.",
+                    crate::engine::calendar::day_month(w.day),
+                    at(w.asked),
+                    w.lane.saturating_add(1),
+                    at(w.got),
+                    w.got.saturating_sub(w.asked)
+                )
+            })
+            .collect();
+        format!(
+            "{} connections from {} to {}: {} bar(s).{}{}",
+            picture.lanes,
+            at(0),
+            at(span),
+            picture.bars.len(),
+            if waits.is_empty() {
+                " Nothing waited for a connection.".to_string()
+            } else {
+                waits.concat()
+            },
+            if picture.left_out > 0 {
+                format!(
+                    " The first {} hours are shown; {} later bar(s) are left out.",
+                    span / 60,
+                    picture.left_out
+                )
+            } else {
+                String::new()
+            }
+        )
+    };
+    let lanes = (0..picture.lanes)
+        .map(|lane| {
+            let y = lane_y(lane);
+            view! {
+                <g class="pool-lane">
+                    <rect class="pool-lane-bg" x=LEFT y=y width=WIDTH - LEFT - 8 height=LANE />
+                    <text class="pool-lane-name" x=4 y=y + 20>{format!("connection {}", lane + 1)}</text>
+                </g>
+            }
+        })
+        .collect_view();
+    let every = tick_every(span);
+    let ticks = (0..=span / every)
+        .map(|i| {
+            let m = i * every;
+            let tx = x(m);
+            let ty = height - AXIS + 4;
+            view! {
+                <g class="pool-tick">
+                    <line x1=tx x2=tx y1=0 y2=ty />
+                    <text x=tx y=ty + 16>{at(m)}</text>
+                </g>
+            }
+        })
+        .collect_view();
+    let bars = picture
+        .bars
+        .iter()
+        .map(|b| {
+            let (class, mark) = match b.holder {
+                Holder::Silver(d) => ("pool-bar silver", format!("{} S", two(d))),
+                Holder::Gold(d) => ("pool-bar gold", format!("{} G", two(d))),
+                Holder::Cancelled(d) => ("pool-bar cancelled", format!("{} ✕", two(d))),
+                Holder::Scheduled(_) => ("pool-bar scheduled", "run".to_string()),
+            };
+            let (x0, x1) = (x(b.from), x(b.to));
+            let y = lane_y(b.lane);
+            let wide = x1 - x0 >= 34;
+            view! {
+                <g class=class>
+                    <rect x=x0 y=y + 3 width=(x1 - x0).max(2) height=LANE - 6 rx=3 />
+                    {wide.then(|| view! { <text x=x0 + 4 y=y + 20>{mark}</text> })}
+                </g>
+            }
+        })
+        .collect_view();
+    let waits = picture
+        .waits
+        .iter()
+        .map(|w| {
+            let y = lane_y(w.lane) + LANE / 2;
+            let (x0, x1) = (x(w.asked), x(w.got));
+            view! {
+                <g class="pool-wait">
+                    <line x1=x0 x2=x1 y1=y y2=y />
+                    <circle cx=x0 cy=y r=4 />
+                    <text x=x0 y=y - LANE / 2 - 4>{format!("asked {} · waited {} min", at(w.asked), w.got.saturating_sub(w.asked))}</text>
+                </g>
+            }
+        })
+        .collect_view();
+    let rows: Vec<String> = picture.bars.iter().map(|b| b.words(start)).collect();
+    let more = rows.len().saturating_sub(TABLE_ROWS);
+    let title_id = format!("{id}-title");
+    let desc_id = format!("{id}-desc");
+    let labelled_by = format!("{title_id} {desc_id}");
+    view! {
+        <figure class="pool" data-figure=id>
+            <figcaption id=title_id.clone()>{title}</figcaption>
+            <svg
+                class="pool-chart"
+                role="img"
+                aria-labelledby=labelled_by
+                viewBox=format!("0 0 {WIDTH} {height}")
+                preserveAspectRatio="xMinYMin meet"
+            >
+                <desc id=desc_id>{summary.clone()}</desc>
+                {lanes}
+                {ticks}
+                {bars}
+                {waits}
+            </svg>
+            <p class="legend-line">
+                "S silver · G gold · ✕ started, then cancelled · run: a scheduled run · a dashed line: a run waiting for a connection"
+            </p>
+            <details>
+                <summary>"The timeline in words"</summary>
+                <p>{summary}</p>
+                <ul class="pool-rows">
+                    {rows.into_iter().take(TABLE_ROWS).map(|r| view! { <li>{r}</li> }).collect_view()}
+                </ul>
+                {(more > 0).then(|| view! { <p class="muted">{format!("and {more} more")}</p> })}
+            </details>
+        </figure>
+    }
+}
