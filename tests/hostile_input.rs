@@ -373,8 +373,9 @@ proptest! {
             prop_assert!(note.chars().count() < 200, "a note repeats a short piece only: {}", note);
         }
         let run = lab.run.unwrap_or(1);
-        let again = partition_lab::labs::state_write::query::parse(from(partition_lab::labs::state_write::query::to_query(&lab.controls, run, lab.present)));
+        let again = partition_lab::labs::state_write::query::parse(from(partition_lab::labs::state_write::query::to_query(&lab.controls, run, lab.present, lab.pinned)));
         prop_assert_eq!(again.0.controls, lab.controls);
+        prop_assert_eq!(again.0.pinned, lab.pinned);
         prop_assert!(again.1.is_empty());
     }
 

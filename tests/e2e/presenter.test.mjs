@@ -84,3 +84,61 @@ for (const path of ['/lab/backfill?present=1', '/scenarios/4?present=1']) {
     await context.close();
   });
 }
+
+test('side by side: the lateness lab shows two settings and what the second changes', async () => {
+  const { context, page, errors } = await projector();
+  await page.goto(`${env.url}/lab/lateness?profile=mobile&lateness=2&present=1`);
+  await page.getByLabel('Side by side with').selectOption('5');
+  await page.waitForURL(/compare=5/);
+  const comparison = page.locator('[data-figure="comparison"]');
+  assert.equal(await comparison.locator('h2').innerText(), '2 days against 5 days');
+  const columns = await comparison.locator('.compare-column').allInnerTexts();
+  assert.equal(columns.length, 2);
+  assert.match(columns[0], /99\.24 %[\s\S]*3 partitions[\s\S]*✓ Thu 3 Sep/);
+  assert.match(columns[1], /99\.88 %[\s\S]*6 partitions[\s\S]*✗ Mon 7 Sep/);
+  assert.deepEqual(await comparison.locator('.differences li').allInnerTexts(), [
+    'Complete: 99.24 % → 99.88 % (+0.64 points)',
+    'Open each night: 3 → 6 partitions (+3)',
+    'August closes: Thu 3 Sep (on time) → Mon 7 Sep (late)',
+  ]);
+  // The clicker still moves the first setting; the comparison follows.
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction(() => document.querySelector('[data-figure="comparison"] h2').textContent === '3 days against 5 days');
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  assert.ok(overflow <= 0, `${overflow}px too wide`);
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  await page.getByLabel('Side by side with').selectOption('');
+  await page.waitForFunction(() => !location.search.includes('compare='));
+  assert.equal(await comparison.count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('side by side: State x Write pins two cells next to each other', async () => {
+  const { context, page, errors } = await projector();
+  await page.goto(`${env.url}/lab/state-write?late=wed&run=8&present=1`);
+  await page.waitForSelector('.cells');
+  await page.getByRole('button', { name: 'Pin Watermark + Overwrite side by side' }).click();
+  await page.getByRole('button', { name: 'Pin Partition list + Overwrite side by side' }).click();
+  await page.waitForURL(/pin=watermark_overwrite,partition_list_overwrite/);
+  const shown = await page.locator('.cells .cell:visible').evaluateAll((els) => els.map((e) => [e.getAttribute('aria-label'), Math.round(e.getBoundingClientRect().top)]));
+  assert.deepEqual(shown.map(([name]) => name), ['Watermark + Overwrite', 'Partition list + Overwrite']);
+  assert.equal(shown[0][1], shown[1][1], 'the two cells sit next to each other');
+  assert.match(await page.locator('.pinned-note').innerText(), /^Side by side: Watermark \+ Overwrite and Partition list \+ Overwrite\./);
+  // Unpinning one brings the others back to choose a new pair from.
+  await page.getByRole('button', { name: 'Pin Watermark + Overwrite side by side' }).click();
+  await page.waitForURL(/pin=partition_list_overwrite$/);
+  assert.equal(await page.locator('.cells .cell:visible').count(), 5);
+  assert.match(await page.locator('.pinned-note').innerText(), /^Pinned: Partition list \+ Overwrite\. Pin one more/);
+  await page.getByRole('button', { name: 'Pin Partition list + Append side by side' }).click();
+  await page.waitForURL(/pin=partition_list_overwrite,partition_list_append/);
+  assert.equal(await page.locator('.cells .cell:visible').count(), 2);
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  await page.getByRole('button', { name: 'Show all cells' }).click();
+  await page.waitForFunction(() => !location.search.includes('pin='));
+  assert.equal(await page.locator('.cells .cell:visible').count(), 5);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -3,6 +3,7 @@
 
 pub mod arrival_csv;
 pub mod chart;
+pub mod compare;
 pub mod model;
 pub mod query;
 

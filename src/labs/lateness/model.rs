@@ -64,6 +64,8 @@ pub struct Settings {
     pub lateness: Lateness,
     pub after: AfterPolicy,
     pub present: bool,
+    /// Presenter mode's second setting, shown beside the first.
+    pub compare: Option<Lateness>,
     /// The day whose 02:00 run the calendar shows.
     pub today: Day,
     /// Your data: the daily run's time (UTC, whole minutes).
@@ -94,6 +96,7 @@ impl Default for Settings {
             lateness: Lateness::Days(2),
             after: AfterPolicy::Adjust,
             present: false,
+            compare: None,
             today: august(20),
             run: DEFAULT_RUN,
             close_day: 3,

@@ -1,5 +1,6 @@
 //! The lateness lab's URL: `profile=web|mobile|partner`,
 //! `lateness=0..14|never`, `after=drop|adjust`, `present=0|1`,
+//! `compare=0..14|never` (presenter mode's second setting, side by side),
 //! `today=1..31` (the August day whose run the calendar shows); for your
 //! own data, `run=HH:MM` (UTC), `close=1..10` (business day) and
 //! `target=95|99|99.5|99.9|99.99|100` (percent), written only when they
@@ -24,6 +25,16 @@ pub fn lateness_value(lateness: Lateness) -> String {
     }
 }
 
+/// `0`..`14` or `never`, as the slider offers them.
+pub fn read_lateness(given: &str) -> Option<Lateness> {
+    let value = given.trim().to_ascii_lowercase();
+    match value.parse::<u32>() {
+        Ok(n) if n <= MAX_DAYS => Some(Lateness::Days(n)),
+        _ if value == "never" => Some(Lateness::Never),
+        _ => None,
+    }
+}
+
 /// Reads the query; unusable values fall back to defaults with a note each.
 pub fn parse(get: impl Fn(&str) -> Option<String>) -> (Settings, Vec<String>) {
     let mut settings = Settings::default();
@@ -35,15 +46,24 @@ pub fn parse(get: impl Fn(&str) -> Option<String>) -> (Settings, Vec<String>) {
         notes.push(crate::labs::link::ignored(key, given, expected, default));
     };
     if let Some(given) = get("lateness") {
-        let value = given.trim().to_ascii_lowercase();
-        match value.parse::<u32>() {
-            Ok(n) if n <= MAX_DAYS => settings.lateness = Lateness::Days(n),
-            _ if value == "never" => settings.lateness = Lateness::Never,
-            _ => bad(
+        match read_lateness(&given) {
+            Some(l) => settings.lateness = l,
+            None => bad(
                 "lateness",
                 &given,
                 "a whole number of days from 0 to 14, or never",
                 "2",
+            ),
+        }
+    }
+    if let Some(given) = get("compare") {
+        match read_lateness(&given) {
+            Some(l) => settings.compare = Some(l),
+            None => bad(
+                "compare",
+                &given,
+                "a whole number of days from 0 to 14, or never",
+                "no comparison",
             ),
         }
     }
@@ -113,6 +133,9 @@ pub fn to_query(settings: &Settings) -> String {
         settings.today.day(),
     );
     let defaults = Settings::default();
+    if let Some(compare) = settings.compare {
+        query.push_str(&format!("&compare={}", lateness_value(compare)));
+    }
     if settings.run != defaults.run {
         query.push_str(&format!("&run={}", run_value(settings.run)));
     }
@@ -139,12 +162,18 @@ mod tests {
         for profile in Profile::ALL.iter().copied() {
             for lateness in (0..=MAX_DAYS).map(Lateness::Days).chain([Lateness::Never]) {
                 for after in [AfterPolicy::Drop, AfterPolicy::Adjust] {
-                    for present in [false, true] {
+                    for (present, compare) in [
+                        (false, None),
+                        (true, None),
+                        (true, Some(Lateness::Days(5))),
+                        (true, Some(Lateness::Never)),
+                    ] {
                         let settings = Settings {
                             profile,
                             lateness,
                             after,
                             present,
+                            compare,
                             today: august(9),
                             ..Settings::default()
                         };
@@ -187,9 +216,9 @@ mod tests {
     #[test]
     fn bad_values_fall_back_with_notes() {
         let (settings, notes) =
-            parse_str("profile=fax&lateness=15&after=keep&present=yes&today=32");
+            parse_str("profile=fax&lateness=15&after=keep&present=yes&today=32&compare=99");
         assert_eq!(settings, Settings::default());
-        assert_eq!(notes.len(), 5);
+        assert_eq!(notes.len(), 6);
         let (settings, notes) = parse_str("lateness=-1");
         assert_eq!(settings.lateness, Lateness::Days(2));
         assert_eq!(notes.len(), 1);

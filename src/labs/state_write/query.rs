@@ -1,7 +1,9 @@
 //! The lab's state in the URL query, so any moment can be bookmarked:
 //! `late=off|tue|wed|fri`, `crash=on|off`, `lookback=0|1|2`,
 //! `commit=after|before`, `run=<n>` (1-based; absent means the last run),
-//! `present=0|1` (presenter mode).
+//! `present=0|1` (presenter mode), `pin=<cell>[,<cell>]` (presenter mode's
+//! side by side: up to two cells by their file names, say
+//! `watermark_overwrite`; written only when some are pinned).
 
 // Outside input arrives here: no unchecked indexing or arithmetic.
 #![deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
@@ -9,7 +11,47 @@
 use crate::labs::link;
 use crate::vocabulary::Choice;
 
-use super::model::Controls;
+use super::model::{Cell, Controls};
+
+/// Up to two cells pinned side by side, oldest first.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Pinned([Option<Cell>; 2]);
+
+impl Pinned {
+    pub fn cells(self) -> impl Iterator<Item = Cell> {
+        self.0.into_iter().flatten()
+    }
+
+    pub fn contains(self, cell: Cell) -> bool {
+        self.cells().any(|c| c == cell)
+    }
+
+    pub fn is_empty(self) -> bool {
+        self.cells().next().is_none()
+    }
+
+    /// Two cells pinned: the page shows just them, side by side.
+    pub fn is_pair(self) -> bool {
+        self.cells().count() == 2
+    }
+
+    /// Unpins `cell` if pinned; pins it otherwise, letting go of the older
+    /// of two.
+    pub fn toggled(self, cell: Cell) -> Pinned {
+        let kept: Vec<Cell> = self.cells().filter(|c| *c != cell).collect();
+        if kept.len() < self.cells().count() {
+            return Pinned::from_cells(&kept);
+        }
+        let mut next: Vec<Cell> = kept;
+        next.push(cell);
+        let from = next.len().saturating_sub(2);
+        Pinned::from_cells(next.get(from..).unwrap_or(&[]))
+    }
+
+    fn from_cells(cells: &[Cell]) -> Pinned {
+        Pinned([cells.first().copied(), cells.get(1).copied()])
+    }
+}
 
 /// What the query asks for; `run` is still unchecked against the run count.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -17,6 +59,7 @@ pub struct LabQuery {
     pub controls: Controls,
     pub run: Option<usize>,
     pub present: bool,
+    pub pinned: Pinned,
 }
 
 /// Reads the query through `get`; every value it cannot use falls back to
@@ -49,6 +92,23 @@ pub fn parse(get: impl Fn(&str) -> Option<String>) -> (LabQuery, Vec<String>) {
             _ => bad("run", &given, "a run number from 1", "the last run"),
         }
     }
+    if let Some(given) = get("pin") {
+        let cells: Option<Vec<Cell>> = given
+            .split(',')
+            .map(|slug| Cell::ALL.into_iter().find(|c| c.slug() == slug.trim()))
+            .collect();
+        match cells {
+            Some(cells) if (1..=2).contains(&cells.len()) && cells.first() != cells.get(1) => {
+                query.pinned = Pinned::from_cells(&cells);
+            }
+            _ => bad(
+                "pin",
+                &given,
+                "one or two different cells, such as watermark_overwrite,partition_list_overwrite",
+                "no pinned cells",
+            ),
+        }
+    }
     (query, notes)
 }
 
@@ -68,9 +128,10 @@ pub fn resolve_run(requested: Option<usize>, runs: usize) -> (usize, Option<Stri
     }
 }
 
-/// The query string for a state, always with every key, so a link is explicit.
-pub fn to_query(controls: &Controls, run: usize, present: bool) -> String {
-    format!(
+/// The query string for a state, always with every key, so a link is
+/// explicit (but `pin` only when something is pinned).
+pub fn to_query(controls: &Controls, run: usize, present: bool, pinned: Pinned) -> String {
+    let mut query = format!(
         "late={}&crash={}&lookback={}&commit={}&run={}&present={}",
         controls.late.name(),
         if controls.crash { "on" } else { "off" },
@@ -78,7 +139,12 @@ pub fn to_query(controls: &Controls, run: usize, present: bool) -> String {
         controls.commit.name(),
         run,
         u8::from(present),
-    )
+    );
+    if !pinned.is_empty() {
+        let slugs: Vec<&str> = pinned.cells().map(Cell::slug).collect();
+        query.push_str(&format!("&pin={}", slugs.join(",")));
+    }
+    query
 }
 
 #[cfg(test)]
@@ -112,14 +178,16 @@ mod tests {
         for controls in Controls::all() {
             for run in 1..=8 {
                 for present in [false, true] {
-                    let (query, notes) = parse_str(&to_query(&controls, run, present));
+                    let (query, notes) =
+                        parse_str(&to_query(&controls, run, present, Pinned::default()));
                     assert!(notes.is_empty(), "{notes:?}");
                     assert_eq!(
                         query,
                         LabQuery {
                             controls,
                             run: Some(run),
-                            present
+                            present,
+                            pinned: Pinned::default(),
                         }
                     );
                 }
@@ -148,5 +216,42 @@ mod tests {
         let (index, note) = resolve_run(Some(8), 7);
         assert_eq!(index, 6);
         assert!(note.is_some());
+    }
+
+    #[test]
+    fn pins_round_trip_and_a_third_lets_go_of_the_oldest() {
+        let two = Pinned::default()
+            .toggled(Cell::WatermarkOverwrite)
+            .toggled(Cell::ListOverwrite);
+        let q = to_query(&Controls::default(), 3, true, two);
+        assert!(
+            q.ends_with("&pin=watermark_overwrite,partition_list_overwrite"),
+            "{q}"
+        );
+        let (back, notes) = parse_str(&q);
+        assert_eq!((back.pinned, notes.len()), (two, 0));
+        let three = two.toggled(Cell::FullRefresh);
+        assert_eq!(
+            three.cells().collect::<Vec<_>>(),
+            vec![Cell::ListOverwrite, Cell::FullRefresh]
+        );
+        assert_eq!(
+            two.toggled(Cell::WatermarkOverwrite)
+                .cells()
+                .collect::<Vec<_>>(),
+            vec![Cell::ListOverwrite]
+        );
+        assert!(!to_query(&Controls::default(), 1, true, Pinned::default()).contains("pin="));
+        for bad in [
+            "pin=",
+            "pin=nothing",
+            "pin=full_refresh,full_refresh",
+            "pin=a,b,c",
+            "pin=watermark_append,watermark_append,full_refresh",
+        ] {
+            let (q, notes) = parse_str(bad);
+            assert!(q.pinned.is_empty(), "{bad}");
+            assert_eq!(notes.len(), 1, "{bad}");
+        }
     }
 }

@@ -3,6 +3,7 @@
 //! off the engine's lateness study, so the slider only triggers sums.
 
 mod calendar;
+mod compare;
 mod curve;
 mod figures;
 mod histogram;
@@ -193,8 +194,15 @@ fn Generated() -> impl IntoView {
             lab.study.read().total.count
         )
     });
+    let present = Memo::new(move |_| lab.settings.read().present);
+    let comparing = move || present.get() && lab.settings.read().compare.is_some();
     view! {
-        <figures::Figures />
+        <Show when=move || present.get()>
+            <compare::Comparison />
+        </Show>
+        <Show when=move || !comparing()>
+            <figures::Figures />
+        </Show>
         <curve::Curve curve=curve current=current full_at=full_at subject="August" />
         <div class="two-col">
             <calendar::Calendar />

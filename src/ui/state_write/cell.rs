@@ -71,11 +71,29 @@ pub fn CellPanel(cell: Cell) -> impl IntoView {
     });
     let heading_id = format!("cell-{cell:?}").to_ascii_lowercase();
     view! {
-        <section class="cell" class:reference=cell == Cell::FullRefresh aria-label=cell.name()>
-            <h3 id=heading_id>
-                {cell.name()}
-                {(cell == Cell::FullRefresh).then_some(view! { <span class="muted">" (reference)"</span> })}
-            </h3>
+        <section
+            class="cell"
+            class:reference=cell == Cell::FullRefresh
+            class:unpinned=move || lab.present.get() && lab.pinned.get().is_pair() && !lab.pinned.get().contains(cell)
+            aria-label=cell.name()
+        >
+            <div class="cell-head">
+                <h3 id=heading_id>
+                    {cell.name()}
+                    {(cell == Cell::FullRefresh).then_some(view! { <span class="muted">" (reference)"</span> })}
+                </h3>
+                <Show when=move || lab.present.get()>
+                    <button
+                        type="button"
+                        class="pin"
+                        aria-pressed=move || if lab.pinned.get().contains(cell) { "true" } else { "false" }
+                        aria-label=format!("Pin {} side by side", cell.name())
+                        on:click=move |_| lab.set_pinned(lab.pinned.get_untracked().toggled(cell))
+                    >
+                        "📌 Pin"
+                    </button>
+                </Show>
+            </div>
             {move || {
                 view_model
                     .get()

@@ -12,13 +12,14 @@ use leptos::prelude::*;
 
 use crate::engine::Outcome;
 use crate::labs::state_write::explain::{verdict, VerdictKind};
-use crate::labs::state_write::query::{parse, resolve_run, to_query};
+use crate::labs::state_write::query::{parse, resolve_run, to_query, Pinned};
 use crate::labs::state_write::{run, run_count, script, Cell, Controls, Prediction};
 
 use super::page::set_title;
 
-/// Writes a lab state (controls, 0-based run, presenter mode) to the URL.
-type Navigate = Box<dyn Fn(Controls, usize, bool) + Send + Sync>;
+/// Writes a lab state (controls, 0-based run, presenter mode, pinned
+/// cells) to the URL.
+type Navigate = Box<dyn Fn(Controls, usize, bool, Pinned) + Send + Sync>;
 
 /// Everything the page's parts read, all derived from the URL.
 #[derive(Clone, Copy)]
@@ -33,6 +34,8 @@ pub struct Lab {
     pub prediction: RwSignal<Option<Prediction>>,
     pub revealed: RwSignal<bool>,
     pub present: Memo<bool>,
+    /// Presenter mode's side by side: the cells shown alone.
+    pub pinned: Memo<Pinned>,
     go: StoredValue<Navigate>,
 }
 
@@ -41,8 +44,9 @@ impl Lab {
     pub fn go(&self, controls: Controls, index: usize) {
         let last = run_count(&controls).saturating_sub(1);
         let present = self.present.get_untracked();
+        let pinned = self.pinned.get_untracked();
         self.go
-            .with_value(|go| go(controls, index.min(last), present));
+            .with_value(|go| go(controls, index.min(last), present, pinned));
     }
 
     pub fn toggle_presenter(&self) {
@@ -51,7 +55,15 @@ impl Lab {
             self.run.get_untracked(),
             self.present.get_untracked(),
         );
-        self.go.with_value(|go| go(controls, run, !present));
+        self.go
+            .with_value(|go| go(controls, run, !present, self.pinned.get_untracked()));
+    }
+
+    /// Pins or unpins a cell (presenter mode's side by side).
+    pub fn set_pinned(&self, pinned: Pinned) {
+        let (controls, run) = (self.controls.get_untracked(), self.run.get_untracked());
+        self.go
+            .with_value(|go| go(controls, run, self.present.get_untracked(), pinned));
     }
 
     /// Changes one setting, keeping the selected run where it still exists.
@@ -106,10 +118,11 @@ pub fn StateWriteLab() -> impl IntoView {
             .collect::<Vec<Cell>>()
     });
     let present = Memo::new(move |_| parsed.read().0.present);
-    let go = move |controls: Controls, index: usize, present: bool| {
+    let pinned = Memo::new(move |_| parsed.read().0.pinned);
+    let go = move |controls: Controls, index: usize, present: bool, pinned: Pinned| {
         crate::ui::route::replace(&format!(
             "/lab/state-write?{}",
-            to_query(&controls, index + 1, present)
+            to_query(&controls, index + 1, present, pinned)
         ));
     };
     let lab = Lab {
@@ -122,6 +135,7 @@ pub fn StateWriteLab() -> impl IntoView {
         prediction: RwSignal::new(None),
         revealed: RwSignal::new(false),
         present,
+        pinned,
         go: StoredValue::new(Box::new(go)),
     };
     provide_context(lab);
@@ -158,7 +172,22 @@ pub fn StateWriteLab() -> impl IntoView {
                 <li><span class="chip missing">"✕ o-101 " <span class="tag">"missing"</span></span>" arrived, belongs here, not in the table"</li>
                 <li><span class="written-tag">"✎ written"</span>" a partition the selected run wrote"</li>
             </ul>
-            <div class="cells">
+            <Show when=move || present.get() && !pinned.get().is_empty()>
+                <p class="pinned-note">
+                    {move || {
+                        let p = pinned.get();
+                        let names = p.cells().map(Cell::name).collect::<Vec<_>>().join(" and ");
+                        if p.is_pair() {
+                            format!("Side by side: {names}.")
+                        } else {
+                            format!("Pinned: {names}. Pin one more to put them side by side.")
+                        }
+                    }}
+                    " "
+                    <button type="button" on:click=move |_| lab.set_pinned(Pinned::default())>"Show all cells"</button>
+                </p>
+            </Show>
+            <div class="cells" class:pinned=move || present.get() && pinned.get().is_pair()>
                 {Cell::ALL.into_iter().map(|c| view! { <cell::CellPanel cell=c /> }).collect_view()}
             </div>
         </section>
