@@ -113,6 +113,173 @@ fn rebuild(script: &Script, kept: &[Piece], launch: Option<Instant>) -> Script {
     next
 }
 
+/// Where a search is: ddmin's loop, unrolled so that each `step` runs at
+/// most one simulation and the page can draw progress (and stop) between.
+#[derive(Clone, Debug)]
+enum Phase {
+    /// The first simulation: does the rule fail at all?
+    Start,
+    /// About to split `current` into `n` chunks.
+    Round,
+    /// Trying chunk `i` alone.
+    Subset(Vec<Vec<Piece>>, usize),
+    /// Trying everything but chunk `i`.
+    Complement(Vec<Vec<Piece>>, usize),
+    /// The rule passed on the whole script: nothing to shrink.
+    Passes,
+    Done,
+}
+
+/// A smallest-case search that runs a simulation per `step`.
+#[derive(Clone, Debug)]
+pub struct Search {
+    number: u8,
+    graph: Graph,
+    script: Script,
+    rule: String,
+    budget: usize,
+    launch: Option<Instant>,
+    current: Vec<Piece>,
+    n: usize,
+    minimal: bool,
+    simulations: usize,
+    phase: Phase,
+}
+
+impl Search {
+    pub fn new(number: u8, graph: Graph, script: Script, rule: &str, budget: usize) -> Search {
+        Search {
+            number,
+            launch: launch(number),
+            graph,
+            script,
+            rule: rule.to_string(),
+            budget,
+            current: Vec::new(),
+            n: 2,
+            minimal: false,
+            simulations: 0,
+            phase: Phase::Start,
+        }
+    }
+
+    /// Simulations spent so far (at most the budget).
+    pub fn tried(&self) -> usize {
+        self.simulations
+    }
+
+    pub fn budget(&self) -> usize {
+        self.budget
+    }
+
+    pub fn finished(&self) -> bool {
+        matches!(self.phase, Phase::Done | Phase::Passes)
+    }
+
+    fn fails(&mut self, kept: Option<&[Piece]>) -> bool {
+        self.simulations = self.simulations.saturating_add(1);
+        let candidate = match kept {
+            Some(kept) => rebuild(&self.script, kept, self.launch),
+            None => self.script.clone(),
+        };
+        match grade_on(self.number, &self.graph, &candidate) {
+            Report::Graded(rules) => rules.iter().any(|r| r.rule.id == self.rule && !r.passed),
+            Report::Structural(_) => false,
+        }
+    }
+
+    fn finish(&mut self) {
+        if self.current.len() < 2 && self.simulations < self.budget {
+            self.minimal = true;
+        }
+        self.phase = Phase::Done;
+    }
+
+    /// One move of the search; returns whether it has finished.
+    pub fn step(&mut self) -> bool {
+        let phase = std::mem::replace(&mut self.phase, Phase::Done);
+        match phase {
+            Phase::Start => {
+                if self.fails(None) {
+                    self.current = pieces(&self.script, self.launch);
+                    self.phase = Phase::Round;
+                } else {
+                    self.phase = Phase::Passes;
+                }
+            }
+            Phase::Round => {
+                if self.current.len() < 2 {
+                    self.finish();
+                } else {
+                    let chunk = self.current.len().div_ceil(self.n);
+                    let chunks = self.current.chunks(chunk).map(<[Piece]>::to_vec).collect();
+                    self.phase = Phase::Subset(chunks, 0);
+                }
+            }
+            Phase::Subset(chunks, i) => match chunks.get(i) {
+                Some(_) if self.simulations >= self.budget => self.finish(),
+                Some(subset) => {
+                    let subset = subset.clone();
+                    if self.fails(Some(&subset)) {
+                        self.current = subset;
+                        self.n = 2;
+                        self.phase = Phase::Round;
+                    } else {
+                        self.phase = Phase::Subset(chunks, i.saturating_add(1));
+                    }
+                }
+                None => self.phase = Phase::Complement(chunks, 0),
+            },
+            Phase::Complement(chunks, i) => {
+                if i < chunks.len() {
+                    if self.simulations >= self.budget {
+                        self.finish();
+                        return true;
+                    }
+                    let complement: Vec<Piece> = chunks
+                        .iter()
+                        .enumerate()
+                        .filter(|(j, _)| *j != i)
+                        .flat_map(|(_, c)| c.iter().copied())
+                        .collect();
+                    if self.fails(Some(&complement)) {
+                        self.current = complement;
+                        self.n = self.n.saturating_sub(1).max(2);
+                        self.phase = Phase::Round;
+                    } else {
+                        self.phase = Phase::Complement(chunks, i.saturating_add(1));
+                    }
+                } else if self.n >= self.current.len() {
+                    self.minimal = true;
+                    self.finish();
+                } else {
+                    self.n = self.n.saturating_mul(2).min(self.current.len());
+                    self.phase = Phase::Round;
+                }
+            }
+            Phase::Passes => self.phase = Phase::Passes,
+            Phase::Done => self.phase = Phase::Done,
+        }
+        self.finished()
+    }
+
+    /// The smallest case found; `None` if the rule did not fail to begin
+    /// with (or the search has not finished).
+    pub fn result(&self) -> Option<Shrunk> {
+        if !matches!(self.phase, Phase::Done) {
+            return None;
+        }
+        Some(Shrunk {
+            script: rebuild(&self.script, &self.current, self.launch),
+            simulations: self.simulations,
+            minimal: self.minimal,
+            original_events: self.script.events.len(),
+            original_faults: faults(&self.script, self.launch),
+            launch: self.launch,
+        })
+    }
+}
+
 /// Shrinks `script` while rule `rule` still fails for `graph`, spending at
 /// most `budget` simulations. `None` if the rule does not fail to begin with.
 pub fn shrink(
@@ -122,68 +289,9 @@ pub fn shrink(
     rule: &str,
     budget: usize,
 ) -> Option<Shrunk> {
-    let launch = launch(number);
-    let simulations = std::cell::Cell::new(0usize);
-    let fails = |candidate: &Script| {
-        simulations.set(simulations.get() + 1);
-        match grade_on(number, graph, candidate) {
-            Report::Graded(rules) => rules.iter().any(|r| r.rule.id == rule && !r.passed),
-            Report::Structural(_) => false,
-        }
-    };
-    if !fails(script) {
-        return None;
-    }
-    let mut current = pieces(script, launch);
-    let mut n = 2usize;
-    let mut minimal = false;
-    'outer: while current.len() >= 2 {
-        let chunk = current.len().div_ceil(n);
-        let chunks: Vec<Vec<Piece>> = current.chunks(chunk).map(<[Piece]>::to_vec).collect();
-        // A chunk alone, then everything but a chunk.
-        for subset in &chunks {
-            if simulations.get() >= budget {
-                break 'outer;
-            }
-            if fails(&rebuild(script, subset, launch)) {
-                current = subset.clone();
-                n = 2;
-                continue 'outer;
-            }
-        }
-        for i in 0..chunks.len() {
-            if simulations.get() >= budget {
-                break 'outer;
-            }
-            let complement: Vec<Piece> = chunks
-                .iter()
-                .enumerate()
-                .filter(|(j, _)| *j != i)
-                .flat_map(|(_, c)| c.iter().copied())
-                .collect();
-            if fails(&rebuild(script, &complement, launch)) {
-                current = complement;
-                n = (n - 1).max(2);
-                continue 'outer;
-            }
-        }
-        if n >= current.len() {
-            minimal = true;
-            break;
-        }
-        n = (n * 2).min(current.len());
-    }
-    if current.len() < 2 && simulations.get() < budget {
-        minimal = true;
-    }
-    Some(Shrunk {
-        script: rebuild(script, &current, launch),
-        simulations: simulations.get(),
-        minimal,
-        original_events: script.events.len(),
-        original_faults: faults(script, launch),
-        launch,
-    })
+    let mut search = Search::new(number, graph.clone(), script.clone(), rule, budget);
+    while !search.step() {}
+    search.result()
 }
 
 /// One line per run that read, wrote, crashed or was a fault: what it read
@@ -248,6 +356,98 @@ pub fn replay(number: u8, graph: &Graph, script: &Script) -> Vec<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The search as one loop (ddmin as written before it was unrolled into
+    /// steps): the oracle the step-by-step search must agree with.
+    fn looped(
+        number: u8,
+        graph: &Graph,
+        script: &Script,
+        rule: &str,
+        budget: usize,
+    ) -> Option<Shrunk> {
+        let launch = launch(number);
+        let simulations = std::cell::Cell::new(0usize);
+        let fails = |candidate: &Script| {
+            simulations.set(simulations.get() + 1);
+            match grade_on(number, graph, candidate) {
+                Report::Graded(rules) => rules.iter().any(|r| r.rule.id == rule && !r.passed),
+                Report::Structural(_) => false,
+            }
+        };
+        if !fails(script) {
+            return None;
+        }
+        let mut current = pieces(script, launch);
+        let mut n = 2usize;
+        let mut minimal = false;
+        'outer: while current.len() >= 2 {
+            let chunk = current.len().div_ceil(n);
+            let chunks: Vec<Vec<Piece>> = current.chunks(chunk).map(<[Piece]>::to_vec).collect();
+            // A chunk alone, then everything but a chunk.
+            for subset in &chunks {
+                if simulations.get() >= budget {
+                    break 'outer;
+                }
+                if fails(&rebuild(script, subset, launch)) {
+                    current = subset.clone();
+                    n = 2;
+                    continue 'outer;
+                }
+            }
+            for i in 0..chunks.len() {
+                if simulations.get() >= budget {
+                    break 'outer;
+                }
+                let complement: Vec<Piece> = chunks
+                    .iter()
+                    .enumerate()
+                    .filter(|(j, _)| *j != i)
+                    .flat_map(|(_, c)| c.iter().copied())
+                    .collect();
+                if fails(&rebuild(script, &complement, launch)) {
+                    current = complement;
+                    n = (n - 1).max(2);
+                    continue 'outer;
+                }
+            }
+            if n >= current.len() {
+                minimal = true;
+                break;
+            }
+            n = (n * 2).min(current.len());
+        }
+        if current.len() < 2 && simulations.get() < budget {
+            minimal = true;
+        }
+        Some(Shrunk {
+            script: rebuild(script, &current, launch),
+            simulations: simulations.get(),
+            minimal,
+            original_events: script.events.len(),
+            original_faults: faults(script, launch),
+            launch,
+        })
+    }
+
+    /// One line per run that read, wrote, crashed or was a fault: what it read
+
+    #[test]
+    fn the_step_by_step_search_ends_where_the_loop_does() {
+        use crate::scenarios::grade::script;
+        use crate::scenarios::sample::failing;
+        for number in [1_u8, 4, 5] {
+            let Some((graph, rule, _)) = failing(number) else {
+                continue;
+            };
+            let s = script(number).expect("a script");
+            for budget in [7, 60, 400] {
+                let stepped = shrink(number, &graph, &s, rule, budget);
+                let looped = looped(number, &graph, &s, rule, budget);
+                assert_eq!(stepped, looped, "scenario {number}, budget {budget}");
+            }
+        }
+    }
     use crate::design::graph::{StateChoice, WriteChoice};
     use crate::design::{Edit, History, NodeConfig, NodeId, NodeKind};
     use crate::engine::ListDate;

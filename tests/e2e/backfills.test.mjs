@@ -4,6 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openPage, axe } from './browser.mjs';
+import { importBig } from './big-design.mjs';
 
 let env;
 before(async () => { env = await launch(); });
@@ -104,12 +105,37 @@ test('scenario 5: without markers the re-run rebuilds finished partitions (R2); 
     assert.match(await page.locator(`.rule[data-rule="${ok}"] .rule-head`).innerText(), new RegExp(`^✓ ${ok} passed`));
   }
 
+
   await page.getByLabel('Completion markers').selectOption('after');
   await page.getByRole('button', { name: 'Check my design' }).click();
   await page.locator('.report .verdict').filter({ hasText: 'Passed' }).waitFor();
   assert.equal(await page.locator('.report .verdict').innerText(), '✓ Passed: all 4 requirements met.');
   await page.goto(`${env.url}/scenarios`);
   assert.match(await page.locator('li[data-scenario="5"] .progress').innerText(), /Passed/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a long smallest-case search shows progress, keeps the page answering, and stops when asked', async () => {
+  const { page, errors, context } = await openPage(env, '/scenarios/4');
+  await importBig(page, env.url);
+  await page.getByRole('button', { name: 'Check my design' }).click();
+  const r5 = page.locator('.rule[data-rule="R5"]');
+  await r5.waitFor({ timeout: 120000 });
+  await r5.getByRole('button', { name: 'Show me the smallest case' }).click();
+  const searching = r5.locator('.search-progress');
+  await searching.waitFor();
+  await page.waitForFunction(() => Number(document.querySelector('.search-progress progress')?.value) > 0, null, { timeout: 60000 });
+  const lag = await page.evaluate(() => new Promise((done) => {
+    const asked = performance.now();
+    setTimeout(() => done(performance.now() - asked), 0);
+  }));
+  assert.ok(lag < 500, `a timer waited ${lag} ms during the search`);
+  assert.match(await searching.locator('label').innerText(), /^Searching for the smallest case: \d+ of at most 400 cases tried$/);
+  await searching.getByRole('button', { name: 'Stop the search' }).click();
+  await r5.locator('.notice').filter({ hasText: /^Stopped after \d+ of at most 400 cases/ }).waitFor({ timeout: 30000 });
+  assert.equal(await searching.count(), 0);
+  assert.equal(await r5.locator('[data-smallest="R5"]').count(), 0);
   assert.deepEqual(errors, []);
   await context.close();
 });

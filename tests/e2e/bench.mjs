@@ -4,6 +4,7 @@
 //    having changed (one step of a drag), per profile;
 //  - the State x Write lab: time to re-run its five pipelines on a control change.
 import { launch } from './browser.mjs';
+import { importBig } from './big-design.mjs';
 
 const env = await launch();
 const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
@@ -149,28 +150,10 @@ shrinking.forEach((s) => {
 });
 console.log('smallest-case stepper on the largest case the inspector allows (scenario 4, 3,660 dates, 64 in flight, R5):');
 {
-  const node = (id, x, config, fixed = false) => ({ id, x, y: 120, config, fixed });
-  const file = {
-    format: 'partition-lab-design', version: 1, scenario: 4,
-    graph: {
-      nodes: {
-        0: node(0, 40, { Source: { table: 'bronze.orders' } }, true),
-        1: node(1, 280, { Backfill: { first: '2016-08-06', last: '2026-08-13', max_concurrency: 64, shape: 'PerDate', markers: 'AfterPartition', yield_to_scheduled: false } }),
-        2: node(2, 520, { Transform: { logic: 'Fixed', reads: 'Bronze', partition_key: 'EventDate' } }),
-        3: node(3, 760, { Write: { table: 'silver.orders', mode: 'OverwritePartition' } }),
-        4: node(4, 1000, { Report: { restate: 'AfterAllGold' } }),
-      },
-      edges: [{ from: 0, to: 1 }, { from: 1, to: 2 }, { from: 2, to: 3 }, { from: 3, to: 4 }],
-      next_id: 5,
-    },
-  };
   const big = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
   await big.addInitScript(afterPaint);
   const p = await big.newPage();
-  await p.goto(`${env.url}/scenarios/4`);
-  await p.getByText('Save, share, import').click();
-  await p.getByLabel(/Import a design file/).setInputFiles({ name: 'big.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(file)) });
-  await p.locator('.notice').filter({ hasText: 'Imported big.json' }).waitFor();
+  await importBig(p, env.url);
   let t0 = Date.now();
   await p.getByRole('button', { name: 'Check my design' }).click();
   await p.locator('.report').waitFor({ timeout: 120000 });

@@ -9,13 +9,16 @@ use crate::engine::calendar::weekday_day_month_time;
 use crate::scenarios::grade::{grade, grade_on, launch, script};
 use crate::scenarios::progress::Progress;
 use crate::scenarios::report::{Evidence, Report, RuleResult};
-use crate::scenarios::shrink::{replay, shrink, Shrunk};
+use crate::scenarios::shrink::{replay, Search, Shrunk};
 use crate::ui::storage;
 
 use super::Designer;
 
 /// Simulations one "smallest case" may spend.
 const SHRINK_BUDGET: usize = 400;
+/// How long the search runs before letting the browser paint: well inside
+/// a frame, so typing and the Stop button stay responsive.
+const SLICE_MS: f64 = 12.0;
 
 pub use crate::design::saves::progress_key;
 
@@ -29,7 +32,8 @@ struct Checked {
 pub fn CheckPanel() -> impl IntoView {
     let d = expect_context::<Designer>();
     let checked = RwSignal::new(None::<Checked>);
-    let check = move |_| {
+    let checking = RwSignal::new(false);
+    let run_check = move || {
         let graph = d.graph.get_untracked();
         let report = grade(d.scenario, &graph);
         let progress = Progress::of(&report);
@@ -44,6 +48,13 @@ pub fn CheckPanel() -> impl IntoView {
             r => format!("Failed: {}.", r.failed().join(", ")),
         });
         checked.set(Some(Checked { graph, report }));
+        checking.set(false);
+    };
+    // Say "checking" and let it paint before the run: a large backfill
+    // design takes a moment, and a silent page looks broken.
+    let check = move |_| {
+        checking.set(true);
+        set_timeout(run_check, std::time::Duration::from_millis(20));
     };
     let stale =
         move || checked.with(|c| c.as_ref().is_some_and(|c| d.graph.with(|g| *g != c.graph)));
@@ -53,7 +64,8 @@ pub fn CheckPanel() -> impl IntoView {
             <p class="muted">
                 "The lab runs your design through the scenario's days, faults included, and checks each requirement against what actually happened. Any design that meets them passes."
             </p>
-            <button type="button" class="primary" on:click=check>"Check my design"</button>
+            <button type="button" class="primary" on:click=check disabled=move || checking.get()>"Check my design"</button>
+            <p role="status" class="muted">{move || checking.get().then_some("Checking your design: running it through the scenario's days…")}</p>
             <Show when=stale>
                 <p class="notice" role="status">"Your design has changed since this check: check again to see the new verdict."</p>
             </Show>
@@ -113,6 +125,9 @@ fn RuleView(result: RuleResult) -> impl IntoView {
     let nodes = result.nodes.clone();
     let shrunk = RwSignal::new(None::<Result<Shrunk, String>>);
     let working = RwSignal::new(false);
+    // (cases tried, at most): the search's progress while it runs.
+    let tried = RwSignal::new((0_usize, SHRINK_BUDGET));
+    let stop = RwSignal::new(false);
     let show_nodes = move |_| {
         d.highlight.set(nodes.clone());
         if let Some(first) = nodes.first() {
@@ -121,21 +136,56 @@ fn RuleView(result: RuleResult) -> impl IntoView {
         }
     };
     let smallest = move |_| {
-        working.set(true);
-        // Let the "working" message paint before the (blocking) search.
-        set_timeout(
-            move || {
-                let graph = d.graph.get_untracked();
-                let found = script(d.scenario)
-                    .and_then(|s| shrink(d.scenario, &graph, &s, id, SHRINK_BUDGET))
-                    .ok_or_else(|| {
-                        "This rule passes for the design as it is now: check again.".to_string()
-                    });
-                shrunk.set(Some(found));
-                working.set(false);
-            },
-            std::time::Duration::from_millis(30),
+        let Some(original) = script(d.scenario) else {
+            return;
+        };
+        let mut search = Search::new(
+            d.scenario,
+            d.graph.get_untracked(),
+            original,
+            id,
+            SHRINK_BUDGET,
         );
+        working.set(true);
+        stop.set(false);
+        shrunk.set(None);
+        tried.set((0, search.budget()));
+        // A slice of simulations, then the browser paints and handles
+        // input (the Stop button) before the next: the page never freezes.
+        leptos::task::spawn_local(async move {
+            loop {
+                let slice = js_sys::Date::now();
+                let mut done = false;
+                while js_sys::Date::now() - slice < SLICE_MS {
+                    if search.step() {
+                        done = true;
+                        break;
+                    }
+                }
+                // The rule's view may be gone (a new check): then so is the search.
+                if tried.try_set((search.tried(), search.budget())).is_some() {
+                    return;
+                }
+                if done {
+                    break;
+                }
+                if stop.try_get_untracked().unwrap_or(true) {
+                    working.set(false);
+                    shrunk.set(Some(Err(format!(
+                        "Stopped after {} of at most {} cases. Ask again to search from the start.",
+                        search.tried(),
+                        search.budget()
+                    ))));
+                    return;
+                }
+                gloo_timers::future::TimeoutFuture::new(0).await;
+            }
+            let found = search.result().ok_or_else(|| {
+                "This rule passes for the design as it is now: check again.".to_string()
+            });
+            shrunk.set(Some(found));
+            working.set(false);
+        });
     };
     let status = if result.passed { "passed" } else { "failed" };
     let mark = if result.passed { "✓" } else { "✗" };
@@ -156,7 +206,18 @@ fn RuleView(result: RuleResult) -> impl IntoView {
                         "Show me the smallest case"
                     </button>
                 </div>
-                <p role="status" class="muted">{move || working.get().then_some("Searching for the smallest case…")}</p>
+                <Show when=move || working.get()>
+                    <div class="search-progress">
+                        <label for=format!("search-{id}")>
+                            {move || {
+                                let (n, of) = tried.get();
+                                format!("Searching for the smallest case: {n} of at most {of} cases tried")
+                            }}
+                        </label>
+                        <progress id=format!("search-{id}") max=move || tried.get().1.to_string() value=move || tried.get().0.to_string()></progress>
+                        <button type="button" on:click=move |_| stop.set(true)>"Stop the search"</button>
+                    </div>
+                </Show>
                 {move || shrunk.get().map(|found| match found {
                     Ok(s) => view! { <SmallestCase shrunk=s rule=id /> }.into_any(),
                     Err(message) => view! { <p class="notice">{message}</p> }.into_any(),
