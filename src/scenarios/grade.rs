@@ -134,13 +134,17 @@ pub fn grade(number: u8, graph: &Graph) -> Report {
 }
 
 /// The source pool over the design's backfill on scenario `number` (4 and
-/// 5): what the check panel draws beside the verdict. `None` for a daily
-/// scenario or a design that does not compile to a backfill.
-pub fn pool_picture(number: u8, graph: &Graph) -> Option<crate::labs::pool::PoolPicture> {
+/// 5) with `script` (the scenario's, or a smallest case's): what the check
+/// panel draws. `None` for a daily scenario or a design that does not
+/// compile to a backfill.
+pub fn pool_picture(
+    number: u8,
+    graph: &Graph,
+    script: &Script,
+) -> Option<crate::labs::pool::PoolPicture> {
     let setting = setting(number)?;
-    let script = script(number)?;
     let design = crate::design::compile::compile(graph).ok()?;
-    let done = super::backfilled::run(&setting, &design, &script)?;
+    let done = super::backfilled::run(&setting, &design, script)?;
     Some(crate::labs::pool::from_timeline(
         &done.timeline,
         &done.scheduled,

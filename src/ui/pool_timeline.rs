@@ -33,7 +33,11 @@ fn tick_every(minutes: i64) -> i64 {
 }
 
 #[component]
-pub fn PoolTimeline(picture: PoolPicture, id: &'static str, title: &'static str) -> impl IntoView {
+pub fn PoolTimeline(
+    picture: PoolPicture,
+    #[prop(into)] id: String,
+    title: &'static str,
+) -> impl IntoView {
     let span = picture.minutes.max(1);
     let x = move |m: i64| LEFT + m.clamp(0, span) * (WIDTH - LEFT - 8) / span;
     let lane_y = |lane: u32| TOP + i64::from(lane) * (LANE + GAP);
@@ -144,7 +148,7 @@ pub fn PoolTimeline(picture: PoolPicture, id: &'static str, title: &'static str)
     let desc_id = format!("{id}-desc");
     let labelled_by = format!("{title_id} {desc_id}");
     view! {
-        <figure class="pool" data-figure=id>
+        <figure class="pool" data-figure=id.clone()>
             <figcaption id=title_id.clone()>{title}</figcaption>
             <svg
                 class="pool-chart"

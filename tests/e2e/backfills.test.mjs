@@ -68,6 +68,9 @@ test('scenario 4: four at a time starves tonight\'s run (R5), three at a time pa
   assert.match(await smallest.locator('p').first().innerText(), /^0 event\(s\) instead of 1680, 1 fault\(s\) instead of 1; minimal/);
   assert.match(await smallest.innerText(), /No event is needed/);
   assert.match(await smallest.locator('ol.replay').innerText(), /The scheduled run for 2026-08-14 asks for a slot and waits 5 min for a slot/);
+  // The smallest case drawn too: the one date and tonight's wait.
+  const small = smallest.locator('figure[data-figure="pool-smallest-R5"]');
+  assert.match(await small.locator('.pool-wait text').textContent(), /waited 5 min$/);
   const openViolations = await axe(page);
   assert.deepEqual(openViolations, [], JSON.stringify(openViolations, null, 2));
 

@@ -70,7 +70,8 @@ pub fn CheckPanel() -> impl IntoView {
                 <p class="notice" role="status">"Your design has changed since this check: check again to see the new verdict."</p>
             </Show>
             {move || checked.get().map(|c| {
-                let picture = crate::scenarios::grade::pool_picture(d.scenario, &c.graph);
+                let picture = script(d.scenario)
+                    .and_then(|s| crate::scenarios::grade::pool_picture(d.scenario, &c.graph, &s));
                 view! {
                     <ReportView report=c.report />
                     {picture.map(|picture| view! {
@@ -247,6 +248,7 @@ fn SmallestCase(shrunk: Shrunk, rule: &'static str) -> impl IntoView {
             .unwrap_or_default(),
         Report::Structural(_) => Vec::new(),
     };
+    let picture = crate::scenarios::grade::pool_picture(d.scenario, &graph, &shrunk.script);
     let how = if shrunk.minimal {
         "minimal: removing any one event or fault makes the rule pass"
     } else {
@@ -290,6 +292,13 @@ fn SmallestCase(shrunk: Shrunk, rule: &'static str) -> impl IntoView {
                 "Run by run (runs that touched these events)"
             }}</h4>
             <ReplaySteps lines=replay />
+            {picture.map(|picture| view! {
+                <crate::ui::pool_timeline::PoolTimeline
+                    picture=picture
+                    id=format!("pool-smallest-{rule}")
+                    title="The source pool in the smallest case"
+                />
+            })}
             <h4>{format!("What {rule} saw")}</h4>
             <ul class="evidence">{evidence.iter().map(evidence_line).collect_view()}</ul>
         </div>
