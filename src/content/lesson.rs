@@ -58,7 +58,7 @@ pub const LESSON: [Step; 6] = [
         title: "Which days did the bug damage?",
         href: "/lab/backfill?from=8&concurrency=4&present=1",
         ask: "A currency bug shipped early in August; the deploy log is vague. When did it ship, and what happens if we rebuild from that guess?",
-        reveal: "Collect guesses in \"Predict first\", run the drift query, then run the plan as it stands (from the 8th).",
+        reveal: "Take the room's guesses, lock one in (\"Lock in and run the drift query\"), then run the plan as it stands (from the 8th).",
         shows: "The drift query's first row is 3 August: the data, not the deploy log, sets the blast radius. A plan from the 8th leaves the 3rd to the 7th wrong. From the 3rd it is 11 partitions; at 4 at once the source pool is full, and 12 at once is no faster.",
     },
     Step {

@@ -53,8 +53,13 @@ pub enum Step {
     Take,
     /// The browser's copy is older than the file's: replace it, keeping it as the backup.
     Replace,
-    /// The browser's copy is newer, or its age is unknown: only if the student says so.
-    Ask { here: Option<DateTime<Utc>> },
+    /// The browser's copy is newer, or its age is unknown, or replacing it
+    /// would push out an older backup: only if the student says so.
+    Ask {
+        here: Option<DateTime<Utc>>,
+        /// The backup kept from before (a link, an import) would be replaced.
+        replaces_backup: bool,
+    },
 }
 
 fn source(scenario: u8) -> &'static str {
@@ -205,10 +210,30 @@ pub fn step(store: &impl Store, work: &Work) -> Step {
         return Step::Take;
     }
     let when = saved_at(store, work.scenario);
+    // Replacing keeps the current design as the one backup: a different
+    // backup already there would be lost, so that too is asked first.
+    let kept = super::saves::backup(&mut ReadOnly(store), work.scenario, source(work.scenario));
+    let replaces_backup = kept.is_some_and(|b| b != here);
     match (when, work.saved_at) {
-        (Some(here), Some(there)) if here <= there => Step::Replace,
-        (here, _) => Step::Ask { here },
+        (Some(here), Some(there)) if here <= there && !replaces_backup => Step::Replace,
+        (here, _) => Step::Ask {
+            here,
+            replaces_backup,
+        },
     }
+}
+
+/// A store that reads through and writes nothing: `step` only looks.
+struct ReadOnly<'a, S: Store>(&'a S);
+
+impl<S: Store> Store for ReadOnly<'_, S> {
+    fn get(&self, key: &str) -> Result<Option<String>, super::saves::StoreError> {
+        self.0.get(key)
+    }
+    fn set(&mut self, _: &str, _: &str) -> Result<(), super::saves::StoreError> {
+        Ok(())
+    }
+    fn remove(&mut self, _: &str) {}
 }
 
 /// Writes `work` over `store`'s copy: the copy first kept as the backup
@@ -224,19 +249,25 @@ pub fn restore(store: &mut impl Store, work: &Work) -> Result<(), String> {
     if loaded.graph != Graph::with_source(source(scenario)) && loaded.graph != work.graph {
         keep_backup(store, scenario, &loaded.graph)?;
     }
-    let fail = |e: super::saves::StoreError| e.message().to_string();
     store
         .set(&design_key(scenario), &export(&work.graph, Some(scenario)))
-        .map_err(fail)?;
+        .map_err(|e| e.message().to_string())?;
+    // The design is in; what follows only describes it.
+    let partly = |e: super::saves::StoreError| {
+        format!(
+            "the design was restored, but its save time or verdict could not be kept: {}",
+            e.message()
+        )
+    };
     match work.saved_at {
         Some(t) => store
             .set(&saved_at_key(scenario), &t.timestamp_millis().to_string())
-            .map_err(fail)?,
+            .map_err(partly)?,
         None => store.remove(&saved_at_key(scenario)),
     }
     store
         .set(&progress_key(scenario), &work.progress.to_text())
-        .map_err(fail)
+        .map_err(partly)
 }
 
 #[cfg(test)]
@@ -316,13 +347,38 @@ mod tests {
 
         let mut newer = Memory::with_room(1 << 20);
         save(&mut newer, 2, &mine, "1764583200000", "passed");
-        assert!(matches!(step(&newer, work), Step::Ask { here: Some(_) }));
+        assert!(matches!(
+            step(&newer, work),
+            Step::Ask {
+                here: Some(_),
+                replaces_backup: false
+            }
+        ));
+
+        // An older design here, but a different backup kept from a link:
+        // replacing would lose that backup, so it is asked first.
+        let mut linked = Memory::with_room(1 << 20);
+        save(&mut linked, 2, &mine, "1764493200000", "");
+        crate::design::saves::keep_backup(&mut linked, 2, &with_transform(2, 700)).expect("room");
+        assert!(matches!(
+            step(&linked, work),
+            Step::Ask {
+                replaces_backup: true,
+                ..
+            }
+        ));
 
         let mut unknown = Memory::with_room(1 << 20);
         unknown
             .set(&design_key(2), &export(&mine, Some(2)))
             .expect("room");
-        assert_eq!(step(&unknown, work), Step::Ask { here: None });
+        assert_eq!(
+            step(&unknown, work),
+            Step::Ask {
+                here: None,
+                replaces_backup: false
+            }
+        );
     }
 
     #[test]

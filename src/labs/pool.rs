@@ -71,6 +71,41 @@ pub struct PoolPicture {
     pub left_out: usize,
 }
 
+impl PoolPicture {
+    /// The picture as it stood `minutes` after its start: what had begun,
+    /// cut at that moment (a smallest case stepped through moment by moment).
+    pub fn until(&self, minutes: i64) -> PoolPicture {
+        let bars = self
+            .bars
+            .iter()
+            .filter(|b| b.from < minutes || (b.from == minutes && b.to == minutes))
+            .map(|b| Bar {
+                to: b.to.min(minutes),
+                ..b.clone()
+            })
+            .collect();
+        let waits = self
+            .waits
+            .iter()
+            .filter(|w| w.asked <= minutes)
+            .map(|w| Wait {
+                got: w.got.min(minutes.max(w.asked)),
+                ..w.clone()
+            })
+            .collect();
+        PoolPicture {
+            bars,
+            waits,
+            ..self.clone()
+        }
+    }
+
+    /// Minutes from the picture's start to `at`.
+    pub fn minutes_to(&self, at: Instant) -> i64 {
+        minutes_between(self.start, at)
+    }
+}
+
 /// The longest stretch drawn: scenario 5's weekend would be too thin to read.
 pub const MAX_MINUTES: i64 = 8 * 60;
 
@@ -218,5 +253,16 @@ mod tests {
             "twelve at once still queue on four connections"
         );
         assert_eq!(wider.minutes, 18);
+
+        let early = picture.until(5);
+        assert_eq!(early.minutes, 18, "the frame stays put while stepping");
+        assert!(early.bars.iter().all(|b| b.from < 5 && b.to <= 5));
+        assert_eq!(
+            early.bars.len(),
+            8,
+            "four silver steps done, four gold begun"
+        );
+        assert_eq!(picture.until(18), picture);
+        assert!(picture.until(0).bars.is_empty());
     }
 }

@@ -7,19 +7,29 @@
 const VERSION = '__VERSION__';
 const FILES = __FILES__;
 const CACHE = `partition-lab-${VERSION}`;
-// Trunk names these by their content's hash, so a copy in the browser's
-// own cache is always the right one; other files are fetched afresh.
+// Trunk names these by their content's hash, so a saved copy is always the
+// right one; other files (the pages, the runners) come from the network
+// when it answers, so a deploy's new ones are never hidden by old ones.
 const HASHED = /-[0-9a-f]{8,}(_bg)?\.[a-z]+$/;
 // How long a page load waits for the network before using the saved app.
 const NETWORK_WAIT_MS = 4000;
+
+async function save(cache, file) {
+  const response = await fetch(new Request(file, { cache: HASHED.test(file) ? 'force-cache' : 'no-cache' }));
+  if (!response.ok) throw new Error(`${file}: ${response.status}`);
+  // A host that redirects /index.html to / would leave a redirect here,
+  // which a page load may not be answered with: keep the page itself.
+  const kept = response.redirected
+    ? new Response(await response.blob(), { status: response.status, statusText: response.statusText, headers: response.headers })
+    : response;
+  await cache.put(file, kept);
+}
 
 self.addEventListener('install', (event) => {
   event.waitUntil(
     caches
       .open(CACHE)
-      .then((cache) =>
-        cache.addAll(FILES.map((f) => new Request(f, { cache: HASHED.test(f) ? 'force-cache' : 'no-cache' }))),
-      )
+      .then((cache) => Promise.all(FILES.map((file) => save(cache, file))))
       .then(() => self.skipWaiting()),
   );
 });
@@ -52,16 +62,27 @@ self.addEventListener('fetch', (event) => {
     // answers, the saved one when it does not.
     const path = new URL(request.url).pathname.replace(/\/+$/, '');
     const page = path === '/scenarios' || path.startsWith('/scenarios/') ? '/scenarios.html' : '/index.html';
+    const saved = () => caches.open(CACHE).then((cache) => cache.match(page));
     event.respondWith(
-      withTimeout(fetch(request), NETWORK_WAIT_MS).catch(() =>
-        caches.open(CACHE).then((cache) => cache.match(page)).then((saved) => saved ?? Response.error()),
+      withTimeout(fetch(request), NETWORK_WAIT_MS)
+        // An error page (a 502, a captive portal's) is no better than none.
+        .then((answer) => (answer.ok ? answer : saved().then((copy) => copy ?? answer)))
+        .catch(() => saved().then((copy) => copy ?? Response.error())),
+    );
+    return;
+  }
+  const path = new URL(request.url).pathname;
+  if (HASHED.test(path)) {
+    event.respondWith(
+      caches.open(CACHE).then((cache) =>
+        cache.match(request, { ignoreSearch: true }).then((saved) => saved ?? fetch(request)),
       ),
     );
     return;
   }
   event.respondWith(
-    caches.open(CACHE).then((cache) =>
-      cache.match(request, { ignoreSearch: true }).then((saved) => saved ?? fetch(request)),
-    ),
+    fetch(request)
+      .then((answer) => (answer.ok ? answer : Promise.reject(new Error(String(answer.status)))))
+      .catch(() => caches.open(CACHE).then((cache) => cache.match(request, { ignoreSearch: true })).then((saved) => saved ?? Response.error())),
   );
 });

@@ -127,6 +127,15 @@ pub fn run(setting: &Setting, design: &CompiledDesign, script: &Script) -> Optio
 /// step when none does), scheduled runs asking for and getting a slot, and
 /// the report's restatement.
 pub fn replay(done: &Backfilled, script: &Script) -> Vec<String> {
+    replay_at(done, script)
+        .into_iter()
+        .map(|(_, line)| line)
+        .collect()
+}
+
+/// `replay`'s lines with the moment each is about, for pictures that step
+/// with them.
+pub fn replay_at(done: &Backfilled, script: &Script) -> Vec<(Instant, String)> {
     let with_events: SortedSet<Day> = script.events.iter().map(|e| e.event_date()).collect();
     let mut lines: Vec<(Instant, u8, String)> = Vec::new();
     for (n, attempt) in done.attempts.iter().enumerate() {
@@ -215,6 +224,6 @@ pub fn replay(done: &Backfilled, script: &Script) -> Vec<String> {
     crate::order::sort(&mut lines);
     lines
         .into_iter()
-        .map(|(at, _, line)| format!("{}: {line}", weekday_day_month_time(at)))
+        .map(|(at, _, line)| (at, format!("{}: {line}", weekday_day_month_time(at))))
         .collect()
 }

@@ -298,12 +298,26 @@ pub fn shrink(
 /// and what silver held afterwards. For a backfill scenario, one line per
 /// moment of the backfill instead.
 pub fn replay(number: u8, graph: &Graph, script: &Script) -> Vec<String> {
+    replay_at(number, graph, script)
+        .into_iter()
+        .map(|(_, line)| line)
+        .collect()
+}
+
+/// `replay`'s lines, each with its moment for a backfill scenario (the
+/// source pool's picture steps with them); `None` for a daily run's line.
+pub fn replay_at(number: u8, graph: &Graph, script: &Script) -> Vec<(Option<Instant>, String)> {
     let Ok(compiled) = crate::design::compile(graph) else {
         return Vec::new();
     };
     if let Some(setting) = setting(number) {
         return super::backfilled::run(&setting, &compiled, script)
-            .map(|done| super::backfilled::replay(&done, script))
+            .map(|done| {
+                super::backfilled::replay_at(&done, script)
+                    .into_iter()
+                    .map(|(at, line)| (Some(at), line))
+                    .collect()
+            })
             .unwrap_or_default();
     }
     let outcome = crate::engine::simulate(&compiled.pipeline, script);
@@ -350,6 +364,7 @@ pub fn replay(number: u8, graph: &Graph, script: &Script) -> Vec<String> {
                 after
             )
         })
+        .map(|line| (None, line))
         .collect()
 }
 

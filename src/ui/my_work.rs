@@ -31,7 +31,9 @@ fn restore_line(work: &Work, kept: bool) -> String {
 pub fn MyWork(changed: RwSignal<u32>) -> impl IntoView {
     let outcome = RwSignal::new(Outcome::default());
     // Scenarios whose copy here is newer than the file's: each waits for a yes.
-    let asking = RwSignal::new(Vec::<(Work, String, bool)>::new());
+    // Each row's tick is its own signal, so ticking one redraws nothing else
+    // (and keyboard focus stays on the box just ticked).
+    let asking = RwSignal::new(Vec::<(Work, String, ArcRwSignal<bool>)>::new());
     let download = move || {
         changed.track();
         storage::data_url(&export_work(&storage::Local))
@@ -41,7 +43,7 @@ pub fn MyWork(changed: RwSignal<u32>) -> impl IntoView {
         asking.set(Vec::new());
         outcome.update(|o| {
             for (work, _, ticked) in &waiting {
-                o.lines.push(if replace && *ticked {
+                o.lines.push(if replace && ticked.get_untracked() {
                     restore_line(work, true)
                 } else {
                     format!(
@@ -79,7 +81,10 @@ pub fn MyWork(changed: RwSignal<u32>) -> impl IntoView {
                 )),
                 Step::Take => lines.push(restore_line(&work, false)),
                 Step::Replace => lines.push(restore_line(&work, true)),
-                Step::Ask { here } => {
+                Step::Ask {
+                    here,
+                    replaces_backup,
+                } => {
                     let theirs = work
                         .saved_at
                         .as_ref()
@@ -89,11 +94,16 @@ pub fn MyWork(changed: RwSignal<u32>) -> impl IntoView {
                     let mine = here.as_ref().map_or("at an unknown time".to_string(), |t| {
                         format!("saved {}", when(t))
                     });
+                    let backup = if replaces_backup {
+                        "; the backup kept from before is replaced by the design here"
+                    } else {
+                        ""
+                    };
                     let words = format!(
-                        "Scenario {}: replace the design here ({mine}) with the file's ({theirs})",
+                        "Scenario {}: replace the design here ({mine}) with the file's ({theirs}){backup}",
                         work.scenario
                     );
-                    waiting.push((work, words, false));
+                    waiting.push((work, words, ArcRwSignal::new(false)));
                 }
             }
         }
@@ -167,20 +177,14 @@ pub fn MyWork(changed: RwSignal<u32>) -> impl IntoView {
                             .enumerate()
                             .map(|(i, (_, words, ticked))| {
                                 let id = format!("restore-ask-{i}");
+                                let shown = ticked.clone();
                                 view! {
                                     <span class="tick">
                                         <input
                                             type="checkbox"
                                             id=id.clone()
-                                            prop:checked=ticked
-                                            on:change=move |ev| {
-                                                let on = event_target_checked(&ev);
-                                                asking.update(|a| {
-                                                    if let Some(entry) = a.get_mut(i) {
-                                                        entry.2 = on;
-                                                    }
-                                                });
-                                            }
+                                            prop:checked=move || shown.get()
+                                            on:change=move |ev| ticked.set(event_target_checked(&ev))
                                         />
                                         <label for=id>{words}</label>
                                     </span>

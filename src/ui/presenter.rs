@@ -44,19 +44,57 @@ pub fn this_address() -> Signal<String> {
     })
 }
 
+/// What has the keyboard: nothing special, a control whose arrow keys mean
+/// something (a radio, a select, a checkbox), or one whose paging keys do
+/// too (text entry, a slider).
+#[derive(PartialEq)]
+enum Focus {
+    Page,
+    Control,
+    Entry,
+}
+
+fn focus_of(ev: &leptos::ev::KeyboardEvent) -> Focus {
+    let Some(el) = ev
+        .target()
+        .and_then(|t| t.dyn_into::<web_sys::Element>().ok())
+    else {
+        return Focus::Page;
+    };
+    match el.tag_name().as_str() {
+        "TEXTAREA" => Focus::Entry,
+        "SELECT" => Focus::Control,
+        "INPUT" => match el.get_attribute("type").as_deref() {
+            Some("radio" | "checkbox" | "button" | "submit" | "file") => Focus::Control,
+            _ => Focus::Entry,
+        },
+        _ => Focus::Page,
+    }
+}
+
 /// Calls `step(1)` for → and PageDown, `step(-1)` for ← and PageUp, while
-/// `present()` holds; removed with the page.
+/// `present()` holds; removed with the page. A clicker sends PageUp and
+/// PageDown, which step the page unless a text field or slider has focus;
+/// arrows step it unless any form control does (there they move the radio,
+/// the slider, the select, as they always do).
 pub fn on_clicker(present: impl Fn() -> bool + 'static, step: impl Fn(i32) + 'static) {
     let keys = window_event_listener(leptos::ev::keydown, move |ev| {
-        // A key the page already used (a canvas node moved by an arrow) is not a step.
-        if !present() || ev.default_prevented() || super::widgets::typing_in_a_field(&ev) {
+        // A key the page already used (a canvas node moved by an arrow) is
+        // not a step, nor one with a modifier (Alt+← is the browser's Back).
+        if !present() || ev.default_prevented() || ev.alt_key() || ev.ctrl_key() || ev.meta_key() {
             return;
         }
-        let by = match ev.key().as_str() {
-            "ArrowRight" | "PageDown" => 1,
-            "ArrowLeft" | "PageUp" => -1,
+        let (by, paging) = match ev.key().as_str() {
+            "PageDown" => (1, true),
+            "PageUp" => (-1, true),
+            "ArrowRight" => (1, false),
+            "ArrowLeft" => (-1, false),
             _ => return,
         };
+        let focus = focus_of(&ev);
+        if focus == Focus::Entry || (!paging && focus == Focus::Control) {
+            return;
+        }
         ev.prevent_default();
         step(by);
     });
@@ -80,11 +118,19 @@ pub fn step_section(by: i32) {
         .filter(|(r, _)| r.height() > 0.0)
         .map(|(r, h)| (r.top(), h))
         .collect();
-    // A heading within a few pixels of the top is the one on show.
-    let target = if by > 0 {
-        heads.iter().find(|(top, _)| *top > 8.0)
-    } else {
-        heads.iter().rev().find(|(top, _)| *top < -8.0)
+    // From the heading last stepped to when it still has focus (near the
+    // page's end it cannot reach the top); else from what is on show.
+    let focused = document.active_element();
+    let at = heads.iter().position(|(_, h)| {
+        focused
+            .as_ref()
+            .is_some_and(|f| f == h.unchecked_ref::<web_sys::Element>())
+    });
+    let target = match at {
+        Some(i) if by > 0 => heads.get(i.saturating_add(1)),
+        Some(i) => i.checked_sub(1).and_then(|j| heads.get(j)),
+        None if by > 0 => heads.iter().find(|(top, _)| *top > 8.0),
+        None => heads.iter().rev().find(|(top, _)| *top < -8.0),
     };
     if let Some((_, head)) = target {
         let _ = head.set_attribute("tabindex", "-1");

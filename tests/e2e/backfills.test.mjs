@@ -68,8 +68,14 @@ test('scenario 4: four at a time starves tonight\'s run (R5), three at a time pa
   assert.match(await smallest.locator('p').first().innerText(), /^0 event\(s\) instead of 1680, 1 fault\(s\) instead of 1; minimal/);
   assert.match(await smallest.innerText(), /No event is needed/);
   assert.match(await smallest.locator('ol.replay').innerText(), /The scheduled run for 2026-08-14 asks for a slot and waits 5 min for a slot/);
-  // The smallest case drawn too: the one date and tonight's wait.
+  // The smallest case drawn too, stepping with the stepper: at the first
+  // moment nothing holds a connection yet; at the last, tonight's wait shows.
   const small = smallest.locator('figure[data-figure="pool-smallest-R5"]');
+  const barsAtStart = await small.locator('.pool-bar').count();
+  assert.equal(await small.locator('.pool-wait').count(), 0);
+  const next = smallest.getByRole('button', { name: 'Next step' });
+  while (await next.isEnabled()) await next.click();
+  assert.ok(await small.locator('.pool-bar').count() > barsAtStart, 'bars appear as the moments pass');
   assert.match(await small.locator('.pool-wait text').textContent(), /waited 5 min$/);
   const openViolations = await axe(page);
   assert.deepEqual(openViolations, [], JSON.stringify(openViolations, null, 2));

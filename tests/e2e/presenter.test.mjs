@@ -101,8 +101,9 @@ test('side by side: the lateness lab shows two settings and what the second chan
     'Open each night: 3 → 6 partitions (+3)',
     'August closes: Thu 3 Sep (on time) → Mon 7 Sep (late)',
   ]);
-  // The clicker still moves the first setting; the comparison follows.
-  await page.keyboard.press('ArrowRight');
+  // The clicker (PageDown) still moves the first setting, even with the
+  // select focused; the comparison follows.
+  await page.keyboard.press('PageDown');
   await page.waitForFunction(() => document.querySelector('[data-figure="comparison"] h2').textContent === '3 days against 5 days');
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `${overflow}px too wide`);
@@ -139,6 +140,26 @@ test('side by side: State x Write pins two cells next to each other', async () =
   await page.getByRole('button', { name: 'Show all cells' }).click();
   await page.waitForFunction(() => !location.search.includes('pin='));
   assert.equal(await page.locator('.cells .cell:visible').count(), 5);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a clicker\'s PageDown steps the lab even with a radio focused; the radio keeps its arrows, Alt+arrow is left to the browser', async () => {
+  const { context, page, errors } = await projector();
+  await page.goto(`${env.url}/lab/state-write?late=tue&run=2&present=1`);
+  await page.waitForSelector('.cells');
+  await page.locator('input[name="late"]:checked').focus();
+  await page.keyboard.press('PageDown');
+  await page.waitForURL(/run=3/);
+  assert.match(page.url(), /late=tue/, 'the radio did not move');
+  await page.keyboard.press('ArrowRight');
+  await page.waitForURL(/late=wed/);
+  assert.match(page.url(), /run=3|run=\d/);
+  await page.locator('main h1').click();
+  const before = page.url();
+  await page.keyboard.press('Alt+ArrowRight');
+  await page.waitForTimeout(300);
+  assert.equal(new URL(page.url()).searchParams.get('run'), new URL(before).searchParams.get('run'), 'Alt+→ is not a step');
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -4,6 +4,7 @@
 //! choice, so a wrong guess can be planned on and seen to leave days wrong.
 
 use leptos::prelude::*;
+use leptos::wasm_bindgen::JsCast;
 
 use crate::engine::calendar::day_month;
 use crate::labs::backfill::case::aug;
@@ -34,6 +35,22 @@ pub fn Drift() -> impl IntoView {
         .map(|d| day_month(*d))
         .collect();
     let verdict = move || crate::labs::backfill::guess::verdict(&radius, guess.get());
+    // The button pressed disappears with its half of the section: keyboard
+    // focus follows to what replaces it, once it is drawn.
+    let focus = |id: &'static str| {
+        request_animation_frame(move || {
+            if let Some(el) = document()
+                .get_element_by_id(id)
+                .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+            {
+                let _ = el.focus();
+            }
+        })
+    };
+    let reveal = move || {
+        revealed.set(true);
+        focus("guess-verdict");
+    };
     let shortcut = if naive_correct.is_empty() {
         "Recomputing as SUM(raw * rate), without rounding each row, would compare unrounded sums with rounded ones: on busier days those fractions of a penny add up past the threshold and flag days that are fine.".to_string()
     } else {
@@ -63,18 +80,18 @@ pub fn Drift() -> impl IntoView {
                         type="button"
                         class="primary"
                         disabled=move || guess.get().is_none()
-                        on:click=move |_| revealed.set(true)
+                        on:click=move |_| reveal()
                     >
                         "Lock in and run the drift query"
                     </button>
                     <button type="button" on:click=move |_| {
                         guess.set(None);
-                        revealed.set(true);
+                        reveal();
                     }>"Skip the prediction"</button>
                 </div>
             </div>
             <div hidden=move || !revealed.get()>
-                <p class="prediction-result" role="status" data-figure="guess">
+                <p class="prediction-result" role="status" data-figure="guess" id="guess-verdict" tabindex="-1">
                     {move || revealed.get().then(&verdict)}
                 </p>
                 <p>
@@ -85,6 +102,7 @@ pub fn Drift() -> impl IntoView {
                 <button type="button" on:click=move |_| {
                     revealed.set(false);
                     guess.set(None);
+                    focus("guess-0");
                 }>"Hide the result and predict again"</button>
             </div>
         </section>

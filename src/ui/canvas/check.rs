@@ -9,7 +9,7 @@ use crate::engine::calendar::weekday_day_month_time;
 use crate::scenarios::grade::{grade, grade_on, launch, script};
 use crate::scenarios::progress::Progress;
 use crate::scenarios::report::{Evidence, Report, RuleResult};
-use crate::scenarios::shrink::{replay, Search, Shrunk};
+use crate::scenarios::shrink::{replay_at, Search, Shrunk};
 use crate::ui::storage;
 
 use super::Designer;
@@ -124,7 +124,9 @@ fn RuleView(result: RuleResult) -> impl IntoView {
     let d = expect_context::<Designer>();
     let id = result.rule.id;
     let nodes = result.nodes.clone();
-    let shrunk = RwSignal::new(None::<Result<Shrunk, String>>);
+    // The case found, with the design it was found for: the student may
+    // edit the canvas while the search runs.
+    let shrunk = RwSignal::new(None::<Result<(Shrunk, Graph), String>>);
     let working = RwSignal::new(false);
     // (cases tried, at most): the search's progress while it runs.
     let tried = RwSignal::new((0_usize, SHRINK_BUDGET));
@@ -140,13 +142,8 @@ fn RuleView(result: RuleResult) -> impl IntoView {
         let Some(original) = script(d.scenario) else {
             return;
         };
-        let mut search = Search::new(
-            d.scenario,
-            d.graph.get_untracked(),
-            original,
-            id,
-            SHRINK_BUDGET,
-        );
+        let searched = d.graph.get_untracked();
+        let mut search = Search::new(d.scenario, searched.clone(), original, id, SHRINK_BUDGET);
         working.set(true);
         stop.set(false);
         shrunk.set(None);
@@ -181,7 +178,7 @@ fn RuleView(result: RuleResult) -> impl IntoView {
                 }
                 gloo_timers::future::TimeoutFuture::new(0).await;
             }
-            let found = search.result().ok_or_else(|| {
+            let found = search.result().map(|s| (s, searched)).ok_or_else(|| {
                 "This rule passes for the design as it is now: check again.".to_string()
             });
             shrunk.set(Some(found));
@@ -220,7 +217,7 @@ fn RuleView(result: RuleResult) -> impl IntoView {
                     </div>
                 </Show>
                 {move || shrunk.get().map(|found| match found {
-                    Ok(s) => view! { <SmallestCase shrunk=s rule=id /> }.into_any(),
+                    Ok((s, graph)) => view! { <SmallestCase shrunk=s graph=graph rule=id /> }.into_any(),
                     Err(message) => view! { <p class="notice">{message}</p> }.into_any(),
                 })}
             })}
@@ -236,10 +233,13 @@ fn evidence_line(e: &Evidence) -> impl IntoView {
 }
 
 #[component]
-fn SmallestCase(shrunk: Shrunk, rule: &'static str) -> impl IntoView {
+fn SmallestCase(shrunk: Shrunk, graph: Graph, rule: &'static str) -> impl IntoView {
     let d = expect_context::<Designer>();
-    let graph = d.graph.get_untracked();
-    let replay = replay(d.scenario, &graph, &shrunk.script);
+    let (times, replay): (Vec<_>, Vec<_>) = replay_at(d.scenario, &graph, &shrunk.script)
+        .into_iter()
+        .unzip();
+    // The step on show, shared by the stepper and the pool's picture.
+    let at = RwSignal::new(0usize);
     let evidence = match grade_on(d.scenario, &graph, &shrunk.script) {
         Report::Graded(rules) => rules
             .into_iter()
@@ -248,7 +248,12 @@ fn SmallestCase(shrunk: Shrunk, rule: &'static str) -> impl IntoView {
             .unwrap_or_default(),
         Report::Structural(_) => Vec::new(),
     };
-    let picture = crate::scenarios::grade::pool_picture(d.scenario, &graph, &shrunk.script);
+    let picture = StoredValue::new(crate::scenarios::grade::pool_picture(
+        d.scenario,
+        &graph,
+        &shrunk.script,
+    ));
+    let times = StoredValue::new(times);
     let how = if shrunk.minimal {
         "minimal: removing any one event or fault makes the rule pass"
     } else {
@@ -291,14 +296,20 @@ fn SmallestCase(shrunk: Shrunk, rule: &'static str) -> impl IntoView {
             } else {
                 "Run by run (runs that touched these events)"
             }}</h4>
-            <ReplaySteps lines=replay />
-            {picture.map(|picture| view! {
-                <crate::ui::pool_timeline::PoolTimeline
-                    picture=picture
-                    id=format!("pool-smallest-{rule}")
-                    title="The source pool in the smallest case"
-                />
-            })}
+            <ReplaySteps lines=replay at=at />
+            {move || {
+                let now = times.with_value(|t| t.get(at.get()).copied().flatten());
+                picture.with_value(|p| p.as_ref().map(|p| {
+                    let shown = now.map_or_else(|| p.clone(), |t| p.until(p.minutes_to(t)));
+                    view! {
+                        <crate::ui::pool_timeline::PoolTimeline
+                            picture=shown
+                            id=format!("pool-smallest-{rule}")
+                            title="The source pool in the smallest case, up to the step on show"
+                        />
+                    }
+                }))
+            }}
             <h4>{format!("What {rule} saw")}</h4>
             <ul class="evidence">{evidence.iter().map(evidence_line).collect_view()}</ul>
         </div>
@@ -312,10 +323,9 @@ const WINDOW: usize = 40;
 /// The smallest case step by step: the current line marked, its page of
 /// lines readable around it, Previous / Next to walk through.
 #[component]
-fn ReplaySteps(lines: Vec<String>) -> impl IntoView {
+fn ReplaySteps(lines: Vec<String>, at: RwSignal<usize>) -> impl IntoView {
     let count = lines.len();
     let last = count.saturating_sub(1);
-    let at = RwSignal::new(0usize);
     let lines = StoredValue::new(lines);
     let current = move || lines.with_value(|l| l.get(at.get()).cloned().unwrap_or_default());
     let at_start = move || at.get() == 0;
