@@ -113,6 +113,15 @@ fn minutes_between(start: Instant, at: Instant) -> i64 {
     (at - start).num_minutes()
 }
 
+fn bar(start: Instant, lane: u32, (from, to): (Instant, Instant), holder: Holder) -> Bar {
+    Bar {
+        lane,
+        from: minutes_between(start, from),
+        to: minutes_between(start, to),
+        holder,
+    }
+}
+
 fn assemble(start: Instant, lanes: u32, mut bars: Vec<Bar>, waits: Vec<Wait>) -> PoolPicture {
     let end = bars
         .iter()
@@ -160,12 +169,7 @@ pub fn from_timeline(
                 .map(|s| (s, Holder::Cancelled(s.dt))),
         )
         .filter(|(s, _)| s.end > s.start)
-        .map(|(s, holder)| Bar {
-            lane: s.slot,
-            from: minutes_between(start, s.start),
-            to: minutes_between(start, s.end),
-            holder,
-        })
+        .map(|(s, holder)| bar(start, s.slot, (s.start, s.end), holder))
         .collect();
     let mut waits = Vec::new();
     for grant in &timeline.grants {
@@ -205,12 +209,7 @@ pub fn from_executions(runs: &[Execution], lanes: u32) -> Option<PoolPicture> {
             done.chain(e.cancelled.iter().map(|s| (s, Holder::Cancelled(s.dt))))
         })
         .filter(|(s, _)| s.end > s.start)
-        .map(|(s, holder)| Bar {
-            lane: s.slot,
-            from: minutes_between(start, s.start),
-            to: minutes_between(start, s.end),
-            holder,
-        })
+        .map(|(s, holder)| bar(start, s.slot, (s.start, s.end), holder))
         .collect();
     Some(assemble(start, lanes, bars, Vec::new()))
 }

@@ -3,7 +3,6 @@
 //! machine scenario by scenario (`design::work` has the rules).
 
 use leptos::prelude::*;
-use leptos::wasm_bindgen::JsCast;
 
 use crate::design::work::{export_work, read_work, restore, step, when, Step, Work, MAX_BYTES};
 
@@ -115,16 +114,9 @@ pub fn MyWork(changed: RwSignal<u32>) -> impl IntoView {
         changed.update(|n| *n = n.wrapping_add(1));
     };
     let on_file = move |ev: leptos::ev::Event| {
-        let Some(input) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
+        let Some(file) = storage::chosen_file(&ev) else {
             return;
         };
-        let Some(file) = input.files().and_then(|files| files.get(0)) else {
-            return;
-        };
-        input.set_value("");
         let name = file.name();
         if file.size() > MAX_BYTES as f64 {
             outcome.set(Outcome {
@@ -136,12 +128,8 @@ pub fn MyWork(changed: RwSignal<u32>) -> impl IntoView {
             });
             return;
         }
-        let promise = file.text();
         leptos::task::spawn_local(async move {
-            let text = wasm_bindgen_futures::JsFuture::from(promise)
-                .await
-                .ok()
-                .and_then(|v| v.as_string());
+            let text = storage::file_text(&file).await;
             read(name, text);
         });
     };

@@ -68,3 +68,21 @@ pub fn tar_url(bytes: &[u8]) -> String {
 pub fn remove(key: &str) {
     Local.remove(key);
 }
+
+/// The file a file input's change event chose, if any. The input is
+/// cleared, so choosing the same file again is a change too.
+pub fn chosen_file(ev: &leptos::ev::Event) -> Option<web_sys::File> {
+    use wasm_bindgen::JsCast;
+    let input = ev.target()?.dyn_into::<web_sys::HtmlInputElement>().ok()?;
+    let file = input.files()?.get(0)?;
+    input.set_value("");
+    Some(file)
+}
+
+/// A chosen file's text; `None` when the browser cannot read it as text.
+pub async fn file_text(file: &web_sys::File) -> Option<String> {
+    wasm_bindgen_futures::JsFuture::from(file.text())
+        .await
+        .ok()
+        .and_then(|v| v.as_string())
+}

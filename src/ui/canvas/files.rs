@@ -6,7 +6,6 @@
 use leptos::prelude::*;
 
 use crate::ui::presenter::PresenterLink;
-use leptos::wasm_bindgen::JsCast;
 
 use crate::design::file::{export, for_scenario, import, MAX_BYTES};
 use crate::design::saves::{self, LinkOpening};
@@ -263,16 +262,9 @@ pub fn Files() -> impl IntoView {
         Effect::new(move |_| out.set(share_link(&d, "?present=1")));
     }
     let import_file = move |ev: leptos::ev::Event| {
-        let Some(input) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
+        let Some(file) = storage::chosen_file(&ev) else {
             return;
         };
-        let Some(file) = input.files().and_then(|files| files.get(0)) else {
-            return;
-        };
-        input.set_value("");
         let name = file.name();
         if file.size() > MAX_BYTES as f64 {
             d.notice.set(Some(Notice::Error(format!(
@@ -283,12 +275,8 @@ pub fn Files() -> impl IntoView {
             ))));
             return;
         }
-        let promise = file.text();
         leptos::task::spawn_local(async move {
-            let text = wasm_bindgen_futures::JsFuture::from(promise)
-                .await
-                .ok()
-                .and_then(|v| v.as_string());
+            let text = storage::file_text(&file).await;
             let result = text
                 .ok_or_else(|| "the browser could not read it as text".to_string())
                 .and_then(|text| import(&text).map_err(|e| e.to_string()))

@@ -310,14 +310,7 @@ pub fn YourDataPanel() -> impl IntoView {
     });
 
     let on_file = move |ev: leptos::ev::Event| {
-        let Some(input) = ev
-            .target()
-            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
-        else {
-            return;
-        };
-        if let Some(file) = input.files().and_then(|files| files.get(0)) {
-            input.set_value("");
+        if let Some(file) = crate::ui::storage::chosen_file(&ev) {
             data.read(file.name(), Input::File(file));
         }
     };
