@@ -211,11 +211,12 @@ fn the_page_s_evidence_is_the_blast_radius_the_grader_uses() {
 #[test]
 fn the_pool_picture_shows_tonight_s_run_waiting_for_a_connection() {
     use partition_lab::labs::pool::Holder;
-    let starved = partition_lab::scenarios::grade::pool_picture(
+    let starved = partition_lab::scenarios::grade::graded(
         4,
         &currency(plan(4)),
         &partition_lab::scenarios::currency::script(),
     )
+    .1
     .unwrap();
     assert_eq!(starved.lanes, 4);
     let wait = starved.waits.first().expect("tonight's run waits");
@@ -235,11 +236,12 @@ fn the_pool_picture_shows_tonight_s_run_waiting_for_a_connection() {
             "one holder at a time on lane {lane}"
         );
     }
-    let fine = partition_lab::scenarios::grade::pool_picture(
+    let fine = partition_lab::scenarios::grade::graded(
         4,
         &currency(plan(3)),
         &partition_lab::scenarios::currency::script(),
     )
+    .1
     .unwrap();
     assert!(
         fine.waits.is_empty(),

@@ -122,6 +122,15 @@ fn bar(start: Instant, lane: u32, (from, to): (Instant, Instant), holder: Holder
     }
 }
 
+/// What a finished step held its connection for; a marker holds none.
+fn layer(kind: StepKind, dt: Day) -> Option<Holder> {
+    match kind {
+        StepKind::Silver => Some(Holder::Silver(dt)),
+        StepKind::Gold => Some(Holder::Gold(dt)),
+        StepKind::Marker => None,
+    }
+}
+
 fn assemble(start: Instant, lanes: u32, mut bars: Vec<Bar>, waits: Vec<Wait>) -> PoolPicture {
     let end = bars
         .iter()
@@ -153,15 +162,10 @@ pub fn from_timeline(
     lanes: u32,
     start: Instant,
 ) -> PoolPicture {
-    let date = |kind: StepKind, dt: Day| match kind {
-        StepKind::Silver => Some(Holder::Silver(dt)),
-        StepKind::Gold => Some(Holder::Gold(dt)),
-        StepKind::Marker => None,
-    };
     let mut bars: Vec<Bar> = timeline
         .done
         .iter()
-        .filter_map(|s| date(s.kind, s.dt).map(|h| (s, h)))
+        .filter_map(|s| layer(s.kind, s.dt).map(|h| (s, h)))
         .chain(
             timeline
                 .cancelled
@@ -201,11 +205,10 @@ pub fn from_executions(runs: &[Execution], lanes: u32) -> Option<PoolPicture> {
     let bars = runs
         .iter()
         .flat_map(|e| {
-            let done = e.done.iter().filter_map(|s| match s.kind {
-                StepKind::Silver => Some((s, Holder::Silver(s.dt))),
-                StepKind::Gold => Some((s, Holder::Gold(s.dt))),
-                StepKind::Marker => None,
-            });
+            let done = e
+                .done
+                .iter()
+                .filter_map(|s| layer(s.kind, s.dt).map(|h| (s, h)));
             done.chain(e.cancelled.iter().map(|s| (s, Holder::Cancelled(s.dt))))
         })
         .filter(|(s, _)| s.end > s.start)

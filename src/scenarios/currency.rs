@@ -5,7 +5,6 @@
 
 use crate::sorted::{SortedMap, SortedSet};
 
-use crate::design::compile::CompiledDesign;
 use crate::design::{Graph, NodeKind};
 use crate::engine::calendar::{at, day_month, hh_mm, weekday_day_month_time, Day, Instant};
 use crate::engine::clock::StepKind;
@@ -16,7 +15,7 @@ use crate::engine::rebuild::Reads;
 use crate::engine::script::{Deploy, RunSpec, Script};
 use crate::engine::LogicVersion;
 
-use super::backfilled::{run, Backfilled, Setting};
+use super::backfilled::{Backfilled, Setting};
 use super::report::{capped, nodes_of, result, Evidence, Rule, RuleResult, SHOWN};
 
 pub const SEED: u64 = 4;
@@ -110,18 +109,16 @@ pub fn drift_query() -> Vec<DriftRow> {
     drifting(silver_drift(&silver, &script.fx, aug(1)))
 }
 
-/// Every rule over one run of the design's backfill on `script`.
-pub fn judge(graph: &Graph, design: &CompiledDesign, script: &Script) -> Vec<RuleResult> {
-    let Some(done) = run(&setting(), design, script) else {
-        return Vec::new();
-    };
+/// Every rule over one run of the design's backfill on `script` (the
+/// grader runs it once, and the check panel draws the same run).
+pub fn judge(graph: &Graph, done: &Backfilled, script: &Script) -> Vec<RuleResult> {
     vec![
-        no_drift_afterwards(graph, script, &done),
-        nothing_outside_the_blast_radius(graph, script, &done),
-        rebuild_reads_bronze(graph, &done),
-        gold_after_silver_report_after_gold(graph, &done),
-        tonights_run_on_time(graph, &done),
-        backfill_runs_fixed_logic(graph, &done),
+        no_drift_afterwards(graph, script, done),
+        nothing_outside_the_blast_radius(graph, script, done),
+        rebuild_reads_bronze(graph, done),
+        gold_after_silver_report_after_gold(graph, done),
+        tonights_run_on_time(graph, done),
+        backfill_runs_fixed_logic(graph, done),
     ]
 }
 

@@ -1,14 +1,15 @@
 //! The grader: structural validation first, then the design run through
 //! the engine on the scenario's script, then every rule.
 
-use crate::design::{compile, CompiledDesign, Graph, Problem};
+use crate::design::{compile, Graph, Problem};
 use crate::engine::calendar::Instant;
 use crate::engine::script::Script;
 use crate::engine::PipelineConfig;
 
-use super::backfilled::Setting;
+use super::backfilled::{Backfilled, Setting};
 use super::report::{Report, Rule, RuleResult};
 use super::{clicks, currency, history, mobile, orders};
+use crate::labs::pool::{from_timeline, PoolPicture};
 
 /// How a scenario judges a design.
 #[derive(Clone, Copy)]
@@ -18,7 +19,7 @@ pub enum Judge {
     /// A backfill beside the daily runs: the rules read the whole compiled
     /// design run in its setting (launch, pool, faults).
     Backfill {
-        judge: fn(&Graph, &CompiledDesign, &Script) -> Vec<RuleResult>,
+        judge: fn(&Graph, &Backfilled, &Script) -> Vec<RuleResult>,
         setting: fn() -> Setting,
     },
 }
@@ -108,20 +109,36 @@ pub fn launch(number: u8) -> Option<Instant> {
 /// Grades `graph` for scenario `number` on `script` (the scenario's own,
 /// or a smaller one while shrinking).
 pub fn grade_on(number: u8, graph: &Graph, script: &Script) -> Report {
+    graded(number, graph, script).0
+}
+
+/// The report, and for a backfill scenario (4 and 5) the source pool over
+/// the same run the rules judged: what the check panel draws beside them.
+pub fn graded(number: u8, graph: &Graph, script: &Script) -> (Report, Option<PoolPicture>) {
     let Some(scenario) = scenario(number) else {
-        return Report::Graded(Vec::new());
+        return (Report::Graded(Vec::new()), None);
     };
     let compiled = match compile(graph) {
         Ok(compiled) => compiled,
-        Err(problems) => return Report::Structural(problems),
+        Err(problems) => return (Report::Structural(problems), None),
     };
     match scenario.judge {
-        Judge::Daily(judge) => Report::Graded(judge(graph, &compiled.pipeline, script)),
-        Judge::Backfill { .. } if compiled.backfill.is_none() => Report::Structural(vec![Problem {
-            node: None,
-            message: "This scenario is a backfill: add a backfill job and connect it to the transform it runs.".to_string(),
-        }]),
-        Judge::Backfill { judge, .. } => Report::Graded(judge(graph, &compiled, script)),
+        Judge::Daily(judge) => (Report::Graded(judge(graph, &compiled.pipeline, script)), None),
+        Judge::Backfill { .. } if compiled.backfill.is_none() => (
+            Report::Structural(vec![Problem {
+                node: None,
+                message: "This scenario is a backfill: add a backfill job and connect it to the transform it runs.".to_string(),
+            }]),
+            None,
+        ),
+        Judge::Backfill { judge, setting } => {
+            let setting = setting();
+            let Some(done) = super::backfilled::run(&setting, &compiled, script) else {
+                return (Report::Graded(Vec::new()), None);
+            };
+            let picture = from_timeline(&done.timeline, &done.scheduled, setting.pool, setting.launch);
+            (Report::Graded(judge(graph, &done, script)), Some(picture))
+        }
     }
 }
 
@@ -131,26 +148,6 @@ pub fn grade(number: u8, graph: &Graph) -> Report {
         Some(script) => grade_on(number, graph, &script),
         None => Report::Graded(Vec::new()),
     }
-}
-
-/// The source pool over the design's backfill on scenario `number` (4 and
-/// 5) with `script` (the scenario's, or a smallest case's): what the check
-/// panel draws. `None` for a daily scenario or a design that does not
-/// compile to a backfill.
-pub fn pool_picture(
-    number: u8,
-    graph: &Graph,
-    script: &Script,
-) -> Option<crate::labs::pool::PoolPicture> {
-    let setting = setting(number)?;
-    let design = crate::design::compile::compile(graph).ok()?;
-    let done = super::backfilled::run(&setting, &design, script)?;
-    Some(crate::labs::pool::from_timeline(
-        &done.timeline,
-        &done.scheduled,
-        setting.pool,
-        setting.launch,
-    ))
 }
 
 #[cfg(test)]

@@ -38,6 +38,11 @@ impl Lab {
     }
 }
 
+/// Writes the lab's state to the address (a replace, as every lab does).
+fn show(choices: &Choices, present: bool) {
+    crate::ui::route::replace(&format!("/lab/backfill?{}", to_query(choices, present)));
+}
+
 #[component]
 pub fn BackfillLab() -> impl IntoView {
     set_title("Currency-bug backfill lab");
@@ -55,8 +60,7 @@ pub fn BackfillLab() -> impl IntoView {
         current: RwSignal::new(None),
         minute: RwSignal::new(0),
         go: StoredValue::new(Box::new(move |c: Choices| {
-            let present = present.get_untracked();
-            crate::ui::route::replace(&format!("/lab/backfill?{}", to_query(&c, present)))
+            show(&c, present.get_untracked())
         })),
     };
     provide_context(lab);
@@ -73,11 +77,7 @@ pub fn BackfillLab() -> impl IntoView {
         move || present.get_untracked(),
         super::presenter::step_section,
     );
-    let toggle = Callback::new(move |()| {
-        let c = choices.get_untracked();
-        let flip = !present.get_untracked();
-        crate::ui::route::replace(&format!("/lab/backfill?{}", to_query(&c, flip)));
-    });
+    let toggle = Callback::new(move |()| show(&choices.get_untracked(), !present.get_untracked()));
     let plan_line = Memo::new(move |_| lab.case.with_value(|case| summary(case, &choices.get())));
     let cmds = Memo::new(move |_| {
         lab.case

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use crate::design::Graph;
 use crate::engine::calendar::weekday_day_month_time;
-use crate::scenarios::grade::{grade, grade_on, launch, script};
+use crate::scenarios::grade::{graded, launch, script};
 use crate::scenarios::progress::Progress;
 use crate::scenarios::report::{Evidence, Report, RuleResult};
 use crate::scenarios::shrink::{replay_at, Search, Shrunk};
@@ -26,6 +26,8 @@ pub use crate::design::saves::progress_key;
 struct Checked {
     graph: Graph,
     report: Report,
+    /// The source pool over the run the rules judged (scenarios 4 and 5).
+    picture: Option<crate::labs::pool::PoolPicture>,
 }
 
 #[component]
@@ -35,7 +37,9 @@ pub fn CheckPanel() -> impl IntoView {
     let checking = RwSignal::new(false);
     let run_check = move || {
         let graph = d.graph.get_untracked();
-        let report = grade(d.scenario, &graph);
+        let (report, picture) = script(d.scenario)
+            .map(|s| graded(d.scenario, &graph, &s))
+            .unwrap_or((Report::Graded(Vec::new()), None));
         let progress = Progress::of(&report);
         if let Err(message) = storage::set(&progress_key(d.scenario), &progress.to_text()) {
             d.notice.set(Some(super::Notice::Error(message)));
@@ -47,7 +51,11 @@ pub fn CheckPanel() -> impl IntoView {
             r if r.passed() => "Every requirement is met.".to_string(),
             r => format!("Failed: {}.", r.failed().join(", ")),
         });
-        checked.set(Some(Checked { graph, report }));
+        checked.set(Some(Checked {
+            graph,
+            report,
+            picture,
+        }));
         checking.set(false);
     };
     // Say "checking" and let it paint before the run: a large backfill
@@ -70,11 +78,9 @@ pub fn CheckPanel() -> impl IntoView {
                 <p class="notice" role="status">"Your design has changed since this check: check again to see the new verdict."</p>
             </Show>
             {move || checked.get().map(|c| {
-                let picture = script(d.scenario)
-                    .and_then(|s| crate::scenarios::grade::pool_picture(d.scenario, &c.graph, &s));
                 view! {
                     <ReportView report=c.report />
-                    {picture.map(|picture| view! {
+                    {c.picture.map(|picture| view! {
                         <crate::ui::pool_timeline::PoolTimeline
                             picture=picture
                             id="pool"
@@ -240,7 +246,8 @@ fn SmallestCase(shrunk: Shrunk, graph: Graph, rule: &'static str) -> impl IntoVi
         .unzip();
     // The step on show, shared by the stepper and the pool's picture.
     let at = RwSignal::new(0usize);
-    let evidence = match grade_on(d.scenario, &graph, &shrunk.script) {
+    let (report, picture) = graded(d.scenario, &graph, &shrunk.script);
+    let evidence = match report {
         Report::Graded(rules) => rules
             .into_iter()
             .find(|r| r.rule.id == rule)
@@ -248,11 +255,7 @@ fn SmallestCase(shrunk: Shrunk, graph: Graph, rule: &'static str) -> impl IntoVi
             .unwrap_or_default(),
         Report::Structural(_) => Vec::new(),
     };
-    let picture = StoredValue::new(crate::scenarios::grade::pool_picture(
-        d.scenario,
-        &graph,
-        &shrunk.script,
-    ));
+    let picture = StoredValue::new(picture);
     let times = StoredValue::new(times);
     let how = if shrunk.minimal {
         "minimal: removing any one event or fault makes the rule pass"

@@ -4,24 +4,15 @@
 
 use leptos::prelude::*;
 
-use crate::engine::calendar::weekday_day_month;
 use crate::engine::lateness::{percent, Lateness, LatenessFigures};
 use crate::labs::lateness::compare::differences;
 use crate::labs::lateness::MAX_DAYS;
 
+use super::figures::{close_text, open_text};
 use super::{lateness_text, Lab};
 
 fn column(heading: String, f: &LatenessFigures) -> impl IntoView {
-    let open = match f.open_partitions {
-        Some(1) => "1 partition".to_string(),
-        Some(n) => format!("{n} partitions"),
-        None => "all of them".to_string(),
-    };
-    let close = match f.close_on {
-        None => "never".to_string(),
-        Some(day) if f.on_time() => format!("✓ {}", weekday_day_month(day)),
-        Some(day) => format!("✗ {}", weekday_day_month(day)),
-    };
+    let (open, close) = (open_text(f), close_text(f));
     view! {
         <section class="compare-column">
             <h3>{heading}</h3>

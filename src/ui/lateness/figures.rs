@@ -3,12 +3,30 @@
 use crate::engine::calendar::{weekday_day_month, weekday_day_month_time};
 use leptos::prelude::*;
 
-use crate::engine::lateness::{percent, Lateness};
+use crate::engine::lateness::{percent, Lateness, LatenessFigures};
 
 use super::Lab;
 
 fn long_date(day: chrono::NaiveDate) -> String {
     weekday_day_month(day)
+}
+
+/// "3 partitions": the open-each-night figure.
+pub fn open_text(f: &LatenessFigures) -> String {
+    match f.open_partitions {
+        Some(1) => "1 partition".to_string(),
+        Some(n) => format!("{n} partitions"),
+        None => "all of them".to_string(),
+    }
+}
+
+/// "✓ Thu 3 Sep": the close figure, on time or not in words too.
+pub fn close_text(f: &LatenessFigures) -> String {
+    match f.close_on {
+        None => "never".to_string(),
+        Some(day) if f.on_time() => format!("✓ {}", long_date(day)),
+        Some(day) => format!("✗ {}", long_date(day)),
+    }
 }
 
 #[component]
@@ -30,13 +48,7 @@ pub fn Figures() -> impl IntoView {
             </section>
             <section class="figure" aria-labelledby="fig-open">
                 <h2 id="fig-open">"Open each night"</h2>
-                <p class="big" data-figure="open">
-                    {move || match f.read().open_partitions {
-                        Some(1) => "1 partition".to_string(),
-                        Some(n) => format!("{n} partitions"),
-                        None => "all of them".to_string(),
-                    }}
-                </p>
+                <p class="big" data-figure="open">{move || open_text(&f.read())}</p>
                 <p>
                     {move || match f.read().lateness {
                         Lateness::Days(0) => "Only yesterday is still open: a late row can change it until tonight's run, after which it is final. A partition-list run rebuilds it each night; a watermark run writes only the partitions its new rows fall in.".to_string(),
@@ -47,16 +59,7 @@ pub fn Figures() -> impl IntoView {
             </section>
             <section class="figure" aria-labelledby="fig-close">
                 <h2 id="fig-close">"August closes"</h2>
-                <p class="big" data-figure="close">
-                    {move || {
-                        let f = f.read();
-                        match f.close_on {
-                            None => "never".to_string(),
-                            Some(day) if f.on_time() => format!("✓ {}", long_date(day)),
-                            Some(day) => format!("✗ {}", long_date(day)),
-                        }
-                    }}
-                </p>
+                <p class="big" data-figure="close">{move || close_text(&f.read())}</p>
                 <p>
                     {move || {
                         let f = f.read();
