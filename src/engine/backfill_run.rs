@@ -150,7 +150,19 @@ pub fn backfill_work(
 
 /// Runs `plan` on `script`, starting from the tables `silver` and `gold`.
 pub fn simulate(plan: &Plan, silver: Table, gold: Gold, script: &Script) -> Outcome {
-    let timeline = timeline(plan);
+    rebuild(plan, timeline(plan), silver, gold, script)
+}
+
+/// The second half of `simulate`: the steps `timeline` put on the clock,
+/// with the scheduled runs beside them, applied to `silver` and `gold`. Apart
+/// so that a caller can let the browser breathe between the two halves.
+pub fn rebuild(
+    plan: &Plan,
+    timeline: Timeline,
+    silver: Table,
+    gold: Gold,
+    script: &Script,
+) -> Outcome {
     let mut work = backfill_work(
         timeline.done.iter().map(|s| (s.dt, s.kind, s.start, s.end)),
         plan.logic,

@@ -25,9 +25,10 @@ pub enum Detail {
     /// Row ids read, added and removed, and a snapshot of silver and checks
     /// after every attempt: what the labs replay.
     Full,
-    /// Row ids read, added and removed, without snapshots: what the
-    /// scenario grader needs (it replays silver from the writes), at a
-    /// fraction of the cost.
+    /// Row ids read, added and removed, without snapshots and without the
+    /// final checks and diffs: what the scenario grader needs (it replays
+    /// silver from the writes and judges the truth itself), at a fraction
+    /// of the cost.
     Ids,
     /// Counts only: for large workloads and benchmarks.
     Summary,
@@ -56,73 +57,133 @@ struct Read {
 }
 
 pub fn simulate_with(config: &PipelineConfig, script: &Script, detail: Detail) -> Outcome {
-    let bronze = Bronze::index(&script.events);
-    let converted = convert_all(script);
-    let track = detail != Detail::Summary;
-    let snapshots = detail == Detail::Full;
-    let mut queue = schedule(script);
-    let mut state = StateValue::initial(config.state);
-    let mut silver = Table::default();
-    let mut gold = Gold::new();
-    let mut finalised: SortedMap<Day, Instant> = SortedMap::new();
-    let mut next_to_finalise = script.start;
-    let mut reader_cursor: Option<Instant> = None;
-    let mut last_attempt_ok: SortedMap<Day, bool> = SortedMap::new();
-    let mut adjustments = Vec::new();
-    let mut dropped_all = Vec::new();
-    let mut runs = Vec::new();
+    let mut simulation = Simulation::new(*config, script, detail);
+    while simulation.step() {}
+    simulation.finish()
+}
 
-    while let Some(attempt) = queue.pop() {
-        let index = runs.len();
-        let logic = script.logic_at(attempt.at, config.logic);
-        let read = read(
+/// A simulation one attempt at a time: the scenario grader takes a step,
+/// lets the browser paint, and takes the next. `simulate_with` takes them
+/// all at once.
+pub struct Simulation<'a> {
+    config: PipelineConfig,
+    script: &'a Script,
+    bronze: Bronze<'a>,
+    converted: Vec<Converted>,
+    detail: Detail,
+    track: bool,
+    snapshots: bool,
+    queue: Queue,
+    state: StateValue,
+    silver: Table,
+    gold: Gold,
+    finalised: SortedMap<Day, Instant>,
+    next_to_finalise: Day,
+    reader_cursor: Option<Instant>,
+    last_attempt_ok: SortedMap<Day, bool>,
+    adjustments: Vec<Adjustment>,
+    dropped_all: Vec<Id>,
+    runs: Vec<RunTrace>,
+}
+
+impl<'a> Simulation<'a> {
+    pub fn new(config: PipelineConfig, script: &'a Script, detail: Detail) -> Self {
+        Simulation {
             config,
-            &state,
-            &bronze,
-            script.start,
+            script,
+            bronze: Bronze::index(&script.events),
+            converted: convert_all(script),
+            detail,
+            track: detail != Detail::Summary,
+            snapshots: detail == Detail::Full,
+            queue: schedule(script),
+            state: StateValue::initial(config.state),
+            silver: Table::default(),
+            gold: Gold::new(),
+            finalised: SortedMap::new(),
+            next_to_finalise: script.start,
+            reader_cursor: None,
+            last_attempt_ok: SortedMap::new(),
+            adjustments: Vec::new(),
+            dropped_all: Vec::new(),
+            runs: Vec::new(),
+        }
+    }
+
+    /// Attempts run so far.
+    pub fn attempts_run(&self) -> usize {
+        self.runs.len()
+    }
+
+    /// Attempts still queued (a crash queues its retry, so this can grow).
+    pub fn attempts_left(&self) -> usize {
+        self.queue.0.len()
+    }
+
+    /// Runs the next attempt in the scheduler's queue; false once none is
+    /// left.
+    pub fn step(&mut self) -> bool {
+        let Some(attempt) = self.queue.pop() else {
+            return false;
+        };
+        let index = self.runs.len();
+        let logic = self.script.logic_at(attempt.at, self.config.logic);
+        let read = read(
+            &self.config,
+            &self.state,
+            &self.bronze,
+            self.script.start,
             attempt.day,
             attempt.at,
         );
-        let state_before = state.clone();
+        let state_before = self.state.clone();
         let crashed = attempt.crash_then_retry_at.is_some();
-        let (wrote, state_saved) = match (config.commit, crashed) {
+        let (wrote, state_saved) = match (self.config.commit, crashed) {
             (_, false) => (true, true),
             (CommitOrder::StateAfterWrite, true) => (true, false),
             (CommitOrder::StateBeforeWrite, true) => (false, true),
         };
         let rows_read = read.rows.len();
-        let read_ids = if track {
+        let read_ids = if self.track {
             read.rows
                 .iter()
-                .map(|&i| bronze.event(i).id.clone())
+                .map(|&i| self.bronze.event(i).id.clone())
                 .collect()
         } else {
             Vec::new()
         };
-        let reopen = config
+        let reopen = self
+            .config
             .finaliser
             .is_some_and(|f| f.after_final == AfterFinal::Reopen);
-        let final_before: SortedSet<Day> = finalised.keys().copied().collect();
+        let final_before: SortedSet<Day> = self.finalised.keys().copied().collect();
         let is_final = |dt: Day| !reopen && final_before.contains(&dt);
 
         let effect = if wrote {
             let batch = transform(
-                config,
-                &converted,
-                &bronze,
+                &self.config,
+                &self.converted,
+                &self.bronze,
                 &read,
                 attempt.day,
                 logic,
                 index,
             );
-            write(&mut silver, config.write, batch, &is_final, track)
+            write(
+                &mut self.silver,
+                self.config.write,
+                batch,
+                &is_final,
+                self.track,
+            )
         } else {
             Default::default()
         };
         for w in &effect.partitions {
-            gold.insert(w.dt, DailyTotal::of(silver.partition(w.dt)));
+            self.gold
+                .insert(w.dt, DailyTotal::of(self.silver.partition(w.dt)));
             if w.rows_after == 0 {
-                gold.remove(&w.dt);
+                self.gold.remove(&w.dt);
             }
         }
         let final_written: Vec<Day> = effect
@@ -132,80 +193,89 @@ pub fn simulate_with(config: &PipelineConfig, script: &Script, detail: Detail) -
             .map(|w| w.dt)
             .collect();
         if state_saved {
-            state = read.next_state;
+            self.state = read.next_state;
         }
 
         let mut newly_final = Vec::new();
         let mut booked = Vec::new();
         let mut dropped = Vec::new();
         if !crashed {
-            if let Some(finaliser) = config.finaliser {
+            if let Some(finaliser) = self.config.finaliser {
                 let last_final = shift(attempt.day, -i64::from(finaliser.allowed_lateness_days));
-                for dt in days(next_to_finalise, last_final) {
-                    finalised.entry(dt).or_insert(attempt.at);
+                for dt in days(self.next_to_finalise, last_final) {
+                    self.finalised.entry(dt).or_insert(attempt.at);
                     newly_final.push(dt);
                 }
-                if last_final >= next_to_finalise {
-                    next_to_finalise = shift(last_final, 1);
+                if last_final >= self.next_to_finalise {
+                    self.next_to_finalise = shift(last_final, 1);
                 }
                 if finaliser.after_final != AfterFinal::Reopen {
-                    for &i in bronze.arrived_between(reader_cursor, attempt.at) {
-                        let event = bronze.event(i);
-                        let late = finalised
+                    for &i in self.bronze.arrived_between(self.reader_cursor, attempt.at) {
+                        let event = self.bronze.event(i);
+                        let late = self
+                            .finalised
                             .get(&event.event_date())
                             .is_some_and(|f| *f < event.arrived_at);
                         if !late {
                             continue;
                         }
                         if finaliser.after_final == AfterFinal::Adjustments {
-                            adjustments.push(Adjustment {
+                            self.adjustments.push(Adjustment {
                                 id: event.id.clone(),
                                 key: event.key.clone(),
                                 dt: event.event_date(),
                                 arrived_at: event.arrived_at,
                                 booked_at: attempt.at,
-                                gbp: converted.get(i).and_then(|both| both[logic_slot(logic)]),
+                                gbp: self
+                                    .converted
+                                    .get(i)
+                                    .and_then(|both| both[logic_slot(logic)]),
                             });
                             booked.push(event.id.clone());
                         } else {
                             dropped.push(event.id.clone());
                         }
                     }
-                    reader_cursor = Some(attempt.at);
+                    self.reader_cursor = Some(attempt.at);
                 }
             }
         }
-        dropped_all.extend(dropped.iter().cloned());
-        last_attempt_ok.insert(attempt.day, !crashed);
+        self.dropped_all.extend(dropped.iter().cloned());
+        self.last_attempt_ok.insert(attempt.day, !crashed);
 
-        let snapshot = snapshots.then(|| {
-            let truth = truth_at(&bronze, attempt.at);
-            let (checks, through) = checks_now(&silver, &truth, script.start, &last_attempt_ok);
+        let snapshot = self.snapshots.then(|| {
+            let truth = truth_at(&self.bronze, attempt.at);
+            let (checks, through) = checks_now(
+                &self.silver,
+                &truth,
+                self.script.start,
+                &self.last_attempt_ok,
+            );
             // Days the pipeline has not reached yet are not missing, just not due.
-            let due = through.unwrap_or(script.start);
+            let due = through.unwrap_or(self.script.start);
             Snapshot {
-                silver: silver.clone(),
+                silver: self.silver.clone(),
                 checks,
-                diffs: diff(&silver, &truth, Some(due)),
+                diffs: diff(&self.silver, &truth, Some(due)),
             }
         });
 
         if let Some(retry_at) = attempt.crash_then_retry_at {
-            queue.push(Attempt {
+            self.queue.push(Attempt {
                 at: retry_at,
                 day: attempt.day,
                 kind: RunKind::Retry,
                 crash_then_retry_at: None,
             });
         }
-        runs.push(RunTrace {
+        self.runs.push(RunTrace {
             attempt: index,
             day: attempt.day,
             at: attempt.at,
             kind: attempt.kind,
             logic,
             state_before,
-            state_after: state.clone(),
+            state_after: self.state.clone(),
             rows_read,
             read_ids,
             partitions_read: read.partitions,
@@ -220,21 +290,34 @@ pub fn simulate_with(config: &PipelineConfig, script: &Script, detail: Detail) -
             dropped,
             snapshot,
         });
+        true
     }
 
-    let end = runs.last().map(|r| r.at);
-    let truth = end.map(|at| truth_at(&bronze, at)).unwrap_or_default();
-    let (checks, _) = checks_now(&silver, &truth, script.start, &last_attempt_ok);
-    let diffs = diff(&silver, &truth, None);
-    Outcome {
-        runs,
-        silver,
-        gold,
-        adjustments,
-        dropped: dropped_all,
-        finalised,
-        checks,
-        diffs,
+    /// The outcome, once `step` has run every attempt.
+    pub fn finish(self) -> Outcome {
+        let (checks, diffs) = if self.detail == Detail::Ids {
+            (Checks::default(), Vec::new())
+        } else {
+            let end = self.runs.last().map(|r| r.at);
+            let truth = end.map(|at| truth_at(&self.bronze, at)).unwrap_or_default();
+            let (checks, _) = checks_now(
+                &self.silver,
+                &truth,
+                self.script.start,
+                &self.last_attempt_ok,
+            );
+            (checks, diff(&self.silver, &truth, None))
+        };
+        Outcome {
+            runs: self.runs,
+            silver: self.silver,
+            gold: self.gold,
+            adjustments: self.adjustments,
+            dropped: self.dropped_all,
+            finalised: self.finalised,
+            checks,
+            diffs,
+        }
     }
 }
 

@@ -100,9 +100,10 @@ pub struct Outcome {
     pub dropped: Vec<Id>,
     /// When each final partition became final.
     pub finalised: SortedMap<Day, Instant>,
-    /// Checks after the last attempt.
+    /// Checks after the last attempt (none with `Detail::Ids`).
     pub checks: Checks,
-    /// Every partition against the truth as of the last attempt.
+    /// Every partition against the truth as of the last attempt (none with
+    /// `Detail::Ids`).
     pub diffs: Vec<PartitionDiff>,
 }
 

@@ -106,20 +106,75 @@ fn plan(setting: &Setting, design: &CompiledDesign, b: &BackfillDesign, script: 
 
 /// Runs `design`'s backfill on `script`; `None` when the design has none.
 pub fn run(setting: &Setting, design: &CompiledDesign, script: &Script) -> Option<Backfilled> {
+    Some(launch(setting, design, script)?.clock().rebuild(script))
+}
+
+/// `run`'s first step: the tables the scheduler built before the launch,
+/// and the plan; `None` when the design has no backfill. The grader takes
+/// the three steps one at a time so that the page can paint between them.
+pub fn launch(setting: &Setting, design: &CompiledDesign, script: &Script) -> Option<Launched> {
     let b = design.backfill?;
     let (silver_before, gold_before) = backfill_run::history(script, setting.launch);
-    let plan = plan(setting, design, &b, script);
-    let outcome = backfill_run::simulate(&plan, silver_before.clone(), gold_before.clone(), script);
-    Some(Backfilled {
+    Some(Launched {
+        plan: plan(setting, design, &b, script),
         design: b,
         silver_before,
         gold_before,
-        attempts: plan.attempts,
-        scheduled: plan.scheduled,
-        timeline: outcome.timeline,
-        report_at: outcome.report_at,
-        after: outcome.after,
     })
+}
+
+/// A backfill launched on the tables as they stood.
+pub struct Launched {
+    design: BackfillDesign,
+    plan: Plan,
+    silver_before: Table,
+    gold_before: Gold,
+}
+
+impl Launched {
+    /// `run`'s second step: the plan's steps on the clock.
+    pub fn clock(self) -> Clocked {
+        Clocked {
+            timeline: backfill_run::timeline(&self.plan),
+            launched: self,
+        }
+    }
+}
+
+/// A backfill whose steps are on the clock but not yet on the tables.
+pub struct Clocked {
+    launched: Launched,
+    timeline: Timeline,
+}
+
+impl Clocked {
+    /// `run`'s last step: the steps and the scheduled runs applied to the
+    /// tables.
+    pub fn rebuild(self, script: &Script) -> Backfilled {
+        let Launched {
+            design,
+            plan,
+            silver_before,
+            gold_before,
+        } = self.launched;
+        let outcome = backfill_run::rebuild(
+            &plan,
+            self.timeline,
+            silver_before.clone(),
+            gold_before.clone(),
+            script,
+        );
+        Backfilled {
+            design,
+            silver_before,
+            gold_before,
+            attempts: plan.attempts,
+            scheduled: plan.scheduled,
+            timeline: outcome.timeline,
+            report_at: outcome.report_at,
+            after: outcome.after,
+        }
+    }
 }
 
 /// The backfill moment by moment, for the smallest case: launches and

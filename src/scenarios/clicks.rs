@@ -9,6 +9,7 @@ use chrono::Duration;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::grade::DailyRule;
 use crate::design::{Graph, NodeKind};
 use crate::engine::calendar::{at, days, mm_dd, shift, weekday_day_month_time, Day, Instant};
 use crate::engine::event::Event;
@@ -16,7 +17,6 @@ use crate::engine::generate::daily_runs;
 use crate::engine::money::Money;
 use crate::engine::script::{RunKind, RunSpec, Script};
 use crate::engine::trace::{Outcome, RunTrace};
-use crate::engine::PipelineConfig;
 
 use super::replay::Silver;
 use super::report::{
@@ -100,15 +100,12 @@ pub fn script() -> Script {
     Script::new(first(), events, runs)
 }
 
-/// Every rule over one simulation of `config` on `script`.
-pub fn judge(graph: &Graph, config: &PipelineConfig, script: &Script) -> Vec<RuleResult> {
-    let outcome = crate::engine::simulate_with(config, script, crate::engine::Detail::Ids);
-    vec![
-        arrived_clicks_in_their_partition(graph, script, &outcome),
-        reruns_neither_duplicate_nor_remove(graph, &outcome),
-        runs_read_at_most_three_partitions(graph, &outcome),
-    ]
-}
+/// The rules' judges, in `RULES`' order, each reading the one simulation.
+pub const JUDGES: [DailyRule; 3] = [
+    |graph, script, ran| arrived_clicks_in_their_partition(graph, script, &ran.outcome),
+    |graph, _, ran| reruns_neither_duplicate_nor_remove(graph, &ran.outcome),
+    |graph, _, ran| runs_read_at_most_three_partitions(graph, &ran.outcome),
+];
 
 fn arrived_clicks_in_their_partition(
     graph: &Graph,

@@ -16,6 +16,7 @@ use crate::engine::script::{Deploy, RunSpec, Script};
 use crate::engine::LogicVersion;
 
 use super::backfilled::{Backfilled, Setting};
+use super::grade::BackfillRule;
 use super::report::{capped, nodes_of, result, Evidence, Rule, RuleResult, SHOWN};
 
 pub const SEED: u64 = 4;
@@ -109,18 +110,17 @@ pub fn drift_query() -> Vec<DriftRow> {
     drifting(silver_drift(&silver, &script.fx, aug(1)))
 }
 
-/// Every rule over one run of the design's backfill on `script` (the
-/// grader runs it once, and the check panel draws the same run).
-pub fn judge(graph: &Graph, done: &Backfilled, script: &Script) -> Vec<RuleResult> {
-    vec![
-        no_drift_afterwards(graph, script, done),
-        nothing_outside_the_blast_radius(graph, script, done),
-        rebuild_reads_bronze(graph, done),
-        gold_after_silver_report_after_gold(graph, done),
-        tonights_run_on_time(graph, done),
-        backfill_runs_fixed_logic(graph, done),
-    ]
-}
+/// The rules' judges, in `RULES`' order, each reading the one run of the
+/// design's backfill (the grader runs it once, and the check panel draws
+/// the same run).
+pub const JUDGES: [BackfillRule; 6] = [
+    no_drift_afterwards,
+    nothing_outside_the_blast_radius,
+    |graph, _, done| rebuild_reads_bronze(graph, done),
+    |graph, _, done| gold_after_silver_report_after_gold(graph, done),
+    |graph, _, done| tonights_run_on_time(graph, done),
+    |graph, _, done| backfill_runs_fixed_logic(graph, done),
+];
 
 /// The drift query's rows (more than a penny apart), from the 1st.
 fn drifting(rows: Vec<DriftRow>) -> Vec<DriftRow> {
@@ -287,22 +287,28 @@ fn rebuild_reads_bronze(graph: &Graph, done: &Backfilled) -> RuleResult {
 
 fn gold_after_silver_report_after_gold(graph: &Graph, done: &Backfilled) -> RuleResult {
     let steps = &done.timeline.done;
+    // Each date's silver ends per attempt, in trace order: a ten-year
+    // backfill has eleven thousand steps, too many to scan for each gold.
+    let mut silver_ends: SortedMap<(Day, usize), Vec<Instant>> = SortedMap::new();
+    for s in steps.iter().filter(|s| s.kind == StepKind::Silver) {
+        silver_ends
+            .entry((s.dt, s.attempt))
+            .or_default()
+            .push(s.end);
+    }
     let early: Vec<Evidence> = steps
         .iter()
         .filter(|g| g.kind == StepKind::Gold)
         .filter(|g| {
-            !steps.iter().any(|s| {
-                s.kind == StepKind::Silver
-                    && s.dt == g.dt
-                    && s.end <= g.start
-                    && s.attempt == g.attempt
-            })
+            !silver_ends
+                .get(&(g.dt, g.attempt))
+                .is_some_and(|ends| ends.iter().any(|end| *end <= g.start))
         })
         .map(|g| {
-            let silver = steps
-                .iter()
-                .find(|s| s.kind == StepKind::Silver && s.dt == g.dt && s.attempt == g.attempt)
-                .map(|s| format!(", before its silver finished at {}", hh_mm(s.end)))
+            let silver = silver_ends
+                .get(&(g.dt, g.attempt))
+                .and_then(|ends| ends.first())
+                .map(|end| format!(", before its silver finished at {}", hh_mm(*end)))
                 .unwrap_or_else(|| ", and its silver was never rebuilt".to_string());
             Evidence::at(
                 g.dt,

@@ -20,6 +20,7 @@ use crate::engine::script::{Interruption, RunSpec, Script};
 use crate::engine::table::DailyTotal;
 
 use super::backfilled::{Backfilled, Setting};
+use super::grade::BackfillRule;
 use super::report::{capped, lines, nodes_of, result, some_ids, Evidence, Rule, RuleResult, SHOWN};
 
 pub const SEED: u64 = 5;
@@ -113,14 +114,14 @@ pub fn script() -> Script {
     script
 }
 
-pub fn judge(graph: &Graph, done: &Backfilled, script: &Script) -> Vec<RuleResult> {
-    vec![
-        every_partition_matches_bronze(graph, script, done),
-        finished_work_not_redone(graph, done),
-        nightly_runs_never_wait(graph, done),
-        finished_by_monday_six(graph, done),
-    ]
-}
+/// The rules' judges, in `RULES`' order, each reading the one run of the
+/// design's backfill.
+pub const JUDGES: [BackfillRule; 4] = [
+    every_partition_matches_bronze,
+    |graph, _, done| finished_work_not_redone(graph, done),
+    |graph, _, done| nightly_runs_never_wait(graph, done),
+    |graph, _, done| finished_by_monday_six(graph, done),
+];
 
 fn every_partition_matches_bronze(graph: &Graph, script: &Script, done: &Backfilled) -> RuleResult {
     let mut bronze: SortedMap<Day, Vec<&str>> = SortedMap::new();

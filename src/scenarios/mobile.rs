@@ -10,6 +10,7 @@ use chrono::Duration;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::grade::DailyRule;
 use crate::design::{Graph, NodeKind};
 use crate::engine::calendar::{at, days, mm_dd, weekday_day_month_time, Day, Instant};
 use crate::engine::event::Event;
@@ -17,7 +18,6 @@ use crate::engine::generate::{daily_runs, DelayProfile};
 use crate::engine::money::Money;
 use crate::engine::script::Script;
 use crate::engine::trace::Outcome;
-use crate::engine::PipelineConfig;
 
 use super::replay::Silver;
 use super::report::{lines, nodes_of, result, run_name, some_ids, Rule, RuleResult};
@@ -90,18 +90,18 @@ fn percent(bp: i64) -> String {
     format!("{}.{:02} %", bp / 100, bp % 100)
 }
 
-pub fn judge(graph: &Graph, config: &PipelineConfig, script: &Script) -> Vec<RuleResult> {
-    let outcome = crate::engine::simulate_with(config, script, crate::engine::Detail::Ids);
+/// The rules' judges, in `RULES`' order, each reading the one simulation.
+pub const JUDGES: [DailyRule; 4] = [
+    |graph, script, ran| value_in_place_when_final(graph, script, &ran.outcome),
+    |graph, _, ran| final_by_the_close(graph, &ran.outcome),
+    |graph, script, ran| late_purchases_adjusted_once(graph, script, &ran.outcome),
     // From the compiled pipeline: a finaliser the write does not pass
     // through finalises nothing, so it sets no bound either.
-    let lateness = config.finaliser.map(|f| f.allowed_lateness_days);
-    vec![
-        value_in_place_when_final(graph, script, &outcome),
-        final_by_the_close(graph, &outcome),
-        late_purchases_adjusted_once(graph, script, &outcome),
-        runs_write_at_most_lateness_plus_one(graph, &outcome, lateness),
-    ]
-}
+    |graph, _, ran| {
+        let lateness = ran.config.finaliser.map(|f| f.allowed_lateness_days);
+        runs_write_at_most_lateness_plus_one(graph, &ran.outcome, lateness)
+    },
+];
 
 fn august(day: Day) -> bool {
     (first()..=last()).contains(&day)

@@ -8,6 +8,7 @@ use chrono::Duration;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::grade::DailyRule;
 use crate::design::{Graph, NodeKind};
 use crate::engine::calendar::{at, days, mm_dd, weekday_day_month_time, Day, Instant};
 use crate::engine::event::{Event, Id, OrderStatus};
@@ -15,7 +16,6 @@ use crate::engine::generate::daily_runs;
 use crate::engine::money::Money;
 use crate::engine::script::{RunKind, Script};
 use crate::engine::trace::Outcome;
-use crate::engine::PipelineConfig;
 
 use super::replay::Silver;
 use super::report::{capital, lines, nodes_of, result, run_name, some_ids, Rule, RuleResult};
@@ -133,15 +133,16 @@ fn status_name(status: Option<OrderStatus>) -> &'static str {
     }
 }
 
-pub fn judge(graph: &Graph, config: &PipelineConfig, script: &Script) -> Vec<RuleResult> {
-    let outcome = crate::engine::simulate_with(config, script, crate::engine::Detail::Ids);
-    let by_id: HashMap<&str, &Event> = script.events.iter().map(|e| (e.id.as_ref(), e)).collect();
-    vec![
-        silver_holds_the_latest_version(graph, script, &outcome),
-        no_order_id_twice(graph, &outcome),
-        reads_only_changes_since_last_success(graph, &outcome, &by_id),
-        retry_keeps_what_the_crash_read(graph, &outcome, &by_id),
-    ]
+/// The rules' judges, in `RULES`' order, each reading the one simulation.
+pub const JUDGES: [DailyRule; 4] = [
+    |graph, script, ran| silver_holds_the_latest_version(graph, script, &ran.outcome),
+    |graph, _, ran| no_order_id_twice(graph, &ran.outcome),
+    |graph, script, ran| reads_only_changes_since_last_success(graph, &ran.outcome, &by_id(script)),
+    |graph, script, ran| retry_keeps_what_the_crash_read(graph, &ran.outcome, &by_id(script)),
+];
+
+fn by_id(script: &Script) -> HashMap<&str, &Event> {
+    script.events.iter().map(|e| (e.id.as_ref(), e)).collect()
 }
 
 /// The latest change of each order that arrived before `until`.

@@ -7,8 +7,8 @@ use crate::design::Graph;
 use crate::engine::calendar::Instant;
 use crate::engine::script::{RunKind, RunSpec, Script};
 
-use super::grade::{grade_on, launch, setting};
-use super::report::{capital, run_name, Report};
+use super::grade::{launch, rule_fails, setting};
+use super::report::{capital, run_name};
 
 /// One removable piece of a script.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -182,10 +182,7 @@ impl Search {
             Some(kept) => rebuild(&self.script, kept, self.launch),
             None => self.script.clone(),
         };
-        match grade_on(self.number, &self.graph, &candidate) {
-            Report::Graded(rules) => rules.iter().any(|r| r.rule.id == self.rule && !r.passed),
-            Report::Structural(_) => false,
-        }
+        rule_fails(self.number, &self.graph, &candidate, &self.rule)
     }
 
     fn finish(&mut self) {
@@ -371,9 +368,12 @@ pub fn replay_at(number: u8, graph: &Graph, script: &Script) -> Vec<(Option<Inst
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::scenarios::grade::grade_on;
+    use crate::scenarios::report::Report;
 
     /// The search as one loop (ddmin as written before it was unrolled into
-    /// steps): the oracle the step-by-step search must agree with.
+    /// steps), judging every rule of each candidate: the oracle the
+    /// step-by-step search, which judges the one rule, must agree with.
     fn looped(
         number: u8,
         graph: &Graph,

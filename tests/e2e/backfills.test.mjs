@@ -131,6 +131,9 @@ test('a long smallest-case search shows progress, keeps the page answering, and 
   await page.getByRole('button', { name: 'Check my design' }).click();
   const r5 = page.locator('.rule[data-rule="R5"]');
   await r5.waitFor({ timeout: 120000 });
+  // A busy machine (this one slowed down): the search takes seconds.
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 8 });
   await r5.getByRole('button', { name: 'Show me the smallest case' }).click();
   const searching = r5.locator('.search-progress');
   await searching.waitFor();

@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { launch, openPage, axe } from './browser.mjs';
 import { node, buildChain } from './designs.mjs';
+import { importDesign, SLOW_DESIGN } from './big-design.mjs';
 
 let env;
 before(async () => { env = await launch(); });
@@ -141,6 +142,53 @@ test('scenario 2: append fails R2 with the doubled orders, a merge on the order 
   assert.match(await page.locator('li[data-scenario="2"] .progress').innerText(), /Passed/);
   const violations = await axe(page);
   assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('checking a slow design runs in slices: its progress shows, the page keeps answering, and it stops when asked', async () => {
+  const { page, errors, context } = await openPage(env, '/scenarios/3');
+  await importDesign(page, env.url, SLOW_DESIGN);
+  // A busy machine (this one slowed down): the check takes seconds, and
+  // without its slices it would hold the page for all of them.
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 50 });
+  // Stopped part-way, from the keyboard: nothing judged, nothing saved.
+  await page.getByRole('button', { name: 'Check my design' }).click();
+  const progress = page.locator('.check-progress');
+  const stopButton = progress.getByRole('button', { name: 'Stop checking' });
+  await stopButton.focus();
+  assert.match(await progress.locator('label').innerText(), /^Step \d+ of 61: /);
+  assert.equal(await stopButton.evaluate((b) => b === document.activeElement), true, 'focus stays on Stop while the check runs');
+  await page.keyboard.press('Enter');
+  await page.locator('.check .notice').filter({ hasText: /^Stopped after step \d+ of 61: nothing was judged or saved/ }).waitFor();
+  assert.equal(await progress.count(), 0);
+  assert.equal(await page.locator('.report').count(), 0);
+  assert.equal(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes('/progress/')).length), 0);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
+  await axe(page);
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 10 });
+  // Run to the end while a timer keeps asking for the main thread: no
+  // wait is long, however long the check.
+  const waits = page.evaluate(() => new Promise((done) => {
+    const seen = [];
+    let last = performance.now();
+    const tick = () => {
+      const now = performance.now();
+      seen.push(now - last);
+      last = now;
+      if (document.querySelector('.report')) done(seen); else setTimeout(tick, 0);
+    };
+    setTimeout(tick, 0);
+  }));
+  await page.getByRole('button', { name: 'Check my design' }).click();
+  const seen = await waits;
+  await page.locator('.report .rule').first().waitFor();
+  assert.ok(seen.length > 3, `${seen.length} timer turns during the check`);
+  const longest = Math.max(...seen);
+  assert.ok(longest < 800, `the main thread was held for ${longest.toFixed(0)} ms`);
+  assert.equal(await page.locator('.check .notice').filter({ hasText: 'Stopped' }).count(), 0);
+  assert.match(await page.locator('.report .verdict').innerText(), /requirements met/);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use crate::design::Graph;
 use crate::engine::calendar::weekday_day_month_time;
-use crate::scenarios::grade::{graded, launch, script};
+use crate::scenarios::grade::{graded, launch, script, Doing, Grading};
 use crate::scenarios::progress::Progress;
 use crate::scenarios::report::{Evidence, Report, RuleResult};
 use crate::scenarios::shrink::{replay_at, Search, Shrunk};
@@ -16,8 +16,8 @@ use super::Designer;
 
 /// Simulations one "smallest case" may spend.
 const SHRINK_BUDGET: usize = 400;
-/// How long the search runs before letting the browser paint: well inside
-/// a frame, so typing and the Stop button stay responsive.
+/// How long a check or the search runs before letting the browser paint:
+/// well inside a frame, so typing and the Stop buttons stay responsive.
 const SLICE_MS: f64 = 12.0;
 
 pub use crate::design::saves::progress_key;
@@ -30,16 +30,37 @@ struct Checked {
     picture: Option<crate::labs::pool::PoolPicture>,
 }
 
+/// A check under way: how far it has got, and what it is doing.
+#[derive(Clone, Copy, PartialEq)]
+struct Checking {
+    taken: usize,
+    steps: usize,
+    doing: Doing,
+}
+
+/// What a check's next step does, in the student's words.
+fn doing_text(doing: Doing) -> String {
+    match doing {
+        Doing::Compiling => "reading the design".to_string(),
+        Doing::Simulating { run, of } => {
+            format!("running the scenario's scheduled runs (run {run} of {of})")
+        }
+        Doing::History => "building the tables as they stood at the launch".to_string(),
+        Doing::Clock => "putting the backfill's steps on the clock".to_string(),
+        Doing::Tables => "rewriting the partitions the steps touched".to_string(),
+        Doing::Rule(id) => format!("checking requirement {id}"),
+        Doing::Done => "writing the report".to_string(),
+    }
+}
+
 #[component]
 pub fn CheckPanel() -> impl IntoView {
     let d = expect_context::<Designer>();
     let checked = RwSignal::new(None::<Checked>);
-    let checking = RwSignal::new(false);
-    let run_check = move || {
-        let graph = d.graph.get_untracked();
-        let (report, picture) = script(d.scenario)
-            .map(|s| graded(d.scenario, &graph, &s))
-            .unwrap_or((Report::Graded(Vec::new()), None));
+    let checking = RwSignal::new(None::<Checking>);
+    let stop = RwSignal::new(false);
+    let stopped = RwSignal::new(None::<String>);
+    let finish = move |graph: Graph, report: Report, picture| {
         let progress = Progress::of(&report);
         if let Err(message) = storage::set(&progress_key(d.scenario), &progress.to_text()) {
             d.notice.set(Some(super::Notice::Error(message)));
@@ -56,24 +77,89 @@ pub fn CheckPanel() -> impl IntoView {
             report,
             picture,
         }));
-        checking.set(false);
+        checking.set(None);
     };
-    // Say "checking" and let it paint before the run: a large backfill
-    // design takes a moment, and a silent page looks broken.
+    // The check runs in slices, as the smallest-case search does: a large
+    // design takes a while, and the page keeps painting, answering and
+    // offering Stop meanwhile.
     let check = move |_| {
-        checking.set(true);
-        set_timeout(run_check, std::time::Duration::from_millis(20));
+        let Some(script) = script(d.scenario) else {
+            return;
+        };
+        let graph = d.graph.get_untracked();
+        let number = d.scenario;
+        stop.set(false);
+        stopped.set(None);
+        checking.set(Some(Checking {
+            taken: 0,
+            steps: Grading::new(number, &graph, &script).steps(),
+            doing: Doing::Compiling,
+        }));
+        leptos::task::spawn_local(async move {
+            let mut grading = Grading::new(number, &graph, &script);
+            loop {
+                let slice = js_sys::Date::now();
+                let mut done = false;
+                while !done && js_sys::Date::now() - slice < SLICE_MS {
+                    done = grading.step();
+                }
+                if done {
+                    break;
+                }
+                let now = Checking {
+                    taken: grading.taken(),
+                    steps: grading.steps(),
+                    doing: grading.doing(),
+                };
+                // The panel may be gone (the student left the page).
+                if checking.try_set(Some(now)).is_some() {
+                    return;
+                }
+                gloo_timers::future::TimeoutFuture::new(0).await;
+                if stop.try_get_untracked().unwrap_or(true) {
+                    stopped.set(Some(format!(
+                        "Stopped after step {} of {}: nothing was judged or saved. Check again when you are ready.",
+                        grading.taken(),
+                        grading.steps()
+                    )));
+                    d.announcement.set("Check stopped.".to_string());
+                    checking.set(None);
+                    return;
+                }
+            }
+            let (report, picture) = grading.finish();
+            finish(graph, report, picture);
+        });
     };
     let stale =
         move || checked.with(|c| c.as_ref().is_some_and(|c| d.graph.with(|g| *g != c.graph)));
+    let busy = move || checking.with(Option::is_some);
     view! {
         <section class="check" aria-labelledby="check-title">
             <h2 id="check-title">"Check my design"</h2>
             <p class="muted">
                 "The lab runs your design through the scenario's days, faults included, and checks each requirement against what actually happened. Any design that meets them passes."
             </p>
-            <button type="button" class="primary" on:click=check disabled=move || checking.get()>"Check my design"</button>
-            <p role="status" class="muted">{move || checking.get().then_some("Checking your design: running it through the scenario's days…")}</p>
+            <button type="button" class="primary" on:click=check disabled=busy>"Check my design"</button>
+            <p role="status" class="muted">{move || busy().then_some("Checking your design…")}</p>
+            // Drawn once per check, its text and bar updated in place, so
+            // that the Stop button keeps keyboard focus while it runs.
+            <Show when=busy>
+                <div class="check-progress">
+                    <label for="check-progress">
+                        {move || checking.get().map(|c| {
+                            format!("Step {} of {}: {}", c.taken.min(c.steps), c.steps, doing_text(c.doing))
+                        })}
+                    </label>
+                    <progress
+                        id="check-progress"
+                        max=move || checking.get().map_or(1, |c| c.steps).to_string()
+                        value=move || checking.get().map_or(0, |c| c.taken.min(c.steps)).to_string()
+                    ></progress>
+                    <button type="button" on:click=move |_| stop.set(true)>"Stop checking"</button>
+                </div>
+            </Show>
+            {move || stopped.get().map(|message| view! { <p class="notice" role="status">{message}</p> })}
             <Show when=stale>
                 <p class="notice" role="status">"Your design has changed since this check: check again to see the new verdict."</p>
             </Show>
