@@ -22,7 +22,8 @@ function walk(dir) {
 
 const files = walk(staging)
   .map((path) => '/' + relative(staging, path).split(sep).join('/'))
-  .filter((url) => url !== '/sw.js');
+  // Brotli copies are the server's business: the browser asks for NAME.
+  .filter((url) => url !== '/sw.js' && !url.endsWith('.br'));
 for (const page of ['/index.html', '/scenarios.html']) {
   if (!files.includes(page)) {
     console.error(`service-worker: the build has no ${page}`);

@@ -14,6 +14,7 @@ use chrono::{Datelike, Duration};
 
 use super::calendar::{at, days, is_business_day, nth_business_day, shift, Day, Instant};
 use super::event::Event;
+use super::generate::OrderDraw;
 
 /// The hour of the daily run.
 pub const RUN_HOUR: u32 = 2;
@@ -33,11 +34,16 @@ pub fn finalising_run(dt: Day, l: u32) -> Instant {
 
 /// The smallest allowed lateness at which `event` reaches its partition in time.
 pub fn lateness_needed(event: &Event) -> u32 {
-    let first_build = finalising_run(event.event_date(), 0);
-    if event.arrived_at <= first_build {
+    days_needed(event.event_date(), event.arrived_at)
+}
+
+/// `lateness_needed` for an event of day `dt` that arrived at `arrived_at`.
+fn days_needed(dt: Day, arrived_at: Instant) -> u32 {
+    let first_build = finalising_run(dt, 0);
+    if arrived_at <= first_build {
         return 0;
     }
-    let late = event.arrived_at - first_build;
+    let late = arrived_at - first_build;
     let day = Duration::days(1);
     let whole = late.num_seconds().div_euclid(day.num_seconds());
     let rest = late.num_seconds().rem_euclid(day.num_seconds());
@@ -137,6 +143,45 @@ pub struct LateExample {
     pub needed: u32,
 }
 
+/// What the study reads of an event: an `Event`, or an order as drawn.
+trait Arrival {
+    fn event_time(&self) -> Instant;
+    fn arrived_at(&self) -> Instant;
+    fn minor(&self) -> i64;
+    /// Only for the few kept as examples.
+    fn id(&self) -> String;
+}
+
+impl Arrival for Event {
+    fn event_time(&self) -> Instant {
+        self.event_time
+    }
+    fn arrived_at(&self) -> Instant {
+        self.arrived_at
+    }
+    fn minor(&self) -> i64 {
+        self.amount.minor
+    }
+    fn id(&self) -> String {
+        self.id.to_string()
+    }
+}
+
+impl Arrival for OrderDraw {
+    fn event_time(&self) -> Instant {
+        self.event_time
+    }
+    fn arrived_at(&self) -> Instant {
+        self.arrived_at
+    }
+    fn minor(&self) -> i64 {
+        self.amount.minor
+    }
+    fn id(&self) -> String {
+        OrderDraw::id(self)
+    }
+}
+
 /// Examples kept per lateness needed.
 const EXAMPLES_PER_DAY: usize = 3;
 
@@ -179,6 +224,16 @@ impl LatenessFigures {
 impl LatenessStudy {
     /// Prepares the events of `first..=last` (others are ignored).
     pub fn new(events: &[Event], first: Day, last: Day) -> Self {
+        Self::of(events, first, last)
+    }
+
+    /// `new` over generated orders that were never named: the same study
+    /// (a test holds them equal).
+    pub fn of_draws(draws: &[OrderDraw], first: Day, last: Day) -> Self {
+        Self::of(draws, first, last)
+    }
+
+    fn of<A: Arrival>(events: &[A], first: Day, last: Day) -> Self {
         let mut needed: Vec<Tally> = Vec::new();
         let mut bookings: SortedMap<(u32, i32, u32), Tally> = SortedMap::new();
         let mut histogram: Vec<(&'static str, u64)> =
@@ -187,11 +242,12 @@ impl LatenessStudy {
         let mut examples: SortedMap<u32, Vec<LateExample>> = SortedMap::new();
         for event in events
             .iter()
-            .filter(|e| (first..=last).contains(&e.event_date()))
+            .filter(|e| (first..=last).contains(&e.event_time().date()))
         {
-            let value = event.amount.minor;
+            let (event_time, arrived_at) = (event.event_time(), event.arrived_at());
+            let value = event.minor();
             total.add(value);
-            let l = lateness_needed(event);
+            let l = days_needed(event_time.date(), arrived_at);
             let slot = l as usize;
             if needed.len() <= slot {
                 needed.resize(slot + 1, Tally::default());
@@ -201,20 +257,20 @@ impl LatenessStudy {
                 let kept = examples.entry(l).or_default();
                 if kept.len() < EXAMPLES_PER_DAY {
                     kept.push(LateExample {
-                        id: event.id.to_string(),
-                        event_time: event.event_time,
-                        arrived_at: event.arrived_at,
+                        id: event.id(),
+                        event_time,
+                        arrived_at,
                         value,
                         needed: l,
                     });
                 }
-                let booked = booking_run(event.arrived_at).date();
+                let booked = booking_run(arrived_at).date();
                 bookings
                     .entry((l, booked.year(), booked.month()))
                     .or_default()
                     .add(value);
             }
-            let delay = (event.arrived_at - event.event_time).num_seconds();
+            let delay = (arrived_at - event_time).num_seconds();
             if let Some(bucket) = DELAY_BUCKETS.iter().position(|(_, upper)| delay < *upper) {
                 histogram[bucket].1 += 1;
             }
@@ -332,6 +388,36 @@ mod tests {
 
     fn d(m: u32, day: u32) -> Day {
         NaiveDate::from_ymd_opt(2026, m, day).expect("valid date")
+    }
+
+    /// The lab studies drawn orders, never named; the study is the one of
+    /// the named orders, every figure and example alike, for each profile.
+    #[test]
+    fn a_study_of_drawn_orders_is_the_study_of_the_named_ones() {
+        use crate::engine::generate::{order_draws, orders, CurrencyMix, DelayProfile, OrderSpec};
+        for (seed, delays) in [
+            (1, DelayProfile::WebCheckout),
+            (2, DelayProfile::MobileOffline),
+            (3, DelayProfile::PartnerBatch),
+        ] {
+            let spec = OrderSpec {
+                seed,
+                first: d(7, 30),
+                last: d(9, 2),
+                per_day: 200,
+                mix: CurrencyMix::GBP_ONLY,
+                delays,
+                min_minor: 99,
+                max_minor: 4_999,
+            };
+            let named = LatenessStudy::new(&orders(&spec), d(8, 1), d(8, 31));
+            let drawn = LatenessStudy::of_draws(&order_draws(&spec), d(8, 1), d(8, 31));
+            assert_eq!(drawn, named, "{delays:?}");
+            assert!(
+                !named.missed_examples(0, 3).is_empty(),
+                "{delays:?}: some arrive late"
+            );
+        }
     }
 
     fn arriving(day: Day, arrived: Instant) -> Event {

@@ -6,7 +6,7 @@ import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
 import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { gzipSync } from 'node:zlib';
+import { brotliDecompressSync, gzipSync } from 'node:zlib';
 
 const TYPES = {
   '.html': 'text/html; charset=utf-8',
@@ -36,8 +36,10 @@ export function inside(dist, urlPath) {
   return file;
 }
 
-// Compressed once per file version, as a static host or CDN would serve
-// them: the wasm is a third of its size gzipped, which is what a phone
+// Compressed as a static host or CDN serves them: the brotli copy
+// scripts/build wrote when the browser accepts brotli (as every current
+// browser does), else gzip, compressed once per file version. The wasm is
+// a third of its size gzipped and less with brotli, which is what a phone
 // on a slow network waits for.
 const COMPRESSIBLE = new Set(['.html', '.js', '.wasm', '.css', '.svg', '.json']);
 const gzipped = new Map();
@@ -55,7 +57,30 @@ export function page(path) {
   return trimmed === '/scenarios' || trimmed.startsWith('/scenarios/') ? 'scenarios.html' : 'index.html';
 }
 
-export function startServer({ root, port = 0, host = '127.0.0.1' }) {
+const copies = new Map();
+
+/// `file`'s brotli copy when there is one and it holds exactly `body` (a
+/// file changed after the build, as the offline test's new sw.js is, has a
+/// stale copy); checked once per version of the two.
+async function brotliCopy(file, body) {
+  const [plain, packed] = await Promise.all([stat(file), stat(file + '.br').catch(() => null)]);
+  if (packed === null) return null;
+  const key = `${file}:${plain.mtimeMs}:${plain.size}:${packed.mtimeMs}:${packed.size}`;
+  if (!copies.has(key)) {
+    const copy = await readFile(file + '.br');
+    let same = false;
+    try {
+      same = brotliDecompressSync(copy).equals(body);
+    } catch {
+      same = false;
+    }
+    copies.set(key, same ? copy : null);
+  }
+  return copies.get(key);
+}
+
+/// `brotli: false` serves gzip only, as a host without brotli does.
+export function startServer({ root, port = 0, host = '127.0.0.1', brotli = true }) {
   const dist = resolve(root);
   const server = createServer(async (req, res) => {
     try {
@@ -74,7 +99,15 @@ export function startServer({ root, port = 0, host = '127.0.0.1' }) {
       if (!info || info.isDirectory() || !extname(file)) file = join(dist, page(new URL(req.url, 'http://x').pathname));
       const body = await readFile(file);
       const headers = { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache', vary: 'accept-encoding' };
-      if (COMPRESSIBLE.has(extname(file)) && /\bgzip\b/.test(req.headers['accept-encoding'] ?? '')) {
+      const accepts = req.headers['accept-encoding'] ?? '';
+      const copy = brotli && COMPRESSIBLE.has(extname(file)) && /\bbr\b/.test(accepts) ? await brotliCopy(file, body) : null;
+      if (copy) {
+        headers['content-encoding'] = 'br';
+        res.writeHead(200, headers);
+        res.end(copy);
+        return;
+      }
+      if (COMPRESSIBLE.has(extname(file)) && /\bgzip\b/.test(accepts)) {
         const mtime = (await stat(file)).mtimeMs;
         headers['content-encoding'] = 'gzip';
         res.writeHead(200, headers);

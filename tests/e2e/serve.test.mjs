@@ -61,3 +61,47 @@ test('text and wasm go out gzipped to a client that asks, as a static host sends
     await rm(base, { recursive: true, force: true });
   }
 });
+
+test('the build\'s brotli copy goes to a client that accepts brotli, gzip to the rest, and a stale copy never', async () => {
+  const { brotliDecompressSync, gunzipSync } = await import('node:zlib');
+  const { get } = await import('node:http');
+  const { execFileSync } = await import('node:child_process');
+  const { utimes } = await import('node:fs/promises');
+  const base = await mkdtemp(join(tmpdir(), 'serve-'));
+  const text = 'console.log("ok");'.repeat(50);
+  await writeFile(join(base, 'index.html'), '<h1>app</h1>');
+  await writeFile(join(base, 'app.js'), text);
+  execFileSync(process.execPath, [new URL('../../scripts/precompress.mjs', import.meta.url).pathname, base]);
+  const raw = (url, path, encoding) => new Promise((ok, fail) => {
+    get(url + path, { headers: { 'accept-encoding': encoding } }, (res) => {
+      const chunks = [];
+      res.on('data', (c) => chunks.push(c));
+      res.on('end', () => ok({ headers: res.headers, body: Buffer.concat(chunks) }));
+    }).on('error', fail);
+  });
+  const { server, url } = await startServer({ root: base });
+  const gzipOnly = await startServer({ root: base, brotli: false });
+  try {
+    const packed = await raw(url, '/app.js', 'gzip, deflate, br, zstd');
+    assert.equal(packed.headers['content-encoding'], 'br');
+    assert.equal(brotliDecompressSync(packed.body).toString(), text);
+    assert.match(packed.headers.vary, /accept-encoding/);
+    const zipped = await raw(url, '/app.js', 'gzip');
+    assert.equal(zipped.headers['content-encoding'], 'gzip');
+    assert.equal(gunzipSync(zipped.body).toString(), text);
+    const host = await raw(gzipOnly.url, '/app.js', 'gzip, br');
+    assert.equal(host.headers['content-encoding'], 'gzip', 'a host without brotli');
+    // A file changed after its copy was written is served from itself,
+    // whatever the clocks say.
+    await writeFile(join(base, 'app.js'), 'changed();'.repeat(40));
+    const earlier = new Date(Date.now() - 60000);
+    await utimes(join(base, 'app.js'), earlier, earlier);
+    const fresh = await raw(url, '/app.js', 'br, gzip');
+    assert.equal(fresh.headers['content-encoding'], 'gzip');
+    assert.equal(gunzipSync(fresh.body).toString(), 'changed();'.repeat(40));
+  } finally {
+    server.close();
+    gzipOnly.server.close();
+    await rm(base, { recursive: true, force: true });
+  }
+});

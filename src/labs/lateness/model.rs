@@ -3,7 +3,7 @@
 use chrono::NaiveTime;
 
 use crate::engine::calendar::Day;
-use crate::engine::generate::{orders, CurrencyMix, DelayProfile, OrderSpec};
+use crate::engine::generate::{order_draws, CurrencyMix, DelayProfile, OrderSpec};
 use crate::engine::lateness::{Lateness, LatenessStudy};
 
 /// The arrival profiles on offer.
@@ -131,7 +131,7 @@ pub fn study(profile: Profile) -> LatenessStudy {
         min_minor: 99,
         max_minor: 4_999,
     };
-    LatenessStudy::new(&orders(&spec), august(1), august(31))
+    LatenessStudy::of_draws(&order_draws(&spec), august(1), august(31))
 }
 
 /// A partition's state as the calendar shows it, seen right after the
