@@ -1167,5 +1167,15 @@ fn summary_detail_reaches_the_same_tables_as_full_detail() {
             .runs
             .iter()
             .all(|r| r.snapshot.is_none() && r.read_ids.is_empty()));
+        // The grader's detail: the same runs and tables with their ids, but
+        // no comparison with the truth, and it says so.
+        let ids = simulate_with(&config, &script, Detail::Ids);
+        assert_eq!(ids.silver, full.silver);
+        assert_eq!(
+            ids.runs.iter().map(|r| &r.read_ids).collect::<Vec<_>>(),
+            full.runs.iter().map(|r| &r.read_ids).collect::<Vec<_>>()
+        );
+        assert!(full.compared && summary.compared && !ids.compared);
+        assert!(ids.checks.0.is_empty() && ids.diffs.is_empty());
     }
 }

@@ -295,7 +295,8 @@ impl<'a> Simulation<'a> {
 
     /// The outcome, once `step` has run every attempt.
     pub fn finish(self) -> Outcome {
-        let (checks, diffs) = if self.detail == Detail::Ids {
+        let compared = self.detail != Detail::Ids;
+        let (checks, diffs) = if !compared {
             (Checks::default(), Vec::new())
         } else {
             let end = self.runs.last().map(|r| r.at);
@@ -317,6 +318,7 @@ impl<'a> Simulation<'a> {
             finalised: self.finalised,
             checks,
             diffs,
+            compared,
         }
     }
 }

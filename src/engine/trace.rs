@@ -105,10 +105,18 @@ pub struct Outcome {
     /// Every partition against the truth as of the last attempt (none with
     /// `Detail::Ids`).
     pub diffs: Vec<PartitionDiff>,
+    /// Whether `checks` and `diffs` were computed: false for `Detail::Ids`,
+    /// whose empty lists would read as a clean table.
+    pub compared: bool,
 }
 
 impl Outcome {
+    /// Read off the checks and diffs: not for a `Detail::Ids` outcome.
     pub fn verdict(&self) -> Verdict {
+        debug_assert!(
+            self.compared,
+            "a verdict of a simulation that skipped the comparison"
+        );
         if self.diffs.iter().all(PartitionDiff::is_clean) {
             return Verdict::Correct;
         }
@@ -124,16 +132,26 @@ impl Outcome {
         self.runs.iter().map(|r| r.rows_read).sum()
     }
 
-    /// Keys that belong in the table and are nowhere in it.
+    /// Keys that belong in the table and are nowhere in it (from the
+    /// diffs: not for a `Detail::Ids` outcome).
     pub fn lost(&self) -> Vec<Id> {
+        debug_assert!(
+            self.compared,
+            "lost rows of a simulation that skipped the comparison"
+        );
         self.diffs
             .iter()
             .flat_map(|d| d.lost.iter().cloned())
             .collect()
     }
 
-    /// One entry per extra copy of a key.
+    /// One entry per extra copy of a key (from the diffs: not for a
+    /// `Detail::Ids` outcome).
     pub fn duplicates(&self) -> Vec<Id> {
+        debug_assert!(
+            self.compared,
+            "duplicates of a simulation that skipped the comparison"
+        );
         self.diffs
             .iter()
             .flat_map(|d| d.duplicates.iter().cloned())

@@ -210,6 +210,8 @@ pub enum Doing {
     Tables,
     /// The rule with this id.
     Rule(&'static str),
+    /// Nothing left to do (or, asked about a rule the scenario does not
+    /// have, nothing to judge).
     Done,
 }
 
@@ -274,13 +276,9 @@ impl<'a> Grading<'a> {
                         compiled.pipeline,
                         Simulation::new(compiled.pipeline, self.script, Detail::Ids),
                     ),
-                    Judge::Backfill { .. } if compiled.backfill.is_none() => Stage::Done(
-                        Report::Structural(vec![Problem {
-                            node: None,
-                            message: "This scenario is a backfill: add a backfill job and connect it to the transform it runs.".to_string(),
-                        }]),
-                        None,
-                    ),
+                    Judge::Backfill { .. } if compiled.backfill.is_none() => {
+                        Stage::Done(Report::Structural(vec![no_backfill()]), None)
+                    }
                     Judge::Backfill { setting, .. } => Stage::Launch(setting(), compiled),
                 }
             }
@@ -399,6 +397,14 @@ impl<'a> Grading<'a> {
     }
 }
 
+/// What a backfill scenario says of a design without a backfill job.
+fn no_backfill() -> Problem {
+    Problem {
+        node: None,
+        message: "This scenario is a backfill: add a backfill job and connect it to the transform it runs.".to_string(),
+    }
+}
+
 /// The attempts a daily simulation of `script` makes: each run, and a
 /// retry for each run that crashes.
 fn attempts(script: &Script) -> usize {
@@ -506,7 +512,7 @@ mod tests {
             Judge::Backfill { rules, setting } => {
                 let setting = setting();
                 let Some(done) = backfilled::run(&setting, &compiled, script) else {
-                    return (Report::Structural(Vec::new()), None);
+                    return (Report::Structural(vec![no_backfill()]), None);
                 };
                 let results = rules.iter().map(|r| r(graph, script, &done)).collect();
                 let picture = from_timeline(
@@ -606,19 +612,34 @@ mod tests {
         }
     }
 
-    /// A design that cannot run stops after reading it, with its problems.
+    /// A design that cannot run stops after reading it, with its problems:
+    /// one that does not compile, and a backfill scenario's design without
+    /// a backfill. An unknown scenario or rule has nothing to judge.
     #[test]
     fn a_structural_problem_ends_the_check_at_the_first_step() {
-        let script = script(4).unwrap_or_else(|| {
-            Script::new(crate::engine::calendar::aug(1), Vec::new(), Vec::new())
-        });
-        let graph = crate::scenarios::sample::sample(1, crate::design::graph::WriteChoice::Append);
-        let mut grading = Grading::new(4, &graph, &script);
-        assert!(grading.step(), "one step");
-        assert_eq!(grading.doing(), Doing::Done);
-        assert!(matches!(grading.finish().0, Report::Structural(p) if !p.is_empty()));
-        let mut unknown = Grading::new(9, &graph, &script);
+        use crate::design::graph::WriteChoice;
+        use crate::scenarios::sample::sample;
+        let script = (SCENARIOS[3].script)();
+        let daily = sample(1, WriteChoice::Append);
+        let mut unconnected = sample(4, WriteChoice::Append);
+        unconnected.edges = Default::default();
+        assert!(compile(&unconnected).is_err());
+        for (number, graph) in [(4, &daily), (4, &unconnected), (1, &unconnected)] {
+            let mut grading = Grading::new(number, graph, &script);
+            assert!(grading.step(), "one step");
+            assert_eq!(grading.doing(), Doing::Done);
+            assert!(matches!(grading.finish().0, Report::Structural(p) if !p.is_empty()));
+        }
+        let mut unknown = Grading::new(9, &daily, &script);
+        assert_eq!(unknown.steps(), 1);
         assert!(unknown.step());
         assert_eq!(unknown.finish().0, Report::Graded(Vec::new()));
+        // No such rule: the run is made, nothing is judged, nothing fails.
+        let graph = sample(4, WriteChoice::OverwritePartition);
+        let mut no_rule = Grading::only(4, &graph, &script, "R9");
+        while !no_rule.step() {}
+        assert_eq!(no_rule.taken(), no_rule.steps());
+        assert_eq!(no_rule.finish().0, Report::Graded(Vec::new()));
+        assert!(!rule_fails(4, &graph, &script, "R9"));
     }
 }

@@ -144,9 +144,11 @@ test('a long smallest-case search shows progress, keeps the page answering, and 
   }));
   assert.ok(lag < 500, `a timer waited ${lag} ms during the search`);
   assert.match(await searching.locator('label').innerText(), /^Searching for the smallest case: \d+ of at most 400 cases tried$/);
-  await searching.getByRole('button', { name: 'Stop the search' }).click();
+  await searching.getByRole('button', { name: 'Stop the search' }).focus();
+  await page.keyboard.press('Enter');
   await r5.locator('.notice').filter({ hasText: /^Stopped after \d+ of at most 400 cases/ }).waitFor({ timeout: 30000 });
   assert.equal(await searching.count(), 0);
+  assert.equal(await r5.getByRole('button', { name: 'Show me the smallest case' }).evaluate((b) => b === document.activeElement), true, 'focus goes back to the button that started the search');
   assert.equal(await r5.locator('[data-smallest="R5"]').count(), 0);
   assert.deepEqual(errors, []);
   await context.close();

@@ -153,16 +153,28 @@ test('checking a slow design runs in slices: its progress shows, the page keeps 
   // without its slices it would hold the page for all of them.
   const cdp = await context.newCDPSession(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 50 });
-  // Stopped part-way, from the keyboard: nothing judged, nothing saved.
-  await page.getByRole('button', { name: 'Check my design' }).click();
+  // Started and stopped part-way from the keyboard: while it runs the
+  // button is marked busy and keeps focus; stopped, nothing is judged or
+  // saved and focus comes back to it.
+  const checkButton = page.getByRole('button', { name: 'Check my design' });
+  await checkButton.focus();
+  await page.keyboard.press('Enter');
   const progress = page.locator('.check-progress');
+  await progress.waitFor();
+  assert.equal(await checkButton.getAttribute('aria-disabled'), 'true');
+  assert.equal(await checkButton.evaluate((b) => b === document.activeElement), true, 'the busy button keeps focus');
   const stopButton = progress.getByRole('button', { name: 'Stop checking' });
+  const label = progress.locator('label');
+  await label.filter({ hasText: /^Step \d+ of 61: / }).waitFor();
   await stopButton.focus();
-  assert.match(await progress.locator('label').innerText(), /^Step \d+ of 61: /);
+  // The line moves on and the Stop button is still the one focused.
+  const before = await label.innerText();
+  await page.waitForFunction((was) => document.querySelector('.check-progress label')?.textContent !== was, before, { timeout: 60000 });
   assert.equal(await stopButton.evaluate((b) => b === document.activeElement), true, 'focus stays on Stop while the check runs');
   await page.keyboard.press('Enter');
-  await page.locator('.check .notice').filter({ hasText: /^Stopped after step \d+ of 61: nothing was judged or saved/ }).waitFor();
+  await page.locator('.check .notice').filter({ hasText: /^Stopped after \d+ of 61 steps: no verdict was given or saved/ }).waitFor();
   assert.equal(await progress.count(), 0);
+  assert.equal(await checkButton.evaluate((b) => b === document.activeElement), true, 'focus goes back to the check button');
   assert.equal(await page.locator('.report').count(), 0);
   assert.equal(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes('/progress/')).length), 0);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
@@ -181,7 +193,7 @@ test('checking a slow design runs in slices: its progress shows, the page keeps 
     };
     setTimeout(tick, 0);
   }));
-  await page.getByRole('button', { name: 'Check my design' }).click();
+  await page.keyboard.press('Enter');
   const seen = await waits;
   await page.locator('.report .rule').first().waitFor();
   assert.ok(seen.length > 3, `${seen.length} timer turns during the check`);
@@ -189,6 +201,8 @@ test('checking a slow design runs in slices: its progress shows, the page keeps 
   assert.ok(longest < 800, `the main thread was held for ${longest.toFixed(0)} ms`);
   assert.equal(await page.locator('.check .notice').filter({ hasText: 'Stopped' }).count(), 0);
   assert.match(await page.locator('.report .verdict').innerText(), /requirements met/);
+  assert.equal(await checkButton.evaluate((b) => b === document.activeElement), true, 'focus stays on the check button');
+  assert.equal(await checkButton.getAttribute('aria-disabled'), null);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -70,6 +70,7 @@ test('the build\'s brotli copy goes to a client that accepts brotli, gzip to the
   const base = await mkdtemp(join(tmpdir(), 'serve-'));
   const text = 'console.log("ok");'.repeat(50);
   await writeFile(join(base, 'index.html'), '<h1>app</h1>');
+  await writeFile(join(base, 'scenarios.html'), '<h1>scenarios</h1>'.repeat(10));
   await writeFile(join(base, 'app.js'), text);
   execFileSync(process.execPath, [new URL('../../scripts/precompress.mjs', import.meta.url).pathname, base]);
   const raw = (url, path, encoding) => new Promise((ok, fail) => {
@@ -86,6 +87,10 @@ test('the build\'s brotli copy goes to a client that accepts brotli, gzip to the
     assert.equal(packed.headers['content-encoding'], 'br');
     assert.equal(brotliDecompressSync(packed.body).toString(), text);
     assert.match(packed.headers.vary, /accept-encoding/);
+    // A deep link gets its page's copy too.
+    const deep = await raw(url, '/scenarios/3', 'gzip, br');
+    assert.equal(deep.headers['content-encoding'], 'br');
+    assert.equal(brotliDecompressSync(deep.body).toString(), '<h1>scenarios</h1>'.repeat(10));
     const zipped = await raw(url, '/app.js', 'gzip');
     assert.equal(zipped.headers['content-encoding'], 'gzip');
     assert.equal(gunzipSync(zipped.body).toString(), text);

@@ -53,6 +53,15 @@ fn doing_text(doing: Doing) -> String {
     }
 }
 
+/// The progress line: the step under way (the next to run) and what it does.
+fn progress_text(c: Checking) -> String {
+    if c.steps == 0 {
+        return "Preparing the scenario's days".to_string();
+    }
+    let now = c.taken.saturating_add(1).min(c.steps);
+    format!("Step {now} of {}: {}", c.steps, doing_text(c.doing))
+}
+
 #[component]
 pub fn CheckPanel() -> impl IntoView {
     let d = expect_context::<Designer>();
@@ -60,6 +69,20 @@ pub fn CheckPanel() -> impl IntoView {
     let checking = RwSignal::new(None::<Checking>);
     let stop = RwSignal::new(false);
     let stopped = RwSignal::new(None::<String>);
+    let check_button = NodeRef::<leptos::html::Button>::new();
+    // The Stop button goes when the check ends: keyboard focus on it goes
+    // back to "Check my design" (which stays focusable throughout).
+    let done_checking = move || {
+        let in_progress = document()
+            .active_element()
+            .is_some_and(|e| e.closest(".check-progress").ok().flatten().is_some());
+        if in_progress {
+            if let Some(button) = check_button.try_get_untracked().flatten() {
+                let _ = button.focus();
+            }
+        }
+        checking.set(None);
+    };
     let finish = move |graph: Graph, report: Report, picture| {
         let progress = Progress::of(&report);
         if let Err(message) = storage::set(&progress_key(d.scenario), &progress.to_text()) {
@@ -77,25 +100,31 @@ pub fn CheckPanel() -> impl IntoView {
             report,
             picture,
         }));
-        checking.set(None);
+        done_checking();
     };
     // The check runs in slices, as the smallest-case search does: a large
     // design takes a while, and the page keeps painting, answering and
     // offering Stop meanwhile.
     let check = move |_| {
-        let Some(script) = script(d.scenario) else {
+        if checking.with_untracked(Option::is_some) {
             return;
-        };
+        }
         let graph = d.graph.get_untracked();
         let number = d.scenario;
         stop.set(false);
         stopped.set(None);
+        // Steps not known yet: the scenario's days are made after a paint.
         checking.set(Some(Checking {
             taken: 0,
-            steps: Grading::new(number, &graph, &script).steps(),
+            steps: 0,
             doing: Doing::Compiling,
         }));
         leptos::task::spawn_local(async move {
+            gloo_timers::future::TimeoutFuture::new(0).await;
+            let Some(script) = script(number) else {
+                done_checking();
+                return;
+            };
             let mut grading = Grading::new(number, &graph, &script);
             loop {
                 let slice = js_sys::Date::now();
@@ -117,13 +146,14 @@ pub fn CheckPanel() -> impl IntoView {
                 }
                 gloo_timers::future::TimeoutFuture::new(0).await;
                 if stop.try_get_untracked().unwrap_or(true) {
-                    stopped.set(Some(format!(
-                        "Stopped after step {} of {}: nothing was judged or saved. Check again when you are ready.",
+                    let what = format!(
+                        "Stopped after {} of {} steps: no verdict was given or saved.",
                         grading.taken(),
                         grading.steps()
-                    )));
-                    d.announcement.set("Check stopped.".to_string());
-                    checking.set(None);
+                    );
+                    d.announcement.set(what.clone());
+                    stopped.set(Some(format!("{what} Check again when you are ready.")));
+                    done_checking();
                     return;
                 }
             }
@@ -140,26 +170,29 @@ pub fn CheckPanel() -> impl IntoView {
             <p class="muted">
                 "The lab runs your design through the scenario's days, faults included, and checks each requirement against what actually happened. Any design that meets them passes."
             </p>
-            <button type="button" class="primary" on:click=check disabled=busy>"Check my design"</button>
+            // Marked busy rather than disabled while it runs: a disabled
+            // button drops keyboard focus.
+            <button type="button" class="primary" node_ref=check_button on:click=check aria-disabled=move || busy().then_some("true")>
+                "Check my design"
+            </button>
             <p role="status" class="muted">{move || busy().then_some("Checking your design…")}</p>
             // Drawn once per check, its text and bar updated in place, so
             // that the Stop button keeps keyboard focus while it runs.
             <Show when=busy>
                 <div class="check-progress">
                     <label for="check-progress">
-                        {move || checking.get().map(|c| {
-                            format!("Step {} of {}: {}", c.taken.min(c.steps), c.steps, doing_text(c.doing))
-                        })}
+                        {move || checking.get().map(progress_text)}
                     </label>
                     <progress
                         id="check-progress"
-                        max=move || checking.get().map_or(1, |c| c.steps).to_string()
+                        max=move || checking.get().map_or(1, |c| c.steps.max(1)).to_string()
                         value=move || checking.get().map_or(0, |c| c.taken.min(c.steps)).to_string()
                     ></progress>
                     <button type="button" on:click=move |_| stop.set(true)>"Stop checking"</button>
                 </div>
             </Show>
-            {move || stopped.get().map(|message| view! { <p class="notice" role="status">{message}</p> })}
+            // Announced through the page's live region, shown here.
+            {move || stopped.get().map(|message| view! { <p class="notice">{message}</p> })}
             <Show when=stale>
                 <p class="notice" role="status">"Your design has changed since this check: check again to see the new verdict."</p>
             </Show>
@@ -230,7 +263,24 @@ fn RuleView(result: RuleResult) -> impl IntoView {
             d.focus_request.set(Some(*first));
         }
     };
+    let smallest_button = NodeRef::<leptos::html::Button>::new();
+    // As with the check: focus on "Stop the search" goes back to the
+    // button that started it when the search ends.
+    let done_searching = move || {
+        let in_progress = document()
+            .active_element()
+            .is_some_and(|e| e.closest(".search-progress").ok().flatten().is_some());
+        if in_progress {
+            if let Some(button) = smallest_button.try_get_untracked().flatten() {
+                let _ = button.focus();
+            }
+        }
+        working.set(false);
+    };
     let smallest = move |_| {
+        if working.get_untracked() {
+            return;
+        }
         let Some(original) = script(d.scenario) else {
             return;
         };
@@ -260,7 +310,7 @@ fn RuleView(result: RuleResult) -> impl IntoView {
                     break;
                 }
                 if stop.try_get_untracked().unwrap_or(true) {
-                    working.set(false);
+                    done_searching();
                     shrunk.set(Some(Err(format!(
                         "Stopped after {} of at most {} cases. Ask again to search from the start.",
                         search.tried(),
@@ -274,7 +324,7 @@ fn RuleView(result: RuleResult) -> impl IntoView {
                 "This rule passes for the design as it is now: check again.".to_string()
             });
             shrunk.set(Some(found));
-            working.set(false);
+            done_searching();
         });
     };
     let status = if result.passed { "passed" } else { "failed" };
@@ -292,7 +342,7 @@ fn RuleView(result: RuleResult) -> impl IntoView {
                 <p class="hint">"Idea to revisit: " <em>{result.rule.concept}</em></p>
                 <div class="button-row">
                     <button type="button" on:click=show_nodes>"Show the nodes involved"</button>
-                    <button type="button" on:click=smallest disabled=move || working.get()>
+                    <button type="button" node_ref=smallest_button on:click=smallest aria-disabled=move || working.get().then_some("true")>
                         "Show me the smallest case"
                     </button>
                 </div>
