@@ -167,10 +167,13 @@ test('checking a slow design runs in slices: its progress shows, the page keeps 
   const label = progress.locator('label');
   await label.filter({ hasText: /^Step \d+ of 61: / }).waitFor();
   await stopButton.focus();
-  // The line moves on and the Stop button is still the one focused.
+  // The line moves on; the Stop button stays focused, and stays put
+  // under the pointer.
   const before = await label.innerText();
+  const at = await stopButton.boundingBox();
   await page.waitForFunction((was) => document.querySelector('.check-progress label')?.textContent !== was, before, { timeout: 60000 });
   assert.equal(await stopButton.evaluate((b) => b === document.activeElement), true, 'focus stays on Stop while the check runs');
+  assert.deepEqual(await stopButton.boundingBox(), at, 'the Stop button does not move as the words change');
   await page.keyboard.press('Enter');
   await page.locator('.check .notice').filter({ hasText: /^Stopped after \d+ of 61 steps: no verdict was given or saved/ }).waitFor();
   assert.equal(await progress.count(), 0);
