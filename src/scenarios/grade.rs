@@ -150,7 +150,12 @@ pub fn graded(number: u8, graph: &Graph, script: &Script) -> (Report, Option<Poo
 pub fn rule_fails(number: u8, graph: &Graph, script: &Script, id: &str) -> bool {
     let mut grading = Grading::only(number, graph, script, id);
     while !grading.step() {}
-    match grading.finish().0 {
+    fails_in(&grading.finish().0, id)
+}
+
+/// Whether `report` has rule `id` failed.
+pub fn fails_in(report: &Report, id: &str) -> bool {
+    match report {
         Report::Graded(rules) => rules.iter().any(|r| r.rule.id == id && !r.passed),
         Report::Structural(_) => false,
     }

@@ -125,9 +125,22 @@ enum Phase {
     Subset(Vec<Vec<Piece>>, usize),
     /// Trying everything but chunk `i`.
     Complement(Vec<Vec<Piece>>, usize),
+    /// Waiting for the verdict on a candidate.
+    Asked(Question),
     /// The rule passed on the whole script: nothing to shrink.
     Passes,
     Done,
+}
+
+/// A candidate put to the judge, with where the search goes on either
+/// answer.
+#[derive(Clone, Debug)]
+enum Question {
+    Whole,
+    /// Chunk `i` of the chunks, alone.
+    Subset(Vec<Vec<Piece>>, usize, Vec<Piece>),
+    /// Everything but chunk `i`.
+    Complement(Vec<Vec<Piece>>, usize, Vec<Piece>),
 }
 
 /// A smallest-case search that runs a simulation per `step`.
@@ -176,13 +189,22 @@ impl Search {
         matches!(self.phase, Phase::Done | Phase::Passes)
     }
 
-    fn fails(&mut self, kept: Option<&[Piece]>) -> bool {
+    /// The next question, counted as a simulation: does the rule still
+    /// fail on this candidate?
+    fn ask_about(&mut self, question: Question) -> Script {
         self.simulations = self.simulations.saturating_add(1);
-        let candidate = match kept {
-            Some(kept) => rebuild(&self.script, kept, self.launch),
-            None => self.script.clone(),
-        };
-        rule_fails(self.number, &self.graph, &candidate, &self.rule)
+        let candidate = self.candidate(&question);
+        self.phase = Phase::Asked(question);
+        candidate
+    }
+
+    fn candidate(&self, question: &Question) -> Script {
+        match question {
+            Question::Whole => self.script.clone(),
+            Question::Subset(_, _, kept) | Question::Complement(_, _, kept) => {
+                rebuild(&self.script, kept, self.launch)
+            }
+        }
     }
 
     fn finish(&mut self) {
@@ -192,70 +214,105 @@ impl Search {
         self.phase = Phase::Done;
     }
 
-    /// One move of the search; returns whether it has finished.
-    pub fn step(&mut self) -> bool {
-        let phase = std::mem::replace(&mut self.phase, Phase::Done);
-        match phase {
-            Phase::Start => {
-                if self.fails(None) {
-                    self.current = pieces(&self.script, self.launch);
-                    self.phase = Phase::Round;
-                } else {
-                    self.phase = Phase::Passes;
-                }
-            }
-            Phase::Round => {
-                if self.current.len() < 2 {
-                    self.finish();
-                } else {
-                    let chunk = self.current.len().div_ceil(self.n);
-                    let chunks = self.current.chunks(chunk).map(<[Piece]>::to_vec).collect();
-                    self.phase = Phase::Subset(chunks, 0);
-                }
-            }
-            Phase::Subset(chunks, i) => match chunks.get(i) {
-                Some(_) if self.simulations >= self.budget => self.finish(),
-                Some(subset) => {
-                    let subset = subset.clone();
-                    if self.fails(Some(&subset)) {
-                        self.current = subset;
-                        self.n = 2;
-                        self.phase = Phase::Round;
-                    } else {
-                        self.phase = Phase::Subset(chunks, i.saturating_add(1));
-                    }
-                }
-                None => self.phase = Phase::Complement(chunks, 0),
-            },
-            Phase::Complement(chunks, i) => {
-                if i < chunks.len() {
-                    if self.simulations >= self.budget {
+    /// The script the search wants judged next, or `None` once it has
+    /// finished. Give the verdict to `answer` before asking again: the
+    /// page judges each candidate a step at a time (`grade::Grading`), so
+    /// not even one simulation holds it.
+    pub fn ask(&mut self) -> Option<Script> {
+        loop {
+            let phase = std::mem::replace(&mut self.phase, Phase::Done);
+            match phase {
+                Phase::Start => return Some(self.ask_about(Question::Whole)),
+                Phase::Round => {
+                    if self.current.len() < 2 {
                         self.finish();
-                        return true;
-                    }
-                    let complement: Vec<Piece> = chunks
-                        .iter()
-                        .enumerate()
-                        .filter(|(j, _)| *j != i)
-                        .flat_map(|(_, c)| c.iter().copied())
-                        .collect();
-                    if self.fails(Some(&complement)) {
-                        self.current = complement;
-                        self.n = self.n.saturating_sub(1).max(2);
-                        self.phase = Phase::Round;
                     } else {
-                        self.phase = Phase::Complement(chunks, i.saturating_add(1));
+                        let chunk = self.current.len().div_ceil(self.n);
+                        let chunks = self.current.chunks(chunk).map(<[Piece]>::to_vec).collect();
+                        self.phase = Phase::Subset(chunks, 0);
                     }
-                } else if self.n >= self.current.len() {
-                    self.minimal = true;
-                    self.finish();
-                } else {
-                    self.n = self.n.saturating_mul(2).min(self.current.len());
-                    self.phase = Phase::Round;
                 }
+                Phase::Subset(chunks, i) => match chunks.get(i) {
+                    Some(_) if self.simulations >= self.budget => self.finish(),
+                    Some(subset) => {
+                        let subset = subset.clone();
+                        return Some(self.ask_about(Question::Subset(chunks, i, subset)));
+                    }
+                    None => self.phase = Phase::Complement(chunks, 0),
+                },
+                Phase::Complement(chunks, i) => {
+                    if i < chunks.len() {
+                        if self.simulations >= self.budget {
+                            self.finish();
+                            return None;
+                        }
+                        let complement: Vec<Piece> = chunks
+                            .iter()
+                            .enumerate()
+                            .filter(|(j, _)| *j != i)
+                            .flat_map(|(_, c)| c.iter().copied())
+                            .collect();
+                        return Some(self.ask_about(Question::Complement(chunks, i, complement)));
+                    } else if self.n >= self.current.len() {
+                        self.minimal = true;
+                        self.finish();
+                    } else {
+                        self.n = self.n.saturating_mul(2).min(self.current.len());
+                        self.phase = Phase::Round;
+                    }
+                }
+                // Asked again before an answer: the same question.
+                Phase::Asked(question) => {
+                    let candidate = self.candidate(&question);
+                    self.phase = Phase::Asked(question);
+                    return Some(candidate);
+                }
+                Phase::Passes => {
+                    self.phase = Phase::Passes;
+                    return None;
+                }
+                Phase::Done => return None,
             }
-            Phase::Passes => self.phase = Phase::Passes,
-            Phase::Done => self.phase = Phase::Done,
+        }
+    }
+
+    /// Whether the rule failed on the script `ask` gave.
+    pub fn answer(&mut self, fails: bool) {
+        if !matches!(self.phase, Phase::Asked(_)) {
+            return;
+        }
+        let Phase::Asked(question) = std::mem::replace(&mut self.phase, Phase::Done) else {
+            return;
+        };
+        self.phase = match (question, fails) {
+            (Question::Whole, true) => {
+                self.current = pieces(&self.script, self.launch);
+                Phase::Round
+            }
+            (Question::Whole, false) => Phase::Passes,
+            (Question::Subset(_, _, subset), true) => {
+                self.current = subset;
+                self.n = 2;
+                Phase::Round
+            }
+            (Question::Subset(chunks, i, _), false) => Phase::Subset(chunks, i.saturating_add(1)),
+            (Question::Complement(_, _, complement), true) => {
+                self.current = complement;
+                self.n = self.n.saturating_sub(1).max(2);
+                Phase::Round
+            }
+            (Question::Complement(chunks, i, _), false) => {
+                Phase::Complement(chunks, i.saturating_add(1))
+            }
+        };
+    }
+
+    /// One simulation of the search, judged in one go; returns whether it
+    /// has finished.
+    pub fn step(&mut self) -> bool {
+        if let Some(candidate) = self.ask() {
+            let fails = rule_fails(self.number, &self.graph, &candidate, &self.rule);
+            self.answer(fails);
         }
         self.finished()
     }
@@ -445,7 +502,37 @@ mod tests {
         })
     }
 
-    /// One line per run that read, wrote, crashed or was a fault: what it read
+    /// The page's way: each question answered by a check taken a step at a
+    /// time; asking again before answering repeats the question, and an
+    /// answer nobody asked for changes nothing.
+    #[test]
+    fn a_search_asked_and_answered_ends_where_the_loop_does() {
+        use crate::scenarios::grade::{fails_in, script, Grading};
+        use crate::scenarios::sample::failing;
+        for number in [1_u8, 5] {
+            let Some((graph, rule, _)) = failing(number) else {
+                continue;
+            };
+            let s = script(number).expect("a script");
+            let mut search = Search::new(number, graph.clone(), s.clone(), rule, 400);
+            search.answer(true);
+            let mut asked = 0;
+            while let Some(candidate) = search.ask() {
+                asked += 1;
+                assert_eq!(search.ask().as_ref(), Some(&candidate), "the same question");
+                assert_eq!(search.tried(), asked);
+                let mut grading = Grading::only(number, &graph, &candidate, rule);
+                while !grading.step() {}
+                search.answer(fails_in(&grading.finish().0, rule));
+            }
+            assert!(search.finished());
+            assert_eq!(
+                search.result(),
+                looped(number, &graph, &s, rule, 400),
+                "scenario {number}"
+            );
+        }
+    }
 
     #[test]
     fn the_step_by_step_search_ends_where_the_loop_does() {

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use crate::design::Graph;
 use crate::engine::calendar::weekday_day_month_time;
-use crate::scenarios::grade::{graded, launch, script, Doing, Grading};
+use crate::scenarios::grade::{fails_in, graded, launch, script, Doing, Grading};
 use crate::scenarios::progress::Progress;
 use crate::scenarios::report::{Evidence, Report, RuleResult};
 use crate::scenarios::shrink::{replay_at, Search, Shrunk};
@@ -290,35 +290,41 @@ fn RuleView(result: RuleResult) -> impl IntoView {
         stop.set(false);
         shrunk.set(None);
         tried.set((0, search.budget()));
-        // A slice of simulations, then the browser paints and handles
-        // input (the Stop button) before the next: the page never freezes.
+        // Each candidate is judged a step at a time (`Grading`), in slices:
+        // after each, the browser paints and handles input (the Stop
+        // button), so not even one large simulation freezes the page.
+        let number = d.scenario;
         leptos::task::spawn_local(async move {
-            loop {
-                let slice = js_sys::Date::now();
-                let mut done = false;
-                while js_sys::Date::now() - slice < SLICE_MS {
-                    if search.step() {
-                        done = true;
+            let mut slice = js_sys::Date::now();
+            while let Some(candidate) = search.ask() {
+                let mut grading = Grading::only(number, &searched, &candidate, id);
+                loop {
+                    let judged = grading.step();
+                    if js_sys::Date::now() - slice >= SLICE_MS {
+                        // The rule's view may be gone (a new check): then so is the search.
+                        if tried.try_set((search.tried(), search.budget())).is_some() {
+                            return;
+                        }
+                        gloo_timers::future::TimeoutFuture::new(0).await;
+                        if stop.try_get_untracked().unwrap_or(true) {
+                            done_searching();
+                            shrunk.set(Some(Err(format!(
+                                "Stopped after {} of at most {} cases. Ask again to search from the start.",
+                                search.tried(),
+                                search.budget()
+                            ))));
+                            return;
+                        }
+                        slice = js_sys::Date::now();
+                    }
+                    if judged {
                         break;
                     }
                 }
-                // The rule's view may be gone (a new check): then so is the search.
-                if tried.try_set((search.tried(), search.budget())).is_some() {
-                    return;
-                }
-                if done {
-                    break;
-                }
-                if stop.try_get_untracked().unwrap_or(true) {
-                    done_searching();
-                    shrunk.set(Some(Err(format!(
-                        "Stopped after {} of at most {} cases. Ask again to search from the start.",
-                        search.tried(),
-                        search.budget()
-                    ))));
-                    return;
-                }
-                gloo_timers::future::TimeoutFuture::new(0).await;
+                search.answer(fails_in(&grading.finish().0, id));
+            }
+            if tried.try_set((search.tried(), search.budget())).is_some() {
+                return;
             }
             let found = search.result().map(|s| (s, searched)).ok_or_else(|| {
                 "This rule passes for the design as it is now: check again.".to_string()
