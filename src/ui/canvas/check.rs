@@ -62,6 +62,19 @@ fn progress_text(c: Checking) -> String {
     format!("Step {now} of {}: {}", c.steps, doing_text(c.doing))
 }
 
+/// Before the progress box matching `progress` goes: keyboard focus in it
+/// (on its Stop button) moves to `button`, the one that started the work.
+fn focus_back(progress: &str, button: NodeRef<leptos::html::Button>) {
+    let in_progress = document()
+        .active_element()
+        .is_some_and(|e| e.closest(progress).ok().flatten().is_some());
+    if in_progress {
+        if let Some(button) = button.try_get_untracked().flatten() {
+            let _ = button.focus();
+        }
+    }
+}
+
 #[component]
 pub fn CheckPanel() -> impl IntoView {
     let d = expect_context::<Designer>();
@@ -73,14 +86,7 @@ pub fn CheckPanel() -> impl IntoView {
     // The Stop button goes when the check ends: keyboard focus on it goes
     // back to "Check my design" (which stays focusable throughout).
     let done_checking = move || {
-        let in_progress = document()
-            .active_element()
-            .is_some_and(|e| e.closest(".check-progress").ok().flatten().is_some());
-        if in_progress {
-            if let Some(button) = check_button.try_get_untracked().flatten() {
-                let _ = button.focus();
-            }
-        }
+        focus_back(".check-progress", check_button);
         checking.set(None);
     };
     let finish = move |graph: Graph, report: Report, picture| {
@@ -267,14 +273,7 @@ fn RuleView(result: RuleResult) -> impl IntoView {
     // As with the check: focus on "Stop the search" goes back to the
     // button that started it when the search ends.
     let done_searching = move || {
-        let in_progress = document()
-            .active_element()
-            .is_some_and(|e| e.closest(".search-progress").ok().flatten().is_some());
-        if in_progress {
-            if let Some(button) = smallest_button.try_get_untracked().flatten() {
-                let _ = button.focus();
-            }
-        }
+        focus_back(".search-progress", smallest_button);
         working.set(false);
     };
     let smallest = move |_| {
