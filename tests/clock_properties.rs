@@ -9,6 +9,7 @@
 // Test code: a panic is how a test fails.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod cases;
 use std::collections::BTreeSet;
 
 use chrono::{Duration, NaiveDate};
@@ -189,7 +190,7 @@ fn cut_hit(job: &Job, timeline: &Timeline) -> bool {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(1024))]
+    #![proptest_config(cases::cases(1024))]
 
     /// SPEC 2's interruption and markers: the first launch, up to the cut,
     /// is the uninterrupted job; the cut kills exactly the steps that would

@@ -4,6 +4,7 @@
 // Test code: a panic is how a test fails.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod cases;
 use chrono::NaiveDate;
 use proptest::prelude::*;
 
@@ -430,7 +431,7 @@ proptest! {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(500))]
+    #![proptest_config(cases::cases(500))]
 
     #[test]
     fn a_share_link_never_panics_whatever_it_carries(value in "[A-Za-z0-9_=%-]{0,600}") {
@@ -502,7 +503,7 @@ fn any_write() -> impl Strategy<Value = WriteChoice> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(64))]
+    #![proptest_config(cases::cases(64))]
 
     /// Whatever a student configures, a valid design compiles to exactly
     /// those settings and the engine runs it to the end of the week.

@@ -6,6 +6,7 @@
 // Test code: a panic is how a test fails.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
+mod cases;
 use proptest::prelude::*;
 use serde_json::Value;
 
@@ -319,7 +320,7 @@ fn leaf_mut<'a>(value: &'a mut Value, path: &[String]) -> Option<&'a mut Value> 
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(400))]
+    #![proptest_config(cases::cases(400))]
 
     /// A valid design with one field (or two) replaced: either refused
     /// with a reason, or a design every one of whose settings the
