@@ -4,10 +4,17 @@
 
 // Test code: a panic is how a test fails.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+// Native only: std's ordered collections are fine here (clippy.toml).
+#![allow(clippy::disallowed_types)]
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use chrono::{Datelike, NaiveDate};
 
 use partition_lab::content::lesson::{LESSON, LESSON_MINUTES};
 use partition_lab::engine::calendar::date;
 use partition_lab::engine::lateness::Lateness;
+use partition_lab::engine::{CheckKind, Event, Outcome, RunKind, RunTrace, Script};
 use partition_lab::labs::state_write::explain::{verdict, VerdictKind};
 use partition_lab::labs::state_write::model::{run, script, Cell};
 
@@ -58,33 +65,192 @@ fn silent(href: &str) -> Vec<Cell> {
         .collect()
 }
 
-#[test]
-fn the_state_write_steps_say_what_the_lab_shows() {
-    let first = LESSON[1];
-    assert_eq!(silent(first.href), vec![Cell::WatermarkOverwrite]);
-    assert!(first.shows.starts_with("Watermark + Overwrite"));
-    let second = LESSON[2];
-    assert_eq!(
-        silent(second.href),
-        vec![Cell::WatermarkOverwrite, Cell::ListOverwrite]
-    );
-    assert!(second
-        .shows
-        .contains("Partition list + Overwrite loses it silently too"));
-    for step in [first, second] {
-        let controls = partition_lab::labs::state_write::query::parse(query(step.href))
+/// One State x Write step's week, as the lab runs it.
+struct Week {
+    script: Script,
+    outcomes: Vec<(Cell, Outcome)>,
+}
+
+impl Week {
+    fn of(href: &str) -> Self {
+        let controls = partition_lab::labs::state_write::query::parse(query(href))
             .0
             .controls;
-        let script = script(&controls);
-        for (cell, o) in run(&controls) {
-            if matches!(cell, Cell::WatermarkAppend | Cell::ListAppend) {
-                assert_eq!(
-                    verdict(&o, &cell.config(&controls), &script).kind,
-                    VerdictKind::Loud
-                );
-            }
+        Week {
+            script: script(&controls),
+            outcomes: run(&controls),
         }
     }
+
+    fn outcome(&self, cell: Cell) -> &Outcome {
+        &self.outcomes.iter().find(|(c, _)| *c == cell).unwrap().1
+    }
+
+    fn event(&self, id: &str) -> &Event {
+        self.script.events.iter().find(|e| &*e.id == id).unwrap()
+    }
+
+    /// Keys that arrived during the week and are nowhere in silver, from
+    /// the events and the table (not the engine's own diffs).
+    fn missing(&self, cell: Cell) -> Vec<String> {
+        let held: BTreeSet<String> = self
+            .outcome(cell)
+            .silver
+            .rows()
+            .map(|r| r.key.to_string())
+            .collect();
+        let mut keys: Vec<String> = self
+            .script
+            .events
+            .iter()
+            .map(|e| e.key.to_string())
+            .filter(|k| !held.contains(k))
+            .collect();
+        keys.sort();
+        keys.dedup();
+        keys
+    }
+
+    /// The attempts that wrote each key held more than once.
+    fn duplicate_writers(&self, cell: Cell) -> Vec<Vec<&RunTrace>> {
+        let o = self.outcome(cell);
+        let mut by_key: BTreeMap<String, Vec<&RunTrace>> = BTreeMap::new();
+        for row in o.silver.rows() {
+            by_key
+                .entry(row.key.to_string())
+                .or_default()
+                .push(&o.runs[row.written_by]);
+        }
+        by_key.into_values().filter(|w| w.len() > 1).collect()
+    }
+}
+
+fn on(day: u32) -> NaiveDate {
+    date(2026, 6, day)
+}
+
+const ON_TIME_MONDAY: [&str; 4] = ["o-101", "o-102", "o-103", "o-104"];
+
+/// Each fact the two State x Write notes state, from the trace: which run
+/// read the late order, which run deleted which rows, what made the
+/// duplicates, and that the note names those ids and runs.
+#[test]
+fn the_state_write_steps_say_what_the_lab_shows() {
+    // Step 2: the late order arrives Tuesday 03:10.
+    let step = LESSON[1];
+    let week = Week::of(step.href);
+    assert_eq!(silent(step.href), vec![Cell::WatermarkOverwrite]);
+    let late = week.event("o-105");
+    assert_eq!((late.event_date(), late.arrived_at.date()), (on(1), on(2)));
+    // Watermark + Overwrite: Tuesday's run reads o-105 and, writing Monday,
+    // removes exactly the four on-time orders; o-105 itself is kept.
+    let wo = week.outcome(Cell::WatermarkOverwrite);
+    let deleter = deletes_monday(wo);
+    assert_eq!(deleter.day, on(2));
+    assert!(deleter.read_ids.iter().any(|id| &**id == "o-105"));
+    assert_eq!(week.missing(Cell::WatermarkOverwrite), ON_TIME_MONDAY);
+    assert!(wo.silver.rows().any(|r| &*r.id == "o-105"));
+    // ... and the watermark has passed them: no later run reads them.
+    let after: Vec<&RunTrace> = wo.runs.iter().filter(|r| r.at > deleter.at).collect();
+    assert!(after
+        .iter()
+        .all(|r| r.read_ids.iter().all(|id| !ON_TIME_MONDAY.contains(&&**id))));
+    // Watermark + Append: every duplicate was written by Wednesday's crashed
+    // attempt and by its retry.
+    let wa = week.duplicate_writers(Cell::WatermarkAppend);
+    assert!(!wa.is_empty());
+    for writers in &wa {
+        assert!(writers.iter().all(|r| r.day == on(3)));
+        assert!(
+            writers.iter().any(|r| r.crashed) && writers.iter().any(|r| r.kind == RunKind::Retry)
+        );
+    }
+    // Partition list + Append: most duplicates were written by runs of
+    // different days (the lookback re-reading yesterday), not by the retry.
+    let la = week.duplicate_writers(Cell::ListAppend);
+    let by_lookback = la
+        .iter()
+        .filter(|w| w.iter().map(|r| r.day).collect::<BTreeSet<_>>().len() > 1)
+        .count();
+    assert!(by_lookback * 2 > la.len(), "{by_lookback} of {}", la.len());
+    assert!(la
+        .iter()
+        .any(|w| w.iter().any(|r| r.kind == RunKind::Retry)));
+    // Partition list + Overwrite: Tuesday's run re-reads Monday and o-105.
+    let lo = week.outcome(Cell::ListOverwrite);
+    let tuesday = lo.runs.iter().find(|r| r.day == on(2)).unwrap();
+    assert!(tuesday.partitions_read.contains(&on(1)));
+    assert!(tuesday.read_ids.iter().any(|id| &**id == "o-105"));
+    assert!(week.missing(Cell::ListOverwrite).is_empty());
+    assert_eq!(lo.silver.partition(on(1)).len(), 5);
+    for said in [
+        "o-105 arrives after the watermark, so Tuesday's run reads it",
+        "deleting the four on-time orders o-101 to o-104",
+        "Watermark + Append through the retry of Wednesday's crashed run",
+        "Partition list + Append mostly through its lookback",
+        "re-reads Monday within its one-day lookback and keeps all five",
+    ] {
+        assert!(step.shows.contains(said), "step 2 no longer says: {said}");
+    }
+
+    // Step 3: the late order arrives Wednesday 03:10.
+    let step = LESSON[2];
+    let week = Week::of(step.href);
+    assert_eq!(
+        silent(step.href),
+        vec![Cell::WatermarkOverwrite, Cell::ListOverwrite]
+    );
+    let late = week.event("o-105");
+    assert_eq!(late.arrived_at.date(), on(3));
+    // Partition list + Overwrite: Tuesday's run re-read Monday before o-105
+    // arrived, and no later run reads Monday again.
+    let lo = week.outcome(Cell::ListOverwrite);
+    let tuesday = lo.runs.iter().find(|r| r.day == on(2)).unwrap();
+    assert!(tuesday.partitions_read.contains(&on(1)) && tuesday.at < late.arrived_at);
+    assert!(lo
+        .runs
+        .iter()
+        .filter(|r| r.at > late.arrived_at)
+        .all(|r| !r.partitions_read.contains(&on(1))));
+    assert_eq!(week.missing(Cell::ListOverwrite), ["o-105"]);
+    assert!(!lo.checks.passed(CheckKind::ReconcileVsBronze));
+    // Watermark + Overwrite: now Wednesday's run deletes Monday's four.
+    let wo = week.outcome(Cell::WatermarkOverwrite);
+    let deleter = deletes_monday(wo);
+    assert_eq!(deleter.day, on(3));
+    assert!(deleter.read_ids.iter().any(|id| &**id == "o-105"));
+    assert_eq!(week.missing(Cell::WatermarkOverwrite), ON_TIME_MONDAY);
+    for said in [
+        "o-105 now arrives on Wednesday, after Tuesday's run re-read Monday",
+        "Partition list + Overwrite loses it silently too",
+        "only reconciling against bronze notices",
+        "deletes o-101 to o-104, now when Wednesday's run overwrites Monday with o-105 alone",
+    ] {
+        assert!(step.shows.contains(said), "step 3 no longer says: {said}");
+    }
+}
+
+/// The first attempt whose write of Monday removed rows, and it removed
+/// exactly Monday's four on-time orders.
+fn deletes_monday(outcome: &Outcome) -> &RunTrace {
+    let run = outcome
+        .runs
+        .iter()
+        .find(|r| {
+            r.writes
+                .iter()
+                .any(|w| w.dt == on(1) && !w.removed.is_empty())
+        })
+        .expect("a run that deleted rows of Monday");
+    let mut removed: Vec<String> = run
+        .writes
+        .iter()
+        .filter(|w| w.dt == on(1))
+        .flat_map(|w| w.removed.iter().map(|id| id.to_string()))
+        .collect();
+    removed.sort();
+    assert_eq!(removed, ON_TIME_MONDAY);
+    run
 }
 
 #[test]
@@ -106,7 +272,28 @@ fn the_lateness_step_says_what_the_lab_shows() {
     );
     assert!(two.on_time() && !five.on_time());
     assert_eq!(two.deadline, Some(date(2026, 9, 3)));
+    // 31 Aug is last changed by the 02:00 run on d + 1 + L = 6 Sep, a
+    // Sunday; the close is the next business day, two after the deadline.
+    let final_run = partition_lab::engine::calendar::at(
+        date(2026, 8, 31) + chrono::Duration::days(1 + 5),
+        2,
+        0,
+    );
+    assert_eq!(five.last_final_at, Some(final_run));
+    assert_eq!(final_run.date().weekday(), chrono::Weekday::Sun);
     assert_eq!(five.close_on, Some(date(2026, 9, 7)));
+    assert_eq!(five.business_days_late(), Some(2));
+    assert_eq!(
+        (two.open_partitions, five.open_partitions),
+        (Some(3), Some(6))
+    );
+    for said in [
+        "doubles the partitions every night rebuilds (3 to 6)",
+        "31 August is only final after the 02:00 run on Sunday 6 September",
+        "finance cannot close before Monday 7 September, two business days after Thursday's deadline",
+    ] {
+        assert!(step.shows.contains(said), "step 4 no longer says: {said}");
+    }
 }
 
 #[test]

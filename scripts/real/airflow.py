@@ -1,6 +1,8 @@
-"""Loads the exported DAG in Airflow 3.1 and dry-runs every exported
-backfill command, checking the logical dates Airflow would run are the
-plan's, one per partition.
+"""Loads the exported DAGs in Airflow 3.1 (the backfill lab's, and scenarios
+4 and 5's designs as "Export as code" shows them), creates the pool and
+unpauses each DAG as the commands say, and dry-runs every exported backfill
+command, checking the logical dates Airflow would run are the plan's, one
+per partition.
 
 usage: airflow.py <folder written by partition-lab-export>/airflow <airflow executable>
 """
@@ -60,9 +62,21 @@ def main():
     got = run([airflow, "pools", "get", "source_pool", "--output", "json"])
     if done.returncode != 0 or '"slots": "4"' not in got.stdout.replace("'", '"') and '"slots": 4' not in got.stdout:
         wrong.append(f"`{pool}` did not create source_pool with 4 slots: {done.stderr[-300:]} {got.stdout[-300:]}")
+    unpaused = set()
     for name, dates in sorted(expected.items()):
         with open(os.path.join(folder, "commands", f"{name}.sh")) as f:
-            lines = commands(f.read())
+            text = f.read()
+        lines = commands(text)
+        # A new DAG starts paused and its backfill waits: every file says how
+        # to unpause it, and that command must work on the DAG it names.
+        unpause = [l for l in text.splitlines() if l.startswith("airflow dags unpause ")]
+        if len(unpause) != 1:
+            wrong.append(f"{name}: expected one `airflow dags unpause`, found {len(unpause)}")
+        elif unpause[0] not in unpaused:
+            done = run([airflow, *shlex.split(unpause[0])[1:]])
+            if done.returncode != 0:
+                wrong.append(f"{name}: `{unpause[0]}` failed: {done.stderr[-300:]}")
+            unpaused.add(unpause[0])
         if len(lines) != 2:
             wrong.append(f"{name}: expected a launch and a re-run command, found {len(lines)}")
             continue
@@ -73,7 +87,11 @@ def main():
                 seen[line] = [d.replace(" ", "T") for d in listed] if done.returncode == 0 else done.stderr[-400:]
             if seen[line] != dates:
                 wrong.append(f"{name}: `{line}` would run {seen[line]}, the plan is {dates}")
-    print(f"Airflow: the DAG imports; {len(seen)} distinct backfill command(s) dry-run, {len(wrong)} disagreement(s)")
+    dags = sorted(f for f in os.listdir(os.path.join(folder, "dags")) if f.endswith(".py"))
+    if not expected or not seen:
+        wrong.append("no backfill command was compared")
+    print(f"Airflow: {len(dags)} DAG(s) import ({', '.join(dags)}); {len(unpaused)} unpaused; "
+          f"{len(seen)} distinct backfill command(s) dry-run, {len(wrong)} disagreement(s)")
     for line in wrong[:20]:
         print("  " + line)
     sys.exit(1 if wrong else 0)

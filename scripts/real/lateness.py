@@ -60,6 +60,10 @@ def main():
     run, suffix, tool = duckdb_runner() if dialect == "duckdb" else spark_runner()
     with open(os.path.join(folder, "expected.json")) as f:
         cases = json.load(f)
+    # Zero cases, or a case with no rows on either side, would pass on nothing.
+    if not cases:
+        print(f"{tool}: no lateness cases to compare")
+        sys.exit(1)
     failed = 0
     for case in cases:
         with open(os.path.join(folder, case["name"] + suffix)) as f:
@@ -81,7 +85,10 @@ def main():
             )
             for r in case["rows"]
         ]
-        if got != expected:
+        if not got or not expected:
+            failed += 1
+            print(f"{tool}: {case['name']}: the lab has {len(expected)} row(s), {tool} {len(got)}: nothing to compare")
+        elif got != expected:
             failed += 1
             print(f"{tool} disagrees with the lab on {case['name']}:")
             for a, b in zip(expected, got):

@@ -26,6 +26,10 @@ def main():
         if done.returncode != 0:
             print(f"dbt {step[0]} failed:\n{done.stdout}\n{done.stderr}")
             sys.exit(1)
+    # No plan, a plan of no days, or no truth would make every check below vacuous.
+    if not expected["plans"] or not all(expected["plans"].values()) or not expected["truth"]:
+        print(f"dbt microbatch: {len(expected['plans'])} plan(s), {len(expected['truth'])} day(s) of truth: nothing to compare")
+        sys.exit(1)
     wrong = []
     for command, dates in expected["plans"].items():
         # Spoil every day, then let the plan's range rebuild what it rebuilds.

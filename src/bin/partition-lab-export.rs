@@ -5,8 +5,9 @@
 //!   every State x Write cell under every control combination the lab
 //!   offers (combinations that give a pipeline the same inputs are run
 //!   once), and `expected.json`, the engine's silver for each;
-//! - `scenarios/`: the same for scenarios 1 and 2, passing designs and a
-//!   mistake each, over the scenario's own runs;
+//! - `scenarios/`: the same for scenarios 1 to 3, passing designs and
+//!   mistakes built and compiled as the canvas does, over the scenario's
+//!   own runs;
 //! - `microbatch/`: the backfill lab's rebuild as a dbt microbatch model,
 //!   each plan's `dbt run` range, and the lab's fixed totals per day;
 //! - `drift/`: the backfill lab's drift query for DuckDB, its tables as
@@ -108,97 +109,169 @@ fn with_answers(mut files: Vec<File>, replays: &[Replay]) -> Vec<File> {
     files
 }
 
-/// Scenarios 1 to 3 (clicks forward, orders that change, late mobile events): the listed
-/// passing designs and a mistake each, as the pipelines they compile to,
-/// over the scenario's own runs (retries and the manual re-run included).
+/// Scenarios 1 to 3 (clicks forward, orders that change, late mobile
+/// events): passing designs and mistakes, each built on the canvas's model
+/// edit by edit and compiled as a student's design is, graded first (a
+/// passing design must pass, a mistake must fail the rule named), then
+/// replayed over the scenario's own runs (retries and the manual re-run
+/// included). Scenario 2's append mistake is there for Spark, which cannot
+/// merge.
 fn scenario_files() -> Vec<File> {
-    use partition_lab::engine::{
-        AfterFinal, Finaliser, ListDate, MergeKey, PipelineConfig, ProcessingState as S,
-        WatermarkColumn as W, WriteMode as M,
+    use partition_lab::design::compile::compile;
+    use partition_lab::design::graph::{StateChoice as S, WriteChoice as M};
+    use partition_lab::engine::{AfterFinal, ListDate, MergeKey, WatermarkColumn as W};
+    use partition_lab::scenarios::grade::grade;
+    use partition_lab::scenarios::sample::daily;
+    let merge = M::Merge {
+        key: Some(MergeKey::Key),
     };
-    let merge = M::Merge { key: MergeKey::Key };
     let list = |lookback, over| S::PartitionList { lookback, over };
     let watermark = |column, overlap_minutes| S::Watermark {
         column,
         overlap_minutes,
     };
-    let l2 = |after_final| Finaliser {
-        allowed_lateness_days: 2,
-        after_final,
-    };
-    let designs: [(&str, u8, PipelineConfig); 11] = [
+    let after = CommitOrder::StateAfterWrite;
+    let l2 = |after_final| Some((2, after_final));
+    // (name, scenario, design, the rule a mistake fails; None: passes)
+    let designs = [
         (
             "s1_list1_overwrite",
             1,
-            PipelineConfig::new(list(1, ListDate::EventDate), M::OverwritePartition),
+            daily(
+                1,
+                list(1, ListDate::EventDate),
+                after,
+                M::OverwritePartition,
+                None,
+            ),
+            None,
         ),
         (
             "s1_watermark_merge",
             1,
-            PipelineConfig::new(watermark(W::ArrivedAt, 0), merge),
+            daily(1, watermark(W::ArrivedAt, 0), after, merge, None),
+            None,
         ),
         (
             "s1_mistake_list1_append",
             1,
-            PipelineConfig::new(list(1, ListDate::EventDate), M::Append),
+            daily(1, list(1, ListDate::EventDate), after, M::Append, None),
+            Some("R2"),
         ),
         (
             "s2_watermark_arrival_merge",
             2,
-            PipelineConfig::new(watermark(W::ArrivedAt, 0), merge),
+            daily(2, watermark(W::ArrivedAt, 0), after, merge, None),
+            None,
         ),
         (
             "s2_list1_change_date_merge",
             2,
-            PipelineConfig::new(list(1, ListDate::ChangeDate), merge),
+            daily(2, list(1, ListDate::ChangeDate), after, merge, None),
+            None,
         ),
         (
             "s2_updated_at_3h_overlap_merge",
             2,
-            PipelineConfig::new(watermark(W::UpdatedAt, 180), merge),
+            daily(2, watermark(W::UpdatedAt, 180), after, merge, None),
+            None,
         ),
         (
             "s2_mistake_merge_on_change_id",
             2,
-            PipelineConfig::new(
+            daily(
+                2,
                 watermark(W::ArrivedAt, 0),
+                after,
                 M::Merge {
-                    key: MergeKey::RowId,
+                    key: Some(MergeKey::RowId),
                 },
+                None,
             ),
+            Some("R2"),
+        ),
+        (
+            "s2_mistake_watermark_append",
+            2,
+            daily(2, watermark(W::ArrivedAt, 0), after, M::Append, None),
+            Some("R2"),
         ),
         (
             "s3_list2_overwrite_l2",
             3,
-            PipelineConfig::new(list(2, ListDate::EventDate), M::OverwritePartition)
-                .with_finaliser(l2(AfterFinal::Adjustments)),
+            daily(
+                3,
+                list(2, ListDate::EventDate),
+                after,
+                M::OverwritePartition,
+                l2(AfterFinal::Adjustments),
+            ),
+            None,
         ),
         (
             "s3_watermark_merge_l2",
             3,
-            PipelineConfig::new(watermark(W::ArrivedAt, 0), merge)
-                .with_finaliser(l2(AfterFinal::Adjustments)),
+            daily(
+                3,
+                watermark(W::ArrivedAt, 0),
+                after,
+                merge,
+                l2(AfterFinal::Adjustments),
+            ),
+            None,
         ),
         (
             "s3_list4_merge_l2",
             3,
-            PipelineConfig::new(list(4, ListDate::EventDate), merge)
-                .with_finaliser(l2(AfterFinal::Adjustments)),
+            daily(
+                3,
+                list(4, ListDate::EventDate),
+                after,
+                merge,
+                l2(AfterFinal::Adjustments),
+            ),
+            None,
         ),
         (
             "s3_mistake_reopen",
             3,
-            PipelineConfig::new(watermark(W::ArrivedAt, 0), merge)
-                .with_finaliser(l2(AfterFinal::Reopen)),
+            daily(
+                3,
+                watermark(W::ArrivedAt, 0),
+                after,
+                merge,
+                l2(AfterFinal::Reopen),
+            ),
+            Some("R3"),
         ),
     ];
+    let mut compiled = Vec::new();
+    for (name, n, graph, fails) in designs {
+        let config = match compile(&graph) {
+            Ok(c) => c.pipeline,
+            Err(problems) => {
+                eprintln!("{name} does not compile: {problems:?}");
+                std::process::exit(1);
+            }
+        };
+        let failed = grade(n, &graph).failed();
+        let as_labelled = match fails {
+            None => failed.is_empty(),
+            Some(rule) => failed.contains(&rule),
+        };
+        if !as_labelled {
+            eprintln!("{name}: the grader fails {failed:?}, the label says {fails:?}");
+            std::process::exit(1);
+        }
+        compiled.push((name, n, config));
+    }
     let scripts: Vec<(String, Script)> = [1u8, 2, 3]
         .iter()
         .filter_map(|n| {
             partition_lab::scenarios::grade::script(*n).map(|s| (format!("scenario{n}"), s))
         })
         .collect();
-    let replays: Vec<Replay> = designs
+    let replays: Vec<Replay> = compiled
         .iter()
         .filter_map(|(name, n, config)| {
             let id = format!("scenario{n}");
@@ -304,6 +377,47 @@ fn airflow_files() -> Vec<File> {
                     .collect();
                 expected.insert(name, serde_json::json!(dates));
             }
+        }
+    }
+    // Scenarios 4 and 5: backfill designs as the canvas builds them, their
+    // DAGs and commands exactly as "Export as code" shows them.
+    {
+        use partition_lab::design::code::airflow_parts;
+        use partition_lab::design::graph::WriteChoice;
+        use partition_lab::export::airflow::Dates;
+        use partition_lab::scenarios::sample::sample;
+        for (name, n, dates, yields) in [
+            ("s4_from3_c3", 4u8, Dates::AlreadyRun, false),
+            ("s5_history_c4_yields", 5, Dates::NeverRun, true),
+        ] {
+            let mut graph = sample(n, WriteChoice::OverwritePartition);
+            let mut range = None;
+            for node in graph.nodes.values_mut() {
+                if let partition_lab::design::NodeConfig::Backfill {
+                    first,
+                    last,
+                    max_concurrency,
+                    yield_to_scheduled,
+                    ..
+                } = &mut node.config
+                {
+                    if yields {
+                        *max_concurrency = 4;
+                        *yield_to_scheduled = true;
+                    }
+                    range = Some((*first, *last));
+                }
+            }
+            let (Ok(parts), Some((first, last))) = (airflow_parts(&graph, dates), range) else {
+                eprintln!("scenario {n}'s backfill design has no Airflow form");
+                std::process::exit(1);
+            };
+            files.push(File::new(format!("dags/{}.py", parts.dag_id), parts.dag));
+            files.push(File::new(format!("commands/{name}.sh"), parts.commands));
+            let dates: Vec<String> = partition_lab::engine::calendar::days(first, last)
+                .map(airflow::logical_date)
+                .collect();
+            expected.insert(name.to_string(), serde_json::json!(dates));
         }
     }
     // The DAG starts on the earliest date any plan rebuilds: the 3rd.

@@ -35,7 +35,7 @@ pub const LESSON: [Step; 6] = [
         href: "/lab/state-write?late=tue&crash=on&lookback=1&commit=after&run=1&present=1",
         ask: "Four pipelines load the same week; one order arrives a day late and one night's run crashes after writing. Which pipeline loses orders without a single usual check failing?",
         reveal: "Take the room's vote in \"Predict first\", then step with → to the last run.",
-        shows: "Watermark + Overwrite: the late order is behind the watermark, so no run reads it again, and rewriting the day wipes it. The append pipelines fail loudly (the crashed run's retry writes duplicates). The partition list with a one-day lookback re-reads the late order's day and keeps it.",
+        shows: "Watermark + Overwrite, and the order it loses is not the late one. Monday's late order o-105 arrives after the watermark, so Tuesday's run reads it, and then overwrites Monday's partition with that one row, deleting the four on-time orders o-101 to o-104. The watermark has passed them, so no run reads them again, and every usual check passes. The append pipelines fail loudly with duplicates: Watermark + Append through the retry of Wednesday's crashed run, Partition list + Append mostly through its lookback, which re-reads yesterday and appends it again every night. Partition list + Overwrite re-reads Monday within its one-day lookback and keeps all five.",
     },
     Step {
         minutes: 7,
@@ -43,7 +43,7 @@ pub const LESSON: [Step; 6] = [
         href: "/lab/state-write?late=wed&crash=on&lookback=1&commit=after&run=1&present=1",
         ask: "Same week, but the late order arrives one day later. Does the partition list still save it?",
         reveal: "Lock in a prediction, then step to the last run.",
-        shows: "No: the order is now older than the one-day lookback, so Partition list + Overwrite loses it silently too. Only reconciling against bronze notices. A lookback is a bet on how late data can be; the next lab measures that bet.",
+        shows: "No: o-105 now arrives on Wednesday, after Tuesday's run re-read Monday, and Monday is older than every later run's one-day lookback, so Partition list + Overwrite loses it silently too; only reconciling against bronze notices. Watermark + Overwrite still deletes o-101 to o-104, now when Wednesday's run overwrites Monday with o-105 alone. A lookback is a bet on how late data can be; the next lab measures that bet.",
     },
     Step {
         minutes: 10,
@@ -51,7 +51,7 @@ pub const LESSON: [Step; 6] = [
         href: "/lab/lateness?profile=mobile&lateness=2&present=1",
         ask: "Phones send purchases days late. Finance closes August on Thursday 3 September. Should we keep each day open for 5 days instead of 2?",
         reveal: "Read the three figures at 2 days, then press → three times to 5 days.",
-        shows: "Five days brings in a little more of August's value (a fraction of a percent on this profile), doubles the partitions every night rebuilds (3 to 6) and misses the close: the month is only final on Monday 7 September. Two days closes on time; what arrives later goes to the adjustments table.",
+        shows: "Five days brings in a little more of August's value (a fraction of a percent on this profile), doubles the partitions every night rebuilds (3 to 6) and misses the close: 31 August is only final after the 02:00 run on Sunday 6 September, so finance cannot close before Monday 7 September, two business days after Thursday's deadline. Two days closes on time; what arrives later goes to the adjustments table.",
     },
     Step {
         minutes: 12,

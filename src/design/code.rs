@@ -12,6 +12,7 @@ use super::compile::{compile, CompiledDesign};
 use super::graph::{BackfillShape, Graph, Layer, Markers, NodeConfig, NodeKind};
 use super::limits::check_config;
 use super::validate::Problem;
+use crate::export::airflow::Dates;
 use crate::export::{AIRFLOW_VERSIONS, DBT_VERSIONS, SPARK_VERSIONS};
 
 /// One tool's code, and the versions it is written for.
@@ -22,8 +23,38 @@ pub struct Code {
     pub text: String,
 }
 
-/// The code for `graph`, or why it has none yet.
+/// The code for `graph`, or why it has none yet; a backfill corrects dates
+/// that already ran.
 pub fn export_code(graph: &Graph) -> Result<Vec<Code>, Vec<Problem>> {
+    export_code_with(graph, Dates::AlreadyRun)
+}
+
+/// The code for `graph`, its backfill's dates being `dates`.
+pub fn export_code_with(graph: &Graph, dates: Dates) -> Result<Vec<Code>, Vec<Problem>> {
+    let design = checked(graph)?;
+    let (source, target) = tables(graph);
+    let airflow = airflow(&design, &source, &target, dates);
+    Ok(vec![
+        Code {
+            tool: "dbt",
+            versions: DBT_VERSIONS,
+            text: dbt(&design, &source, &target),
+        },
+        Code {
+            tool: "Airflow",
+            versions: AIRFLOW_VERSIONS,
+            text: format!("{}\n{}", airflow.dag, airflow.commands),
+        },
+        Code {
+            tool: "Spark",
+            versions: SPARK_VERSIONS,
+            text: spark(&design, &source, &target),
+        },
+    ])
+}
+
+/// `graph` compiled, if every value in it is one the inspector accepts.
+fn checked(graph: &Graph) -> Result<CompiledDesign, Vec<Problem>> {
     // Names are pasted into SQL, shell and Python: only what the inspector
     // accepts (plain identifiers) may reach them, however the graph was made.
     let unsafe_nodes: Vec<Problem> = graph
@@ -39,32 +70,21 @@ pub fn export_code(graph: &Graph) -> Result<Vec<Code>, Vec<Problem>> {
     if !unsafe_nodes.is_empty() {
         return Err(unsafe_nodes);
     }
-    let design = compile(graph)?;
+    compile(graph)
+}
+
+/// The source and write target tables the design names.
+fn tables(graph: &Graph) -> (String, String) {
     let table = |kind: NodeKind| {
         graph.of_kind(kind).find_map(|n| match &n.config {
             NodeConfig::Source { table } | NodeConfig::Write { table, .. } => Some(table.clone()),
             _ => None,
         })
     };
-    let source = table(NodeKind::Source).unwrap_or_else(|| "bronze.events".to_string());
-    let target = table(NodeKind::Write).unwrap_or_else(|| "silver.events".to_string());
-    Ok(vec![
-        Code {
-            tool: "dbt",
-            versions: DBT_VERSIONS,
-            text: dbt(&design, &source, &target),
-        },
-        Code {
-            tool: "Airflow",
-            versions: AIRFLOW_VERSIONS,
-            text: airflow(&design, &source, &target),
-        },
-        Code {
-            tool: "Spark",
-            versions: SPARK_VERSIONS,
-            text: spark(&design, &source, &target),
-        },
-    ])
+    (
+        table(NodeKind::Source).unwrap_or_else(|| "bronze.events".to_string()),
+        table(NodeKind::Write).unwrap_or_else(|| "silver.events".to_string()),
+    )
 }
 
 fn key_column(key: MergeKey) -> &'static str {
@@ -202,35 +222,85 @@ fn dbt(design: &CompiledDesign, source: &str, target: &str) -> String {
     sql
 }
 
-fn airflow(design: &CompiledDesign, source: &str, target: &str) -> String {
+/// The design in Airflow: the DAG file, and the commands to run (the pool
+/// and unpause for a daily pipeline, the backfill's for a backfill).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct AirflowParts {
+    pub dag_id: String,
+    pub dag: String,
+    pub commands: String,
+}
+
+/// `graph`'s Airflow parts, its backfill's dates being `dates`: what
+/// "Export as code" shows, and what `scripts/check-real` loads and dry-runs.
+pub fn airflow_parts(graph: &Graph, dates: Dates) -> Result<AirflowParts, Vec<Problem>> {
+    let design = checked(graph)?;
+    let (source, target) = tables(graph);
+    Ok(airflow(&design, &source, &target, dates))
+}
+
+fn airflow(design: &CompiledDesign, source: &str, target: &str, dates: Dates) -> AirflowParts {
     let dag_id = format!("{}_daily", bare(target));
     let first = design.backfill.map_or_else(
         || const { crate::engine::calendar::date(2026, 6, 1) },
         |b| b.first,
     );
-    let mut text = crate::export::airflow::dag(&dag_id, source, target, first);
-    if let Some(b) = design.backfill {
-        let plan = crate::export::airflow::Backfill {
-            dag_id,
-            first: b.first,
-            last: b.last,
-            max_active_runs: b.max_concurrency,
-            pool_slots: 4,
-            markers: b.markers == Markers::AfterPartition,
-            yield_to_nightly: b.yield_to_scheduled,
-            two_phases: b.shape == BackfillShape::TwoPhases,
-        };
-        text.push_str("\n\n");
-        text.push_str(&crate::export::airflow::commands(&plan));
-        match b.shape {
-            BackfillShape::Together => text.push_str("\n# silver and gold at the same time: build_gold would have to start without\n# waiting for build_silver, reading silver as it stands when it starts"),
-            BackfillShape::PerDate | BackfillShape::TwoPhases => {}
+    let p = &design.pipeline;
+    let how = match p.write {
+        WriteMode::Append => format!("append the rows this run reads from {source} to {target}"),
+        WriteMode::OverwritePartition => {
+            format!("replace the partitions this run targets in {target}, read from {source}")
         }
-        if b.markers == Markers::BeforePartition {
-            text.push_str("\n# A marker written before the partition has no Airflow form: a run counts as\n# completed only once its tasks succeed. The lab's design counts a killed date as done.");
+        WriteMode::Merge { key } => format!(
+            "merge the rows this run reads from {source} into {target} on {}",
+            key_column(key)
+        ),
+        WriteMode::ReplaceTable => format!("rebuild all of {target} from {source}"),
+    };
+    let logic = match p.logic {
+        LogicVersion::Fixed => "",
+        LogicVersion::Broken => " (with the old currency logic)",
+    };
+    let tasks = crate::export::airflow::Tasks {
+        silver: format!("{how}{logic}"),
+        gold: design
+            .backfill
+            .map(|_| "rebuild gold for partition dt from the silver just written".to_string()),
+    };
+    let dag = crate::export::airflow::dag(&dag_id, first, &tasks);
+    let commands = match design.backfill {
+        None => format!(
+            "# Before the first run: the pool its tasks draw from (one slot per source\n# connection), and the unpause (a new DAG starts paused).\n{}\nairflow dags unpause {dag_id}",
+            crate::export::airflow::pool(4)
+        ),
+        Some(b) => {
+            let plan = crate::export::airflow::Backfill {
+                dag_id: dag_id.clone(),
+                first: b.first,
+                last: b.last,
+                max_active_runs: b.max_concurrency,
+                pool_slots: 4,
+                markers: b.markers == Markers::AfterPartition,
+                yield_to_nightly: b.yield_to_scheduled,
+                two_phases: b.shape == BackfillShape::TwoPhases,
+                dates,
+            };
+            let mut text = crate::export::airflow::commands(&plan);
+            match b.shape {
+                BackfillShape::Together => text.push_str("\n# silver and gold at the same time: build_gold would have to start without\n# waiting for build_silver, reading silver as it stands when it starts"),
+                BackfillShape::PerDate | BackfillShape::TwoPhases => {}
+            }
+            if b.markers == Markers::BeforePartition {
+                text.push_str("\n# A marker written before the partition has no Airflow form: a run counts as\n# completed only once its tasks succeed. The lab's design counts a killed date as done.");
+            }
+            text
         }
+    };
+    AirflowParts {
+        dag_id,
+        dag,
+        commands,
     }
-    text
 }
 
 fn spark(design: &CompiledDesign, source: &str, target: &str) -> String {
@@ -266,18 +336,21 @@ fn spark(design: &CompiledDesign, source: &str, target: &str) -> String {
         Some(f) if f.after_final != AfterFinal::Reopen => "\nif state.get(\"final_through\") is not None:   # final partitions stay as they are\n    batch = batch.where(F.col(\"dt\") > F.lit(state.get(\"final_through\")))",
         _ => "",
     };
-    let dt = match p.partition_key {
-        PartitionKey::EventDate => "F.col(\"dt\")",
-        PartitionKey::ProcessingDate => {
-            "F.lit(run_day)   # the day it ran, not the day it happened"
-        }
+    // A comment cannot sit inside the expression: it would swallow the
+    // closing brackets after it.
+    let (dt, dt_note) = match p.partition_key {
+        PartitionKey::EventDate => ("F.col(\"dt\")", ""),
+        PartitionKey::ProcessingDate => (
+            "F.lit(run_day)",
+            "\n# dt is the day the run ran, not the day the event happened",
+        ),
     };
     let logic = match p.logic {
         LogicVersion::Fixed => "",
         LogicVersion::Broken => "\n# the old logic: the rate truncated to 2 dp before converting",
     };
     // One row per key, the latest version read, as the lab's transform keeps.
-    let transform = format!("latest = Window.partitionBy(\"key\").orderBy(F.col(\"updated_at\").desc(), F.col(\"arrived_at\").desc())\nbatch = (batch.withColumn(\"n\", F.row_number().over(latest)).where(\"n = 1\")\n         .select(\"id\", \"key\", \"event_time\", \"updated_at\", \"arrived_at\", \"amount\", {dt}.alias(\"dt\"))){logic}");
+    let transform = format!("latest = Window.partitionBy(\"key\").orderBy(F.col(\"updated_at\").desc(), F.col(\"arrived_at\").desc())\nbatch = (batch.withColumn(\"n\", F.row_number().over(latest)).where(\"n = 1\")\n         .select(\"id\", \"key\", \"event_time\", \"updated_at\", \"arrived_at\", \"amount\", {dt}.alias(\"dt\"))){dt_note}{logic}");
     let write = match p.write {
         WriteMode::Append => format!("batch.write.mode(\"append\").insertInto(\"{target}\")"),
         WriteMode::OverwritePartition => format!(

@@ -12,6 +12,7 @@ pub mod drift;
 pub mod lateness_sql;
 pub mod project;
 pub mod replay;
+pub mod spark;
 
 /// The versions each export is written for and checked against.
 pub const DBT_VERSIONS: &str = "dbt-core 1.10 with dbt-duckdb 1.10 (DuckDB 1.4 or later)";

@@ -4,7 +4,7 @@
 use crate::engine::Script;
 
 use super::replay::{bronze_csv, pipelines_json, runner_files, Replay};
-use super::{dbt, File, DBT_VERSIONS, SPARK_VERSIONS};
+use super::{dbt, spark, File, DBT_VERSIONS, SPARK_VERSIONS};
 
 /// A dbt-duckdb project (one model per pipeline) with the Spark runner
 /// beside it, replaying `scripts`' runs; `expected` adds the engine's
@@ -13,6 +13,7 @@ pub fn replay_project(name: &str, replays: &[Replay], scripts: &[(&str, &Script)
     let mut files = dbt::project(name);
     for r in replays {
         files.push(File::new(format!("models/{}.sql", r.name), dbt::model(r)));
+        files.push(File::new(spark::path(r), spark::module(r)));
     }
     let csv = bronze_csv(scripts);
     files.push(File::new("seeds/bronze.csv", csv.clone()));
@@ -25,8 +26,21 @@ pub fn replay_project(name: &str, replays: &[Replay], scripts: &[(&str, &Script)
 
 fn readme(replays: &[Replay]) -> String {
     let names: Vec<&str> = replays.iter().map(|r| r.name.as_str()).collect();
+    let merging: Vec<&str> = replays
+        .iter()
+        .filter(|r| matches!(r.config.write, crate::engine::WriteMode::Merge { .. }))
+        .map(|r| r.name.as_str())
+        .collect();
+    let merges = if merging.is_empty() {
+        String::new()
+    } else {
+        format!(
+            "\n\nSpark's own tables cannot merge (MERGE needs Delta Lake or Iceberg,\nwhose JARs are not on PyPI), so replay_spark.py leaves out {} and says\nso; the dbt models run the same merge on DuckDB.",
+            merging.join(", ")
+        )
+    };
     format!(
-        "Exported from Partition Lab: {} pipeline(s) ({}) and the runs the lab\nreplayed, on real tools.\n\ndbt ({DBT_VERSIONS}):\n    python -m venv .venv && . .venv/bin/activate\n    pip install \"dbt-core==1.10.*\" \"dbt-duckdb==1.10.*\"\n    DBT_SEND_ANONYMOUS_USAGE_STATS=false python replay_dbt.py\n\nSpark ({SPARK_VERSIONS}; needs Java 17):\n    pip install \"pyspark==4.0.*\"\n    python replay_spark.py\n\nEach runner keeps the pipeline's state (a watermark or a partition list)\nin lab_control / lab_targets, runs every scheduled run, retry and manual\nre-run in order, and writes results.json: each table's row ids per\npartition, which are the lab's silver. A crash falls between the write\nand the state save, in the order the pipeline commits them.\n",
+        "Exported from Partition Lab: {} pipeline(s) ({}) and the runs the lab\nreplayed, on real tools.\n\ndbt ({DBT_VERSIONS}):\n    python -m venv .venv && . .venv/bin/activate\n    pip install \"dbt-core==1.10.*\" \"dbt-duckdb==1.10.*\"\n    DBT_SEND_ANONYMOUS_USAGE_STATS=false python replay_dbt.py\n\nSpark ({SPARK_VERSIONS}; needs Java 17):\n    pip install \"pyspark==4.0.*\"\n    python replay_spark.py\n\nEach runner keeps the pipeline's state (a watermark or a partition list)\nin lab_control / lab_targets, runs every scheduled run, retry and manual\nre-run in order, and writes results.json: each table's row ids per\npartition, which are the lab's silver. A crash falls between the write\nand the state save, in the order the pipeline commits them.\n\nmodels/ holds each pipeline's dbt model and spark_jobs/ its PySpark module:\nthe code the lab showed for it.{merges}\n",
         replays.len(),
         names.join(", ")
     )

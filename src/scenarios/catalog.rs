@@ -16,6 +16,9 @@ pub struct ScenarioInfo {
     pub story: &'static [&'static str],
     /// The numbers the design must cope with.
     pub facts: &'static [&'static str],
+    /// Whether its backfill builds history for a new pipeline (no date has
+    /// run yet) rather than correcting dates that ran.
+    pub history: bool,
 }
 
 pub const SCENARIOS: [ScenarioInfo; 5] = [
@@ -35,6 +38,7 @@ pub const SCENARIOS: [ScenarioInfo; 5] = [
             "Runs daily at 02:00 for the day before; a partition is final after the run for D+2.",
             "Faults: the run for 3 June crashes after writing and is retried at 02:05; the run for 8 June is re-run by hand on Tuesday 9 June at 14:00.",
         ],
+        history: false,
     },
     ScenarioInfo {
         number: 2,
@@ -51,6 +55,7 @@ pub const SCENARIOS: [ScenarioInfo; 5] = [
             "Change capture lags 30 s to 8 min, 6 % of changes 40 to 180 min.",
             "Runs daily at 02:00 through 20 July; the run for 10 June crashes after writing and is retried.",
         ],
+        history: false,
     },
     ScenarioInfo {
         number: 3,
@@ -68,6 +73,7 @@ pub const SCENARIOS: [ScenarioInfo; 5] = [
             "Runs daily at 02:00 through 24 September; the run for 18 August crashes and is retried.",
             "Close: Thursday 3 September 2026, 09:00.",
         ],
+        history: false,
     },
     ScenarioInfo {
         number: 4,
@@ -85,6 +91,7 @@ pub const SCENARIOS: [ScenarioInfo; 5] = [
             "The source pool has 4 connections; tonight's 02:00 run needs one for 15 minutes.",
             "On the canvas a backfill job drives the transform it connects to: each date runs that transform's logic, reads the layer it reads and writes with its write target's mode.",
         ],
+        history: false,
     },
     ScenarioInfo {
         number: 5,
@@ -102,6 +109,7 @@ pub const SCENARIOS: [ScenarioInfo; 5] = [
             "The source fails over on Saturday 6 June at 00:10; the backfill is re-run 30 minutes later. Budget: done by Monday 8 June 06:00.",
             "On the canvas a backfill job drives the transform it connects to: each date runs that transform's logic, reads the layer it reads and writes with its write target's mode.",
         ],
+        history: true,
     },
 ];
 

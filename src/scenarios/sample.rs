@@ -5,9 +5,9 @@
 
 use chrono::NaiveDate;
 
-use crate::design::graph::{BackfillShape, Markers, StateChoice, WriteChoice};
+use crate::design::graph::{BackfillShape, Layer, Markers, StateChoice, WriteChoice};
 use crate::design::{Edit, Graph, History, NodeConfig, NodeId, NodeKind};
-use crate::engine::ListDate;
+use crate::engine::{AfterFinal, CommitOrder, ListDate, LogicVersion, PartitionKey};
 
 use super::catalog::SCENARIOS;
 
@@ -20,41 +20,101 @@ fn range(number: u8) -> Option<(NaiveDate, NaiveDate)> {
     }
 }
 
-/// The benchmark design of scenario `number`, writing with `mode`.
-pub fn sample(number: u8, mode: WriteChoice) -> Graph {
-    let source = SCENARIOS
+/// A daily design of scenario `number` as the canvas builds it, edit by
+/// edit: source -> state -> transform -> write [-> finaliser], every choice
+/// made here. What the real-tool checks replay goes through `compile` from
+/// one of these, as a student's design does.
+pub fn daily(
+    number: u8,
+    state: StateChoice,
+    commit: CommitOrder,
+    mode: WriteChoice,
+    finaliser: Option<(u32, AfterFinal)>,
+) -> Graph {
+    let mut h = History::new(Graph::with_source(source(number)));
+    let (_, w) = add_daily(&mut h, state, commit, mode);
+    if let Some((allowed_lateness_days, after_final)) = finaliser {
+        let f = add(
+            &mut h,
+            NodeConfig::Finaliser {
+                allowed_lateness_days,
+                after_final,
+            },
+        );
+        let _ = h.edit(&Edit::Connect { from: w, to: f });
+    }
+    h.current
+}
+
+fn source(number: u8) -> &'static str {
+    SCENARIOS
         .iter()
         .find(|s| s.number == number)
-        .map_or("bronze.events", |s| s.source);
-    let mut h = History::new(Graph::with_source(source));
-    let mut add = |config: NodeConfig| {
-        let _ = h.edit(&Edit::Add { config, x: 0, y: 0 });
-        NodeId(h.current.next_id - 1)
-    };
-    let s = add(NodeConfig::State {
-        state: StateChoice::PartitionList {
-            lookback: 2,
-            over: ListDate::ChangeDate,
+        .map_or("bronze.events", |s| s.source)
+}
+
+fn add(h: &mut History, config: NodeConfig) -> NodeId {
+    let _ = h.edit(&Edit::Add { config, x: 0, y: 0 });
+    NodeId(h.current.next_id - 1)
+}
+
+/// State, transform and write target, connected from the source: the
+/// transform and the write target's ids.
+fn add_daily(
+    h: &mut History,
+    state: StateChoice,
+    commit: CommitOrder,
+    mode: WriteChoice,
+) -> (NodeId, NodeId) {
+    let s = add(h, NodeConfig::State { state, commit });
+    let t = add(
+        h,
+        NodeConfig::Transform {
+            logic: LogicVersion::Fixed,
+            reads: Layer::Bronze,
+            partition_key: PartitionKey::EventDate,
         },
-        commit: Default::default(),
-    });
-    let t = add(NodeConfig::default_for(NodeKind::Transform));
-    let w = add(NodeConfig::Write {
-        table: "silver.bench".into(),
-        mode,
-    });
-    let f = add(NodeConfig::default_for(NodeKind::Finaliser));
-    let mut edges = vec![(NodeId(0), s), (s, t), (t, w), (w, f)];
+    );
+    // The scenario's own silver table: bronze.clicks is built into silver.clicks.
+    let table = h
+        .current
+        .nodes
+        .values()
+        .find_map(|n| match &n.config {
+            NodeConfig::Source { table } => Some(table.replacen("bronze.", "silver.", 1)),
+            _ => None,
+        })
+        .unwrap_or_else(|| "silver.events".to_string());
+    let w = add(h, NodeConfig::Write { table, mode });
+    for (from, to) in [(NodeId(0), s), (s, t), (t, w)] {
+        let _ = h.edit(&Edit::Connect { from, to });
+    }
+    (t, w)
+}
+
+/// The benchmark design of scenario `number`, writing with `mode`.
+pub fn sample(number: u8, mode: WriteChoice) -> Graph {
+    let mut h = History::new(Graph::with_source(source(number)));
+    let state = StateChoice::PartitionList {
+        lookback: 2,
+        over: ListDate::ChangeDate,
+    };
+    let (t, w) = add_daily(&mut h, state, CommitOrder::StateAfterWrite, mode);
+    let f = add(&mut h, NodeConfig::default_for(NodeKind::Finaliser));
+    let mut edges = vec![(w, f)];
     if let Some((first, last)) = range(number) {
-        let b = add(NodeConfig::Backfill {
-            first,
-            last,
-            max_concurrency: 3,
-            shape: BackfillShape::PerDate,
-            markers: Markers::AfterPartition,
-            yield_to_scheduled: false,
-        });
-        let r = add(NodeConfig::default_for(NodeKind::Report));
+        let b = add(
+            &mut h,
+            NodeConfig::Backfill {
+                first,
+                last,
+                max_concurrency: 3,
+                shape: BackfillShape::PerDate,
+                markers: Markers::AfterPartition,
+                yield_to_scheduled: false,
+            },
+        );
+        let r = add(&mut h, NodeConfig::default_for(NodeKind::Report));
         edges.extend([(NodeId(0), b), (b, t), (w, r)]);
     }
     for (from, to) in edges {

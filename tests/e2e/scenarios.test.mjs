@@ -149,6 +149,9 @@ test('scenario 2: append fails R2 with the doubled orders, a merge on the order 
 test('checking a slow design runs in slices: its progress shows, the page keeps answering, and it stops when asked', async () => {
   const { page, errors, context } = await openPage(env, '/scenarios/3');
   await importDesign(page, env.url, SLOW_DESIGN);
+  // A verdict saved earlier: a stopped check must leave it as it is.
+  const saved = () => page.evaluate(() => localStorage.getItem('partition-lab/progress/3'));
+  await page.evaluate(() => localStorage.setItem('partition-lab/progress/3', 'structural'));
   // A busy machine (this one slowed down): the check takes seconds, and
   // without its slices it would hold the page for all of them.
   const cdp = await context.newCDPSession(page);
@@ -179,7 +182,7 @@ test('checking a slow design runs in slices: its progress shows, the page keeps 
   assert.equal(await progress.count(), 0);
   assert.equal(await checkButton.evaluate((b) => b === document.activeElement), true, 'focus goes back to the check button');
   assert.equal(await page.locator('.report').count(), 0);
-  assert.equal(await page.evaluate(() => Object.keys(localStorage).filter((k) => k.includes('/progress/')).length), 0);
+  assert.equal(await saved(), 'structural', 'a stopped check saves no verdict');
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 1 });
   await axe(page);
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 10 });
@@ -204,6 +207,7 @@ test('checking a slow design runs in slices: its progress shows, the page keeps 
   assert.ok(longest < 800, `the main thread was held for ${longest.toFixed(0)} ms`);
   assert.equal(await page.locator('.check .notice').filter({ hasText: 'Stopped' }).count(), 0);
   assert.match(await page.locator('.report .verdict').innerText(), /requirements met/);
+  assert.match(await saved(), /^(passed|failing:R\d)/, 'a finished check saves its verdict');
   assert.equal(await checkButton.evaluate((b) => b === document.activeElement), true, 'focus stays on the check button');
   assert.equal(await checkButton.getAttribute('aria-disabled'), null);
   assert.deepEqual(errors, []);

@@ -202,12 +202,24 @@ test('a tampered link falls back to defaults and says what it ignored', async ()
 });
 
 test('play steps through the runs on its own and can be paused', async () => {
-  const { page, errors, context } = await openPage(env, '/lab/state-write?run=6');
+  const { page, errors, context } = await openPage(env, '/lab/state-write?run=2');
+  // Every address the page writes, with when it wrote it.
+  await page.evaluate(() => {
+    window.writes = [];
+    const replace = history.replaceState.bind(history);
+    history.replaceState = (...args) => { window.writes.push([performance.now(), String(args[2])]); return replace(...args); };
+  });
   await page.getByRole('button', { name: 'Play', exact: true }).click();
-  await page.waitForURL(/run=7/, { timeout: 5000 });
+  await page.waitForURL(/run=4/, { timeout: 10000 });
+  const ticks = await page.evaluate(() => window.writes.map(([t]) => t));
+  const step = ticks[ticks.length - 1] - ticks[ticks.length - 2];
+  assert.ok(step > 0, 'two steps on its own');
   await page.getByRole('button', { name: 'Pause', exact: true }).click();
   const paused = query(page).run;
-  await page.waitForTimeout(1800);
+  const pausedAt = await page.evaluate(() => performance.now());
+  // Paused means no step for three of its own intervals.
+  await page.waitForFunction(([from, step]) => performance.now() - from > 3 * step, [pausedAt, step]);
+  assert.deepEqual(await page.evaluate((from) => window.writes.filter(([t]) => t > from), pausedAt), []);
   assert.equal(query(page).run, paused);
   assert.deepEqual(errors, []);
   await context.close();
@@ -229,14 +241,16 @@ test('each cell shows its equivalent dbt and Spark code for the current settings
   await list.getByText('Equivalent code').click();
   const dbt = await list.locator('pre[data-tool="dbt"]').innerText();
   assert.match(dbt, /delete\+insert/);
-  assert.match(dbt, /the 2 day\(s\) before/);
-  assert.match(dbt, /BEFORE `dbt run`/, 'the commit order follows the control');
-  assert.match(await list.locator('pre[data-tool="Spark"]').innerText(), /LOOKBACK = 2/);
+  assert.match(dbt, /lab_targets/, 'the list is the run\'s scope');
+  assert.match(dbt, /BEFORE `dbt run/, 'the commit order follows the control');
+  const listSpark = await list.locator('pre[data-tool="Spark"]').innerText();
+  assert.match(listSpark, /the 2 day\(s\) before it/);
+  assert.match(listSpark, /COMMIT = "before"/);
   const wm = page.getByRole('region', { name: 'Watermark + Overwrite', exact: true });
   await wm.getByText('Equivalent code').click();
   const spark = await wm.locator('pre[data-tool="Spark"]').innerText();
-  assert.match(spark, /partitionOverwriteMode", "dynamic"/);
-  assert.ok(spark.indexOf('state.save') < spark.indexOf('insertInto'), 'state saved before the write');
+  assert.match(spark, /partitionOverwriteMode\s+"dynamic"/);
+  assert.match(spark, /if state\.mark is not None:/, 'the first run reads everything');
   assert.match(await wm.locator('pre[data-tool="dbt"]').innerText(), /delete\+insert/);
   const violations = await axe(page);
   assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
@@ -260,8 +274,11 @@ test('presenter mode: large type, the week folded, and a clicker\'s keys step th
   await page.waitForURL(/present=0/);
   await page.locator('main h1').click();
   await page.keyboard.press('ArrowRight');
-  await page.waitForTimeout(300);
-  assert.equal(query(page).run, '3', 'outside presenter mode the page keys are left alone');
+  // Then something that does step: if the arrow had stepped too, this
+  // would land on run 5.
+  await page.getByRole('button', { name: 'Next', exact: true }).click();
+  await page.waitForURL(/run=4/);
+  assert.equal(query(page).run, '4', 'outside presenter mode the page keys are left alone');
   const violations = await axe(page);
   assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
   assert.deepEqual(errors, []);
@@ -279,15 +296,32 @@ test('a cell downloads as a runnable dbt and Spark project for the current contr
   assert.equal(download.suggestedFilename(), 'partition-lab-partition_list_overwrite.tar');
   const bytes = await readFile(await download.path());
   const names = tarNames(bytes);
-  for (const f of ['dbt_project.yml', 'profiles.yml', 'models/silver_orders_partition_list_overwrite.sql', 'seeds/bronze.csv', 'pipelines.json', 'state.py', 'replay_dbt.py', 'replay_spark.py', 'README.txt']) {
+  for (const f of ['dbt_project.yml', 'profiles.yml', 'models/silver_orders_partition_list_overwrite.sql', 'spark_jobs/silver_orders_partition_list_overwrite.py', 'seeds/bronze.csv', 'pipelines.json', 'state.py', 'replay_dbt.py', 'replay_spark.py', 'README.txt']) {
     assert.ok(names.includes(`partition-lab-partition_list_overwrite/${f}`), `${f} in ${names}`);
   }
   assert.match(bytes.toString('latin1'), /"lookback": 2/);
+  // What the page shows is what the project runs, byte for byte.
+  for (const [tool, path] of [['dbt', 'models/silver_orders_partition_list_overwrite.sql'], ['Spark', 'spark_jobs/silver_orders_partition_list_overwrite.py']]) {
+    const shown = await list.locator(`pre[data-tool="${tool}"]`).evaluate((pre) => pre.textContent);
+    assert.equal(tarFile(bytes, `partition-lab-partition_list_overwrite/${path}`), shown, `${tool} shown = ${path}`);
+  }
   assert.deepEqual(errors, []);
   await context.close();
 });
 
 /// The file names in an uncompressed ustar archive.
+/** One file of an uncompressed tar, as text. */
+function tarFile(bytes, wanted) {
+  for (let at = 0; at + 512 <= bytes.length;) {
+    const name = bytes.subarray(at, at + 100).toString('latin1').replace(/\0.*$/s, '');
+    if (!name) break;
+    const size = parseInt(bytes.subarray(at + 124, at + 136).toString('latin1').replace(/\0.*$/s, ''), 8);
+    if (name === wanted) return bytes.subarray(at + 512, at + 512 + size).toString('utf8');
+    at += 512 + Math.ceil(size / 512) * 512;
+  }
+  return undefined;
+}
+
 function tarNames(bytes) {
   const names = [];
   for (let at = 0; at + 512 <= bytes.length;) {

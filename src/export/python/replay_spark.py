@@ -4,20 +4,23 @@ Written by Partition Lab for Apache Spark 4.0 (PySpark), local mode.
     pip install "pyspark==4.0.*"     (needs Java 17)
     python replay_spark.py
 
-Each pipeline reads bronze.csv with its state's filter and writes a
-Parquet table partitioned by dt: append adds files, a partition overwrite
-uses Spark's dynamic partitionOverwriteMode (only the dt values in the
-batch are replaced), a full refresh replaces the whole table. Merges need
-Delta Lake or Iceberg, which this export does not assume: pipelines that
-merge are left out and said so. Pipelines are independent, so their k-th
-runs are written together (partitioned by pipeline too).
+Each pipeline is a module in spark_jobs/: what it reads, the watermark it
+saves, its batch and its write (the page showed the same code). This
+script runs the attempts in order, keeps each pipeline's state (state.py)
+and saves it before or after the write as the module's COMMIT says. The
+table is Parquet partitioned by pipeline and dt, so every pipeline's k-th
+attempt is written in one Spark job; a partition overwrite uses Spark's
+dynamic partitionOverwriteMode. Merges need Delta Lake or Iceberg, whose
+JARs are not on PyPI: pipelines that merge are left out and said so.
 It writes results.json: each table's row ids per partition.
 """
+import importlib.util
 import json
 import os
 import shutil
+from collections import namedtuple
 
-from pyspark.sql import SparkSession, Window
+from pyspark.sql import SparkSession
 from pyspark.sql import functions as F
 
 from state import State, parse_at, parse_day, steps
@@ -25,13 +28,24 @@ from state import State, parse_at, parse_day, steps
 HERE = os.path.dirname(os.path.abspath(__file__))
 WAREHOUSE = os.path.join(HERE, "spark-warehouse")
 
+# What a module's read() is told about the attempt.
+Run = namedtuple("Run", ["at", "day"])
+
+
+def load(name):
+    spec = importlib.util.spec_from_file_location(name, os.path.join(HERE, "spark_jobs", f"{name}.py"))
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
 
 def main():
     os.chdir(HERE)
     with open("pipelines.json") as f:
         pipelines = [p for p in json.load(f)]
-    skipped = [p["name"] for p in pipelines if p["write"] == "merge"]
-    pipelines = [p for p in pipelines if p["write"] != "merge"]
+    jobs = {p["name"]: load(p["name"]) for p in pipelines}
+    skipped = [p["name"] for p in pipelines if jobs[p["name"]].WRITE == "merge"]
+    pipelines = [p for p in pipelines if jobs[p["name"]].WRITE != "merge"]
     spark = (
         SparkSession.builder.master("local[2]")
         .appName("partition-lab-replay")
@@ -53,55 +67,26 @@ def main():
         .csv(os.path.join(HERE, "bronze.csv"))
         .cache()
     )
-    versioned = {
-        r["script"]
-        for r in bronze.groupBy("script", "key").count().where("count > 1").select("script").distinct().collect()
-    }
-    latest = Window.partitionBy("key").orderBy(
-        F.col("updated_at").desc(), F.col("arrived_at").desc(), F.col("id").desc()
-    )
-
-    def read(pipeline, state, attempt):
-        rows = bronze.where(
-            (F.col("script") == pipeline["script"])
-            & (F.col("arrived_at") <= F.lit(parse_at(attempt["at"])))
-        )
-        targets = []
-        if state.kind() == "watermark" and state.mark is not None:
-            overlap = state.spec["overlap_minutes"]
-            rows = rows.where(
-                F.col(state.spec["column"])
-                > F.lit(state.mark) - F.expr(f"interval {overlap} minutes")
-            )
-        if state.kind() == "list":
-            targets = state.targets(parse_day(attempt["day"]))
-            rows = rows.where(F.col(state.spec["over"]).isin(targets))
-        if state.blocks_final() and state.final_through is not None:
-            # final partitions are never written again
-            rows = rows.where(F.col("dt") > F.lit(state.final_through))
-        # one row per key: the latest version the run read (a script whose
-        # keys have one version each needs no window, and no shuffle)
-        if pipeline["script"] in versioned:
-            rows = rows.withColumn("n", F.row_number().over(latest)).where("n = 1").drop("n")
-        return rows, targets
 
     states = {p["name"]: State(p["state"], p["start"], p.get("finaliser")) for p in pipelines}
-    queues = {p["name"]: list(steps(p)) for p in pipelines}
-    by_name = {p["name"]: p for p in pipelines}
+    # The commit order is the module's: the code shown is the code run.
+    queues = {p["name"]: list(steps(dict(p, commit=jobs[p["name"]].COMMIT))) for p in pipelines}
     k = 0
     while any(k < len(q) for q in queues.values()):
         batches = {"append": [], "overwrite": [], "replace": []}
-        after, finished, replacing = [], [], []
+        after, finished = [], []
         current = []
         for name, queue in queues.items():
             if k < len(queue):
-                rows, targets = read(by_name[name], states[name], queue[k][0])
+                attempt = queue[k][0]
+                run = Run(parse_at(attempt["at"]), parse_day(attempt["day"]))
+                rows, targets = jobs[name].read(bronze, states[name], run)
                 current.append((name, rows, targets))
         # Every watermark's newest value at this step, in one Spark job.
         marks = [
-            rows.agg(F.max(states[name].spec["column"]).alias("newest")).withColumn("pipeline", F.lit(name))
+            jobs[name].newest(rows).withColumn("pipeline", F.lit(name))
             for name, rows, _ in current
-            if states[name].kind() == "watermark"
+            if hasattr(jobs[name], "newest")
         ]
         newest = {}
         if marks:
@@ -111,16 +96,12 @@ def main():
             newest = {r["pipeline"]: r["newest"] for r in union.collect()}
         for name, rows, targets in current:
             attempt, before, write, save = queues[name][k]
-            pipeline, state = by_name[name], states[name]
+            job, state = jobs[name], states[name]
             nxt = state.next_after(targets, newest.get(name))
             if before and save:
                 state.save(nxt)
             if write:
-                batches[pipeline["write"]].append(
-                    rows.select("id", "dt").withColumn("pipeline", F.lit(name))
-                )
-                if pipeline["write"] == "replace":
-                    replacing.append(name)
+                batches[job.WRITE].append((name, job.batch(rows).select("id", "dt").withColumn("pipeline", F.lit(name))))
             if not before and save:
                 after.append((name, nxt))
             if not attempt["crashes"]:
@@ -128,19 +109,13 @@ def main():
         for mode, frames in batches.items():
             if not frames:
                 continue
-            batch = frames[0]
-            for frame in frames[1:]:
+            names = [name for name, _ in frames]
+            batch = frames[0][1]
+            for _, frame in frames[1:]:
                 batch = batch.unionByName(frame)
-            if mode == "append":
-                batch.write.mode("append").partitionBy("pipeline", "dt").parquet(WAREHOUSE)
-            elif mode == "overwrite":
-                # dynamic: only the (pipeline, dt) partitions in the batch are replaced
-                batch.write.mode("overwrite").partitionBy("pipeline", "dt").parquet(WAREHOUSE)
-            else:
-                # a full refresh replaces its whole table, even with an empty batch
-                for name in replacing:
-                    shutil.rmtree(os.path.join(WAREHOUSE, f"pipeline={name}"), ignore_errors=True)
-                batch.write.mode("append").partitionBy("pipeline", "dt").parquet(WAREHOUSE)
+            # Every module of one write mode has the same write(): the first one's
+            # writes them all, in one job.
+            jobs[names[0]].write(batch, WAREHOUSE, names)
         for name, nxt in after:
             states[name].save(nxt)
         for name, day in finished:

@@ -28,6 +28,7 @@ pub fn airflow_backfill(plan: &BackfillPlan) -> airflow::Backfill {
         markers: plan.markers,
         yield_to_nightly: false,
         two_phases: false,
+        dates: airflow::Dates::AlreadyRun,
     }
 }
 
@@ -195,9 +196,11 @@ pub fn dag_file(first: crate::engine::calendar::Day) -> File {
         "dags/marlow_orders_daily.py",
         airflow::dag(
             "marlow_orders_daily",
-            "bronze.orders",
-            "silver.orders",
             first,
+            &airflow::Tasks {
+                silver: "replace partition dt of silver.orders with the fixed logic, read from bronze.orders".to_string(),
+                gold: Some("recompute gold for partition dt from the silver just written".to_string()),
+            },
         ),
     )
 }

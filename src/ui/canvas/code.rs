@@ -3,8 +3,8 @@
 
 use leptos::prelude::*;
 
-use crate::design::code::export_code;
 use crate::design::Graph;
+use crate::scenarios::export::code as export_code;
 use crate::ui::copy::CopyButton;
 
 use super::Designer;
@@ -12,7 +12,10 @@ use super::Designer;
 #[component]
 pub fn ExportCode() -> impl IntoView {
     let d = expect_context::<Designer>();
-    let code = Memo::new(move |_| d.graph.with(|g| export_code(g).map_err(|p| p.len())));
+    let code = Memo::new(move |_| {
+        d.graph
+            .with(|g| export_code(d.scenario, g).map_err(|p| p.len()))
+    });
     // Built on request: a scenario's bronze can be a megabyte of CSV.
     let project = RwSignal::new(None::<(Graph, Result<(String, String), String>)>);
     let runners = crate::ui::runners::use_runners();
