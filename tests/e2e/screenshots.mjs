@@ -26,8 +26,8 @@ async function shoot(name, path, act, target = 'main') {
   await page.close();
 }
 
-await shoot('state-write', '/lab/state-write?late=wed&crash=on&lookback=1&commit=after&run=8', async (page) => {
-  await page.getByRole('button', { name: 'Skip the prediction' }).click();
+await shoot('state-write', '/lab/state-write?late=wed&crash=on&lookback=1&commit=after&run=8&predict=skip', async (page) => {
+  await page.locator('.verdict').first().waitFor();
   // The scrubber stays on top as the cells scroll under it: one screenful.
   await page.evaluate(() => window.scrollTo(0, document.querySelector('.cells').getBoundingClientRect().top + window.scrollY - 330));
 }, null);

@@ -30,9 +30,23 @@ function query(page) {
   return Object.fromEntries(new URL(page.url()).searchParams);
 }
 
-async function reveal(page, pick = 'Watermark + Overwrite') {
-  await page.getByRole('radio', { name: pick, exact: true }).check();
+async function reveal(page, ...picks) {
+  for (const pick of picks.length ? picks : ['Watermark + Overwrite']) {
+    await page.getByRole('checkbox', { name: pick, exact: true }).check();
+  }
   await page.getByRole('button', { name: 'Lock in and reveal the verdicts' }).click();
+  await page.waitForURL(/predict=/);
+}
+
+/** Everything on the page that would tell the pipelines apart. */
+async function answers(page) {
+  return page.evaluate(() => ({
+    verdicts: document.querySelectorAll('.cells .verdict').length,
+    missing: document.querySelectorAll('.cells .chip.missing').length,
+    duplicates: document.querySelectorAll('.cells .chip.dup').length,
+    failedChecks: document.querySelectorAll('.cells .checks li.fail').length,
+    deleted: document.querySelectorAll('.cells .facts dd.alarm').length,
+  }));
 }
 
 function verdictText(page, cell) {
@@ -40,7 +54,7 @@ function verdictText(page, cell) {
 }
 
 test('the default week shows SPEC 4\'s outcome table at the last run', async () => {
-  const { page, errors, context } = await openPage(env, '/lab/state-write');
+  const { page, errors, context } = await openPage(env, '/lab/state-write?predict=skip');
   assert.deepEqual(await table(page), {
     'Watermark + Append': [5, 4, 8, 4, 4, 4, 4],
     'Watermark + Overwrite': [1, 4, 4, 4, 4, 4, 4],
@@ -57,12 +71,32 @@ test('the default week shows SPEC 4\'s outcome table at the last run', async () 
   await context.close();
 });
 
-test('predicting the silent cell, then reading each verdict', async () => {
+test('before the prediction nothing tells the pipelines apart; locking in keeps the run and makes a link', async () => {
   const { page, errors, context } = await openPage(env, '/lab/state-write');
-  assert.equal(await page.locator('.verdict').count(), 0, 'verdicts stay hidden before the prediction');
+  // It opens at the start of the week, and the week stops at the last run
+  // every pipeline has in common: here run 1.
+  assert.match(await page.locator('.current-run').innerText(), /^Run 1: /);
+  assert.deepEqual(await answers(page), { verdicts: 0, missing: 0, duplicates: 0, failedChecks: 0, deleted: 0 });
+  assert.equal(await page.getByRole('button', { name: 'Next', exact: true }).isDisabled(), true);
+  assert.equal(await page.getByRole('button', { name: /^Run 2:/ }).getAttribute('aria-disabled'), 'true');
+  // Every cell is the same at the run on show.
+  const tables = new Set();
+  for (const cell of CELLS) tables.add(JSON.stringify(await rowsPerDay(page, cell)));
+  assert.equal(tables.size, 1);
+  // A link to a later run waits for the prediction too, and says so.
+  await page.goto(`${env.url}/lab/state-write?run=8`);
+  await page.waitForSelector('main h1');
+  assert.match(await page.locator('.current-run').innerText(), /^Run 1: /);
+  assert.match(await page.locator('.notice').innerText(), /Run 8 is shown once you have predicted/);
+  assert.deepEqual(await answers(page), { verdicts: 0, missing: 0, duplicates: 0, failedChecks: 0, deleted: 0 });
   assert.equal(await page.getByRole('button', { name: 'Lock in and reveal the verdicts' }).isDisabled(), true);
+
   await reveal(page, 'Watermark + Overwrite');
-  assert.match(await page.getByRole('status').filter({ hasText: 'you picked' }).innerText(), /^✓ Right: you picked Watermark \+ Overwrite/);
+  assert.match(await page.locator('.current-run').innerText(), /^Run 1: /, 'locking in keeps the run on show');
+  assert.equal(query(page).predict, 'watermark_overwrite');
+  assert.match(await page.locator('.prediction-result').innerText(), /^✓ Right: you picked Watermark \+ Overwrite/);
+  await page.getByRole('button', { name: 'Last', exact: true }).click();
+  await page.waitForURL(/run=8/);
   const silent = await verdictText(page, 'Watermark + Overwrite');
   assert.match(silent, /Silent loss/);
   assert.match(silent, /o-101, o-102, o-103 and o-104 gone/);
@@ -74,10 +108,39 @@ test('predicting the silent cell, then reading each verdict', async () => {
   assert.match(await verdictText(page, 'Full refresh'), /Correct[\s\S]*Rows read in total: 131/);
   const violations = await axe(page);
   assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  // The moment after the reveal is a link: it reopens with the same feedback and verdicts.
+  const link = page.url();
+  const other = await context.newPage();
+  await other.goto(link);
+  await other.waitForSelector('.verdict');
+  assert.match(await other.locator('.prediction-result').innerText(), /^✓ Right: you picked Watermark \+ Overwrite/);
+  assert.equal(await other.locator('.verdict').count(), 5);
+  await other.close();
+
   await page.getByRole('button', { name: 'Hide the verdicts and predict again' }).click();
-  await page.getByRole('radio', { name: 'Full refresh', exact: true }).check();
-  await page.getByRole('button', { name: 'Lock in and reveal the verdicts' }).click();
+  await page.waitForFunction(() => !location.search.includes('predict='));
+  assert.deepEqual(await answers(page), { verdicts: 0, missing: 0, duplicates: 0, failedChecks: 0, deleted: 0 });
+  await reveal(page, 'Full refresh');
   assert.match(await page.locator('.prediction-result').innerText(), /^✗ Not this time/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('two silent pipelines: the question takes several, and the feedback says which were found', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/state-write?late=wed');
+  assert.match(await page.locator('.predict legend').innerText(), /there can be more than one/);
+  await reveal(page, 'Watermark + Overwrite');
+  assert.match(await page.locator('.prediction-result').innerText(),
+    /^◐ Partly: you picked Watermark \+ Overwrite\. With these settings the silent ones are Watermark \+ Overwrite and Partition list \+ Overwrite\. So you found Watermark \+ Overwrite, missed Partition list \+ Overwrite\./);
+  await page.getByRole('button', { name: 'Hide the verdicts and predict again' }).click();
+  await reveal(page, 'Watermark + Overwrite', 'Partition list + Overwrite');
+  assert.equal(query(page).predict, 'watermark_overwrite,partition_list_overwrite');
+  assert.match(await page.locator('.prediction-result').innerText(), /^✓ Right/);
+  // "None of them" is the one choice that excludes the others.
+  await page.getByRole('button', { name: 'Hide the verdicts and predict again' }).click();
+  await page.getByRole('checkbox', { name: 'Full refresh', exact: true }).check();
+  await page.getByRole('checkbox', { name: 'none of them' }).check();
+  assert.equal(await page.getByRole('checkbox', { name: 'Full refresh', exact: true }).isChecked(), false);
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -85,14 +148,21 @@ test('predicting the silent cell, then reading each verdict', async () => {
 test('an instructor can skip the prediction', async () => {
   const { page, errors, context } = await openPage(env, '/lab/state-write');
   await page.getByRole('button', { name: 'Skip the prediction' }).click();
-  assert.equal(await page.locator('.verdict').count(), 5);
+  await page.waitForURL(/predict=skip/);
   assert.match(await page.locator('.prediction-result').innerText(), /Prediction skipped/);
+  await page.getByRole('button', { name: 'Last', exact: true }).click();
+  await page.locator('.verdict').first().waitFor();
+  assert.equal(await page.locator('.verdict').count(), 5);
+  // Skipping holds when the controls change; a guess would not.
+  await page.getByRole('radio', { name: 'arrives Wed 03:10' }).check();
+  await page.waitForURL(/late=wed/);
+  assert.equal(query(page).predict, 'skip');
   assert.deepEqual(errors, []);
   await context.close();
 });
 
 test('full refresh reads 4, 9, 13, 13, 17, 21, 25, 29 rows, run by run, scrubbed with the keyboard', async () => {
-  const { page, errors, context } = await openPage(env, '/lab/state-write');
+  const { page, errors, context } = await openPage(env, '/lab/state-write?predict=skip');
   const slider = page.getByLabel('Run', { exact: true });
   await slider.focus();
   await page.keyboard.press('Home');
@@ -109,7 +179,7 @@ test('full refresh reads 4, 9, 13, 13, 17, 21, 25, 29 rows, run by run, scrubbed
 });
 
 test('after run 2 the watermark cell has replaced Monday with o-105 alone', async () => {
-  const { page, errors, context } = await openPage(env, '/lab/state-write?run=1');
+  const { page, errors, context } = await openPage(env, '/lab/state-write?run=1&predict=skip');
   await page.getByRole('button', { name: 'Next' }).click();
   await page.waitForURL(/run=2/);
   const wo = page.getByRole('region', { name: 'Watermark + Overwrite', exact: true });
@@ -123,7 +193,7 @@ test('after run 2 the watermark cell has replaced Monday with o-105 alone', asyn
 });
 
 test('each control changes the outcome the way hand-derived runs say', async () => {
-  const { page, errors, context } = await openPage(env, '/lab/state-write');
+  const { page, errors, context } = await openPage(env, '/lab/state-write?predict=skip');
   // Lookback 0: the list with overwrite never re-reads Monday, so o-105 is lost too.
   await page.getByRole('radio', { name: '0 days' }).check();
   await page.waitForURL(/lookback=0/);
@@ -155,19 +225,18 @@ test('each control changes the outcome the way hand-derived runs say', async () 
   await page.getByRole('radio', { name: 'crashes, retried at 00:20' }).check();
   await page.getByRole('radio', { name: 'before the write' }).check();
   await page.waitForURL(/commit=before/);
-  await page.getByRole('button', { name: 'Last' }).click().catch(() => {});
+  await page.getByRole('button', { name: 'Last', exact: true }).click();
   await page.waitForURL(/run=8/);
   assert.deepEqual(await rowsPerDay(page, 'Watermark + Append'), [5, 4, 0, 4, 4, 4, 4]);
   assert.deepEqual(await rowsPerDay(page, 'Watermark + Overwrite'), [1, 4, 0, 4, 4, 4, 4]);
   assert.deepEqual(await rowsPerDay(page, 'Partition list + Overwrite'), [5, 4, 4, 4, 4, 4, 4]);
-  await page.getByRole('button', { name: 'Skip the prediction' }).click();
   assert.match(await verdictText(page, 'Watermark + Append'), /saved its state and then crashed before writing/);
   assert.deepEqual(errors, []);
   await context.close();
 });
 
 test('the URL carries the whole state and restores it', async () => {
-  const path = '/lab/state-write?late=wed&crash=off&lookback=2&commit=before&run=3';
+  const path = '/lab/state-write?late=wed&crash=off&lookback=2&commit=before&run=3&predict=skip';
   const { page, errors, context } = await openPage(env, path);
   assert.equal(await page.getByRole('radio', { name: 'arrives Wed 03:10' }).isChecked(), true);
   assert.equal(await page.getByRole('radio', { name: 'runs cleanly' }).isChecked(), true);
@@ -177,7 +246,7 @@ test('the URL carries the whole state and restores it', async () => {
   assert.match(await page.locator('.current-run').innerText(), /^Run 3: Thu 00:15, for Wed 06-03$/);
   await page.getByRole('radio', { name: 'after the write' }).check();
   await page.waitForURL(/commit=after/);
-  assert.deepEqual(query(page), { late: 'wed', crash: 'off', lookback: '2', commit: 'after', run: '3', present: '0' });
+  assert.deepEqual(query(page), { late: 'wed', crash: 'off', lookback: '2', commit: 'after', run: '3', present: '0', predict: 'skip' });
   await page.reload();
   await page.waitForSelector('main h1');
   assert.equal(await page.getByRole('radio', { name: 'after the write' }).isChecked(), true);
@@ -187,14 +256,16 @@ test('the URL carries the whole state and restores it', async () => {
 });
 
 test('a tampered link falls back to defaults and says what it ignored', async () => {
-  const { page, errors, context } = await openPage(env, '/lab/state-write?late=sat&crash=maybe&lookback=9&commit=%3Cscript%3E&run=42');
+  const { page, errors, context } = await openPage(env, '/lab/state-write?late=sat&crash=maybe&lookback=9&commit=%3Cscript%3E&run=42&predict=everyone');
   const notice = await page.locator('.notice').innerText();
   assert.match(notice, /Ignored late=sat/);
   assert.match(notice, /Ignored lookback=9/);
   assert.match(notice, /Ignored commit=<script>/);
-  assert.match(notice, /no run 42/);
+  assert.match(notice, /Ignored predict=everyone/);
+  assert.match(notice, /Run 42 is shown once you have predicted/);
   assert.equal(await page.getByRole('radio', { name: 'arrives Tue 03:10' }).isChecked(), true);
-  assert.deepEqual(await rowsPerDay(page, 'Watermark + Overwrite'), [1, 4, 4, 4, 4, 4, 4]);
+  // No prediction yet: the first run, the same in every pipeline.
+  assert.deepEqual(await rowsPerDay(page, 'Watermark + Overwrite'), [4, 0, 0, 0, 0, 0, 0]);
   const violations = await axe(page);
   assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
   assert.deepEqual(errors, []);
@@ -202,7 +273,7 @@ test('a tampered link falls back to defaults and says what it ignored', async ()
 });
 
 test('play steps through the runs on its own and can be paused', async () => {
-  const { page, errors, context } = await openPage(env, '/lab/state-write?run=2');
+  const { page, errors, context } = await openPage(env, '/lab/state-write?run=2&predict=skip');
   // Every address the page writes, with when it wrote it.
   await page.evaluate(() => {
     window.writes = [];
@@ -259,7 +330,7 @@ test('each cell shows its equivalent dbt and Spark code for the current settings
 });
 
 test('presenter mode: large type, the week folded, and a clicker\'s keys step the runs', async () => {
-  const { page, errors, context } = await openPage(env, '/lab/state-write?run=2&present=1');
+  const { page, errors, context } = await openPage(env, '/lab/state-write?run=2&present=1&predict=skip');
   assert.equal(await page.locator('.lab.presenter').count(), 1);
   assert.equal(await page.locator('details.week').evaluate((d) => d.open), false);
   assert.equal(await page.getByRole('button', { name: 'Presenter mode' }).getAttribute('aria-pressed'), 'true');

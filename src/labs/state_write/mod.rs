@@ -4,7 +4,9 @@
 pub mod code;
 pub mod explain;
 pub mod model;
+pub mod predict;
 pub mod query;
 pub mod view;
 
-pub use model::{monday, run, run_count, script, Cell, Controls, LateOrder, Prediction};
+pub use model::{monday, run, run_count, script, Cell, Controls, LateOrder};
+pub use predict::Guess;

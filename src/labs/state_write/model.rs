@@ -217,20 +217,3 @@ pub fn run_count(controls: &Controls) -> usize {
             .filter(|r| r.crash_then_retry_at.is_some())
             .count()
 }
-
-/// What the student predicts loses data silently.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-pub enum Prediction {
-    Cell(Cell),
-    NoCell,
-}
-
-impl Prediction {
-    /// Right when it names a silent cell, or "none" when no cell is silent.
-    pub fn is_right(self, silent: &[Cell]) -> bool {
-        match self {
-            Prediction::Cell(cell) => silent.contains(&cell),
-            Prediction::NoCell => silent.is_empty(),
-        }
-    }
-}

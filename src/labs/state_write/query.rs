@@ -12,6 +12,7 @@ use crate::labs::link;
 use crate::vocabulary::Choice;
 
 use super::model::{Cell, Controls};
+use super::predict::Guess;
 
 /// Up to two cells pinned side by side, oldest first.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -54,12 +55,16 @@ impl Pinned {
 }
 
 /// What the query asks for; `run` is still unchecked against the run count.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct LabQuery {
     pub controls: Controls,
     pub run: Option<usize>,
     pub present: bool,
     pub pinned: Pinned,
+    /// The prediction locked in (or skipped): until then, no outcome that
+    /// tells the cells apart is shown. In the URL so the moment after the
+    /// reveal is a link too.
+    pub guess: Option<Guess>,
 }
 
 /// Reads the query through `get`; every value it cannot use falls back to
@@ -109,6 +114,17 @@ pub fn parse(get: impl Fn(&str) -> Option<String>) -> (LabQuery, Vec<String>) {
             ),
         }
     }
+    if let Some(given) = get("predict") {
+        match Guess::parse(&given) {
+            Some(guess) => query.guess = Some(guess),
+            None => bad(
+                "predict",
+                &given,
+                "skip, none, or the cells predicted, such as watermark_overwrite",
+                "no prediction yet",
+            ),
+        }
+    }
     (query, notes)
 }
 
@@ -130,7 +146,13 @@ pub fn resolve_run(requested: Option<usize>, runs: usize) -> (usize, Option<Stri
 
 /// The query string for a state, always with every key, so a link is
 /// explicit (but `pin` only when something is pinned).
-pub fn to_query(controls: &Controls, run: usize, present: bool, pinned: Pinned) -> String {
+pub fn to_query(
+    controls: &Controls,
+    run: usize,
+    present: bool,
+    pinned: Pinned,
+    guess: Option<&Guess>,
+) -> String {
     let mut query = format!(
         "late={}&crash={}&lookback={}&commit={}&run={}&present={}",
         controls.late.name(),
@@ -143,6 +165,9 @@ pub fn to_query(controls: &Controls, run: usize, present: bool, pinned: Pinned) 
     if !pinned.is_empty() {
         let slugs: Vec<&str> = pinned.cells().map(Cell::slug).collect();
         query.push_str(&format!("&pin={}", slugs.join(",")));
+    }
+    if let Some(guess) = guess {
+        query.push_str(&format!("&predict={}", guess.slug()));
     }
     query
 }
@@ -178,18 +203,30 @@ mod tests {
         for controls in Controls::all() {
             for run in 1..=8 {
                 for present in [false, true] {
-                    let (query, notes) =
-                        parse_str(&to_query(&controls, run, present, Pinned::default()));
-                    assert!(notes.is_empty(), "{notes:?}");
-                    assert_eq!(
-                        query,
-                        LabQuery {
-                            controls,
-                            run: Some(run),
+                    for guess in [
+                        None,
+                        Some(Guess::Skipped),
+                        Some(Guess::of(&[Cell::WatermarkOverwrite, Cell::ListOverwrite])),
+                    ] {
+                        let (query, notes) = parse_str(&to_query(
+                            &controls,
+                            run,
                             present,
-                            pinned: Pinned::default(),
-                        }
-                    );
+                            Pinned::default(),
+                            guess.as_ref(),
+                        ));
+                        assert!(notes.is_empty(), "{notes:?}");
+                        assert_eq!(
+                            query,
+                            LabQuery {
+                                controls,
+                                run: Some(run),
+                                present,
+                                pinned: Pinned::default(),
+                                guess,
+                            }
+                        );
+                    }
                 }
             }
         }
@@ -197,9 +234,10 @@ mod tests {
 
     #[test]
     fn bad_values_fall_back_with_a_note_each() {
-        let (query, notes) = parse_str("late=sat&crash=maybe&lookback=7&commit=never&run=0");
+        let (query, notes) =
+            parse_str("late=sat&crash=maybe&lookback=7&commit=never&run=0&predict=everything");
         assert_eq!(query, LabQuery::default());
-        assert_eq!(notes.len(), 5);
+        assert_eq!(notes.len(), 6);
         assert!(notes[0].contains("late=sat"));
         let long = "x".repeat(500);
         let (_, notes) = parse_str(&format!("late={long}"));
@@ -223,7 +261,7 @@ mod tests {
         let two = Pinned::default()
             .toggled(Cell::WatermarkOverwrite)
             .toggled(Cell::ListOverwrite);
-        let q = to_query(&Controls::default(), 3, true, two);
+        let q = to_query(&Controls::default(), 3, true, two, None);
         assert!(
             q.ends_with("&pin=watermark_overwrite,partition_list_overwrite"),
             "{q}"
@@ -241,7 +279,7 @@ mod tests {
                 .collect::<Vec<_>>(),
             vec![Cell::ListOverwrite]
         );
-        assert!(!to_query(&Controls::default(), 1, true, Pinned::default()).contains("pin="));
+        assert!(!to_query(&Controls::default(), 1, true, Pinned::default(), None).contains("pin="));
         for bad in [
             "pin=",
             "pin=nothing",

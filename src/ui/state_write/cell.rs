@@ -95,6 +95,9 @@ pub fn CellPanel(cell: Cell) -> impl IntoView {
                 </Show>
             </div>
             {move || {
+                if lab.sealed() {
+                    return Some(view! { <p class="muted sealed">"This pipeline's runs are shown once you predict."</p> }.into_any());
+                }
                 view_model
                     .get()
                     .map(|v| {
@@ -150,6 +153,7 @@ pub fn CellPanel(cell: Cell) -> impl IntoView {
                             </ul>
                             <p class="cost">{format!("Rows read so far: {}", v.rows_read_so_far)}</p>
                         }
+                        .into_any()
                     })
             }}
             <details class="code">
@@ -177,7 +181,7 @@ pub fn CellPanel(cell: Cell) -> impl IntoView {
             </details>
             <div class="verdict-slot">
                 {move || {
-                    if !lab.revealed.get() {
+                    if lab.asking() {
                         return view! { <p class="muted">"Verdict hidden until you predict."</p> }.into_any();
                     }
                     if !lab.at_last_run() {

@@ -12,14 +12,15 @@ use leptos::prelude::*;
 
 use crate::engine::Outcome;
 use crate::labs::state_write::explain::{verdict, VerdictKind};
+use crate::labs::state_write::predict::shared_runs;
 use crate::labs::state_write::query::{parse, resolve_run, to_query, Pinned};
-use crate::labs::state_write::{run, run_count, script, Cell, Controls, Prediction};
+use crate::labs::state_write::{run, run_count, script, Cell, Controls, Guess};
 
 use super::page::set_title;
 
 /// Writes a lab state (controls, 0-based run, presenter mode, pinned
-/// cells) to the URL.
-type Navigate = Box<dyn Fn(Controls, usize, bool, Pinned) + Send + Sync>;
+/// cells, the prediction) to the URL.
+type Navigate = Box<dyn Fn(Controls, usize, bool, Pinned, Option<Guess>) + Send + Sync>;
 
 /// Everything the page's parts read, all derived from the URL.
 #[derive(Clone, Copy)]
@@ -31,8 +32,15 @@ pub struct Lab {
     pub runs: Memo<usize>,
     pub notes: Memo<Vec<String>>,
     pub silent: Memo<Vec<Cell>>,
-    pub prediction: RwSignal<Option<Prediction>>,
-    pub revealed: RwSignal<bool>,
+    /// The cells ticked on the prediction form, before it is locked in.
+    pub choosing: RwSignal<Vec<Cell>>,
+    /// "None of them" ticked on the form.
+    pub choosing_none: RwSignal<bool>,
+    /// The prediction locked in or skipped (from the URL): until then the
+    /// page shows only the runs in which every cell is the same.
+    pub guess: Memo<Option<Guess>>,
+    /// How many runs, from the first, look the same in every cell.
+    pub shared: Memo<usize>,
     pub present: Memo<bool>,
     /// Presenter mode's side by side: the cells shown alone.
     pub pinned: Memo<Pinned>,
@@ -40,13 +48,44 @@ pub struct Lab {
 }
 
 impl Lab {
-    /// Shows `controls` at 0-based run `index` (clamped to the runs there are).
+    /// Shows `controls` at 0-based run `index` (clamped to the runs there
+    /// are, and before the prediction to the runs every cell shares).
     pub fn go(&self, controls: Controls, index: usize) {
         let last = run_count(&controls).saturating_sub(1);
+        let guess = self.guess.get_untracked();
+        // A change of controls asks again: a guess was about the old week.
+        // Skipping was not a guess, and holds for every week.
+        let guess =
+            guess.filter(|g| *g == Guess::Skipped || controls == self.controls.get_untracked());
+        self.go_to(controls, index.min(last), guess);
+    }
+
+    fn go_to(&self, controls: Controls, index: usize, guess: Option<Guess>) {
         let present = self.present.get_untracked();
         let pinned = self.pinned.get_untracked();
         self.go
-            .with_value(|go| go(controls, index.min(last), present, pinned));
+            .with_value(|go| go(controls, index, present, pinned, guess));
+    }
+
+    /// Locks in (or skips) the prediction, staying on the run on show.
+    pub fn lock_in(&self, guess: Guess) {
+        self.go_to(
+            self.controls.get_untracked(),
+            self.run.get_untracked(),
+            Some(guess),
+        );
+    }
+
+    /// Hides the verdicts again for a new prediction, back to the runs
+    /// every cell shares.
+    pub fn predict_again(&self) {
+        self.choosing.set(Vec::new());
+        self.choosing_none.set(false);
+        let index = self
+            .run
+            .get_untracked()
+            .min(self.shared.get_untracked().saturating_sub(1));
+        self.go_to(self.controls.get_untracked(), index, None);
     }
 
     pub fn toggle_presenter(&self) {
@@ -55,15 +94,38 @@ impl Lab {
             self.run.get_untracked(),
             self.present.get_untracked(),
         );
+        let guess = self.guess.get_untracked();
         self.go
-            .with_value(|go| go(controls, run, !present, self.pinned.get_untracked()));
+            .with_value(|go| go(controls, run, !present, self.pinned.get_untracked(), guess));
     }
 
     /// Pins or unpins a cell (presenter mode's side by side).
     pub fn set_pinned(&self, pinned: Pinned) {
         let (controls, run) = (self.controls.get_untracked(), self.run.get_untracked());
+        let guess = self.guess.get_untracked();
         self.go
-            .with_value(|go| go(controls, run, self.present.get_untracked(), pinned));
+            .with_value(|go| go(controls, run, self.present.get_untracked(), pinned, guess));
+    }
+
+    /// Whether the page is still asking: no prediction locked in or skipped.
+    pub fn asking(&self) -> bool {
+        self.guess.get().is_none()
+    }
+
+    /// The last run the page may show now (0-based).
+    pub fn last_open_run(&self) -> usize {
+        let last = self.runs.get().saturating_sub(1);
+        if self.asking() {
+            last.min(self.shared.get().saturating_sub(1))
+        } else {
+            last
+        }
+    }
+
+    /// Whether the run on show would answer the question: only when the
+    /// cells already differ at the first run.
+    pub fn sealed(&self) -> bool {
+        self.asking() && self.shared.get() == 0
     }
 
     /// Changes one setting, keeping the selected run where it still exists.
@@ -74,17 +136,34 @@ impl Lab {
     }
 
     pub fn set_run(&self, index: usize) {
-        self.go(self.controls.get_untracked(), index);
+        self.go(
+            self.controls.get_untracked(),
+            index.min(self.last_open_run_untracked()),
+        );
+    }
+
+    pub fn last_open_run_untracked(&self) -> usize {
+        let last = self.runs.get_untracked().saturating_sub(1);
+        if self.guess.get_untracked().is_none() {
+            last.min(self.shared.get_untracked().saturating_sub(1))
+        } else {
+            last
+        }
     }
 
     pub fn at_last_run(&self) -> bool {
         self.run.get() + 1 >= self.runs.get()
     }
 
+    /// Whether the run on show is the last the page may show now.
+    pub fn at_last_open_run(&self) -> bool {
+        self.run.get() >= self.last_open_run()
+    }
+
     /// Verdicts show once the student has predicted (or skipped) and the
     /// scrubber is on the last run.
     pub fn verdicts_visible(&self) -> bool {
-        self.revealed.get() && self.at_last_run()
+        !self.asking() && self.at_last_run()
     }
 }
 
@@ -99,7 +178,31 @@ pub fn StateWriteLab() -> impl IntoView {
     let controls = Memo::new(move |_| parsed.read().0.controls);
     let outcomes = Memo::new(move |_| run(&controls.get()));
     let runs = Memo::new(move |_| outcomes.read().first().map_or(0, |(_, o)| o.runs.len()));
-    let resolved = Memo::new(move |_| resolve_run(parsed.read().0.run, runs.get()));
+    let guess = Memo::new(move |_| parsed.read().0.guess.clone());
+    let shared = Memo::new(move |_| shared_runs(&outcomes.read()));
+    // Before the prediction the week opens at its first run, and goes no
+    // further than the runs every cell shares; after it, a link without a
+    // run opens at the last.
+    let resolved = Memo::new(move |_| {
+        let asked = parsed.read().0.run;
+        let asking = guess.read().is_none();
+        let (index, note) = match (asked, asking) {
+            (None, true) => (0, None),
+            _ => resolve_run(asked, runs.get()),
+        };
+        if asking {
+            let open = shared.get().saturating_sub(1);
+            if index > open {
+                let note = format!(
+                    "Run {} is shown once you have predicted (or skipped the prediction): until then the week stops at run {}, the last one every pipeline has in common.",
+                    asked.unwrap_or(index + 1),
+                    open + 1
+                );
+                return (open, Some(note));
+            }
+        }
+        (index, note)
+    });
     let notes = Memo::new(move |_| {
         let mut notes = parsed.read().1.clone();
         notes.extend(resolved.read().1.clone());
@@ -119,10 +222,14 @@ pub fn StateWriteLab() -> impl IntoView {
     });
     let present = Memo::new(move |_| parsed.read().0.present);
     let pinned = Memo::new(move |_| parsed.read().0.pinned);
-    let go = move |controls: Controls, index: usize, present: bool, pinned: Pinned| {
+    let go = move |controls: Controls,
+                   index: usize,
+                   present: bool,
+                   pinned: Pinned,
+                   guess: Option<Guess>| {
         crate::ui::route::replace(&format!(
             "/lab/state-write?{}",
-            to_query(&controls, index + 1, present, pinned)
+            to_query(&controls, index + 1, present, pinned, guess.as_ref())
         ));
     };
     let lab = Lab {
@@ -132,8 +239,10 @@ pub fn StateWriteLab() -> impl IntoView {
         runs,
         notes,
         silent,
-        prediction: RwSignal::new(None),
-        revealed: RwSignal::new(false),
+        choosing: RwSignal::new(Vec::new()),
+        choosing_none: RwSignal::new(false),
+        guess,
+        shared,
         present,
         pinned,
         go: StoredValue::new(Box::new(go)),

@@ -1,102 +1,112 @@
-//! Prediction first: the student names the silently-losing cell before
-//! the verdicts are shown. Instructors can skip straight to them.
+//! Prediction first (SPEC 9): the student names every pipeline they expect
+//! to lose orders silently before any outcome that tells the pipelines
+//! apart is shown. Instructors can skip straight to the verdicts. The
+//! locked-in prediction is in the URL, so the moment after it is a link.
 
 use leptos::prelude::*;
 
-use crate::labs::state_write::{Cell, Prediction};
+use crate::labs::state_write::{Cell, Guess};
 
 use super::Lab;
-
-fn prediction_name(p: Prediction) -> &'static str {
-    match p {
-        Prediction::Cell(cell) => cell.name(),
-        Prediction::NoCell => "none of them",
-    }
-}
-
-fn names(cells: &[Cell]) -> String {
-    let names: Vec<&str> = cells.iter().map(|c| c.name()).collect();
-    match names.as_slice() {
-        [] => "none of them".to_string(),
-        [one] => (*one).to_string(),
-        [init @ .., last] => format!("{} and {last}", init.join(", ")),
-    }
-}
 
 #[component]
 pub fn Predict() -> impl IntoView {
     let lab = expect_context::<Lab>();
-    let options: Vec<Prediction> = Cell::ALL
-        .into_iter()
-        .map(Prediction::Cell)
-        .chain([Prediction::NoCell])
-        .collect();
-    let reveal = move || {
-        lab.revealed.set(true);
-        lab.set_run(usize::MAX);
+    let chosen = move || lab.choosing_none.get() || !lab.choosing.get().is_empty();
+    let lock = move || {
+        let guess = if lab.choosing_none.get_untracked() {
+            Guess::NoCell
+        } else {
+            Guess::of(&lab.choosing.get_untracked())
+        };
+        lab.lock_in(guess);
     };
     view! {
         <section class="predict" aria-labelledby="predict-heading">
             <h2 id="predict-heading">"Predict first"</h2>
             <Show
-                when=move || lab.revealed.get()
+                when=move || !lab.asking()
                 fallback=move || {
                     view! {
+                        <p class="muted">
+                            {move || {
+                                let (shared, runs) = (lab.shared.get(), lab.runs.get());
+                                if shared == 0 {
+                                    "The pipelines differ from the first run: their runs are shown once you predict.".to_string()
+                                } else if shared < runs {
+                                    format!("Read the week above and run {}; the runs after it are shown once you predict, since from run {} on the pipelines differ.", if shared == 1 { "1".to_string() } else { format!("1 to {shared}") }, shared + 1)
+                                } else {
+                                    String::new()
+                                }
+                            }}
+                        </p>
                         <fieldset class="radio-group">
-                            <legend>"Which pipeline will lose orders without any of the usual checks noticing?"</legend>
-                            {options
-                                .iter()
+                            <legend>"Which pipelines will lose orders without any of the usual checks noticing? Tick every one you expect: there can be more than one."</legend>
+                            {Cell::ALL
+                                .into_iter()
                                 .enumerate()
-                                .map(|(i, p)| {
-                                    let p = *p;
+                                .map(|(i, cell)| {
                                     let id = format!("predict-{i}");
                                     view! {
                                         <span class="radio">
                                             <input
-                                                type="radio"
+                                                type="checkbox"
                                                 id=id.clone()
                                                 name="prediction"
-                                                prop:checked=move || lab.prediction.get() == Some(p)
-                                                on:change=move |_| lab.prediction.set(Some(p))
+                                                prop:checked=move || lab.choosing.get().contains(&cell)
+                                                on:change=move |ev| {
+                                                    let on = event_target_checked(&ev);
+                                                    lab.choosing.update(|cells| {
+                                                        cells.retain(|c| *c != cell);
+                                                        if on {
+                                                            cells.push(cell);
+                                                        }
+                                                    });
+                                                    if on {
+                                                        lab.choosing_none.set(false);
+                                                    }
+                                                }
                                             />
-                                            <label for=id>{prediction_name(p)}</label>
+                                            <label for=id>{cell.name()}</label>
                                         </span>
                                     }
                                 })
                                 .collect_view()}
+                            <span class="radio">
+                                <input
+                                    type="checkbox"
+                                    id="predict-none"
+                                    name="prediction"
+                                    prop:checked=move || lab.choosing_none.get()
+                                    on:change=move |ev| {
+                                        let on = event_target_checked(&ev);
+                                        lab.choosing_none.set(on);
+                                        if on {
+                                            lab.choosing.set(Vec::new());
+                                        }
+                                    }
+                                />
+                                <label for="predict-none">"none of them"</label>
+                            </span>
                         </fieldset>
                         <div class="button-row">
                             <button
                                 type="button"
                                 class="primary"
-                                disabled=move || lab.prediction.get().is_none()
-                                on:click=move |_| reveal()
+                                disabled=move || !chosen()
+                                on:click=move |_| lock()
                             >
                                 "Lock in and reveal the verdicts"
                             </button>
-                            <button type="button" on:click=move |_| {
-                                lab.prediction.set(None);
-                                reveal();
-                            }>"Skip the prediction"</button>
+                            <button type="button" on:click=move |_| lab.lock_in(Guess::Skipped)>"Skip the prediction"</button>
                         </div>
                     }
                 }
             >
                 <div class="prediction-result" role="status">
-                    {move || {
-                        let silent = lab.silent.get();
-                        let truth = format!("With these settings the silent one is: {}.", names(&silent));
-                        match lab.prediction.get() {
-                            Some(p) if p.is_right(&silent) => format!("✓ Right: you picked {}. {truth}", prediction_name(p)),
-                            Some(p) => format!("✗ Not this time: you picked {}. {truth}", prediction_name(p)),
-                            None => format!("Prediction skipped. {truth}"),
-                        }
-                    }}
+                    {move || lab.guess.get().map(|g| g.feedback(&lab.silent.get()))}
                 </div>
-                <button type="button" on:click=move |_| {
-                    lab.revealed.set(false);
-                    lab.prediction.set(None);
-                }>"Hide the verdicts and predict again"</button>
+                <button type="button" on:click=move |_| lab.predict_again()>"Hide the verdicts and predict again"</button>
             </Show>
         </section>
     }

@@ -36,16 +36,16 @@ pub fn Scrubber() -> impl IntoView {
         playing.set(false);
     };
     let play = move || {
-        if lab.at_last_run() {
+        if lab.run.get_untracked() >= lab.last_open_run_untracked() {
             lab.set_run(0);
         }
         let tick = move || {
             let next = lab.run.get_untracked() + 1;
-            if next >= lab.runs.get_untracked() {
+            if next > lab.last_open_run_untracked() {
                 stop();
             } else {
                 lab.set_run(next);
-                if next + 1 >= lab.runs.get_untracked() {
+                if next >= lab.last_open_run_untracked() {
                     stop();
                 }
             }
@@ -98,10 +98,10 @@ pub fn Scrubber() -> impl IntoView {
                     <span aria-hidden="true">{move || if playing.get() { "‖ " } else { "▶ " }}</span>
                     {move || if playing.get() { "Pause" } else { "Play" }}
                 </button>
-                <button type="button" on:click=move |_| step(1) disabled=move || lab.at_last_run()>
+                <button type="button" on:click=move |_| step(1) disabled=move || lab.at_last_open_run()>
                     "Next"<span aria-hidden="true">" ▶"</span>
                 </button>
-                <button type="button" on:click=move |_| step(lab.runs.get_untracked() as isize) disabled=move || lab.at_last_run()>
+                <button type="button" on:click=move |_| step(lab.runs.get_untracked() as isize) disabled=move || lab.at_last_open_run()>
                     "Last"<span aria-hidden="true">" ⇥"</span>
                 </button>
             </div>
@@ -121,9 +121,13 @@ pub fn Scrubber() -> impl IntoView {
                                         class="run-jump"
                                         class:crashed=crashed
                                         aria-current=move || (lab.run.get() == i).then_some("step")
+                                        aria-disabled=move || (i > lab.last_open_run()).then_some("true")
                                         on:click=move |_| {
-                                            stop();
-                                            lab.set_run(i);
+                                            // Before the prediction a later run stays closed.
+                                            if i <= lab.last_open_run_untracked() {
+                                                stop();
+                                                lab.set_run(i);
+                                            }
                                         }
                                     >
                                         {label}
