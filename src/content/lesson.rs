@@ -64,7 +64,7 @@ pub const LESSON: [Step; 6] = [
     Step {
         minutes: 6,
         title: "Stopping half-way",
-        href: "/lab/backfill?from=3&concurrency=4&markers=off&present=1",
+        href: "/lab/backfill?from=3&concurrency=4&markers=off&present=1&guess=skip",
         ask: "The backfill is interrupted in its second wave. When we run it again, what gets rebuilt twice?",
         reveal: "Run the backfill, interrupt it in wave 2, run it again; then repeat with completion markers on.",
         shows: "Without completion markers the re-run starts from the beginning and rebuilds the finished first wave as well; with markers only the dates that were in flight are done twice. Homework: scenarios 4 and 5 ask for the same judgement in a design of your own.",

@@ -20,9 +20,21 @@ async function runToEnd(page) {
 test('the default plan, the drift query and the grid', async () => {
   const { page, errors, context } = await openPage(env, '/lab/backfill');
   assert.equal(await figure(page, 'plan'), '11 silver partitions, 11 gold partitions, 3 waves, about 18 minutes');
-  // The drift query answers only after a prediction (or a skip).
+  // The drift query answers only after a prediction (or a skip), and until
+  // then the grid says only that each day was built: not by which code,
+  // nor how far it drifts, nor whether the plan leaves it wrong.
   assert.equal(await page.locator('table.drift').isVisible(), false);
+  const asking = await page.locator('.grid14 [role="group"]').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+  assert.equal(asking[2], 'Aug 03: built, in the plan');
+  const gridText = await page.locator('.grid14').innerText();
+  for (const word of ['broken', 'drift', '£', 'wrong', 'correct']) assert.ok(!gridText.includes(word), `${word} before the prediction: ${gridText}`);
+  assert.equal(await page.getByRole('button', { name: 'Run the backfill' }).getAttribute('aria-disabled'), 'true');
+  // Pressed anyway (it keeps its focus and says why): nothing starts.
+  await page.getByRole('button', { name: 'Run the backfill' }).click({ force: true });
+  assert.equal(await page.locator('.clock').innerText(), '', 'a run before the prediction does not start');
+  assert.match(await page.locator('#run-gate').innerText(), /Predict the ship date in step 1 first/);
   await page.getByRole('button', { name: 'Skip the prediction' }).click();
+  await page.waitForURL(/guess=skip/);
   assert.match(await figure(page, 'guess'), /^Prediction skipped\. The drift query's first row is 3 Aug/);
   const firstRow = await page.locator('table.drift tbody tr').first().innerText();
   assert.match(firstRow, /^2026-08-03/);
@@ -81,8 +93,11 @@ test('every choice gives the cost model\'s summary', async () => {
 
 test('a plan from the 8th leaves the 3rd to the 7th flagged and still wrong afterwards', async () => {
   const { page, errors, context } = await openPage(env, '/lab/backfill?from=8');
-  const flagged = await page.locator('.pbox-warn').count();
-  assert.equal(flagged, 5);
+  assert.equal(await page.locator('.pbox-warn').count(), 0, 'nothing is flagged before the prediction');
+  await page.getByRole('group', { name: 'When do you think the bad code shipped?' }).getByRole('radio', { name: 'the 8th' }).check();
+  await page.getByRole('button', { name: 'Lock in and run the drift query' }).click();
+  await page.waitForURL(/guess=8/);
+  assert.equal(await page.locator('.pbox-warn').count(), 5);
   await runToEnd(page);
   assert.match(await figure(page, 'remaining'), /^£[\d,]+\.\d\d in total: 3 Aug/);
   assert.match(await page.locator('.outcome-headline').innerText(), /still wrong/);
@@ -91,9 +106,17 @@ test('a plan from the 8th leaves the 3rd to the 7th flagged and still wrong afte
 });
 
 test('the full backfill makes August match its source and touches nothing else', async () => {
-  const { page, errors, context } = await openPage(env, '/lab/backfill?from=3&concurrency=4');
+  const { page, errors, context } = await openPage(env, '/lab/backfill?from=3&concurrency=4&guess=skip');
   await runToEnd(page);
   assert.equal(await figure(page, 'remaining'), 'none');
+  // The moment after the run is a link: it reopens with the same outcome.
+  await page.waitForURL(/ran=end/);
+  const again = await context.newPage();
+  await again.goto(page.url());
+  await again.locator('.run-outcome').waitFor();
+  assert.equal(await again.locator('[data-figure="remaining"]').innerText(), 'none');
+  assert.equal(await again.locator('[data-figure="restatement"]').innerText(), await page.locator('[data-figure="restatement"]').innerText());
+  await again.close();
   assert.equal(await figure(page, 'needless'), '0');
   const [, now, truth] = (await figure(page, 'finance')).match(/now (£[\d,.]+) · truth (£[\d,.]+)/);
   assert.equal(now, truth);
@@ -124,13 +147,23 @@ test('the full backfill makes August match its source and touches nothing else',
 
 for (const markers of ['on', 'off']) {
   test(`interrupted in the second wave, then re-run with markers ${markers}`, async () => {
-    const { page, errors, context } = await openPage(env, `/lab/backfill?markers=${markers}`);
+    const { page, errors, context } = await openPage(env, `/lab/backfill?markers=${markers}&guess=skip`);
     await page.getByRole('button', { name: 'Run the backfill' }).click();
     await page.waitForFunction(() => /wave 2 of 3/.test(document.querySelector('.clock').textContent), null, { timeout: 10000 });
     await page.getByRole('button', { name: /^Interrupt/ }).click();
     await page.locator('.run-outcome').waitFor();
     assert.match(await page.locator('.outcome-headline').innerText(), /interrupted/);
+    // The interrupted moment is a link too: the same partitions done, the same headline.
+    await page.waitForURL(/ran=\d+/);
+    const grid = (p) => p.locator('.grid14 [role="group"]').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+    const interrupted = await context.newPage();
+    await interrupted.goto(page.url());
+    await interrupted.locator('.run-outcome').waitFor();
+    assert.match(await interrupted.locator('.outcome-headline').innerText(), /interrupted/);
+    assert.deepEqual(await grid(interrupted), await grid(page));
+    await interrupted.close();
     await runToEnd(page);
+    await page.waitForURL(/ran=\d+,end/);
     assert.equal(await figure(page, 'remaining'), 'none');
     const twice = Number(await figure(page, 'twice'));
     if (markers === 'on') {
@@ -167,7 +200,7 @@ test('copy buttons put the plan\'s commands on the clipboard', async () => {
 test('reduced motion runs the backfill without animating', async () => {
   const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 }, reducedMotion: 'reduce' });
   const page = await context.newPage();
-  await page.goto(`${env.url}/lab/backfill?concurrency=1`);
+  await page.goto(`${env.url}/lab/backfill?concurrency=1&guess=skip`);
   await page.waitForSelector('main h1');
   // Record every text the run's clock ever shows: an animated run ticks
   // through its minutes there ("Backfill running: … wave 1 of 11 …").
@@ -186,7 +219,7 @@ test('reduced motion runs the backfill without animating', async () => {
   // The same page without the preference does animate: the clock runs.
   const moving = await env.browser.newContext({ viewport: { width: 1280, height: 800 } });
   const other = await moving.newPage();
-  await other.goto(`${env.url}/lab/backfill?concurrency=1`);
+  await other.goto(`${env.url}/lab/backfill?concurrency=1&guess=skip`);
   await other.waitForSelector('main h1');
   await other.evaluate(watch);
   await other.getByRole('button', { name: 'Run the backfill' }).click();

@@ -9,7 +9,8 @@
 use crate::labs::link;
 use crate::vocabulary::Choice;
 
-use super::case::Choices;
+use super::case::{Choices, PlanStart};
+use super::session::Ran;
 
 /// The plan's choices, presenter mode, and a note per value not used.
 pub fn parse(get: impl Fn(&str) -> Option<String>) -> (Choices, bool, Vec<String>) {
@@ -35,6 +36,85 @@ pub fn parse(get: impl Fn(&str) -> Option<String>) -> (Choices, bool, Vec<String
     (choices, present, notes)
 }
 
+/// What has happened on the page since it opened: the ship-date
+/// prediction (made or skipped) and the runs since, so a link copied after
+/// a reveal or a run reopens that moment (`guess=3|8|12|skip`,
+/// `ran=end|M,...`: each run to its end, or interrupted at minute M).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Moment {
+    /// `Some(None)`: skipped; `Some(Some(day))`: the day predicted.
+    pub guess: Option<Option<PlanStart>>,
+    pub ran: Vec<Ran>,
+}
+
+/// The most runs a link may replay: far more than a lesson needs, few
+/// enough that a hostile link cannot hold the page.
+pub const MAX_RUNS: usize = 20;
+
+/// Reads `guess=` and `ran=`; a value the page could not have written is
+/// dropped with a note. Runs without a prediction are dropped too: the
+/// page runs nothing before it.
+pub fn parse_moment(get: impl Fn(&str) -> Option<String>) -> (Moment, Vec<String>) {
+    let mut moment = Moment::default();
+    let mut notes = Vec::new();
+    if let Some(given) = get("guess") {
+        let trimmed = given.trim();
+        match PlanStart::ALL.into_iter().find(|p| p.name() == trimmed) {
+            Some(day) => moment.guess = Some(Some(day)),
+            None if trimmed == "skip" => moment.guess = Some(None),
+            None => notes.push(link::ignored(
+                "guess",
+                &given,
+                "3, 8, 12 or skip",
+                "no prediction yet",
+            )),
+        }
+    }
+    if let Some(given) = get("ran") {
+        let runs: Option<Vec<Ran>> = given
+            .split(',')
+            .map(|part| match part.trim() {
+                "end" => Some(Ran::ToTheEnd),
+                m => m
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|m| *m <= 24 * 60)
+                    .map(Ran::InterruptedAt),
+            })
+            .collect();
+        match runs {
+            Some(runs) if runs.len() <= MAX_RUNS && moment.guess.is_some() => moment.ran = runs,
+            _ => notes.push(link::ignored(
+                "ran",
+                &given,
+                "after a prediction, up to 20 runs, each end or the minute it was interrupted",
+                "no run yet",
+            )),
+        }
+    }
+    (moment, notes)
+}
+
+/// The query for the plan, presenter mode and `moment`.
+pub fn to_query_at(choices: &Choices, present: bool, moment: &Moment) -> String {
+    let mut query = to_query(choices, present);
+    if let Some(guess) = moment.guess {
+        query.push_str(&format!("&guess={}", guess.map_or("skip", |d| d.name())));
+        if !moment.ran.is_empty() {
+            let runs: Vec<String> = moment
+                .ran
+                .iter()
+                .map(|r| match r {
+                    Ran::ToTheEnd => "end".to_string(),
+                    Ran::InterruptedAt(m) => m.to_string(),
+                })
+                .collect();
+            query.push_str(&format!("&ran={}", runs.join(",")));
+        }
+    }
+    query
+}
+
 pub fn to_query(choices: &Choices, present: bool) -> String {
     format!(
         "from={}&concurrency={}&markers={}&present={}",
@@ -53,6 +133,39 @@ mod tests {
     fn parse_str(query: &str) -> (Choices, Vec<String>) {
         let (choices, _, notes) = parse(crate::labs::link::lookup(query));
         (choices, notes)
+    }
+
+    #[test]
+    fn a_moment_round_trips_and_a_hostile_one_is_dropped() {
+        let moments = [
+            Moment::default(),
+            Moment {
+                guess: Some(None),
+                ran: Vec::new(),
+            },
+            Moment {
+                guess: Some(Some(PlanStart::Eighth)),
+                ran: vec![Ran::InterruptedAt(7), Ran::ToTheEnd],
+            },
+        ];
+        for m in moments {
+            let q = to_query_at(&Choices::default(), true, &m);
+            let (back, notes) = parse_moment(crate::labs::link::lookup(&q));
+            assert_eq!((back, notes.len()), (m, 0), "{q}");
+        }
+        for bad in [
+            "guess=7",
+            "guess=skip&ran=end,x",
+            "ran=end",
+            "guess=3&ran=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21",
+            "guess=3&ran=99999",
+        ] {
+            let (m, notes) = parse_moment(crate::labs::link::lookup(bad));
+            assert!(
+                m.ran.is_empty() && notes.len() == 1,
+                "{bad}: {m:?} {notes:?}"
+            );
+        }
     }
 
     #[test]

@@ -44,6 +44,37 @@ pub fn wave_at(exec: &Execution, now: Instant) -> (u32, u32) {
     (current, all)
 }
 
+/// One run of the backfill as the page ran it: to its end, or interrupted
+/// while minute `m` of it was showing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ran {
+    ToTheEnd,
+    InterruptedAt(u32),
+}
+
+/// The runs `ran` describes, replayed as the page runs them: each starts
+/// half an hour after the one before, and an interruption cuts where the
+/// page does. A link to a moment after a run reopens exactly that run.
+pub fn replay(
+    case: &super::case::Case,
+    choices: &super::case::Choices,
+    ran: &[Ran],
+) -> Vec<Execution> {
+    let mut finished: Vec<Execution> = Vec::new();
+    for r in ran {
+        let start = next_start(&finished);
+        let exec = case.execute(choices, &finished, start, None);
+        let run = match r {
+            Ran::ToTheEnd => exec,
+            Ran::InterruptedAt(m) => {
+                case.execute_until(choices, &finished, start, Some(cut(&exec, i64::from(*m))))
+            }
+        };
+        finished.push(run);
+    }
+    finished
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -82,5 +113,38 @@ mod tests {
             4,
             "the first wave's markers are honoured"
         );
+    }
+}
+
+#[cfg(test)]
+mod replay_tests {
+    use super::*;
+    use crate::labs::backfill::case::{Case, Choices};
+
+    /// What the page does, by hand: run, interrupt at minute 7, run again.
+    #[test]
+    fn a_replayed_moment_is_the_runs_the_page_made() {
+        let case = Case::new();
+        let choices = Choices {
+            markers: false,
+            ..Choices::default()
+        };
+        let first = case.execute(&choices, &[], backfill_start(), None);
+        let cut_at = backfill_start() + Duration::minutes(7) + Duration::seconds(30);
+        let interrupted = case.execute_until(&choices, &[], backfill_start(), Some(cut_at));
+        assert!(interrupted.interrupted_at.is_some() && first.interrupted_at.is_none());
+        let again_start = next_start(std::slice::from_ref(&interrupted));
+        let again = case.execute(
+            &choices,
+            std::slice::from_ref(&interrupted),
+            again_start,
+            None,
+        );
+        assert_eq!(
+            replay(&case, &choices, &[Ran::InterruptedAt(7), Ran::ToTheEnd]),
+            vec![interrupted, again]
+        );
+        assert_eq!(replay(&case, &choices, &[Ran::ToTheEnd]), vec![first]);
+        assert!(replay(&case, &choices, &[]).is_empty());
     }
 }

@@ -74,8 +74,44 @@ pub fn summary(case: &Case, choices: &Choices) -> String {
 }
 
 /// The grid after `finished` runs plus, if one is under way, the part of
-/// `current` done by `now`.
+/// `current` done by `now`. Before the ship date is predicted
+/// (`answers_shown` false) a partition says only that it was built: which
+/// code built it, its drift and whether the plan leaves it wrong are the
+/// answer to the question (SPEC 9).
 pub fn grid(
+    case: &Case,
+    choices: &Choices,
+    finished: &[Execution],
+    current: Option<(&Execution, Instant)>,
+    answers_shown: bool,
+) -> Vec<BoxView> {
+    let boxes = grid_with_answers(case, choices, finished, current);
+    if answers_shown {
+        return boxes;
+    }
+    boxes
+        .into_iter()
+        .map(|b| {
+            let mut name = format!("Aug {:02}: ", b.dt.day());
+            name.push_str(if b.tonight {
+                "built tonight by the scheduled run with the fixed code"
+            } else if b.in_plan {
+                "built, in the plan"
+            } else {
+                "built, outside the plan"
+            });
+            BoxView {
+                built_broken: false,
+                drift: 0,
+                stays_wrong: false,
+                accessible_name: name,
+                ..b
+            }
+        })
+        .collect()
+}
+
+fn grid_with_answers(
     case: &Case,
     choices: &Choices,
     finished: &[Execution],
@@ -190,7 +226,7 @@ mod tests {
             from: PlanStart::Eighth,
             ..Choices::default()
         };
-        let before = grid(&case, &choices, &[], None);
+        let before = grid(&case, &choices, &[], None, true);
         assert_eq!(before.len(), 14);
         assert!(before[13].tonight);
         assert!(before
@@ -207,10 +243,11 @@ mod tests {
             &choices,
             &[],
             Some((&exec, backfill_start() + Duration::minutes(5))),
+            true,
         );
         assert_eq!(mid[7].phase, Phase::GoldRunning);
         assert!(mid[7].drift <= 1, "silver of the 8th is already fixed");
-        let after = grid(&case, &choices, &[exec], None);
+        let after = grid(&case, &choices, &[exec], None, true);
         assert!(after[7..13]
             .iter()
             .all(|b| b.phase == Phase::Done && b.drift <= 1 && b.marker));
@@ -225,5 +262,25 @@ mod tests {
             summary(&case, &choices),
             "6 silver partitions, 6 gold partitions, 2 waves, about 12 minutes"
         );
+    }
+
+    #[test]
+    fn before_the_prediction_no_partition_says_which_code_built_it() {
+        let case = Case::new();
+        let asking = grid(&case, &Choices::default(), &[], None, false);
+        assert_eq!(asking.len(), 14);
+        for b in &asking {
+            assert!(!b.built_broken && b.drift == 0 && !b.stays_wrong, "{b:?}");
+            for word in ["broken", "drift", "correct", "wrong", "£"] {
+                assert!(!b.accessible_name.contains(word), "{}", b.accessible_name);
+            }
+        }
+        // The same boxes as after it, less the answer.
+        let shown = grid(&case, &Choices::default(), &[], None, true);
+        assert!(shown.iter().any(|b| b.built_broken && b.drift > 1));
+        assert!(asking
+            .iter()
+            .zip(&shown)
+            .all(|(a, s)| a.dt == s.dt && a.in_plan == s.in_plan && a.phase == s.phase));
     }
 }

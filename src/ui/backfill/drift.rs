@@ -17,8 +17,9 @@ use super::Lab;
 #[component]
 pub fn Drift() -> impl IntoView {
     let lab = expect_context::<Lab>();
+    // The radio ticked before it is locked in; once locked, the address holds it.
     let guess = RwSignal::new(None::<PlanStart>);
-    let revealed = RwSignal::new(false);
+    let revealed = move || lab.predicted();
     let radius = lab.case.with_value(|case| case.blast_radius());
     let rows = lab.case.with_value(|case| {
         case.drift()
@@ -34,7 +35,12 @@ pub fn Drift() -> impl IntoView {
         .filter(|d| !radius.contains(d))
         .map(|d| day_month(*d))
         .collect();
-    let verdict = move || crate::labs::backfill::guess::verdict(&radius, guess.get());
+    let verdict = move || {
+        lab.moment
+            .read()
+            .guess
+            .map(|g| crate::labs::backfill::guess::verdict(&radius, g))
+    };
     // The button pressed disappears with its half of the section: keyboard
     // focus follows to what replaces it, once it is drawn.
     let focus = |id: &'static str| {
@@ -47,8 +53,11 @@ pub fn Drift() -> impl IntoView {
             }
         })
     };
-    let reveal = move || {
-        revealed.set(true);
+    let reveal = move |g: Option<PlanStart>| {
+        lab.set_moment(crate::labs::backfill::query::Moment {
+            guess: Some(g),
+            ran: Vec::new(),
+        });
         focus("guess-verdict");
     };
     let shortcut = if naive_correct.is_empty() {
@@ -62,7 +71,7 @@ pub fn Drift() -> impl IntoView {
     view! {
         <section aria-labelledby="drift-heading">
             <h2 id="drift-heading">"1. Which partitions are wrong: ask the data"</h2>
-            <div class="predict" hidden=move || revealed.get()>
+            <div class="predict" hidden=revealed>
                 <p>"Before you look at the data: the deploy log is vague. Predict when the bad code shipped."</p>
                 <RadioGroup
                     legend="When do you think the bad code shipped?"
@@ -80,19 +89,19 @@ pub fn Drift() -> impl IntoView {
                         type="button"
                         class="primary"
                         disabled=move || guess.get().is_none()
-                        on:click=move |_| reveal()
+                        on:click=move |_| reveal(guess.get_untracked())
                     >
                         "Lock in and run the drift query"
                     </button>
                     <button type="button" on:click=move |_| {
                         guess.set(None);
-                        reveal();
+                        reveal(None);
                     }>"Skip the prediction"</button>
                 </div>
             </div>
-            <div hidden=move || !revealed.get()>
+            <div hidden=move || !revealed()>
                 <p class="prediction-result" role="status" data-figure="guess" id="guess-verdict" tabindex="-1">
-                    {move || revealed.get().then(&verdict)}
+                    {verdict}
                 </p>
                 <p>
                     "The deploy date is a guess; the drift query is evidence. It recomputes every order with the fixed logic, rounding each row to the penny exactly as the fix does, and lists the days whose stored total is more than a penny away. Choose where the plan starts from its first row, not from the guess."
@@ -100,10 +109,10 @@ pub fn Drift() -> impl IntoView {
                 <DriftTable rows=rows caption="Drift query result" />
                 <p class="muted">{shortcut}</p>
                 <button type="button" on:click=move |_| {
-                    revealed.set(false);
                     guess.set(None);
+                    lab.set_moment(Default::default());
                     focus("guess-0");
-                }>"Hide the result and predict again"</button>
+                }>"Hide the result and predict again (August starts untouched)"</button>
             </div>
         </section>
     }

@@ -16,13 +16,15 @@ pub fn Grid() -> impl IntoView {
         let finished = lab.finished.get();
         let current = lab.current.get();
         let minute = lab.minute.get();
+        let predicted = lab.predicted();
         lab.case.with_value(|case| {
             let now = current
                 .as_ref()
                 .map(|e| (e, e.started + chrono::Duration::minutes(minute)));
-            grid(case, &choices, &finished, now)
+            grid(case, &choices, &finished, now, predicted)
         })
     });
+    let predicted_now = move || lab.predicted();
     view! {
         <section aria-labelledby="grid-heading">
             <h2 id="grid-heading">"silver.orders in August: each day's partition"</h2>
@@ -32,7 +34,9 @@ pub fn Grid() -> impl IntoView {
                         .get()
                         .into_iter()
                         .map(|b| {
-                            let (glyph, built) = if b.tonight {
+                            let (glyph, built) = if !predicted_now() && !b.tonight {
+                                ("▢", "built")
+                            } else if b.tonight {
                                 ("☾", "tonight, fixed code")
                             } else if b.rebuilds > 0 {
                                 ("✓", "rebuilt, fixed code")
@@ -61,7 +65,7 @@ pub fn Grid() -> impl IntoView {
                                     >
                                         <span class="pbox-day">{format!("{:02}", b.dt.day())}</span>
                                         <span class="pbox-built"><span aria-hidden="true">{glyph}" "</span>{built}</span>
-                                        {(!b.tonight).then(|| view! {
+                                        {(!b.tonight && predicted_now()).then(|| view! {
                                             <span class="pbox-drift">
                                                 {if b.drift > 1 { format!("−{}", Money::gbp(b.drift).grouped()) } else { "no drift".to_string() }}
                                             </span>
@@ -77,7 +81,11 @@ pub fn Grid() -> impl IntoView {
                 }}
             </ol>
             <p class="legend-line">
-                "✕ built by the broken code · ✓ built or rebuilt by correct code · ☾ built tonight · ⚑ completion marker · a dashed box is outside the plan"
+                {move || if lab.predicted() {
+                    "✕ built by the broken code · ✓ built or rebuilt by correct code · ☾ built tonight · ⚑ completion marker · a dashed box is outside the plan"
+                } else {
+                    "▢ built (which code built it is shown once you have predicted, in step 1) · ☾ built tonight · a dashed box is outside the plan"
+                }}
             </p>
         </section>
     }

@@ -9,8 +9,9 @@ use leptos::prelude::*;
 
 use crate::labs::backfill::case::Case;
 use crate::labs::backfill::commands::commands;
-use crate::labs::backfill::query::{parse, to_query};
+use crate::labs::backfill::query::{parse, parse_moment, to_query_at, Moment};
 use crate::labs::backfill::run::Execution;
+use crate::labs::backfill::session::replay;
 use crate::labs::backfill::view::summary;
 use crate::labs::backfill::{Choices, Concurrency, PlanStart};
 
@@ -27,20 +28,47 @@ pub struct Lab {
     /// The run under way: its full schedule, and the minutes elapsed.
     pub current: RwSignal<Option<Execution>>,
     pub minute: RwSignal<i64>,
-    go: StoredValue<Box<dyn Fn(Choices) + Send + Sync>>,
+    /// The prediction and the runs since (from the address): `finished`
+    /// is these runs replayed.
+    pub moment: Memo<Moment>,
+    go: StoredValue<Box<dyn Fn(Choices, Moment) + Send + Sync>>,
 }
 
 impl Lab {
+    /// A new plan: August untouched again, the prediction kept.
     fn choose(&self, change: impl FnOnce(&mut Choices)) {
         let mut next = self.choices.get_untracked();
         change(&mut next);
-        self.go.with_value(|go| go(next));
+        let guess = self.moment.get_untracked().guess;
+        self.go.with_value(|go| {
+            go(
+                next,
+                Moment {
+                    guess,
+                    ran: Vec::new(),
+                },
+            )
+        });
+    }
+
+    /// Records what happened (a prediction, a run) in the address.
+    pub fn set_moment(&self, moment: Moment) {
+        let choices = self.choices.get_untracked();
+        self.go.with_value(|go| go(choices, moment));
+    }
+
+    /// Whether the ship date has been predicted (or the prediction skipped).
+    pub fn predicted(&self) -> bool {
+        self.moment.read().guess.is_some()
     }
 }
 
 /// Writes the lab's state to the address (a replace, as every lab does).
-fn show(choices: &Choices, present: bool) {
-    crate::ui::route::replace(&format!("/lab/backfill?{}", to_query(choices, present)));
+fn show(choices: &Choices, present: bool, moment: &Moment) {
+    crate::ui::route::replace(&format!(
+        "/lab/backfill?{}",
+        to_query_at(choices, present, moment)
+    ));
 }
 
 #[component]
@@ -53,31 +81,50 @@ pub fn BackfillLab() -> impl IntoView {
     });
     let choices = Memo::new(move |_| parsed.read().0);
     let present = Memo::new(move |_| parsed.read().1);
+    let moment_parsed = Memo::new(move |_| {
+        let q = query.read();
+        parse_moment(|key| q.get(key))
+    });
+    let moment = Memo::new(move |_| moment_parsed.read().0.clone());
     let lab = Lab {
         case: StoredValue::new(Case::new()),
         choices,
         finished: RwSignal::new(Vec::new()),
         current: RwSignal::new(None),
         minute: RwSignal::new(0),
-        go: StoredValue::new(Box::new(move |c: Choices| {
-            show(&c, present.get_untracked())
+        moment,
+        go: StoredValue::new(Box::new(move |c: Choices, m: Moment| {
+            show(&c, present.get_untracked(), &m)
         })),
     };
     provide_context(lab);
-    // A new plan starts from the untouched August.
+    // The runs are the address's: a new plan starts from the untouched
+    // August, and a link to the moment after a run replays it.
     Effect::new(move |_| {
-        choices.track();
-        lab.finished.set(Vec::new());
+        let choices = choices.get();
+        let ran = moment.read().ran.clone();
+        lab.finished
+            .set(lab.case.with_value(|case| replay(case, &choices, &ran)));
         lab.current.set(None);
         lab.minute.set(0);
     });
-    let notes = Memo::new(move |_| parsed.read().2.clone());
+    let notes = Memo::new(move |_| {
+        let mut notes = parsed.read().2.clone();
+        notes.extend(moment_parsed.read().1.clone());
+        notes
+    });
     // A clicker walks the room through the lab's sections.
     super::presenter::on_clicker(
         move || present.get_untracked(),
         super::presenter::step_section,
     );
-    let toggle = Callback::new(move |()| show(&choices.get_untracked(), !present.get_untracked()));
+    let toggle = Callback::new(move |()| {
+        show(
+            &choices.get_untracked(),
+            !present.get_untracked(),
+            &moment.get_untracked(),
+        )
+    });
     let plan_line = Memo::new(move |_| lab.case.with_value(|case| summary(case, &choices.get())));
     let cmds = Memo::new(move |_| {
         lab.case

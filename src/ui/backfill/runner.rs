@@ -12,7 +12,7 @@ use leptos::prelude::*;
 use crate::engine::calendar::{day_month, weekday_day_month_time, Day};
 use crate::engine::Money;
 use crate::labs::backfill::case::Case;
-use crate::labs::backfill::session::{cut, next_start, tick as next_minute, wave_at};
+use crate::labs::backfill::session::{next_start, tick as next_minute, wave_at, Ran};
 
 use super::Lab;
 
@@ -40,13 +40,22 @@ pub fn Runner() -> impl IntoView {
         playing.set(false);
     };
     on_cleanup(stop_timer);
-    let finish = move || {
-        stop_timer();
-        if let Some(exec) = lab.current.get_untracked() {
-            lab.finished.update(|runs| runs.push(exec));
-        }
+    // A run that ends goes into the address; the lab replays it from there.
+    let record = move |ran: Ran| {
+        let mut moment = lab.moment.get_untracked();
+        moment.ran.push(ran);
         lab.current.set(None);
         lab.minute.set(0);
+        lab.set_moment(moment);
+    };
+    let can_run = move || {
+        lab.predicted() && lab.moment.read().ran.len() < crate::labs::backfill::query::MAX_RUNS
+    };
+    let finish = move || {
+        stop_timer();
+        if lab.current.get_untracked().is_some() {
+            record(Ran::ToTheEnd);
+        }
     };
     let tick = move || {
         let Some(exec) = lab.current.get_untracked() else {
@@ -78,28 +87,21 @@ pub fn Runner() -> impl IntoView {
     };
     let interrupt = move || {
         stop_timer();
-        let Some(exec) = lab.current.get_untracked() else {
+        if lab.current.get_untracked().is_none() {
             return;
-        };
-        let cut = cut(&exec, lab.minute.get_untracked());
-        let finished = lab.finished.get_untracked();
-        let interrupted = lab.case.with_value(|case| {
-            case.execute_until(
-                &lab.choices.get_untracked(),
-                &finished,
-                exec.started,
-                Some(cut),
-            )
-        });
-        lab.finished.update(|runs| runs.push(interrupted));
-        lab.current.set(None);
-        lab.minute.set(0);
+        }
+        let minute = u32::try_from(lab.minute.get_untracked()).unwrap_or(0);
+        record(Ran::InterruptedAt(minute));
     };
     let reset = move || {
         stop_timer();
-        lab.finished.set(Vec::new());
         lab.current.set(None);
         lab.minute.set(0);
+        let guess = lab.moment.get_untracked().guess;
+        lab.set_moment(crate::labs::backfill::query::Moment {
+            guess,
+            ran: Vec::new(),
+        });
     };
     let clock = move || {
         lab.current.get().map(|exec| {
@@ -158,7 +160,13 @@ pub fn Runner() -> impl IntoView {
                     when=move || lab.current.read().is_some()
                     fallback=move || {
                         view! {
-                            <button type="button" class="primary" on:click=move |_| start()>
+                            <button
+                                type="button"
+                                class="primary"
+                                aria-disabled=move || (!can_run()).then_some("true")
+                                aria-describedby="run-gate"
+                                on:click=move |_| if can_run() { start() }
+                            >
                                 {move || if lab.finished.read().is_empty() { "Run the backfill" } else { "Run it again" }}
                             </button>
                             <button type="button" on:click=move |_| reset() disabled=move || lab.finished.read().is_empty()>
@@ -175,6 +183,13 @@ pub fn Runner() -> impl IntoView {
                     </button>
                 </Show>
             </div>
+            <p class="muted" id="run-gate" hidden=can_run>
+                {move || if lab.predicted() {
+                    "That is as many runs as the lab keeps: reset August to start again."
+                } else {
+                    "Predict the ship date in step 1 first (or skip it): a run shows which days were wrong."
+                }}
+            </p>
             <p class="clock" role="status">{clock}</p>
             {move || {
                 outcome
