@@ -1,5 +1,6 @@
 //! Every piece of Python the lab shows parses as Python: the State x Write
-//! cells' Spark modules under every control combination, and each
+//! cells' Spark modules under every control combination, the backfill
+//! lab's Spark job and plain loop for every plan, and each
 //! scenario's Spark code for designs over every state, write mode, commit
 //! order and partition key (the readable forms included, which the real
 //! tools do not run). A comment that swallowed a closing bracket once made
@@ -78,6 +79,34 @@ fn every_state_write_spark_module_is_python() {
                 if tool == "Spark" {
                     pieces.push((format!("{cell:?} {controls:?}"), code));
                 }
+            }
+        }
+    }
+    check(&pieces);
+}
+
+#[test]
+fn the_backfill_labs_spark_job_and_plain_loop_are_python() {
+    use partition_lab::labs::backfill::commands::{plain_loop, spark};
+    use partition_lab::labs::backfill::{Case, Choices, Concurrency, PlanStart};
+    let case = Case::new();
+    let mut pieces = Vec::new();
+    for from in PlanStart::ALL {
+        for concurrency in Concurrency::ALL {
+            for markers in [true, false] {
+                let plan = case.plan(&Choices {
+                    from,
+                    concurrency,
+                    markers,
+                });
+                pieces.push((
+                    format!("spark {from:?} {concurrency:?} {markers}"),
+                    spark(&plan),
+                ));
+                pieces.push((
+                    format!("loop {from:?} {concurrency:?} {markers}"),
+                    plain_loop(&plan),
+                ));
             }
         }
     }

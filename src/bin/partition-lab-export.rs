@@ -12,6 +12,8 @@
 //!   each plan's `dbt run` range, and the lab's fixed totals per day;
 //! - `drift/`: the backfill lab's drift query for DuckDB, its tables as
 //!   CSV, and `expected.json`, the lab's drift table;
+//! - `backfill-spark/`: the backfill lab's Spark job for each plan over
+//!   those tables, and the days each rebuilds with the lab's fixed totals;
 //! - `airflow/`: the daily DAG and the backfill commands for every plan
 //!   the backfill lab offers, and `expected.json`, each plan's dates;
 //! - `lateness/`: the lateness lab's "your data" query for DuckDB, for each
@@ -309,9 +311,15 @@ fn microbatch_files() -> Vec<File> {
             serde_json::json!(dates),
         );
     }
-    // The lab's own rebuild of every partition (from bronze, fixed logic):
-    // what the real tool's rebuild must give for the days a plan covers.
-    let totals: serde_json::Map<String, serde_json::Value> = case
+    files.push(plans_and_truth(&case, plans));
+    files
+}
+
+/// `expected.json` of a backfill check: each plan's answer, and the lab's
+/// own rebuild of every partition (from bronze, fixed logic), which is what
+/// the real tool's rebuild must give for the days a plan covers.
+fn plans_and_truth(case: &Case, plans: serde_json::Map<String, serde_json::Value>) -> File {
+    let truth: serde_json::Map<String, serde_json::Value> = case
         .truth
         .partitions()
         .map(|(dt, rows)| {
@@ -322,11 +330,44 @@ fn microbatch_files() -> Vec<File> {
             )
         })
         .collect();
-    files.push(File::new(
+    File::new(
         "expected.json",
-        serde_json::to_string_pretty(&serde_json::json!({"plans": plans, "truth": totals}))
+        serde_json::to_string_pretty(&serde_json::json!({"plans": plans, "truth": truth}))
             .unwrap_or_default(),
-    ));
+    )
+}
+
+/// The backfill lab's Spark job for every plan start, with markers and
+/// without, over the drift project's tables, and the lab's answer: the
+/// days each rebuilds and every day's fixed total.
+fn backfill_spark_files() -> Vec<File> {
+    let case = Case::new();
+    let mut files = partition_lab::labs::backfill::commands::drift_project(&case);
+    let mut plans = serde_json::Map::new();
+    for from in PlanStart::ALL {
+        for markers in [true, false] {
+            let plan = case.plan(&Choices {
+                from,
+                concurrency: Concurrency::Four,
+                markers,
+            });
+            let name = format!(
+                "from{}_{}",
+                partition_lab::vocabulary::Choice::name(from),
+                if markers { "markers" } else { "nomarkers" }
+            );
+            files.push(File::new(
+                format!("jobs/{name}.py"),
+                partition_lab::labs::backfill::commands::spark(&plan),
+            ));
+            let dates: Vec<String> = plan.dates().iter().map(ToString::to_string).collect();
+            plans.insert(
+                name,
+                serde_json::json!({"dates": dates, "markers": markers}),
+            );
+        }
+    }
+    files.push(plans_and_truth(&case, plans));
     files
 }
 
@@ -545,6 +586,7 @@ fn main() {
         ("scenarios", scenario_files()),
         ("microbatch", microbatch_files()),
         ("drift", drift_files()),
+        ("backfill-spark", backfill_spark_files()),
         ("airflow", airflow_files()),
         ("lateness", lateness_files()),
     ] {

@@ -9,9 +9,14 @@ use super::graph::{
     WriteChoice,
 };
 
-/// "transform 3": the kind and the id, how announcements name a node.
+/// "transform 3": the kind and the id, how announcements name a node. The
+/// scenario's one source is "the bronze source": its id is the canvas's
+/// business, not the student's.
 pub fn name(node: &Node) -> String {
-    format!("{} {}", node.kind().name(), node.id.0)
+    match node.config {
+        NodeConfig::Source { .. } => format!("the {}", node.kind().name()),
+        _ => format!("{} {}", node.kind().name(), node.id.0),
+    }
 }
 
 /// `name` for an id that may be gone.
@@ -193,7 +198,7 @@ mod tests {
         let source = graph.nodes.values().next().expect("source");
         assert_eq!(
             label(&graph, source, 2),
-            "bronze source 0: bronze.clicks; given by the scenario; 2 problems"
+            "the bronze source: bronze.clicks; given by the scenario; 2 problems"
         );
     }
 

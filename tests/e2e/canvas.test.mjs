@@ -58,7 +58,7 @@ const focusedIs = (page, selector) => page.evaluate((s) => document.activeElemen
 test('a design built by mouse: drag to add, drag to connect, configure, undo/redo, reload', async () => {
   const { page, errors, context } = await openPage(env, '/scenarios/1');
   assert.equal(await nodes(page).count(), 1, 'the scenario gives its source');
-  assert.match(await described(page, 0), /bronze source 0: bronze\.clicks; given by the scenario/);
+  assert.match(await described(page, 0), /the bronze source: bronze\.clicks; given by the scenario/);
   await dragFromPalette(page, 'processing state', 0.4, 0.25);
   await dragFromPalette(page, 'transform', 0.55, 0.55);
   await dragFromPalette(page, 'write target', 0.8, 0.3);
@@ -143,7 +143,7 @@ test('a design built by keyboard alone, with announcements, from a blank canvas 
   assert.ok(await focusedIs(page, '.connect-menu select'));
   await page.keyboard.press('Tab');
   await page.keyboard.press('Enter');
-  assert.match(await said(), /Connected bronze source 0 to processing state 1/);
+  assert.match(await said(), /Connected the bronze source to processing state 1/);
   await page.keyboard.press('Escape');
   assert.ok(await focusedIs(page, 'g.node[data-node="1"]'), 'Escape returns to the node');
   // Arrow keys move it.

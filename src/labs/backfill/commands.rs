@@ -51,7 +51,7 @@ fn dbt(plan: &BackfillPlan) -> String {
     )
 }
 
-fn plain_loop(plan: &BackfillPlan) -> String {
+pub fn plain_loop(plan: &BackfillPlan) -> String {
     let slots = plan.slots();
     let skip = if plan.markers {
         "    if markers.done(dt):          # finished in an earlier attempt: skip it\n        return\n"
@@ -69,7 +69,10 @@ fn plain_loop(plan: &BackfillPlan) -> String {
     )
 }
 
-fn spark(plan: &BackfillPlan) -> String {
+/// The plan as a PySpark job over `bronze.orders` and `silver.fx_rates`,
+/// rebuilding `silver.orders` and `gold.daily_totals`: what the page shows,
+/// and what `scripts/check-real` runs (`scripts/real/backfill_spark.py`).
+pub fn spark(plan: &BackfillPlan) -> String {
     let skip = if plan.markers {
         "    if dt in done: continue                      # completion markers: resume\n"
     } else {
@@ -81,16 +84,17 @@ fn spark(plan: &BackfillPlan) -> String {
         ""
     };
     let done = if plan.markers {
-        "done = ({r.dt for r in spark.table(\"ops.backfill_done\").collect()}\n        if spark.catalog.tableExists(\"ops.backfill_done\") else set())\n"
+        "spark.sql(\"create database if not exists ops\")   # where the completion markers live\ndone = ({r.dt for r in spark.table(\"ops.backfill_done\").collect()}\n        if spark.catalog.tableExists(\"ops.backfill_done\") else set())\n"
     } else {
         ""
     };
     format!(
         "from datetime import date, timedelta\nfrom pyspark.sql import functions as F\n\n# Replace only the dt partitions present in what is written.\nspark.conf.set(\"spark.sql.sources.partitionOverwriteMode\", \"dynamic\")\nfx = spark.table(\"silver.fx_rates\")\n{done}first, last = date.fromisoformat(\"{}\"), date.fromisoformat(\"{}\")\nfor n in range((last - first).days + 1):\n    dt = first + timedelta(days=n)\n{skip}    rows = spark.table(\"bronze.orders\").where(F.col(\"dt\") == F.lit(dt))\n    fixed = (rows.join(fx, [\"currency\", \"dt\"], \"left\")\n                 .withColumn(\"amount_gbp\", F.bround(F.col(\"amount\") * F.coalesce(\"gbp_per_unit\", F.lit(1)), 2)))\n    # insertInto matches columns by position: select them in the table's order
-    fixed.select(*spark.table(\"silver.orders\").columns).write.mode(\"overwrite\").insertInto(\"silver.orders\")\n    gold = (spark.table(\"silver.orders\").where(F.col(\"dt\") == F.lit(dt))\n                .groupBy(\"dt\").agg(F.sum(\"amount_gbp\").alias(\"total_gbp\")))\n    gold.select(*spark.table(\"gold.daily_totals\").columns).write.mode(\"overwrite\").insertInto(\"gold.daily_totals\")\n{mark}# One date after another here; run dates side by side with your scheduler\n# (at most {} at once: the source pool's size).",
+    fixed.select(*spark.table(\"silver.orders\").columns).write.mode(\"overwrite\").insertInto(\"silver.orders\")\n    gold = (spark.table(\"silver.orders\").where(F.col(\"dt\") == F.lit(dt))\n                .groupBy(\"dt\").agg(F.sum(\"amount_gbp\").alias(\"total_gbp\")))\n    gold.select(*spark.table(\"gold.daily_totals\").columns).write.mode(\"overwrite\").insertInto(\"gold.daily_totals\")\n{mark}# One date after another here; the plan runs {} at once from your scheduler\n# (the source pool has {} connections: more than that only queue).\n# Dynamic overwrite replaces only the dt values the write has rows for: a day\n# whose corrected rows were empty would keep its old rows (Delta's replaceWhere\n# would empty it).",
         plan.first,
         plan.last,
-        plan.slots()
+        plan.slots(),
+        plan.pool,
     )
 }
 

@@ -408,10 +408,10 @@ fn SmallestCase(shrunk: Shrunk, graph: Graph, rule: &'static str) -> impl IntoVi
             <h3>{format!("The smallest case that breaks {rule}")}</h3>
             <p>
                 {format!(
-                    "{} event(s) instead of {}, {} fault(s) instead of {}; {how} ({} simulations).",
-                    shrunk.script.events.len(),
+                    "{} instead of {}, {} instead of {}; {how} ({} simulations).",
+                    counted(shrunk.script.events.len(), "event"),
                     shrunk.original_events,
-                    shrunk.faults(),
+                    counted(shrunk.faults(), "fault"),
                     shrunk.original_faults,
                     shrunk.simulations,
                 )}
@@ -511,4 +511,9 @@ fn ReplaySteps(lines: Vec<String>, at: RwSignal<usize>) -> impl IntoView {
         <p class="current-run" aria-live="polite">{current}</p>
         {page}
     }
+}
+
+/// "1 event", "3 events".
+fn counted(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }

@@ -157,9 +157,8 @@ pub fn LatenessLab() -> impl IntoView {
                         <output for="lateness-slider" class="slider-value">{move || lateness_text(lateness.get())}</output>
                     </div>
                     <div class="slider-scale" aria-hidden="true">
-                        <span>"0 days"</span>
-                        <span>"14 days"</span>
-                        <span>"never"</span>
+                        <span class="at-0">"0 days"</span>
+                        <span class="at-never">"never"</span>
                     </div>
                 </div>
             </div>

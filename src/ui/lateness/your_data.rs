@@ -498,12 +498,15 @@ fn results_html(log: &Log, c: &Completeness, f: &LogFigures, settings: &Settings
                 "p",
                 &[("data-figure", "yours-recommendation")],
                 &format!(
-                    "{}: the smallest allowed lateness that keeps {} % of value complete ({} by value, {} of events). Each run then rebuilds {} partitions.{month}",
+                    "{}: the smallest allowed lateness that keeps {} % of value complete ({} by value, {} of events). Each run then rebuilds {}.{month}",
                     days_text(l),
                     target_value(target),
                     percent(at.value_bp),
                     percent(at.count_bp),
-                    l.saturating_add(1),
+                    match l.saturating_add(1) {
+                        1 => "1 partition".to_string(),
+                        n => format!("{n} partitions"),
+                    },
                 ),
             );
             if l <= MAX_DAYS {
