@@ -61,6 +61,7 @@ pub fn Grid() -> impl IntoView {
                                         class=format!("pbox {phase_class}")
                                         class:broken=still_broken
                                         class:tonight=b.tonight
+                                        class:asking=!predicted_now() && !b.tonight
                                         class:out=outside
                                     >
                                         <span class="pbox-day">{format!("{:02}", b.dt.day())}</span>
