@@ -120,6 +120,17 @@ fn names(cells: &[Cell]) -> String {
     }
 }
 
+/// The last run (0-based) the page may show of `runs`, `shared` of them
+/// the same in every cell: all of them once the student has predicted.
+pub fn last_open_run(runs: usize, shared: usize, asking: bool) -> usize {
+    let last = runs.saturating_sub(1);
+    if asking {
+        last.min(shared.saturating_sub(1))
+    } else {
+        last
+    }
+}
+
 /// What one attempt left that could tell one cell from another: the table
 /// (rows per partition, copies kept), the rows it deleted, the checks.
 type Seen = (Vec<(String, Vec<String>)>, Vec<String>, Vec<bool>);
@@ -166,6 +177,15 @@ pub fn shared_runs(outcomes: &[(Cell, Outcome)]) -> usize {
 mod tests {
     use super::*;
     use crate::labs::state_write::{run, Controls, LateOrder};
+
+    #[test]
+    fn before_the_prediction_the_week_stops_at_the_shared_runs() {
+        assert_eq!(last_open_run(8, 1, true), 0);
+        assert_eq!(last_open_run(8, 3, true), 2);
+        assert_eq!(last_open_run(8, 0, true), 0);
+        assert_eq!(last_open_run(8, 8, true), 7);
+        assert_eq!(last_open_run(8, 1, false), 7);
+    }
 
     #[test]
     fn a_guess_reads_back_what_it_writes() {

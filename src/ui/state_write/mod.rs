@@ -12,7 +12,7 @@ use leptos::prelude::*;
 
 use crate::engine::Outcome;
 use crate::labs::state_write::explain::{verdict, VerdictKind};
-use crate::labs::state_write::predict::shared_runs;
+use crate::labs::state_write::predict::{last_open_run, shared_runs};
 use crate::labs::state_write::query::{parse, resolve_run, to_query, Pinned};
 use crate::labs::state_write::{run, run_count, script, Cell, Controls, Guess};
 
@@ -114,12 +114,7 @@ impl Lab {
 
     /// The last run the page may show now (0-based).
     pub fn last_open_run(&self) -> usize {
-        let last = self.runs.get().saturating_sub(1);
-        if self.asking() {
-            last.min(self.shared.get().saturating_sub(1))
-        } else {
-            last
-        }
+        last_open_run(self.runs.get(), self.shared.get(), self.asking())
     }
 
     /// Whether the run on show would answer the question: only when the
@@ -143,12 +138,11 @@ impl Lab {
     }
 
     pub fn last_open_run_untracked(&self) -> usize {
-        let last = self.runs.get_untracked().saturating_sub(1);
-        if self.guess.get_untracked().is_none() {
-            last.min(self.shared.get_untracked().saturating_sub(1))
-        } else {
-            last
-        }
+        last_open_run(
+            self.runs.get_untracked(),
+            self.shared.get_untracked(),
+            self.guess.get_untracked().is_none(),
+        )
     }
 
     pub fn at_last_run(&self) -> bool {
@@ -191,7 +185,7 @@ pub fn StateWriteLab() -> impl IntoView {
             _ => resolve_run(asked, runs.get()),
         };
         if asking {
-            let open = shared.get().saturating_sub(1);
+            let open = last_open_run(runs.get(), shared.get(), true);
             if index > open {
                 let note = format!(
                     "Run {} is shown once you have predicted (or skipped the prediction): until then the week stops at run {}, the last one every pipeline has in common.",
