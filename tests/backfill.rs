@@ -83,7 +83,10 @@ fn summing_unrounded_products_flags_every_broken_day_and_some_correct_ones() {
 #[test]
 fn a_backfill_over_the_drift_range_leaves_no_drift_and_touches_nothing_else() {
     let case = Case::new();
-    let choices = Choices::default();
+    let choices = Choices {
+        from: PlanStart::Third,
+        ..Choices::default()
+    };
     let exec = case.execute(&choices, &[], backfill_start(), None);
     let (silver_left, gold_left) = case.remaining(std::slice::from_ref(&exec));
     assert!(silver_left.is_empty() && gold_left.is_empty());
@@ -133,7 +136,10 @@ fn waves_and_minutes_follow_the_cost_model_for_every_choice() {
             Some(backfill_start() + Duration::minutes(plan.minutes()))
         );
     }
-    let plan = case.plan(&Choices::default());
+    let plan = case.plan(&Choices {
+        from: PlanStart::Third,
+        ..Choices::default()
+    });
     assert_eq!(
         (plan.dates().len(), plan.waves(), plan.minutes()),
         (11, 3, 18)
@@ -149,7 +155,7 @@ fn an_interrupted_backfill_resumes_with_markers_and_rebuilds_without() {
                 let choices = Choices {
                     concurrency,
                     markers,
-                    ..Choices::default()
+                    from: PlanStart::Third,
                 };
                 let first = case.execute(&choices, &[], backfill_start(), Some(stop));
                 let in_flight: BTreeSet<_> = first.cancelled.iter().map(|s| s.dt).collect();
@@ -242,4 +248,19 @@ fn generated_commands_match_the_plan_for_every_choice() {
             "no command touches tonight's partition"
         );
     }
+}
+
+#[test]
+fn the_page_opens_on_the_whole_month_which_fixes_everything_and_rebuilds_two_days_for_nothing() {
+    // The default plan is not the answer: from the 1st it repairs every
+    // broken day and also rewrites the 1st and 2nd, which were right.
+    let case = Case::new();
+    let choices = Choices::default();
+    assert_eq!(choices.from, PlanStart::First);
+    let exec = case.execute(&choices, &[], backfill_start(), None);
+    let (silver_left, gold_left) = case.remaining(std::slice::from_ref(&exec));
+    assert!(silver_left.is_empty() && gold_left.is_empty());
+    let needless: Vec<_> = case.needless_rebuilds(std::slice::from_ref(&exec));
+    assert_eq!(needless, vec![aug(1), aug(2)]);
+    assert_eq!(case.plan(&choices).dates().len(), 13);
 }

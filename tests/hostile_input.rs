@@ -121,6 +121,7 @@ fn out_of_range_numbers_are_refused_not_reinterpreted() {
                 y: 10,
                 config,
                 fixed: false,
+                unchosen: Vec::new(),
             },
         );
         graph.next_id = 2;
@@ -418,6 +419,7 @@ fn a_merge_without_a_key_is_a_problem_not_a_refusal() {
                 mode: WriteChoice::Merge { key: None },
             },
             fixed: false,
+            unchosen: Vec::new(),
         },
     );
     graph.next_id = 2;

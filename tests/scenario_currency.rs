@@ -209,6 +209,31 @@ fn the_page_s_evidence_is_the_blast_radius_the_grader_uses() {
 }
 
 #[test]
+fn a_drift_query_from_too_late_a_date_hides_the_first_bad_days() {
+    use partition_lab::scenarios::currency::drift_query_from;
+    // The student picks the look-back date: the query scans silver from
+    // it and sees nothing before it, as a warehouse query would.
+    let (first, last) = partition_lab::scenarios::currency::drift_window();
+    assert_eq!((first, last), (aug(1), aug(13)), "Friday's silver");
+    for from in partition_lab::engine::calendar::days(first, last) {
+        let scanned = drift_query_from(from);
+        let days: Vec<_> = scanned.iter().map(|r| r.dt).collect();
+        let expected: Vec<_> = partition_lab::engine::calendar::days(from, last).collect();
+        assert_eq!(days, expected, "from {from}");
+        let bad: Vec<_> = scanned
+            .iter()
+            .filter(|r| r.drifts())
+            .map(|r| r.dt)
+            .collect();
+        let truth: Vec<_> =
+            partition_lab::engine::calendar::days(from.max(aug(3)), aug(13)).collect();
+        assert_eq!(bad, truth, "from {from}");
+    }
+    // From the 8th, the 3rd to the 7th are wrong but invisible.
+    assert!(!drift_query_from(aug(8)).iter().any(|r| r.dt < aug(8)));
+}
+
+#[test]
 fn the_pool_picture_shows_tonight_s_run_waiting_for_a_connection() {
     use partition_lab::labs::pool::Holder;
     let starved = partition_lab::scenarios::grade::graded(

@@ -145,6 +145,7 @@ fn a_finaliser_on_another_write_target_changes_no_verdict() {
                     y: 400,
                     config,
                     fixed: false,
+                    unchosen: Vec::new(),
                 },
             );
             stray.edges.insert(Edge { from, to: id });

@@ -63,6 +63,7 @@ fn checked(graph: &Graph) -> Result<CompiledDesign, Vec<Problem>> {
         .filter_map(|n| {
             check_config(&n.config).err().map(|why| Problem {
                 node: Some(n.id),
+                field: None,
                 message: why,
             })
         })

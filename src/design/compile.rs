@@ -46,6 +46,7 @@ pub fn compile(graph: &Graph) -> Result<CompiledDesign, Vec<Problem>> {
     let missing = |message: &str| {
         vec![Problem {
             node: None,
+            field: None,
             message: message.to_string(),
         }]
     };

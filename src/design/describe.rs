@@ -165,9 +165,22 @@ fn minutes(m: u32) -> String {
     }
 }
 
+/// What the canvas shows under a node's name: its settings once chosen,
+/// else how many are left (the placeholders under an unchosen setting are
+/// not choices and are never shown).
+pub fn node_summary(node: &Node) -> String {
+    match (&node.config, node.unchosen.len()) {
+        (_, 0) => summary(&node.config),
+        // The table is the scenario's name, not a choice: worth showing.
+        (NodeConfig::Write { table, .. }, n) => format!("{table}: {n} to choose"),
+        (_, 1) => "1 setting to choose".to_string(),
+        (_, n) => format!("{n} settings to choose"),
+    }
+}
+
 /// What a screen reader hears on focusing a node.
 pub fn label(graph: &Graph, node: &Node, problems: usize) -> String {
-    let mut label = format!("{}: {}", name(node), summary(&node.config));
+    let mut label = format!("{}: {}", name(node), node_summary(node));
     let inputs: Vec<String> = graph.inputs(node.id).map(name).collect();
     if !inputs.is_empty() {
         label.push_str(&format!("; fed by {}", inputs.join(", ")));
@@ -220,5 +233,29 @@ mod tests {
             mode: WriteChoice::Merge { key: None },
         };
         assert_eq!(summary(&write), "silver.orders: merge (no key yet)");
+    }
+
+    #[test]
+    fn an_unchosen_node_shows_what_is_left_not_its_placeholders() {
+        let palette = crate::design::choose::Palette {
+            table: "silver.clicks",
+            first: crate::engine::calendar::aug(1),
+            last: crate::engine::calendar::aug(14),
+            logic_matters: false,
+        };
+        let (config, unchosen) = crate::design::choose::placed(NodeKind::State, &palette);
+        let mut node = Node {
+            id: NodeId(3),
+            x: 0,
+            y: 0,
+            config,
+            fixed: false,
+            unchosen,
+        };
+        assert_eq!(node_summary(&node), "2 settings to choose");
+        node.unchosen.truncate(1);
+        assert_eq!(node_summary(&node), "1 setting to choose");
+        node.unchosen.clear();
+        assert_eq!(node_summary(&node), "none: full refresh");
     }
 }

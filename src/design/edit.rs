@@ -8,12 +8,47 @@ use super::limits::{self, CANVAS, MAX_EDGES, MAX_NODES};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Edit {
-    Add { config: NodeConfig, x: i32, y: i32 },
-    Move { id: NodeId, x: i32, y: i32 },
-    Connect { from: NodeId, to: NodeId },
-    Disconnect { from: NodeId, to: NodeId },
-    Configure { id: NodeId, config: NodeConfig },
-    Delete { id: NodeId },
+    /// A node with every choice made (a sample, a test, a layout).
+    Add {
+        config: NodeConfig,
+        x: i32,
+        y: i32,
+    },
+    /// A node from the palette, its graded choices still to make
+    /// (`design::choose::placed`).
+    Place {
+        config: NodeConfig,
+        unchosen: Vec<&'static str>,
+        x: i32,
+        y: i32,
+    },
+    Move {
+        id: NodeId,
+        x: i32,
+        y: i32,
+    },
+    Connect {
+        from: NodeId,
+        to: NodeId,
+    },
+    Disconnect {
+        from: NodeId,
+        to: NodeId,
+    },
+    /// A whole configuration: every field of it counts as chosen.
+    Configure {
+        id: NodeId,
+        config: NodeConfig,
+    },
+    /// The inspector's field `key` set, giving `config` (`form::set`).
+    Choose {
+        id: NodeId,
+        key: &'static str,
+        config: NodeConfig,
+    },
+    Delete {
+        id: NodeId,
+    },
 }
 
 /// Why an edit was refused, in words a student can act on.
@@ -50,25 +85,23 @@ pub enum EditError {
 pub fn apply(graph: &Graph, edit: &Edit) -> Result<Graph, EditError> {
     let mut next = graph.clone();
     match edit {
-        Edit::Add { config, x, y } => {
-            if config.kind() == NodeKind::Source {
-                return Err(EditError::SourceFromPalette);
+        Edit::Add { config, x, y } => add(&mut next, config, Vec::new(), *x, *y)?,
+        Edit::Place {
+            config,
+            unchosen,
+            x,
+            y,
+        } => {
+            let known: Vec<&str> = super::form::fields(config)
+                .into_iter()
+                .map(|f| f.key)
+                .collect();
+            if let Some(odd) = unchosen.iter().find(|k| !known.contains(k)) {
+                return Err(EditError::OutOfLimits(format!(
+                    "This node has no setting “{odd}”."
+                )));
             }
-            if graph.nodes.len() >= MAX_NODES {
-                return Err(EditError::TooManyNodes);
-            }
-            limits::check_config(config).map_err(EditError::OutOfLimits)?;
-            let id = next.fresh_id().ok_or(EditError::OutOfIds)?;
-            next.nodes.insert(
-                id,
-                Node {
-                    id,
-                    x: (*x).clamp(0, CANVAS),
-                    y: (*y).clamp(0, CANVAS),
-                    config: config.clone(),
-                    fixed: false,
-                },
-            );
+            add(&mut next, config, unchosen.clone(), *x, *y)?
         }
         Edit::Move { id, x, y } => {
             let node = next.nodes.get_mut(id).ok_or(EditError::NoSuchNode(*id))?;
@@ -109,17 +142,13 @@ pub fn apply(graph: &Graph, edit: &Edit) -> Result<Graph, EditError> {
             }
         }
         Edit::Configure { id, config } => {
-            let node = next.nodes.get_mut(id).ok_or(EditError::NoSuchNode(*id))?;
-            if node.fixed {
-                return Err(EditError::Fixed);
-            }
-            if node.kind() != config.kind() {
-                return Err(EditError::WrongSettings {
-                    node: node.kind(),
-                    given: config.kind(),
-                });
-            }
-            limits::check_config(config).map_err(EditError::OutOfLimits)?;
+            let node = configurable(&mut next, *id, config)?;
+            node.config = config.clone();
+            node.unchosen.clear();
+        }
+        Edit::Choose { id, key, config } => {
+            let node = configurable(&mut next, *id, config)?;
+            node.unchosen = super::choose::after_choosing(node, key, config);
             node.config = config.clone();
         }
         Edit::Delete { id } => {
@@ -132,6 +161,56 @@ pub fn apply(graph: &Graph, edit: &Edit) -> Result<Graph, EditError> {
         }
     }
     Ok(next)
+}
+
+/// Node `id` of `graph`, if it may take `config`.
+fn configurable<'g>(
+    graph: &'g mut Graph,
+    id: NodeId,
+    config: &NodeConfig,
+) -> Result<&'g mut Node, EditError> {
+    let node = graph.nodes.get_mut(&id).ok_or(EditError::NoSuchNode(id))?;
+    if node.fixed {
+        return Err(EditError::Fixed);
+    }
+    if node.kind() != config.kind() {
+        return Err(EditError::WrongSettings {
+            node: node.kind(),
+            given: config.kind(),
+        });
+    }
+    limits::check_config(config).map_err(EditError::OutOfLimits)?;
+    Ok(node)
+}
+
+/// `graph` with a new node of `config`, `unchosen` still to choose.
+fn add(
+    graph: &mut Graph,
+    config: &NodeConfig,
+    unchosen: Vec<&'static str>,
+    x: i32,
+    y: i32,
+) -> Result<(), EditError> {
+    if config.kind() == NodeKind::Source {
+        return Err(EditError::SourceFromPalette);
+    }
+    if graph.nodes.len() >= MAX_NODES {
+        return Err(EditError::TooManyNodes);
+    }
+    limits::check_config(config).map_err(EditError::OutOfLimits)?;
+    let id = graph.fresh_id().ok_or(EditError::OutOfIds)?;
+    graph.nodes.insert(
+        id,
+        Node {
+            id,
+            x: x.clamp(0, CANVAS),
+            y: y.clamp(0, CANVAS),
+            config: config.clone(),
+            fixed: false,
+            unchosen,
+        },
+    );
+    Ok(())
 }
 
 /// The design with its undo and redo stacks.

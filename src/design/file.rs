@@ -3,8 +3,11 @@
 //!
 //! Schema, version 1:
 //! `{"format": "partition-lab-design", "version": 1, "scenario": <1..5 or null>,
-//!   "graph": {"nodes": {"<id>": {"id", "x", "y", "config", "fixed"}}, "edges": [{"from", "to"}], "next_id"}}`
-//! where `config` is one of the node configurations of `design::graph`.
+//!   "graph": {"nodes": {"<id>": {"id", "x", "y", "config", "fixed", "unchosen"?}}, "edges": [{"from", "to"}], "next_id"}}`
+//! where `config` is one of the node configurations of `design::graph` and
+//! the optional `unchosen` lists the node's settings not chosen yet (by
+//! their inspector keys). It came later and is additive: a file without it
+//! has every choice made, as it was saved.
 
 use serde::Serialize;
 use thiserror::Error;

@@ -171,7 +171,9 @@ impl NodeConfig {
         }
     }
 
-    /// What a node dropped from the palette starts as.
+    /// A `kind` node with every choice made, for samples, layouts and
+    /// tests. The palette does not use it: a student's node arrives from
+    /// `design::choose::placed`, its graded choices unmade.
     pub fn default_for(kind: NodeKind) -> Self {
         let day = crate::engine::calendar::aug;
         match kind {
@@ -225,6 +227,12 @@ pub struct Node {
     pub config: NodeConfig,
     /// Given by the scenario: cannot be deleted or reconfigured.
     pub fixed: bool,
+    /// The inspector fields (`design::form` keys) a student has not chosen
+    /// yet: a node from the palette arrives with every graded choice here,
+    /// and `validate` names each one. Files saved before there was such a
+    /// list read as every choice made.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub unchosen: Vec<&'static str>,
 }
 
 impl Node {
@@ -263,6 +271,7 @@ impl Graph {
                     table: table.to_string(),
                 },
                 fixed: true,
+                unchosen: Vec::new(),
             },
         );
         graph

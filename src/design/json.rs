@@ -111,13 +111,46 @@ fn graph(value: &Value) -> Read<Graph> {
 fn node(value: &Value, key: u32) -> Read<Node> {
     let what = format!("node {key}");
     let map = object(value, &what)?;
+    let config = config(field(map, "config", &what)?, &what)?;
     Ok(Node {
         id: NodeId(whole(map, "id", &what)?),
         x: whole(map, "x", &what)?,
         y: whole(map, "y", &what)?,
-        config: config(field(map, "config", &what)?, &what)?,
+        unchosen: unchosen(map, &config, &what)?,
+        config,
         fixed: flag(map, "fixed", &what)?,
     })
+}
+
+/// The fields a node still waits for: names of its own inspector fields,
+/// each once. A file from before there was such a list has none (its
+/// choices are as saved).
+fn unchosen(map: &Map<String, Value>, config: &NodeConfig, what: &str) -> Read<Vec<&'static str>> {
+    let Some(list) = map.get("unchosen") else {
+        return Ok(Vec::new());
+    };
+    let list = list
+        .as_array()
+        .ok_or_else(|| format!("{what}: “unchosen” should be a list"))?;
+    let keys: Vec<&'static str> = super::form::fields(config)
+        .into_iter()
+        .map(|f| f.key)
+        .collect();
+    let mut out: Vec<&'static str> = Vec::new();
+    for item in list {
+        let name = item
+            .as_str()
+            .ok_or_else(|| format!("{what}: “unchosen” should list setting names"))?;
+        match keys.iter().find(|k| **k == name) {
+            Some(key) if super::choose::always_set(key) => {
+                return Err(format!("{what}: “{name}” always has a value"))
+            }
+            Some(key) if !out.contains(key) => out.push(key),
+            Some(_) => return Err(format!("{what} lists “{name}” as unchosen twice")),
+            None => return Err(format!("{what} has no setting “{name}” to choose")),
+        }
+    }
+    Ok(out)
 }
 
 fn config(value: &Value, what: &str) -> Read<NodeConfig> {

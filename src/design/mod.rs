@@ -6,6 +6,7 @@
 // Outside input arrives here: no unchecked indexing or arithmetic.
 #![deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 
+pub mod choose;
 pub mod code;
 pub mod compile;
 pub mod describe;

@@ -2,7 +2,8 @@
 
 use crate::sorted::{SortedMap, SortedSet};
 
-use super::graph::{Graph, Layer, NodeConfig, NodeId, NodeKind, WriteChoice};
+use super::form;
+use super::graph::{Graph, Layer, Node, NodeConfig, NodeId, NodeKind, WriteChoice};
 
 /// The longest backfill the lab will simulate, in dates: a typo in a year
 /// must not freeze the page simulating millennia.
@@ -12,12 +13,16 @@ pub const MOST_BACKFILL_DATES: i64 = 3_660;
 pub struct Problem {
     /// The node the problem is about; `None` for the design as a whole.
     pub node: Option<NodeId>,
+    /// The inspector field it is about (`design::form` key), when one
+    /// setting is what is missing.
+    pub field: Option<&'static str>,
     pub message: String,
 }
 
 fn at(node: NodeId, message: impl Into<String>) -> Problem {
     Problem {
         node: Some(node),
+        field: None,
         message: message.into(),
     }
 }
@@ -28,10 +33,12 @@ pub fn validate(graph: &Graph) -> Vec<Problem> {
     if graph.of_kind(NodeKind::Write).next().is_none() {
         problems.push(Problem {
             node: None,
+            field: None,
             message: "Nothing writes a table yet: add a write target.".to_string(),
         });
     }
     for node in graph.nodes.values() {
+        problems.extend(unchosen(node));
         let inputs: Vec<NodeKind> = graph.inputs(node.id).map(|n| n.kind()).collect();
         let outputs: Vec<NodeKind> = graph.outputs(node.id).map(|n| n.kind()).collect();
         let needs = |what: &str| {
@@ -169,6 +176,23 @@ pub fn validate(graph: &Graph) -> Vec<Problem> {
         ));
     }
     problems
+}
+
+/// One problem per choice `node` still waits for, in the inspector's
+/// words, so "Check my design" sends the student to each.
+fn unchosen(node: &Node) -> impl Iterator<Item = Problem> + '_ {
+    form::fields(&node.config)
+        .into_iter()
+        .filter(|f| node.unchosen.contains(&f.key))
+        .map(move |f| Problem {
+            node: Some(node.id),
+            field: Some(f.key),
+            message: format!(
+                "Choose “{}” for this {}: nothing is chosen yet.",
+                f.label,
+                node.kind().name()
+            ),
+        })
 }
 
 /// A node on a cycle, if there is one (iterative colouring DFS).

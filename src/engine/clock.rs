@@ -103,6 +103,22 @@ impl Grant {
     }
 }
 
+/// A unit the concurrency limit let in while no connection was free for
+/// it: it is under way (an active run, in Airflow's words) but queues for
+/// the pool. Asking for more dates at once than the pool has connections
+/// makes these, and nothing else.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Queued {
+    pub dt: Day,
+    pub unit: StepKind,
+    pub attempt: usize,
+    pub asked: Instant,
+    /// When it got a connection; `None` if the attempt died first.
+    pub got: Option<Instant>,
+    /// When the attempt ended, for a unit that never got one.
+    pub until: Instant,
+}
+
 /// Everything the clock decided.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Timeline {
@@ -114,6 +130,8 @@ pub struct Timeline {
     pub skipped: Vec<Vec<(Day, StepKind)>>,
     /// One per booking, in booking order.
     pub grants: Vec<Grant>,
+    /// Units that waited for a connection, in the order they asked.
+    pub queued: Vec<Queued>,
 }
 
 impl Timeline {
@@ -218,6 +236,8 @@ pub fn run_clock(job: &Job, attempts: &[Attempt], bookings: &[Booking]) -> Timel
         }
         let mut started: Vec<ClockStep> = Vec::new();
         let mut waiting: Vec<usize> = Vec::new();
+        // Units let in by the concurrency limit, still without a connection.
+        let mut asking: Vec<((Day, StepKind), Instant)> = Vec::new();
         let mut next_booking = order
             .iter()
             .position(|&i| bookings[i].at >= attempt.start && grants[i].is_none())
@@ -286,6 +306,19 @@ pub fn run_clock(job: &Job, attempts: &[Attempt], bookings: &[Booking]) -> Timel
                 let Some(unit) = queue.pop_front() else { break };
                 slots[free] = Some((Holder::Unit, until, unit.phase));
                 units_in_flight += 1;
+                if let Some(i) = asking.iter().position(|(key, _)| *key == unit.marker) {
+                    let (_, asked) = asking.remove(i);
+                    if asked < t {
+                        timeline.queued.push(Queued {
+                            dt: unit.dt,
+                            unit: unit.marker.1,
+                            attempt: n,
+                            asked,
+                            got: Some(t),
+                            until: t,
+                        });
+                    }
+                }
                 let step = |kind, from: i64, to: i64| ClockStep {
                     dt: unit.dt,
                     kind,
@@ -304,6 +337,24 @@ pub fn run_clock(job: &Job, attempts: &[Attempt], bookings: &[Booking]) -> Timel
                     Marking::Before => started.push(step(StepKind::Marker, 0, 0)),
                 }
             }
+            // The rest of what the concurrency limit lets in is under way
+            // too, waiting for a connection (never a later phase: that waits
+            // for the earlier one, not for the pool).
+            let lowest_phase = slots
+                .iter()
+                .flatten()
+                .filter(|(h, _, _)| matches!(h, Holder::Unit))
+                .map(|(_, _, phase)| *phase)
+                .min();
+            let room = concurrency.saturating_sub(units_in_flight);
+            for unit in queue.iter().take(room) {
+                if lowest_phase.is_some_and(|p| p < unit.phase) {
+                    break;
+                }
+                if !asking.iter().any(|(key, _)| *key == unit.marker) {
+                    asking.push((unit.marker, t));
+                }
+            }
             let next = slots
                 .iter()
                 .flatten()
@@ -319,6 +370,16 @@ pub fn run_clock(job: &Job, attempts: &[Attempt], bookings: &[Booking]) -> Timel
                 None if !queue.is_empty() && slots.iter().flatten().any(|(_, u, _)| *u <= t) => {}
                 None => break,
             }
+        }
+        for ((dt, unit), asked) in asking.drain(..) {
+            timeline.queued.push(Queued {
+                dt,
+                unit,
+                attempt: n,
+                asked,
+                got: None,
+                until: t.max(asked),
+            });
         }
         // Whoever was still waiting gets a slot when the backfill dies.
         for i in waiting {
@@ -399,6 +460,49 @@ mod tests {
             start,
             interrupt: None,
         }]
+    }
+
+    /// Twelve dates asked for on four connections: all eleven are under way
+    /// at once, the first four hold the pool and the other seven queue,
+    /// each until a connection frees (35 minutes a date: 4 at 02:05, 3 at
+    /// 02:40). Four or fewer at once queue nothing.
+    #[test]
+    fn more_dates_at_once_than_connections_queue_for_the_pool() {
+        let start = at(aug(15), 1, 30);
+        let t = run_clock(&job(12, Shape::PerDate), &once(start), &[]);
+        assert_eq!(t.queued.len(), 7);
+        assert!(t.queued.iter().all(|q| q.asked == start));
+        let dates: Vec<Day> = t.queued.iter().map(|q| q.dt).collect();
+        assert_eq!(dates, days(aug(7), aug(13)).collect::<Vec<_>>());
+        for (q, got) in t.queued.iter().zip([35, 35, 35, 35, 70, 70, 70]) {
+            assert_eq!(q.got, Some(start + Duration::minutes(got)), "{}", q.dt);
+            let first = t.done.iter().find(|s| s.dt == q.dt).map(|s| s.start);
+            assert_eq!(first, q.got, "it starts when it gets the connection");
+        }
+        for concurrency in [1, 3, 4] {
+            assert!(
+                run_clock(&job(concurrency, Shape::PerDate), &once(start), &[])
+                    .queued
+                    .is_empty()
+            );
+        }
+        // Cut at 02:00: the seven never got one.
+        let cut = [Attempt {
+            start,
+            interrupt: Some(at(aug(15), 2, 0)),
+        }];
+        let t = run_clock(&job(12, Shape::PerDate), &cut, &[]);
+        assert!(t
+            .queued
+            .iter()
+            .all(|q| q.got.is_none() && q.until == at(aug(15), 2, 0)));
+        assert_eq!(t.queued.len(), 7);
+        // Two phases: gold waits for all silver, not for a connection.
+        let two = run_clock(&job(12, Shape::TwoPhases), &once(start), &[]);
+        assert!(two
+            .queued
+            .iter()
+            .all(|q| q.unit == StepKind::Silver || q.got.is_some()));
     }
 
     /// SPEC 7 scenario 4: four dates from 01:30 hold every connection until

@@ -8,7 +8,7 @@ use rust_decimal::Decimal;
 
 use super::calendar::Day;
 use super::money::{to_gbp, FxRates, LogicVersion};
-use super::table::{Gold, Table};
+use super::table::{Gold, Row, Table};
 
 /// One partition's totals, in pence.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -91,5 +91,39 @@ pub fn naive_flags(silver: &Table, fx: &FxRates, from: Day) -> Vec<Day> {
             (Decimal::from(stored) - unrounded).abs() > Decimal::ONE
         })
         .map(|(dt, _)| dt)
+        .collect()
+}
+
+/// One day's rows in silver against the rows bronze has for it: what the
+/// drift query cannot see. It compares the totals of the rows silver
+/// holds; an order silver never got is in neither of its columns.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CountRow {
+    pub dt: Day,
+    pub bronze: usize,
+    pub silver: usize,
+    /// The bronze rows silver lacks, as `expected` holds them.
+    pub missing: Vec<Row>,
+}
+
+/// Per day from `from` on, silver's row count against `expected` (silver
+/// rebuilt from every bronze row, the reconcile's side of the truth).
+pub fn row_counts(silver: &Table, expected: &Table, from: Day) -> Vec<CountRow> {
+    expected
+        .partitions()
+        .filter(|(dt, _)| *dt >= from)
+        .map(|(dt, rows)| {
+            let have = silver.partition(dt);
+            CountRow {
+                dt,
+                bronze: rows.len(),
+                silver: have.len(),
+                missing: rows
+                    .iter()
+                    .filter(|r| !have.iter().any(|h| h.id == r.id))
+                    .cloned()
+                    .collect(),
+            }
+        })
         .collect()
 }

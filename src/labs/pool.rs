@@ -59,6 +59,15 @@ pub struct Wait {
     pub day: Day,
 }
 
+/// A stretch of time in which the same dates were under way but waiting
+/// for a connection (asking for more at once than the pool has).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Queue {
+    pub from: i64,
+    pub to: i64,
+    pub dates: Vec<Day>,
+}
+
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct PoolPicture {
     pub start: Instant,
@@ -67,6 +76,8 @@ pub struct PoolPicture {
     pub lanes: u32,
     pub bars: Vec<Bar>,
     pub waits: Vec<Wait>,
+    /// Backfill dates queueing for a connection, stretch by stretch.
+    pub queue: Vec<Queue>,
     /// Bars beyond `minutes` that were left out (a long backfill).
     pub left_out: usize,
 }
@@ -93,11 +104,26 @@ impl PoolPicture {
                 ..w.clone()
             })
             .collect();
+        let queue = self
+            .queue
+            .iter()
+            .filter(|q| q.from < minutes)
+            .map(|q| Queue {
+                to: q.to.min(minutes),
+                ..q.clone()
+            })
+            .collect();
         PoolPicture {
             bars,
             waits,
+            queue,
             ..self.clone()
         }
+    }
+
+    /// The most dates waiting for a connection at any one time.
+    pub fn most_queued(&self) -> usize {
+        self.queue.iter().map(|q| q.dates.len()).max().unwrap_or(0)
     }
 
     /// Minutes from the picture's start to `at`.
@@ -131,11 +157,48 @@ fn layer(kind: StepKind, dt: Day) -> Option<Holder> {
     }
 }
 
-fn assemble(start: Instant, lanes: u32, mut bars: Vec<Bar>, waits: Vec<Wait>) -> PoolPicture {
+/// The dates waiting at each stretch between the moments one asked or got
+/// a connection, from (date, asked, got) in minutes.
+fn stretches(waiting: &[(Day, i64, i64)]) -> Vec<Queue> {
+    let mut moments: Vec<i64> = waiting.iter().flat_map(|(_, a, g)| [*a, *g]).collect();
+    crate::order::sort(&mut moments);
+    moments.dedup();
+    let mut out: Vec<Queue> = Vec::new();
+    for pair in moments.windows(2) {
+        let (from, to) = match pair {
+            [from, to] => (*from, *to),
+            _ => continue,
+        };
+        let dates: Vec<Day> = waiting
+            .iter()
+            .filter(|(_, a, g)| *a <= from && from < *g)
+            .map(|(d, _, _)| *d)
+            .collect();
+        match out.last_mut() {
+            Some(last) if last.to == from && last.dates == dates => last.to = to,
+            _ if dates.is_empty() => {}
+            _ => out.push(Queue { from, to, dates }),
+        }
+    }
+    out
+}
+
+fn assemble(
+    start: Instant,
+    lanes: u32,
+    mut bars: Vec<Bar>,
+    waits: Vec<Wait>,
+    waiting: &[(Day, Instant, Instant)],
+) -> PoolPicture {
+    let waiting: Vec<(Day, i64, i64)> = waiting
+        .iter()
+        .map(|(d, a, g)| (*d, minutes_between(start, *a), minutes_between(start, *g)))
+        .collect();
     let end = bars
         .iter()
         .map(|b| b.to)
         .chain(waits.iter().map(|w| w.got))
+        .chain(waiting.iter().map(|(_, _, g)| *g))
         .max()
         .unwrap_or(0);
     let minutes = end.clamp(1, MAX_MINUTES);
@@ -152,6 +215,14 @@ fn assemble(start: Instant, lanes: u32, mut bars: Vec<Bar>, waits: Vec<Wait>) ->
         left_out: before.saturating_sub(bars.len()),
         bars,
         waits: waits.into_iter().filter(|w| w.asked < minutes).collect(),
+        queue: stretches(&waiting)
+            .into_iter()
+            .filter(|q| q.from < minutes)
+            .map(|q| Queue {
+                to: q.to.min(minutes),
+                ..q
+            })
+            .collect(),
     }
 }
 
@@ -196,7 +267,12 @@ pub fn from_timeline(
             });
         }
     }
-    assemble(start, lanes, bars, waits)
+    let waiting: Vec<(Day, Instant, Instant)> = timeline
+        .queued
+        .iter()
+        .map(|q| (q.dt, q.asked, q.got.unwrap_or(q.until)))
+        .collect();
+    assemble(start, lanes, bars, waits, &waiting)
 }
 
 /// The backfill lab's runs so far (finished or interrupted), oldest first.
@@ -214,19 +290,24 @@ pub fn from_executions(runs: &[Execution], lanes: u32) -> Option<PoolPicture> {
         .filter(|(s, _)| s.end > s.start)
         .map(|(s, holder)| bar(start, s.slot, (s.start, s.end), holder))
         .collect();
-    Some(assemble(start, lanes, bars, Vec::new()))
+    let waiting: Vec<(Day, Instant, Instant)> =
+        runs.iter().flat_map(|e| e.queued.iter().copied()).collect();
+    Some(assemble(start, lanes, bars, Vec::new(), &waiting))
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::labs::backfill::case::{backfill_start, Case, SOURCE_POOL};
-    use crate::labs::backfill::{Choices, Concurrency};
+    use crate::labs::backfill::{Choices, Concurrency, PlanStart};
 
     #[test]
     fn the_lab_s_four_at_a_time_fill_every_lane_and_never_overlap_on_one() {
         let case = Case::new();
-        let choices = Choices::default();
+        let choices = Choices {
+            from: PlanStart::Third,
+            ..Choices::default()
+        };
         let run = case.execute_until(&choices, &[], backfill_start(), None);
         let picture = from_executions(std::slice::from_ref(&run), SOURCE_POOL).expect("a run");
         assert_eq!(picture.lanes, 4);
@@ -255,6 +336,24 @@ mod tests {
             "twelve at once still queue on four connections"
         );
         assert_eq!(wider.minutes, 18);
+        // The seven beyond the pool are under way from the start, waiting:
+        // all seven for 6 minutes, then the last three for 6 more.
+        let queue: Vec<(i64, i64, usize)> = wider
+            .queue
+            .iter()
+            .map(|q| (q.from, q.to, q.dates.len()))
+            .collect();
+        assert_eq!(queue, [(0, 6, 7), (6, 12, 3)]);
+        assert_eq!(wider.most_queued(), 7);
+        assert!(picture.queue.is_empty(), "four at a time queue nothing");
+        assert_eq!(
+            wider.until(3).queue,
+            [Queue {
+                from: 0,
+                to: 3,
+                dates: wider.queue[0].dates.clone()
+            }]
+        );
 
         let early = picture.until(5);
         assert_eq!(early.minutes, 18, "the frame stays put while stepping");

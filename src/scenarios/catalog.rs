@@ -1,6 +1,8 @@
 //! Titles and one-line briefs of the five scenarios, in the order the
 //! chapter sets them.
 
+use crate::design::choose::Palette;
+
 /// A scenario as the list page shows it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct ScenarioInfo {
@@ -83,7 +85,7 @@ pub const SCENARIOS: [ScenarioInfo; 5] = [
         source: "bronze.orders",
         story: &[
             "A change to the currency conversion truncated exchange rates to two decimals. It went out early in August and the nightly runs built silver and gold with it until the fix went live on the 14th; tonight's run will build the 14th correctly. Nobody is sure of the deploy date.",
-            "The evidence is the drift query's result below: it recomputes each day of silver from bronze with the fixed logic and lists the days more than a penny out. Plan the backfill from it: which dates, from which layer, in which order, how many at a time, without taking the connection tonight's scheduled run needs.",
+            "The evidence is the drift query below: it recomputes each day of silver from bronze with the fixed logic and lists the days more than a penny out, scanning silver from the look-back date you run it from. Plan the backfill from what it finds: which dates, from which layer, in which order, how many at a time, without taking the connection tonight's scheduled run needs.",
         ],
         facts: &[
             "Orders 1 to 14 August, 120 a day: 50 % GBP, 30 % EUR, 20 % USD; daily rates to 6 decimals.",
@@ -117,6 +119,26 @@ pub const SCENARIOS: [ScenarioInfo; 5] = [
 pub fn find(number: &str) -> Option<&'static ScenarioInfo> {
     let n: u8 = number.trim().parse().ok()?;
     SCENARIOS.iter().find(|s| s.number == n)
+}
+
+/// What the canvas's palette gives a new node in scenario `number`: the
+/// scenario's own silver table and dates, and the old currency logic only
+/// in the scenario whose bug it is. No graded choice is in here.
+pub fn palette(number: u8) -> Palette {
+    use super::{clicks, currency, history, mobile, orders};
+    let (table, first, last) = match number {
+        1 => ("silver.clicks", clicks::first(), clicks::last()),
+        2 => ("silver.orders", orders::first(), orders::last()),
+        3 => ("silver.purchases", mobile::first(), mobile::last()),
+        4 => ("silver.orders", currency::aug(1), currency::aug(14)),
+        _ => ("silver.events", history::first(), history::last()),
+    };
+    Palette {
+        table,
+        first,
+        last,
+        logic_matters: number == 4,
+    }
 }
 
 #[cfg(test)]

@@ -102,12 +102,26 @@ pub fn script() -> Script {
     script
 }
 
-/// What the drift query returns on Friday, before any backfill: the
-/// evidence the scenario's page shows instead of stating the range.
+/// What the drift query returns on Friday, before any backfill, looking
+/// back over all of August's silver.
 pub fn drift_query() -> Vec<DriftRow> {
+    drifting(drift_query_from(aug(1)))
+}
+
+/// The drift query on Friday as the student runs it: every day of silver
+/// from `from` on, recomputed from bronze with the fixed logic (the page
+/// shows the days that drift). A warehouse query only sees what it scans:
+/// a look-back date after the first bad day hides the days before it.
+pub fn drift_query_from(from: Day) -> Vec<DriftRow> {
     let script = script();
     let (silver, _) = crate::engine::backfill_run::history(&script, setting().launch);
-    drifting(silver_drift(&silver, &script.fx, aug(1)))
+    silver_drift(&silver, &script.fx, from)
+}
+
+/// The dates the student may start the drift query from: silver on
+/// Friday holds 1 to 13 August (tonight's run builds the 14th).
+pub fn drift_window() -> (Day, Day) {
+    (aug(1), aug(13))
 }
 
 /// The rules' judges, in `RULES`' order, each reading the one run of the

@@ -90,8 +90,9 @@ pub fn code(number: u8, graph: &Graph) -> Result<Vec<Code>, Vec<Problem>> {
 pub fn runnable(number: u8, graph: &Graph) -> Result<(String, Vec<u8>), String> {
     let design = compile(graph).map_err(|p| {
         format!(
-            "the design has {} structural problem(s) to fix first",
-            p.len()
+            "the design has {} structural problem{} to fix first",
+            p.len(),
+            if p.len() == 1 { "" } else { "s" }
         )
     })?;
     if let Some(why) = not_replayable(&design) {

@@ -406,6 +406,7 @@ impl<'a> Grading<'a> {
 fn no_backfill() -> Problem {
     Problem {
         node: None,
+        field: None,
         message: "This scenario is a backfill: add a backfill job and connect it to the transform it runs.".to_string(),
     }
 }

@@ -1,5 +1,6 @@
 //! The drift query's result as a table: the backfill lab reveals it after
-//! a prediction, scenario 4 gives it as the evidence for its range.
+//! a prediction, scenario 4 shows it from the look-back date the student
+//! runs it from.
 
 use leptos::prelude::*;
 
@@ -7,7 +8,7 @@ use crate::engine::drift::DriftRow;
 use crate::engine::Money;
 
 #[component]
-pub fn DriftTable(rows: Vec<DriftRow>, caption: &'static str) -> impl IntoView {
+pub fn DriftTable(rows: Vec<DriftRow>, #[prop(into)] caption: String) -> impl IntoView {
     view! {
         <div class="table-wrap">
             <table class="drift">

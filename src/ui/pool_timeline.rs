@@ -1,7 +1,9 @@
 //! The source pool's connections over time (`labs::pool`), drawn: a lane
 //! per connection, bars for what held it, a dashed gap for a scheduled
-//! run's wait. Every bar is also a row of the table beside it, and carries
-//! its words, so the picture never relies on colour alone.
+//! run's wait, and above them, when dates asked for more at once than
+//! the pool has, a lane of the dates queueing for a connection. Every bar
+//! is also a row of the table beside it, and carries its words, so the
+//! picture never relies on colour alone.
 
 use chrono::Duration;
 use leptos::prelude::*;
@@ -32,6 +34,32 @@ fn tick_every(minutes: i64) -> i64 {
         .unwrap_or(480)
 }
 
+fn bars_counted(n: usize) -> String {
+    format!("{n} bar{}", if n == 1 { "" } else { "s" })
+}
+
+fn dates_counted(n: usize) -> String {
+    format!("{n} date{}", if n == 1 { "" } else { "s" })
+}
+
+/// "7 Aug to 13 Aug", or the dates one by one when they are not a run.
+fn list_days(dates: &[crate::engine::calendar::Day]) -> String {
+    use crate::engine::calendar::day_month;
+    let consecutive = dates
+        .windows(2)
+        .all(|w| matches!(w, [a, b] if a.succ_opt() == Some(*b)));
+    match (dates.first(), dates.last()) {
+        (Some(a), Some(b)) if a != b && consecutive => {
+            format!("{} to {}", day_month(*a), day_month(*b))
+        }
+        _ => dates
+            .iter()
+            .map(|d| day_month(*d))
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
 #[component]
 pub fn PoolTimeline(
     picture: PoolPicture,
@@ -40,8 +68,11 @@ pub fn PoolTimeline(
 ) -> impl IntoView {
     let span = picture.minutes.max(1);
     let x = move |m: i64| LEFT + m.clamp(0, span) * (WIDTH - LEFT - 8) / span;
-    let lane_y = |lane: u32| TOP + i64::from(lane) * (LANE + GAP);
-    let height = TOP + i64::from(picture.lanes) * (LANE + GAP) + AXIS + 4;
+    // The queue, when there is one, takes the top lane.
+    let queued = !picture.queue.is_empty();
+    let first_lane = i64::from(queued);
+    let lane_y = move |lane: u32| TOP + (i64::from(lane) + first_lane) * (LANE + GAP);
+    let height = TOP + (i64::from(picture.lanes) + first_lane) * (LANE + GAP) + AXIS + 4;
     let start = picture.start;
     let at = move |m: i64| hh_mm(start + Duration::minutes(m));
     let summary = {
@@ -59,22 +90,37 @@ pub fn PoolTimeline(
                 )
             })
             .collect();
+        let queue: Vec<String> = picture
+            .queue
+            .iter()
+            .map(|q| {
+                format!(
+                    " From {} to {}, {} under way waited for a connection ({}).",
+                    at(q.from),
+                    at(q.to),
+                    dates_counted(q.dates.len()),
+                    list_days(&q.dates)
+                )
+            })
+            .collect();
         format!(
-            "{} connections from {} to {}: {} bar(s).{}{}",
+            "{} connections from {} to {}: {}.{}{}{}",
             picture.lanes,
             at(0),
             at(span),
-            picture.bars.len(),
-            if waits.is_empty() {
+            bars_counted(picture.bars.len()),
+            if waits.is_empty() && queue.is_empty() {
                 " Nothing waited for a connection.".to_string()
             } else {
                 waits.concat()
             },
+            queue.concat(),
             if picture.left_out > 0 {
                 format!(
-                    " The first {} hours are shown; {} later bar(s) are left out.",
+                    " The first {} hours are shown; {} later {} left out.",
                     span / 60,
-                    picture.left_out
+                    bars_counted(picture.left_out),
+                    if picture.left_out == 1 { "is" } else { "are" }
                 )
             } else {
                 String::new()
@@ -92,6 +138,30 @@ pub fn PoolTimeline(
             }
         })
         .collect_view();
+    let queue_lane = queued.then(|| {
+        let y = TOP;
+        let stretches = picture
+            .queue
+            .iter()
+            .map(|q| {
+                let (x0, x1) = (x(q.from), x(q.to));
+                let n = q.dates.len();
+                view! {
+                    <g class="pool-queue">
+                        <rect x=x0 y=y + 3 width=(x1 - x0).max(2) height=LANE - 6 rx=3 />
+                        {(x1 - x0 >= 70).then(|| view! { <text x=x0 + 4 y=y + 20>{format!("{n} waiting")}</text> })}
+                    </g>
+                }
+            })
+            .collect_view();
+        view! {
+            <g class="pool-queue-lane">
+                <rect class="pool-lane-bg" x=LEFT y=y width=WIDTH - LEFT - 8 height=LANE />
+                <text class="pool-lane-name" x=4 y=y + 20>"queued"</text>
+            </g>
+            {stretches}
+        }
+    });
     let every = tick_every(span);
     let ticks = (0..=span / every)
         .map(|i| {
@@ -158,6 +228,7 @@ pub fn PoolTimeline(
                 preserveAspectRatio="xMinYMin meet"
             >
                 <desc id=desc_id>{summary.clone()}</desc>
+                {queue_lane}
                 {lanes}
                 {ticks}
                 {bars}
@@ -165,6 +236,7 @@ pub fn PoolTimeline(
             </svg>
             <p class="legend-line">
                 "S silver · G gold · ✕ started, then cancelled · run: a scheduled run · a dashed line: a run waiting for a connection"
+                {queued.then_some(" · queued: dates under way with no connection free, how many at each moment")}
             </p>
             <details>
                 <summary>"The timeline in words"</summary>

@@ -133,10 +133,25 @@ pub fn step_section(by: i32) {
         None => heads.iter().rev().find(|(top, _)| *top < -8.0),
     };
     if let Some((_, head)) = target {
-        let _ = head.set_attribute("tabindex", "-1");
-        let _ = head.focus();
-        head.scroll_into_view();
+        bring(head);
     }
+}
+
+/// Brings the heading with `id` to the top and focuses it.
+pub fn bring_heading(id: &str) {
+    if let Some(head) = web_sys::window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.get_element_by_id(id))
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        bring(&head);
+    }
+}
+
+fn bring(head: &web_sys::HtmlElement) {
+    let _ = head.set_attribute("tabindex", "-1");
+    let _ = head.focus();
+    head.scroll_into_view();
 }
 
 /// Where a page's presenter link comes from when the page itself cannot

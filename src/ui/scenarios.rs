@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use super::drift_table::DriftTable;
+use super::drift_lookback::DriftLookBack;
 
 use super::canvas::check::progress_key;
 use super::canvas::Canvas;
@@ -113,12 +113,7 @@ pub fn ScenarioPage(number: String) -> impl IntoView {
                     {s.story.iter().map(|p| view! { <p>{*p}</p> }).collect_view()}
                     <h2>"The numbers"</h2>
                     <ul>{s.facts.iter().map(|f| view! { <li>{*f}</li> }).collect_view()}</ul>
-                    {(s.number == 4).then(|| view! {
-                        <DriftTable
-                            rows=crate::scenarios::currency::drift_query()
-                            caption="The drift query on Friday 14 August: days of silver more than a penny from bronze recomputed with the fixed logic"
-                        />
-                    })}
+                    {(s.number == 4).then(|| view! { <DriftLookBack /> })}
                     {(!can_check).then(|| view! {
                         <p class="notice" role="note">
                             "Checking designs for this scenario is not available yet: you can build, save, export and share a design here, and check it once the scenario's grader lands."

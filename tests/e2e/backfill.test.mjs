@@ -19,12 +19,15 @@ async function runToEnd(page) {
 
 test('the default plan, the drift query and the grid', async () => {
   const { page, errors, context } = await openPage(env, '/lab/backfill');
-  assert.equal(await figure(page, 'plan'), '11 silver partitions, 11 gold partitions, 3 waves, about 18 minutes');
+  // The page opens on the whole month, not on the answer.
+  assert.equal(await planFrom(page).getByRole('radio', { name: 'the 1st' }).isChecked(), true);
+  assert.equal(await figure(page, 'plan'), '13 silver partitions, 13 gold partitions, 4 waves, about 24 minutes');
   // The drift query answers only after a prediction (or a skip), and until
   // then the grid says only that each day was built: not by which code,
   // nor how far it drifts, nor whether the plan leaves it wrong.
   assert.equal(await page.locator('table.drift').isVisible(), false);
   const asking = await page.locator('.grid14 [role="group"]').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
+  assert.equal(asking[0], 'Aug 01: built, in the plan');
   assert.equal(asking[2], 'Aug 03: built, in the plan');
   const gridText = await page.locator('.grid14').innerText();
   for (const word of ['broken', 'drift', '£', 'wrong', 'correct']) assert.ok(!gridText.includes(word), `${word} before the prediction: ${gridText}`);
@@ -39,9 +42,15 @@ test('the default plan, the drift query and the grid', async () => {
   const firstRow = await page.locator('table.drift tbody tr').first().innerText();
   assert.match(firstRow, /^2026-08-03/);
   assert.equal(await page.locator('table.drift tbody tr').count(), 11);
+  // Beside it, what it cannot see: orders bronze has and silver never got.
+  const counts = page.locator('table.counts[data-figure="row-counts"] tbody tr');
+  assert.deepEqual((await counts.allInnerTexts()).map((t) => t.split(/\s+/)[0]), ['2026-08-03', '2026-08-08', '2026-08-09']);
+  const reasons = await page.locator('.missing-orders li').allInnerTexts();
+  assert.equal(reasons.length, 3);
+  assert.match(reasons[0], /^o-20260803-\d+ \(£[\d,.]+\) arrived .+, after the run for 3 Aug \(Tue 4 Aug 02:00\) had built the day/);
   const names = await page.locator('.grid14 [role="group"]').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
   assert.equal(names.length, 14);
-  assert.match(names[0], /^Aug 01: built by correct code, no drift, outside the plan$/);
+  assert.match(names[0], /^Aug 01: built by correct code, no drift, in the plan$/);
   assert.match(names[2], /^Aug 03: built by the broken code, drift £\d+\.\d\d, in the plan$/);
   assert.match(names[13], /^Aug 14: built tonight by the scheduled run with the fixed code$/);
   const violations = await axe(page);
@@ -75,7 +84,7 @@ test('a prediction is checked against the drift query and never moves the plan',
 
 test('every choice gives the cost model\'s summary', async () => {
   const { page, errors, context } = await openPage(env, '/lab/backfill');
-  for (const [from, n] of [['the 3rd', 11], ['the 8th', 6], ['the 12th', 2]]) {
+  for (const [from, n] of [['the 1st', 13], ['the 3rd', 11], ['the 8th', 6], ['the 12th', 2]]) {
     await planFrom(page).getByRole('radio', { name: from }).check();
     for (const c of [1, 4, 12]) {
       await page.getByRole('radio', { name: String(c), exact: true }).check();
@@ -123,10 +132,13 @@ test('the full backfill makes August match its source and touches nothing else',
   assert.match(await page.locator('.run-outcome').innerText(), /restated: all gold has landed/);
   // The note finance receives: the eleven corrected days, each old -> new,
   // and the month's total, which is the truth the figure above shows.
+  // Each change is split into the currency fix (what the drift query
+  // found) and the orders silver never had (what the row counts found).
   const note = await page.locator('[data-figure="restatement"] li').allInnerTexts();
   assert.equal(note.length, 13);
-  assert.match(note[0], /^Restatement of August 2026 \(1–13 Aug\): 11 daily total\(s\) corrected/);
-  assert.match(note[1], /^3 Aug: £[\d,.]+ → £[\d,.]+ \(\+£[\d,.]+\)$/);
+  assert.equal(note[0], 'Restatement of August 2026 (1–13 Aug): 11 daily totals corrected: +£360.79 from the currency-conversion fix and +£398.35 from 3 orders the daily runs had missed (in bronze, never in silver).');
+  assert.match(note[1], /^3 Aug: £[\d,.]+ → £[\d,.]+ \(\+£[\d,.]+: \+£[\d,.]+ currency fix, \+£[\d,.]+ from 1 order missing\)$/);
+  assert.match(note[2], /^4 Aug: £[\d,.]+ → £[\d,.]+ \(\+£[\d,.]+: \+£[\d,.]+ currency fix\)$/);
   const [, newTotal] = note[12].match(/→ (£[\d,.]+) \(/);
   assert.equal(newTotal, truth);
   // The run drawn on the pool: 11 dates x (silver, gold) on 4 connections.
@@ -147,7 +159,7 @@ test('the full backfill makes August match its source and touches nothing else',
 
 for (const markers of ['on', 'off']) {
   test(`interrupted in the second wave, then re-run with markers ${markers}`, async () => {
-    const { page, errors, context } = await openPage(env, `/lab/backfill?markers=${markers}&guess=skip`);
+    const { page, errors, context } = await openPage(env, `/lab/backfill?from=3&markers=${markers}&guess=skip`);
     await page.getByRole('button', { name: 'Run the backfill' }).click();
     await page.waitForFunction(() => /wave 2 of 3/.test(document.querySelector('.clock').textContent), null, { timeout: 10000 });
     await page.getByRole('button', { name: /^Interrupt/ }).click();
@@ -236,11 +248,12 @@ test('the URL carries the choices; a tampered one falls back with a note', async
   await page.goto(`${env.url}/lab/backfill?ship=8`);
   await page.waitForSelector('main h1');
   assert.equal(await planFrom(page).getByRole('radio', { name: 'the 8th' }).isChecked(), true);
-  await page.goto(`${env.url}/lab/backfill?from=1&concurrency=99&markers=maybe`);
+  await page.goto(`${env.url}/lab/backfill?from=2&concurrency=99&markers=maybe`);
   await page.waitForSelector('main h1');
   const notice = await page.locator('.notice').innerText();
-  for (const bit of ['from=1', 'concurrency=99', 'markers=maybe']) assert.ok(notice.includes(bit), bit);
-  assert.equal(await figure(page, 'plan'), '11 silver partitions, 11 gold partitions, 3 waves, about 18 minutes');
+  for (const bit of ['from=2', 'concurrency=99', 'markers=maybe']) assert.ok(notice.includes(bit), bit);
+  // Each falls back to the page's own default: the whole month, four at a time, markers on.
+  assert.equal(await figure(page, 'plan'), '13 silver partitions, 13 gold partitions, 4 waves, about 24 minutes');
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -249,6 +262,29 @@ test('the backfill lab fits a phone', async () => {
   const { page, errors, context } = await openPage(env, '/lab/backfill', { width: 390, height: 844 });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `page is ${overflow}px wider than the viewport`);
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('twelve at once on four connections: the other seven are drawn queueing, as the text says', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/backfill?from=3&concurrency=12&guess=skip&ran=end');
+  await page.locator('.run-outcome').waitFor();
+  assert.match(await page.locator('section[aria-labelledby="plan-heading"] .muted').first().innerText(), /more than 4 at once only queues/);
+  const pool = page.locator('figure[data-figure="pool"]');
+  assert.equal(await pool.locator('.pool-lane').count(), 4, 'still four connections');
+  const queue = pool.locator('.pool-queue');
+  assert.deepEqual(await queue.locator('text').allTextContents(), ['7 waiting', '3 waiting']);
+  const said = await pool.locator('desc').textContent();
+  assert.match(said, /From 10:00 to 10:06, 7 dates under way waited for a connection \(7 Aug to 13 Aug\)\./);
+  assert.match(said, /From 10:06 to 10:12, 3 dates under way waited for a connection \(11 Aug to 13 Aug\)\./);
+  assert.doesNotMatch(said, /Nothing waited/);
+  // Four at a time asks for no more than the pool: nothing queues.
+  await page.goto(`${env.url}/lab/backfill?from=3&concurrency=4&guess=skip&ran=end`);
+  await page.locator('.run-outcome').waitFor();
+  assert.equal(await pool.locator('.pool-queue').count(), 0);
+  assert.match(await pool.locator('desc').textContent(), /Nothing waited for a connection/);
   const violations = await axe(page);
   assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
   assert.deepEqual(errors, []);

@@ -5,6 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, openPage, axe } from './browser.mjs';
 import { importBig } from './big-design.mjs';
+import { choose, wire } from './designs.mjs';
 
 let env;
 before(async () => { env = await launch(); });
@@ -12,20 +13,23 @@ after(async () => { await env?.close(); });
 
 const node = (page, id) => page.locator(`svg.board g.node[data-node="${id}"]`);
 
-/// Source -> backfill -> transform -> write target [-> report].
-async function buildBackfill(page, withReport) {
+/// Source -> backfill -> transform -> write target [-> report], each
+/// choice made: the backfill's as given, the transform reading bronze by
+/// event date (with the fixed logic where the scenario offers the old),
+/// overwriting each partition, restating after all gold.
+async function buildBackfill(page, withReport, backfill, { logic = false } = {}) {
   const kinds = ['backfill job', 'transform', 'write target'].concat(withReport ? ['report'] : []);
   for (const kind of kinds) {
     await page.locator(`.palette-item[data-kind="${kind}"]`).click();
   }
   // Five nodes outgrow the first view: fit them all before clicking.
   await page.getByRole('button', { name: 'Fit to view' }).click();
-  const edges = [[0, 1], [1, 2], [2, 3]].concat(withReport ? [[3, 4]] : []);
-  for (const [from, to] of edges) {
-    await node(page, to).locator('rect.node-box').click();
-    await page.locator('.connect-menu select').selectOption(`from:${from}`);
-    await page.locator('.connect-menu').getByRole('button', { name: 'Connect' }).click();
-  }
+  await wire(page, [[0, 1], [1, 2], [2, 3]].concat(withReport ? [[3, 4]] : []));
+  await choose(page, 1, backfill);
+  await choose(page, 2, (logic ? [['Logic version', 'fixed']] : []).concat([['Reads from', 'bronze'], ['Partition rows by', 'event']]));
+  await choose(page, 3, [['Write mode', 'overwrite']]);
+  if (withReport) await choose(page, 4, [['Restate the report', 'after_all_gold']]);
+  await node(page, 1).locator('rect.node-box').click();
 }
 
 async function setField(page, label, value) {
@@ -36,17 +40,32 @@ async function setField(page, label, value) {
 
 test('scenario 4: four at a time starves tonight\'s run (R5), three at a time passes, progress kept', async () => {
   const { page, errors, context } = await openPage(env, '/scenarios/4');
-  // The range is for the student to find: the story gives the drift query's rows, not the dates.
+  // The range is for the student to find: the page gives the drift query
+  // to run, not its rows, and not the dates.
   const evidence = page.locator('table.drift tbody tr');
+  assert.equal(await evidence.count(), 0, 'no rows before the query is run');
+  assert.doesNotMatch(await page.locator('.page > p').allInnerTexts().then((t) => t.join(' ')), /3 to 13 August/);
+  const lookback = page.getByLabel('Look back from', { exact: true });
+  const runQuery = page.getByRole('button', { name: 'Run the drift query' });
+  await runQuery.click();
+  assert.match(await page.locator('#lookback-error').innerText(), /Choose the date to look back from/);
+  // Too late a look-back date hides the first bad days, as on a warehouse.
+  await lookback.fill('2026-08-08');
+  await runQuery.click();
+  assert.equal(await page.locator('[data-figure="lookback"]').innerText(), 'Scanned 6 days of silver, 8 Aug to 13 Aug: 6 are more than a penny out. Days before 8 Aug were not looked at.');
+  assert.equal(await evidence.count(), 6);
+  assert.match(await evidence.first().innerText(), /^2026-08-08/);
+  await lookback.fill('2026-08-01');
+  await runQuery.click();
   assert.equal(await evidence.count(), 11);
   assert.match(await evidence.first().innerText(), /^2026-08-03/);
   assert.match(await evidence.last().innerText(), /^2026-08-13/);
-  assert.doesNotMatch(await page.locator('.page > p').allInnerTexts().then((t) => t.join(' ')), /3 to 13 August/);
-  await buildBackfill(page, true);
-  await node(page, 1).locator('rect.node-box').click();
-  await setField(page, 'First date', '2026-08-03');
-  await setField(page, 'Last date', '2026-08-13');
-  await setField(page, 'Dates in flight at most', '4');
+  const queried = await axe(page);
+  assert.deepEqual(queried, [], JSON.stringify(queried, null, 2));
+  await buildBackfill(page, true, [
+    ['First date', '2026-08-03'], ['Last date', '2026-08-13'], ['Dates in flight at most', '4'],
+    ['Shape', 'per_date'], ['Completion markers', 'after'], ['Yield a slot to scheduled runs', 'false'],
+  ], { logic: true });
   await page.getByRole('button', { name: 'Check my design' }).click();
   const verdict = page.locator('.report .verdict');
   await verdict.waitFor();
@@ -98,12 +117,10 @@ test('scenario 4: four at a time starves tonight\'s run (R5), three at a time pa
 
 test('scenario 5: without markers the re-run rebuilds finished partitions (R2); with them it passes', async () => {
   const { page, errors, context } = await openPage(env, '/scenarios/5');
-  await buildBackfill(page, false);
-  await node(page, 1).locator('rect.node-box').click();
-  await setField(page, 'First date', '2024-06-01');
-  await setField(page, 'Last date', '2026-05-31');
-  await setField(page, 'Dates in flight at most', '3');
-  await page.getByLabel('Completion markers').selectOption('off');
+  await buildBackfill(page, false, [
+    ['First date', '2024-06-01'], ['Last date', '2026-05-31'], ['Dates in flight at most', '3'],
+    ['Shape', 'per_date'], ['Completion markers', 'off'], ['Yield a slot to scheduled runs', 'false'],
+  ]);
   await page.getByRole('button', { name: 'Check my design' }).click();
   const r2 = page.locator('.rule[data-rule="R2"]');
   await r2.waitFor();

@@ -5,6 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { launch, openPage, axe } from './browser.mjs';
+import { buildChain, choose, DAILY } from './designs.mjs';
 
 let env;
 before(async () => { env = await launch(); });
@@ -68,6 +69,11 @@ test('a design built by mouse: drag to add, drag to connect, configure, undo/red
   await wire(page, 0, 1);
   await wire(page, 1, 2);
   await wire(page, 2, 3);
+  // Wired; the choices are still to make (five of them), then none is left.
+  assert.equal(await problemsTitle(page), '5 structural problems');
+  await choose(page, 1, DAILY.state);
+  await choose(page, 2, DAILY.transform);
+  await choose(page, 3, DAILY.write);
   assert.equal(await problemsTitle(page), 'No structural problems');
   assert.match(await described(page, 3), /fed by transform 2/);
 
@@ -169,7 +175,8 @@ test('a design built by keyboard alone, with announcements, from a blank canvas 
   await page.keyboard.press('Tab');
   await page.keyboard.press('Enter');
   assert.match(await said(), /Connected processing state 1 to transform 2/);
-  assert.equal(await problemsTitle(page), 'No structural problems');
+  // Wired, and nothing chosen yet: the palette gives no answers.
+  assert.equal(await problemsTitle(page), '5 structural problems');
 
   // Configure the write target: Enter opens its settings.
   await page.keyboard.press('Escape');
@@ -179,11 +186,12 @@ test('a design built by keyboard alone, with announcements, from a blank canvas 
   await page.keyboard.press('Tab');
   assert.ok(await focusedIs(page, '#field-3-mode'));
   await page.keyboard.press('m'); // "merge on a key"
-  assert.match(await problemsTitle(page), /^1 structural problem$/);
+  // The mode is chosen; the merge brings its key, not chosen yet.
+  assert.equal(await problemsTitle(page), '5 structural problems');
   await page.keyboard.press('Tab');
   assert.ok(await focusedIs(page, '#field-3-key'));
   await page.keyboard.press('ArrowDown'); // the business key
-  assert.equal(await problemsTitle(page), 'No structural problems');
+  assert.equal(await problemsTitle(page), '4 structural problems');
   assert.match(await described(page, 3), /merge on the business key/);
 
   // Delete by keyboard, then undo it.
@@ -195,7 +203,7 @@ test('a design built by keyboard alone, with announcements, from a blank canvas 
   assert.ok(await focusedIs(page, 'g.node'), 'focus lands on a neighbour');
   await page.keyboard.press('Control+z');
   assert.equal(await nodes(page).count(), 4);
-  assert.equal(await problemsTitle(page), 'No structural problems');
+  assert.equal(await problemsTitle(page), '4 structural problems');
   // The given source refuses deletion, and says so.
   await tabTo(page, 'g.node[data-node="0"]', { back: true });
   await page.keyboard.press('Delete');
@@ -206,10 +214,26 @@ test('a design built by keyboard alone, with announcements, from a blank canvas 
   await page.keyboard.press('Escape');
   await tabTo(page, 'g.node[data-node="1"]');
   await page.keyboard.press('Enter');
-  for (let i = 0; i < 3 && !/watermark/.test(await described(page, 1)); i += 1) {
-    await page.keyboard.press('ArrowUp');
-  }
-  assert.match(await described(page, 1), /watermark/);
+  assert.ok(await focusedIs(page, '#field-1-state'));
+  await page.keyboard.press('ArrowDown'); // from "Choose…" to the first choice, a watermark
+  assert.match(await page.locator('#field-1-state option:checked').innerText(), /watermark/);
+  await page.keyboard.press('Tab');
+  assert.ok(await focusedIs(page, '#field-1-column'), 'the watermark brings its column');
+  await page.keyboard.press('ArrowDown'); // arrived_at
+  await page.keyboard.press('Tab');
+  assert.ok(await focusedIs(page, '#field-1-overlap'));
+  await page.keyboard.type('0');
+  await page.keyboard.press('Tab');
+  assert.ok(await focusedIs(page, '#field-1-commit'));
+  await page.keyboard.press('ArrowDown'); // after the write
+  assert.match(await described(page, 1), /watermark on arrived_at/);
+  await page.keyboard.press('Escape');
+  await tabTo(page, 'g.node[data-node="2"]');
+  await page.keyboard.press('Enter');
+  await page.keyboard.press('ArrowDown'); // reads bronze
+  await page.keyboard.press('Tab');
+  await page.keyboard.press('ArrowDown'); // partition by event date
+  assert.equal(await problemsTitle(page), 'No structural problems');
   await tabTo(page, '.check button.primary');
   await page.keyboard.press('Enter');
   await page.locator('.report .verdict').filter({ hasText: 'Passed' }).waitFor({ timeout: 30000 });
@@ -222,15 +246,10 @@ test('a design built by keyboard alone, with announcements, from a blank canvas 
 
 /// Scenario 1's design, built through the keyboard-free quick path: the
 /// palette buttons and the connect menu.
-async function buildSmallDesign(page) {
-  await page.locator('.palette-item[data-kind="processing state"]').click();
-  await page.locator('.palette-item[data-kind="transform"]').click();
-  await page.locator('.palette-item[data-kind="write target"]').click();
-  for (const [from, to] of [[0, 1], [1, 2], [2, 3]]) {
-    await node(page, to).locator('rect.node-box').click();
-    await page.locator('.connect-menu select').selectOption(`from:${from}`);
-    await page.locator('.connect-menu').getByRole('button', { name: 'Connect' }).click();
-  }
+/// Scenario 4 (the currency bug) also asks which logic version the transform runs.
+async function buildSmallDesign(page, { logic = false } = {}) {
+  const transform = (logic ? [['Logic version', 'fixed']] : []).concat(DAILY.transform);
+  await buildChain(page, { ...DAILY, transform });
   assert.equal(await problemsTitle(page), 'No structural problems');
 }
 
@@ -282,7 +301,7 @@ test('export, import (good and bad), start again and undo', async () => {
 
 test('share links: a good one opens the design, a tampered one says so and changes nothing', async () => {
   const first = await openPage(env, '/scenarios/4');
-  await buildSmallDesign(first.page);
+  await buildSmallDesign(first.page, { logic: true });
   await first.page.getByText('Save, share, import').click();
   const link = await first.page.getByLabel('Share link').inputValue();
   assert.match(link, /\/scenarios\/4#design=[A-Za-z0-9_-]+$/);

@@ -18,10 +18,31 @@ async function projector() {
   return { context, page, errors };
 }
 
+/// Visible text in the page drawn under 24 px, as "size tag.class: text".
+async function smallText(page) {
+  return page.evaluate(() => {
+    const found = [];
+    const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement;
+      if (!n.textContent.trim() || !el || el.closest('svg.board, .visually-hidden, desc, title')) continue;
+      const box = el.getBoundingClientRect();
+      const style = getComputedStyle(el);
+      if (!box.width || !box.height || style.visibility === 'hidden') continue;
+      const svg = el instanceof SVGElement ? el.closest('svg') : null;
+      const drawn = parseFloat(style.fontSize) * (svg ? svg.getScreenCTM().a : 1);
+      if (drawn < 23.5) found.push(`${drawn.toFixed(1)} ${el.tagName.toLowerCase()}.${[...el.classList].join('.')}: ${n.textContent.trim().slice(0, 30)}`);
+    }
+    return found;
+  });
+}
+
 const pages = [
   ['/lab/state-write?present=1', 'State x Write lab'],
+  ['/lab/state-write?present=1&predict=skip', 'State x Write lab'],
   ['/lab/lateness?present=1', 'Allowed-lateness lab'],
   ['/lab/backfill?present=1', 'Currency-bug backfill lab'],
+  ['/lab/backfill?from=3&present=1&guess=skip&ran=end', 'Currency-bug backfill lab'],
   ['/scenarios/1?present=1', 'Scenario 1: Clicks, forward'],
   ['/scenarios/4?present=1', 'Scenario 4: The currency bug'],
 ];
@@ -35,7 +56,13 @@ for (const [path, title] of pages) {
     const toggle = page.getByRole('button', { name: 'Presenter mode' });
     assert.equal(await toggle.getAttribute('aria-pressed'), 'true');
     const size = await page.evaluate(() => parseFloat(getComputedStyle(document.querySelector('.presenter')).fontSize));
-    assert.ok(size >= 20, `presenter type is ${size}px`);
+    assert.ok(size >= 24, `presenter type is ${size}px`);
+    // Everything on show that the room reads is drawn at 24 px or more:
+    // text, table cells, chips and tags, and chart labels as the chart's
+    // scale draws them. (The design canvas is the student's tool, zoomed
+    // with its own buttons; its node labels are left to its zoom.)
+    const small = await smallText(page);
+    assert.deepEqual(small, [], `text under 24 px: ${JSON.stringify(small.slice(0, 8))}`);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `the page is ${overflow}px wider than the projector`);
     assert.equal(await page.locator('.explain-text:visible').count(), 0, 'explanations are folded');
@@ -66,7 +93,48 @@ for (const [path, title] of pages) {
   });
 }
 
-for (const path of ['/lab/backfill?present=1', '/scenarios/4?present=1']) {
+test('/lab/backfill?present=1: a clicker walks the story (predict, reveal, run, interrupt, resume), then the sections', async () => {
+  const { context, page, errors } = await projector();
+  await page.goto(`${env.url}/lab/backfill?from=3&concurrency=4&markers=on&present=1`);
+  await page.waitForSelector('.presenter h2');
+  const focused = () => page.evaluate(() => (document.activeElement?.tagName === 'H2' ? document.activeElement.textContent : null));
+  // 1. The question to the room; nothing answers it yet.
+  await page.keyboard.press('PageDown');
+  assert.equal(await focused(), '1. Which partitions are wrong: ask the data');
+  assert.equal(await page.locator('table.drift').isVisible(), false);
+  assert.doesNotMatch(page.url(), /guess=/);
+  // 2. The reveal: the room answered aloud, so the prediction is skipped.
+  await page.keyboard.press('PageDown');
+  await page.waitForURL(/guess=skip/);
+  await page.locator('table.drift').waitFor();
+  assert.equal(await page.locator('table.drift tbody tr').count(), 11);
+  // 3. The run.
+  await page.keyboard.press('PageDown');
+  const clock = page.locator('.clock');
+  await clock.filter({ hasText: 'Backfill running' }).waitFor();
+  assert.equal(await focused(), '3. How fast: run it');
+  // 4. The source fails over.
+  await page.keyboard.press('PageDown');
+  await page.waitForURL(/ran=\d+(&|$)/);
+  assert.match(await page.locator('.outcome-headline').innerText(), /interrupted/);
+  // 5. The re-run resumes from the markers, and 6 lets it finish.
+  await page.keyboard.press('PageDown');
+  await clock.filter({ hasText: 'Backfill running' }).waitFor();
+  await page.keyboard.press('PageDown');
+  await page.waitForURL(/ran=\d+,end/);
+  assert.match(await page.locator('.outcome-headline').innerText(), /Every partition matches its source again/);
+  // Then the rest of the page, a section at a time, and back.
+  await page.keyboard.press('PageDown');
+  const next = await focused();
+  assert.ok(next && next !== '3. How fast: run it', `${next}`);
+  await page.keyboard.press('PageUp');
+  assert.equal(await focused(), '3. How fast: run it');
+  assert.match(page.url(), /ran=\d+,end/, 'PageUp undoes nothing the room saw');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+for (const path of ['/scenarios/4?present=1']) {
   test(`${path}: a clicker's PageDown and PageUp walk the sections`, async () => {
     const { context, page, errors } = await projector();
     await page.goto(`${env.url}${path}`);

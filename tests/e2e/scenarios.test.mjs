@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { launch, openPage, axe } from './browser.mjs';
-import { node, buildChain } from './designs.mjs';
+import { node, buildChain, choose, wire, DAILY } from './designs.mjs';
 import { importDesign, SLOW_DESIGN } from './big-design.mjs';
 
 let env;
@@ -14,9 +14,7 @@ after(async () => { await env?.close(); });
 
 test('scenario 1: fail on R2, see the evidence and the smallest case, fix, pass, progress kept', async () => {
   const { page, errors, context } = await openPage(env, '/scenarios/1');
-  await buildChain(page);
-  await node(page, 3).locator('rect.node-box').click();
-  await page.getByLabel('Write mode').selectOption('append');
+  await buildChain(page, { ...DAILY, write: [['Write mode', 'append']] });
   await page.getByRole('button', { name: 'Check my design' }).click();
   const verdict = page.locator('.report .verdict');
   await verdict.waitFor();
@@ -96,6 +94,46 @@ test('scenario 1: a structural problem is reported instead of a verdict, then a 
   await context.close();
 });
 
+test('a node from the palette comes with nothing chosen: the check lists each choice, the inspector says "Choose…", and a choice made clears it', async () => {
+  const { page, errors, context } = await openPage(env, '/scenarios/1');
+  for (const kind of ['processing state', 'transform', 'write target']) {
+    await page.locator(`.palette-item[data-kind="${kind}"]`).click();
+  }
+  await wire(page, [[0, 1], [1, 2], [2, 3]]);
+  // The board shows what is left, not a placeholder that looks like a choice.
+  assert.equal(await node(page, 1).locator('.node-summary').textContent(), '2 settings to choose');
+  assert.equal(await node(page, 2).locator('.node-summary').textContent(), '2 settings to choose');
+  assert.equal(await node(page, 3).locator('.node-summary').textContent(), 'silver.clicks: 1 to choose');
+  await node(page, 1).locator('rect.node-box').click();
+  const remembers = page.locator('.inspector').getByLabel('Remembers', { exact: true });
+  assert.equal(await remembers.locator('option:checked').innerText(), 'Choose…');
+  assert.equal(await remembers.getAttribute('aria-invalid'), 'true');
+  assert.match(await page.locator('.inspector .field.unchosen').first().innerText(), /Not chosen yet/);
+  const unchosenViolations = await axe(page);
+  assert.deepEqual(unchosenViolations, [], JSON.stringify(unchosenViolations, null, 2));
+  // Checked as it stands: five choices to make, each named at its node; nothing is simulated.
+  await page.getByRole('button', { name: 'Check my design' }).click();
+  assert.match(await page.locator('.report .verdict').innerText(), /Not run: the design has 5 structural problems/);
+  const listed = await page.locator('.problems').innerText();
+  for (const label of ['Remembers', 'State saved', 'Reads from', 'Partition rows by', 'Write mode']) {
+    assert.match(listed, new RegExp(`Choose “${label.replace(/[()]/g, '\$&')}”`), label);
+  }
+  assert.equal(await page.locator('.report .rule').count(), 0, 'no rule was judged');
+  // Choosing a partition list brings its own two settings, unchosen.
+  await remembers.selectOption('list');
+  const lookback = page.locator('.inspector').getByLabel('Lookback', { exact: true });
+  assert.equal(await lookback.inputValue(), '', 'the lookback is not pre-filled');
+  assert.equal(await node(page, 1).locator('.node-summary').textContent(), '3 settings to choose');
+  await choose(page, 1, [['Lookback', '1'], ['Partitions listed by', 'event'], ['State saved', 'after']]);
+  assert.equal(await node(page, 1).locator('.node-summary').textContent(), 'list, lookback 1');
+  await choose(page, 2, DAILY.transform);
+  await choose(page, 3, DAILY.write);
+  await page.getByRole('button', { name: 'Check my design' }).click();
+  await page.locator('.report .verdict').filter({ hasText: 'Passed' }).waitFor();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('every scenario page passes axe and shows its story and canvas', async () => {
   for (const n of [1, 2, 3, 4, 5]) {
     const { page, errors, context } = await openPage(env, `/scenarios/${n}`);
@@ -110,11 +148,11 @@ test('every scenario page passes axe and shows its story and canvas', async () =
 
 test('scenario 2: append fails R2 with the doubled orders, a merge on the order id passes, progress kept', async () => {
   const { page, errors, context } = await openPage(env, '/scenarios/2');
-  await buildChain(page);
-  await node(page, 1).locator('rect.node-box').click();
-  await page.getByLabel('Remembers').selectOption('watermark');
-  await node(page, 3).locator('rect.node-box').click();
-  await page.getByLabel('Write mode').selectOption('append');
+  await buildChain(page, {
+    state: [['Remembers', 'watermark'], ['Watermark column', 'arrived_at'], ['Overlap (re-read before the watermark)', '0'], ['State saved', 'after']],
+    transform: DAILY.transform,
+    write: [['Write mode', 'append']],
+  });
   await page.getByRole('button', { name: 'Check my design' }).click();
   const r2 = page.locator('.rule[data-rule="R2"]');
   await r2.waitFor();

@@ -4,7 +4,7 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { launch, ROOT } from './browser.mjs';
-import { buildChain, node } from './designs.mjs';
+import { buildChain, DAILY } from './designs.mjs';
 
 const out = join(ROOT, 'docs', 'screenshots');
 mkdirSync(out, { recursive: true });
@@ -46,9 +46,7 @@ await shoot('backfill', '/lab/backfill?from=8&concurrency=4', async (page) => {
 }, 'section[aria-labelledby="grid-heading"]');
 
 await shoot('scenario', '/scenarios/1', async (page) => {
-  await buildChain(page);
-  await node(page, 3).locator('rect.node-box').click();
-  await page.getByLabel('Write mode').selectOption('append');
+  await buildChain(page, { ...DAILY, write: [['Write mode', 'append']] });
   await page.getByRole('button', { name: 'Check my design' }).click();
   await page.locator('.report .verdict').waitFor();
   await page.locator('.report').scrollIntoViewIfNeeded();

@@ -39,16 +39,20 @@ pub const SOURCE_POOL: u32 = 4;
 
 /// The first date the plan rebuilds (it runs from there to the 13th). A
 /// separate choice from the student's prediction of the ship date, so a
-/// wrong guess can be planned on and shown to leave days wrong.
+/// wrong guess can be planned on and shown to leave days wrong. The page
+/// opens on the whole month, the cautious plan that is not the answer:
+/// from the 1st it also rebuilds two days that needed nothing.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum PlanStart {
     #[default]
+    First,
     Third,
     Eighth,
     Twelfth,
 }
 
 crate::vocabulary::choice!(PlanStart {
+    First => "1", "the 1st";
     Third => "3", "the 3rd";
     Eighth => "8", "the 8th";
     Twelfth => "12", "the 12th";
@@ -61,10 +65,16 @@ crate::vocabulary::choice!(Concurrency {
 });
 
 impl PlanStart {
-    pub const ALL: [PlanStart; 3] = [PlanStart::Third, PlanStart::Eighth, PlanStart::Twelfth];
+    pub const ALL: [PlanStart; 4] = [
+        PlanStart::First,
+        PlanStart::Third,
+        PlanStart::Eighth,
+        PlanStart::Twelfth,
+    ];
 
     pub fn day(self) -> Day {
         match self {
+            PlanStart::First => aug(1),
             PlanStart::Third => aug(3),
             PlanStart::Eighth => aug(8),
             PlanStart::Twelfth => aug(12),
@@ -102,7 +112,7 @@ pub struct Choices {
 impl Default for Choices {
     fn default() -> Self {
         Self {
-            from: PlanStart::Third,
+            from: PlanStart::First,
             concurrency: Concurrency::Four,
             markers: true,
         }

@@ -3,9 +3,11 @@
 //! backfill run with interruptions, and the commands that match the plan.
 
 pub mod case;
+pub mod clicker;
 pub mod commands;
 pub mod guess;
 pub mod query;
+pub mod reconcile;
 pub mod restatement;
 pub mod run;
 pub mod session;

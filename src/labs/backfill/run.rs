@@ -95,6 +95,9 @@ pub struct Execution {
     pub skipped: Vec<Day>,
     /// Dates the run was to rebuild but never started before it was killed.
     pub never_started: Vec<Day>,
+    /// Dates under way that waited for a connection: (date, asked, until
+    /// they got one or the run died).
+    pub queued: Vec<(Day, Instant, Instant)>,
 }
 
 impl Execution {
@@ -201,6 +204,12 @@ pub fn run(plan: &BackfillPlan, earlier: &[Execution], attempt: Attempt) -> Exec
         interrupted_at: attempt.interrupt,
         skipped,
         never_started,
+        queued: timeline
+            .queued
+            .iter()
+            .filter(|q| q.attempt == n)
+            .map(|q| (q.dt, q.asked, q.got.unwrap_or(q.until)))
+            .collect(),
     }
 }
 

@@ -78,12 +78,15 @@ pub fn replay(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::labs::backfill::{Case, Choices};
+    use crate::labs::backfill::{Case, Choices, PlanStart};
 
     #[test]
     fn a_run_ticks_to_its_end_and_a_re_run_waits_half_an_hour() {
         let case = Case::new();
-        let choices = Choices::default();
+        let choices = Choices {
+            from: PlanStart::Third,
+            ..Choices::default()
+        };
         let first = case.execute(&choices, &[], next_start(&[]), None);
         assert_eq!(first.started, backfill_start());
         // 18 minutes: minutes 1..17 are shown, the 18th finishes it.
@@ -119,7 +122,7 @@ mod tests {
 #[cfg(test)]
 mod replay_tests {
     use super::*;
-    use crate::labs::backfill::case::{Case, Choices};
+    use crate::labs::backfill::case::{Case, Choices, PlanStart};
 
     /// What the page does, by hand: run, interrupt at minute 7, run again.
     #[test]
@@ -127,6 +130,7 @@ mod replay_tests {
         let case = Case::new();
         let choices = Choices {
             markers: false,
+            from: PlanStart::Third,
             ..Choices::default()
         };
         let first = case.execute(&choices, &[], backfill_start(), None);

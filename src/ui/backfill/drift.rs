@@ -60,6 +60,13 @@ pub fn Drift() -> impl IntoView {
         });
         focus("guess-verdict");
     };
+    // The clicker's reveal: the guess ticked, or a skip if none was.
+    Effect::new(move |_| {
+        if lab.cue.get() == Some(crate::labs::backfill::clicker::Cue::Reveal) {
+            lab.cue.set(None);
+            reveal(guess.get_untracked());
+        }
+    });
     let shortcut = if naive_correct.is_empty() {
         "Recomputing as SUM(raw * rate), without rounding each row, would compare unrounded sums with rounded ones: on busier days those fractions of a penny add up past the threshold and flag days that are fine.".to_string()
     } else {
@@ -108,6 +115,7 @@ pub fn Drift() -> impl IntoView {
                 </p>
                 <DriftTable rows=rows caption="Drift query result" />
                 <p class="muted">{shortcut}</p>
+                <RowCounts />
                 <button type="button" on:click=move |_| {
                     guess.set(None);
                     lab.set_moment(Default::default());
@@ -115,5 +123,63 @@ pub fn Drift() -> impl IntoView {
                 }>"Hide the result and predict again (August starts untouched)"</button>
             </div>
         </section>
+    }
+}
+
+/// Beside the drift query, the check it cannot replace: rows per day
+/// against bronze (`labs::backfill::reconcile`).
+#[component]
+fn RowCounts() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let (short, matched) = lab
+        .case
+        .with_value(crate::labs::backfill::reconcile::short_days);
+    let lost: usize = short.iter().map(|d| d.missing.len()).sum();
+    let lede = if lost == 0 {
+        "Counted against bronze, every day has all its rows: the drift query saw everything there was to see.".to_string()
+    } else {
+        format!(
+            "The drift query compares the rows silver holds; an order that never reached silver is in neither of its columns. Counting each day's rows against bronze, the check most teams lack, finds {lost} such order{}. The backfill rebuilds each day whole from bronze, so it brings them in too, and the restatement says which part of each change is which.",
+            if lost == 1 { "" } else { "s" }
+        )
+    };
+    let rows = short
+        .iter()
+        .map(|d| {
+            view! {
+                <tr>
+                    <th scope="row">{d.dt.to_string()}</th>
+                    <td>{d.bronze}</td>
+                    <td>{d.silver}</td>
+                    <td>{d.bronze.saturating_sub(d.silver)}</td>
+                </tr>
+            }
+        })
+        .collect_view();
+    let reasons = short
+        .iter()
+        .flat_map(|d| d.missing.clone())
+        .map(|m| view! { <li>{m}</li> })
+        .collect_view();
+    view! {
+        <h3 id="counts-heading">"What the drift query cannot see: rows silver never got"</h3>
+        <p>{lede}</p>
+        {(lost > 0).then(|| view! {
+            <div class="table-wrap">
+                <table class="counts" data-figure="row-counts">
+                    <caption>{format!("Rows per day, silver against bronze: the days that differ (the other {matched} match)")}</caption>
+                    <thead>
+                        <tr>
+                            <th scope="col">"dt"</th>
+                            <th scope="col">"bronze rows"</th>
+                            <th scope="col">"silver rows"</th>
+                            <th scope="col">"missing"</th>
+                        </tr>
+                    </thead>
+                    <tbody>{rows}</tbody>
+                </table>
+            </div>
+            <ul class="missing-orders">{reasons}</ul>
+        })}
     }
 }

@@ -8,6 +8,7 @@ mod runner;
 use leptos::prelude::*;
 
 use crate::labs::backfill::case::Case;
+use crate::labs::backfill::clicker::{self, Cue, Stage};
 use crate::labs::backfill::commands::commands;
 use crate::labs::backfill::query::{parse, parse_moment, to_query_at, Moment};
 use crate::labs::backfill::run::Execution;
@@ -31,6 +32,10 @@ pub struct Lab {
     /// The prediction and the runs since (from the address): `finished`
     /// is these runs replayed.
     pub moment: Memo<Moment>,
+    /// A step a clicker asked for, taken by the section it belongs to.
+    pub cue: RwSignal<Option<Cue>>,
+    /// The clicker has put the prediction to the room.
+    asked: RwSignal<bool>,
     go: StoredValue<Box<dyn Fn(Choices, Moment) + Send + Sync>>,
 }
 
@@ -93,6 +98,8 @@ pub fn BackfillLab() -> impl IntoView {
         current: RwSignal::new(None),
         minute: RwSignal::new(0),
         moment,
+        cue: RwSignal::new(None),
+        asked: RwSignal::new(false),
         go: StoredValue::new(Box::new(move |c: Choices, m: Moment| {
             show(&c, present.get_untracked(), &m)
         })),
@@ -113,10 +120,32 @@ pub fn BackfillLab() -> impl IntoView {
         notes.extend(moment_parsed.read().1.clone());
         notes
     });
-    // A clicker walks the room through the lab's sections.
+    // A clicker walks the room through the lab's story (predict, reveal,
+    // run, interrupt, resume), then its remaining sections; back is a
+    // section up, never an undo of what the room saw.
     super::presenter::on_clicker(
         move || present.get_untracked(),
-        super::presenter::step_section,
+        move |by| {
+            if by < 0 {
+                return super::presenter::step_section(by);
+            }
+            let cue = lab.moment.with_untracked(|m| {
+                clicker::next(Stage {
+                    asked: lab.asked.get_untracked(),
+                    predicted: m.guess.is_some(),
+                    running: lab.current.with_untracked(Option::is_some),
+                    ran: &m.ran,
+                })
+            });
+            match cue {
+                Cue::Section => super::presenter::step_section(by),
+                Cue::Ask => {
+                    lab.asked.set(true);
+                    super::presenter::bring_heading("drift-heading");
+                }
+                _ => lab.cue.set(Some(cue)),
+            }
+        },
     );
     let toggle = Callback::new(move |()| {
         show(
@@ -149,7 +178,7 @@ pub fn BackfillLab() -> impl IntoView {
                 <RadioGroup
                     legend="The plan rebuilds from"
                     name="from"
-                    options=vec![(PlanStart::Third, "the 3rd"), (PlanStart::Eighth, "the 8th"), (PlanStart::Twelfth, "the 12th")]
+                    options=vec![(PlanStart::First, "the 1st"), (PlanStart::Third, "the 3rd"), (PlanStart::Eighth, "the 8th"), (PlanStart::Twelfth, "the 12th")]
                     current=Signal::derive(move || choices.get().from)
                     on_pick=move |s| lab.choose(|c| c.from = s)
                 />

@@ -51,6 +51,11 @@ pub fn Runner() -> impl IntoView {
     let can_run = move || {
         lab.predicted() && lab.moment.read().ran.len() < crate::labs::backfill::query::MAX_RUNS
     };
+    let can_run_now = move || {
+        lab.moment.with_untracked(|m| {
+            m.guess.is_some() && m.ran.len() < crate::labs::backfill::query::MAX_RUNS
+        })
+    };
     let finish = move || {
         stop_timer();
         if lab.current.get_untracked().is_some() {
@@ -103,6 +108,26 @@ pub fn Runner() -> impl IntoView {
             ran: Vec::new(),
         });
     };
+    // The clicker's steps that belong to the run.
+    Effect::new(move |_| {
+        use crate::labs::backfill::clicker::Cue;
+        let Some(cue) = lab.cue.get() else {
+            return;
+        };
+        if !matches!(cue, Cue::Run | Cue::Resume | Cue::Interrupt | Cue::Finish) {
+            return;
+        }
+        lab.cue.set(None);
+        match cue {
+            Cue::Run | Cue::Resume if can_run_now() => {
+                crate::ui::presenter::bring_heading("run-heading");
+                start();
+            }
+            Cue::Interrupt => interrupt(),
+            Cue::Finish => finish(),
+            _ => {}
+        }
+    });
     let clock = move || {
         lab.current.get().map(|exec| {
             let now = exec.started + Duration::minutes(lab.minute.get());
@@ -120,7 +145,7 @@ pub fn Runner() -> impl IntoView {
         }
         Some(lab.case.with_value(|case| {
             let (silver_left, gold_left) = case.remaining(&runs);
-            let (_, gold) = case.after(&runs);
+            let (silver, gold) = case.after(&runs);
             let truth: i64 = case
                 .truth
                 .rows()
@@ -147,7 +172,7 @@ pub fn Runner() -> impl IntoView {
                 after: Case::finance_total(&gold),
                 truth,
                 restated,
-                note: restatement(&case.gold, &gold).note(),
+                note: restatement((&case.silver, &case.gold), (&silver, &gold)).note(),
             }
         }))
     });

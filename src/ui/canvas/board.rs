@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::design::describe::{label, name, summary};
+use crate::design::describe::{label, name, node_summary};
 use crate::design::layout::{bounds, edge_path, hit, output_port, NODE_H, NODE_W};
 use crate::design::{Edit, NodeId};
 
@@ -364,7 +364,7 @@ fn NodeBox(id: NodeId) -> impl IntoView {
     let text = move || {
         node.with(|n| {
             n.as_ref()
-                .map(|n| fit_text(&summary(&n.config), 30))
+                .map(|n| fit_text(&node_summary(n), 30))
                 .unwrap_or_default()
         })
     };
@@ -398,8 +398,9 @@ fn NodeBox(id: NodeId) -> impl IntoView {
             <desc id=format!("node-desc-{}", id.0)>{aria}</desc>
             <rect class="node-box" width=NODE_W height=NODE_H rx="8" />
             <text class="node-kind" x="12" y="24">
-                {move || format!("{} {}", kind(), id.0)}
-                {move || fixed().then_some(" (given)")}
+                // The given source's id is the canvas's business: it reads
+                // "bronze source (given)", as announcements name it.
+                {move || if fixed() { format!("{} (given)", kind()) } else { format!("{} {}", kind(), id.0) }}
             </text>
             <text class="node-summary" x="12" y="46">{text}</text>
             {move || {

@@ -96,7 +96,10 @@ pub fn CheckPanel() -> impl IntoView {
         }
         d.announcement.set(match &report {
             Report::Structural(p) => {
-                format!("Not run: the design has {} structural problem(s).", p.len())
+                format!(
+                    "Not run: the design has {}.",
+                    counted(p.len(), "structural problem")
+                )
             }
             r if r.passed() => "Every requirement is met.".to_string(),
             r => format!("Failed: {}.", r.failed().join(", ")),
@@ -224,7 +227,7 @@ fn ReportView(report: Report) -> impl IntoView {
         Report::Structural(problems) => view! {
             <div class="report" role="status">
                 <p class="verdict verdict-bad">
-                    {format!("✗ Not run: the design has {} structural problem(s). Fix them first; they are listed under the canvas.", problems.len())}
+                    {format!("✗ Not run: the design has {}. Fix them first; they are listed under the canvas.", counted(problems.len(), "structural problem"))}
                 </p>
             </div>
         }
@@ -508,7 +511,9 @@ fn ReplaySteps(lines: Vec<String>, at: RwSignal<usize>) -> impl IntoView {
                 "Next step"<span aria-hidden="true">" ▶"</span>
             </button>
         </div>
-        <p class="current-run" aria-live="polite">{current}</p>
+        // The step is marked in the list on screen; this line only tells a
+        // screen reader, so nothing is printed twice.
+        <p class="visually-hidden" aria-live="polite">{current}</p>
         {page}
     }
 }

@@ -4,8 +4,9 @@
 use leptos::prelude::*;
 use leptos::wasm_bindgen::JsCast;
 
+use crate::design::choose::{is_unchosen, offered_fields};
 use crate::design::describe::{name, name_of};
-use crate::design::form::{fields, set, value, Field, Input};
+use crate::design::form::{set, value, Field, Input};
 use crate::design::{Edit, NodeId};
 
 use super::{Designer, InspectorTarget};
@@ -50,8 +51,11 @@ fn NodeSettings(id: NodeId) -> impl IntoView {
     let title = move || d.graph.with(|g| name_of(g, id));
     let fixed = Memo::new(move |_| d.graph.with(|g| g.node(id).is_some_and(|n| n.fixed)));
     let form = Memo::new(move |_| {
-        d.graph
-            .with(|g| g.node(id).map(|n| fields(&n.config)).unwrap_or_default())
+        d.graph.with(|g| {
+            g.node(id)
+                .map(|n| offered_fields(&d.palette, &n.config))
+                .unwrap_or_default()
+        })
     });
     Effect::new(move |previous: Option<u32>| {
         let (count, target) = d.inspector_focus.get();
@@ -73,10 +77,11 @@ fn NodeSettings(id: NodeId) -> impl IntoView {
             d.focus_request.set(Some(id));
         }
     };
+    // An unchosen setting says so at its own field, not twice.
     let node_problems = move || {
         d.problems.with(|p| {
             p.iter()
-                .filter(|p| p.node == Some(id))
+                .filter(|p| p.node == Some(id) && p.field.is_none())
                 .map(|p| view! { <li>{p.message.clone()}</li> })
                 .collect_view()
         })
@@ -119,8 +124,18 @@ fn FieldInput(id: NodeId, field: Field) -> impl IntoView {
     let label = field.label;
     let dom_id = format!("field-{}-{key}", id.0);
     let error_id = format!("{dom_id}-error");
+    let focus_id = StoredValue::new(dom_id.clone());
+    let hint_id = format!("{dom_id}-hint");
     let error = RwSignal::new(None::<String>);
+    // Nothing chosen yet: the form shows "Choose…", never the placeholder.
+    let unchosen = Memo::new(move |_| {
+        d.graph
+            .with(|g| g.node(id).is_some_and(|n| is_unchosen(n, key)))
+    });
     let current = move || {
+        if unchosen.get() {
+            return String::new();
+        }
         d.graph
             .with(|g| g.node(id).map(|n| value(&n.config, key)))
             .unwrap_or_default()
@@ -133,7 +148,7 @@ fn FieldInput(id: NodeId, field: Field) -> impl IntoView {
             return;
         };
         match set(&config, key, &raw) {
-            Ok(next) if next == config => error.set(None),
+            Ok(next) if next == config && !unchosen.get_untracked() => error.set(None),
             Ok(next) => {
                 error.set(None);
                 let said = d.graph.with_untracked(|g| {
@@ -141,22 +156,61 @@ fn FieldInput(id: NodeId, field: Field) -> impl IntoView {
                         .map(|n| format!("{} of {}: {}.", label, name(n), value(&next, key)))
                         .unwrap_or_default()
                 });
-                d.edit(Edit::Configure { id, config: next }, said);
+                // This field may be gone after the edit: hold its id, not it.
+                let target = focus_id.get_value();
+                let had_focus = document()
+                    .active_element()
+                    .is_some_and(|el| el.id() == target);
+                d.edit(
+                    Edit::Choose {
+                        id,
+                        key,
+                        config: next,
+                    },
+                    said,
+                );
+                // A choice can redraw the form (a kind brings its own
+                // fields, a yes/no menu becomes a box): keep the keyboard
+                // where it was.
+                if had_focus {
+                    request_animation_frame(move || {
+                        // Only if the redraw dropped it: a Tab since wins.
+                        let lost = document()
+                            .active_element()
+                            .is_none_or(|el| el.tag_name() == "BODY" || !el.is_connected());
+                        if !lost {
+                            return;
+                        }
+                        if let Some(el) = document()
+                            .get_element_by_id(&target)
+                            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+                        {
+                            let _ = el.focus();
+                        }
+                    });
+                }
             }
             Err(message) => error.set(Some(message)),
         }
     };
     let invalid = move || {
-        if error.get().is_some() {
+        if error.get().is_some() || unchosen.get() {
             "true"
         } else {
             "false"
         }
     };
-    let described = error_id.clone();
+    let described = format!("{error_id} {hint_id}");
+    let choose_first = move || {
+        unchosen
+            .get()
+            .then(|| view! { <option value="" disabled=true selected=true>"Choose…"</option> })
+    };
     let control = match field.input {
         Input::Choice(options) => view! {
-            <select id=dom_id.clone() prop:value=current on:change=move |ev| commit(event_target_value(&ev))>
+            <select id=dom_id.clone() prop:value=current aria-invalid=invalid aria-describedby=described.clone()
+                on:change=move |ev| commit(event_target_value(&ev))>
+                {choose_first}
                 {options
                     .into_iter()
                     .map(|(v, text)| view! { <option value=v selected=move || current() == v>{text}</option> })
@@ -167,6 +221,7 @@ fn FieldInput(id: NodeId, field: Field) -> impl IntoView {
         Input::Number { min, max, unit } => view! {
             <span class="with-unit">
                 <input id=dom_id.clone() type="number" min=min max=max step="1" inputmode="numeric"
+                    placeholder="Choose…"
                     prop:value=current aria-invalid=invalid aria-describedby=described.clone()
                     on:change=move |ev| commit(event_target_value(&ev)) />
                 " " {unit}
@@ -184,18 +239,39 @@ fn FieldInput(id: NodeId, field: Field) -> impl IntoView {
                 on:change=move |ev| commit(event_target_value(&ev)) />
         }
         .into_any(),
-        Input::Check => view! {
-            <input id=dom_id.clone() type="checkbox" prop:checked=move || current() == "true"
-                on:change=move |ev| commit(if event_target_checked(&ev) { "true" } else { "false" }.to_string()) />
+        // A box cannot say "not chosen yet": until it is, it is a yes or no.
+        Input::Check => {
+            let dom_id = dom_id.clone();
+            let described = described.clone();
+            (move || {
+                if unchosen.get() {
+                    view! {
+                        <select id=dom_id.clone() aria-invalid="true" aria-describedby=described.clone()
+                            on:change=move |ev| commit(event_target_value(&ev))>
+                            <option value="" disabled=true selected=true>"Choose…"</option>
+                            <option value="true">"Yes"</option>
+                            <option value="false">"No"</option>
+                        </select>
+                    }
+                    .into_any()
+                } else {
+                    view! {
+                        <input id=dom_id.clone() type="checkbox" prop:checked=move || current() == "true"
+                            on:change=move |ev| commit(if event_target_checked(&ev) { "true" } else { "false" }.to_string()) />
+                    }
+                    .into_any()
+                }
+            })
+            .into_any()
         }
-        .into_any(),
     };
-    let check = control_kind(key);
+    let check = move || control_kind(key) && !unchosen.get();
     view! {
-        <div class="field" class:check-field=check>
+        <div class="field" class:check-field=check class:unchosen=move || unchosen.get()>
             <label for=dom_id>{label}</label>
             {control}
             <p class="field-error" id=error_id role="alert">{move || error.get()}</p>
+            <p class="field-hint" id=hint_id hidden=move || !unchosen.get()>"Not chosen yet: the design waits for it."</p>
         </div>
     }
 }

@@ -13,13 +13,12 @@ mod problems;
 
 use leptos::prelude::*;
 
+use crate::design::choose::{placed, Palette};
 use crate::design::describe::name_of;
 use crate::design::file::export;
 use crate::design::layout::free_spot;
 use crate::design::saves::{self, Loaded};
-use crate::design::{
-    validate, Edit, EditError, Graph, History, NodeConfig, NodeId, NodeKind, Problem,
-};
+use crate::design::{validate, Edit, EditError, Graph, History, NodeId, NodeKind, Problem};
 
 use super::storage;
 
@@ -36,6 +35,8 @@ pub enum Notice {
 pub struct Designer {
     pub scenario: u8,
     pub source: &'static str,
+    /// What a node from the palette arrives as in this scenario.
+    pub palette: Palette,
     pub history: RwSignal<History>,
     pub graph: Memo<Graph>,
     pub problems: Memo<Vec<Problem>>,
@@ -140,9 +141,11 @@ impl Designer {
             kind.name(),
             id.0
         );
+        let (config, unchosen) = placed(kind, &self.palette);
         let added = self.edit(
-            Edit::Add {
-                config: NodeConfig::default_for(kind),
+            Edit::Place {
+                config,
+                unchosen,
                 x: spot.0,
                 y: spot.1,
             },
@@ -265,6 +268,7 @@ pub fn Canvas(scenario: u8, source: &'static str, gradable: bool) -> impl IntoVi
     let designer = Designer {
         scenario,
         source,
+        palette: crate::scenarios::catalog::palette(scenario),
         history,
         graph,
         problems,

@@ -1,0 +1,74 @@
+//! Scenario 4's drift query, run by the student from a look-back date of
+//! their choosing. The evidence is not handed over: a date after the first
+//! bad day finds only the later ones, as a query over a real warehouse
+//! sees only what it scans.
+
+use leptos::prelude::*;
+
+use crate::engine::calendar::{day_month, parse_iso_date};
+use crate::scenarios::currency::{drift_query_from, drift_window};
+
+use super::drift_table::DriftTable;
+
+#[component]
+pub fn DriftLookBack() -> impl IntoView {
+    let (first, last) = drift_window();
+    let typed = RwSignal::new(String::new());
+    let ran = RwSignal::new(None::<chrono::NaiveDate>);
+    let error = RwSignal::new(None::<String>);
+    let run = move |_| match parse_iso_date(typed.get_untracked().trim()) {
+        Some(from) if (first..=last).contains(&from) => {
+            error.set(None);
+            ran.set(Some(from));
+        }
+        Some(_) => error.set(Some(format!(
+            "Silver holds {} to {}: look back from a date between them.",
+            day_month(first),
+            day_month(last)
+        ))),
+        None => error.set(Some("Choose the date to look back from first.".to_string())),
+    };
+    let result = move || {
+        ran.get().map(|from| {
+            let scanned = drift_query_from(from);
+            let rows: Vec<_> = scanned.iter().filter(|r| r.drifts()).cloned().collect();
+            let days = scanned.len();
+            let found = match rows.len() {
+                0 => "none is more than a penny out".to_string(),
+                1 => "1 is more than a penny out".to_string(),
+                n => format!("{n} are more than a penny out"),
+            };
+            let said = format!(
+                "Scanned {days} day{} of silver, {} to {}: {found}. Days before {} were not looked at.",
+                if days == 1 { "" } else { "s" },
+                day_month(from),
+                day_month(last),
+                day_month(from),
+            );
+            let caption = format!("The drift query from {}, on Friday 14 August", day_month(from));
+            view! {
+                <p role="status" data-figure="lookback">{said}</p>
+                {(!rows.is_empty()).then(|| view! { <DriftTable rows=rows caption=caption /> })}
+            }
+        })
+    };
+    view! {
+        <section class="drift-lookback" aria-labelledby="lookback-heading">
+            <h2 id="lookback-heading">"The drift query"</h2>
+            <p>
+                "It recomputes each day of silver from bronze with the fixed logic, rounding each row to the penny as the fix does, and lists the days whose stored total is more than a penny away. It scans silver from the date you give it: on a real warehouse every day further back costs a scan, and a day it does not scan it cannot find."
+            </p>
+            <div class="lookback-row">
+                <label for="lookback-from">"Look back from"</label>
+                <input id="lookback-from" type="date" min=first.to_string() max=last.to_string()
+                    prop:value=move || typed.get() aria-invalid=move || if error.get().is_some() { "true" } else { "false" }
+                    aria-describedby="lookback-error"
+                    on:input=move |ev| typed.set(event_target_value(&ev))
+                    on:change=move |ev| typed.set(event_target_value(&ev)) />
+                <button type="button" class="primary" on:click=run>"Run the drift query"</button>
+            </div>
+            <p class="field-error" id="lookback-error" role="alert">{move || error.get()}</p>
+            {result}
+        </section>
+    }
+}
