@@ -178,3 +178,57 @@ fn every_scenario_spark_code_is_python() {
     );
     check(&pieces);
 }
+
+#[test]
+fn every_scenario_backfill_job_is_python() {
+    use partition_lab::design::graph::{BackfillShape, Markers};
+    use partition_lab::engine::LogicVersion;
+    use partition_lab::scenarios::sample::sample;
+    let mut pieces = Vec::new();
+    for n in [4, 5] {
+        for shape in [
+            BackfillShape::PerDate,
+            BackfillShape::TwoPhases,
+            BackfillShape::Together,
+        ] {
+            for markers in [
+                Markers::Off,
+                Markers::AfterPartition,
+                Markers::BeforePartition,
+            ] {
+                for mode in [
+                    WriteChoice::Append,
+                    WriteChoice::OverwritePartition,
+                    WriteChoice::ReplaceTable,
+                ] {
+                    for logic in [LogicVersion::Fixed, LogicVersion::Broken] {
+                        let mut graph = sample(n, mode);
+                        for node in graph.nodes.values_mut() {
+                            match &mut node.config {
+                                NodeConfig::Backfill {
+                                    shape: s,
+                                    markers: m,
+                                    yield_to_scheduled,
+                                    ..
+                                } => {
+                                    (*s, *m, *yield_to_scheduled) =
+                                        (shape, markers, markers == Markers::Off);
+                                }
+                                NodeConfig::Transform { logic: l, .. } => *l = logic,
+                                _ => {}
+                            }
+                        }
+                        let job = partition_lab::scenarios::export::backfill_job(n, &graph)
+                            .expect("every such design has a job");
+                        pieces.push((
+                            format!("scenario {n} {shape:?} {markers:?} {mode:?} {logic:?}"),
+                            job,
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert_eq!(pieces.len(), 2 * 3 * 3 * 3 * 2);
+    check(&pieces);
+}

@@ -14,6 +14,9 @@
 //!   CSV, and `expected.json`, the lab's drift table;
 //! - `backfill-spark/`: the backfill lab's Spark job for each plan over
 //!   those tables, and the days each rebuilds with the lab's fixed totals;
+//! - `scenario-backfills/`: passing and failing backfill designs of
+//!   scenarios 4 and 5, each design's Spark job as the page shows it, the
+//!   scenario's tables at the launch, and the engine's answers;
 //! - `airflow/`: the daily DAG and the backfill commands for every plan
 //!   the backfill lab offers, and `expected.json`, each plan's dates;
 //! - `lateness/`: the lateness lab's "your data" query for DuckDB, for each
@@ -118,11 +121,29 @@ fn with_answers(mut files: Vec<File>, replays: &[Replay]) -> Vec<File> {
 /// replayed over the scenario's own runs (retries and the manual re-run
 /// included). Scenario 2's append mistake is there for Spark, which cannot
 /// merge.
+/// Stops the export unless the grader judges `graph` as its label says:
+/// `None` passes, `Some(rule)` fails that rule.
+fn graded_as_labelled(
+    name: &str,
+    n: u8,
+    graph: &partition_lab::design::Graph,
+    fails: Option<&str>,
+) {
+    let failed = partition_lab::scenarios::grade::grade(n, graph).failed();
+    let as_labelled = match fails {
+        None => failed.is_empty(),
+        Some(rule) => failed.contains(&rule),
+    };
+    if !as_labelled {
+        eprintln!("{name}: the grader fails {failed:?}, the label says {fails:?}");
+        std::process::exit(1);
+    }
+}
+
 fn scenario_files() -> Vec<File> {
     use partition_lab::design::compile::compile;
     use partition_lab::design::graph::{StateChoice as S, WriteChoice as M};
     use partition_lab::engine::{AfterFinal, ListDate, MergeKey, WatermarkColumn as W};
-    use partition_lab::scenarios::grade::grade;
     use partition_lab::scenarios::sample::daily;
     let merge = M::Merge {
         key: Some(MergeKey::Key),
@@ -256,15 +277,7 @@ fn scenario_files() -> Vec<File> {
                 std::process::exit(1);
             }
         };
-        let failed = grade(n, &graph).failed();
-        let as_labelled = match fails {
-            None => failed.is_empty(),
-            Some(rule) => failed.contains(&rule),
-        };
-        if !as_labelled {
-            eprintln!("{name}: the grader fails {failed:?}, the label says {fails:?}");
-            std::process::exit(1);
-        }
+        graded_as_labelled(name, n, &graph, fails);
         compiled.push((name, n, config));
     }
     let scripts: Vec<(String, Script)> = [1u8, 2, 3]
@@ -360,14 +373,251 @@ fn backfill_spark_files() -> Vec<File> {
                 format!("jobs/{name}.py"),
                 partition_lab::labs::backfill::commands::spark(&plan),
             ));
+            files.push(File::new(
+                format!("loops/{name}.py"),
+                partition_lab::labs::backfill::commands::plain_loop(&plan),
+            ));
             let dates: Vec<String> = plan.dates().iter().map(ToString::to_string).collect();
             plans.insert(
                 name,
-                serde_json::json!({"dates": dates, "markers": markers}),
+                serde_json::json!({"dates": dates, "markers": markers, "slots": plan.slots()}),
             );
         }
     }
     files.push(plans_and_truth(&case, plans));
+    files
+}
+
+/// Scenarios 4 and 5: passing and failing backfill designs built as the
+/// canvas builds them, each design's Spark job exactly as "Export as code"
+/// shows it, the scenario's tables at the launch as CSV, and the engine's
+/// answers: for a first launch run to its end, every plan date's silver and
+/// gold and the markers; for a re-run after the failover (scenario 5), the
+/// markers the first launch left and the dates the re-run rebuilds.
+fn scenario_backfill_files() -> Vec<File> {
+    use partition_lab::design::compile::compile;
+    use partition_lab::design::graph::{BackfillShape, Markers, WriteChoice};
+    use partition_lab::design::{Graph, NodeConfig};
+    use partition_lab::engine::clock::StepKind;
+    use partition_lab::engine::LogicVersion;
+    use partition_lab::export::drift::pounds;
+    use partition_lab::scenarios::backfilled::{run, uninterrupted};
+    use partition_lab::scenarios::export::backfill_job;
+    use partition_lab::scenarios::grade::{script, setting};
+    use partition_lab::scenarios::sample::sample;
+    let with = |n: u8, change: &dyn Fn(&mut NodeConfig)| -> Graph {
+        let mut g = sample(n, WriteChoice::OverwritePartition);
+        for node in g.nodes.values_mut() {
+            change(&mut node.config);
+        }
+        g
+    };
+    let backfill = |n: u8, f: &dyn Fn(&mut BackfillShape, &mut Markers, &mut chrono::NaiveDate)| {
+        with(n, &|c: &mut NodeConfig| {
+            if let NodeConfig::Backfill {
+                shape,
+                markers,
+                first,
+                ..
+            } = c
+            {
+                f(shape, markers, first);
+            }
+        })
+    };
+    let old_logic = |c: &mut NodeConfig| {
+        if let NodeConfig::Transform { logic, .. } = c {
+            *logic = LogicVersion::Broken;
+        }
+    };
+    // (name, scenario, design, the rule a mistake fails, run the first launch?)
+    let designs: Vec<(&str, u8, Graph, Option<&str>, bool)> = vec![
+        ("s4_per_date_markers", 4, with(4, &|_| {}), None, true),
+        (
+            "s4_mistake_together",
+            4,
+            backfill(4, &|s, _, _| *s = BackfillShape::Together),
+            Some("R4"),
+            true,
+        ),
+        (
+            "s4_mistake_from_the_1st",
+            4,
+            backfill(4, &|_, _, f| *f = partition_lab::engine::calendar::aug(1)),
+            Some("R2"),
+            true,
+        ),
+        (
+            "s4_mistake_old_logic",
+            4,
+            with(4, &old_logic),
+            Some("R1"),
+            true,
+        ),
+        ("s5_per_date_markers", 5, with(5, &|_| {}), None, false),
+        (
+            "s5_mistake_markers_before",
+            5,
+            backfill(5, &|_, m, _| *m = Markers::BeforePartition),
+            Some("R1"),
+            false,
+        ),
+    ];
+    let mut files = Vec::new();
+    let mut expected = serde_json::Map::new();
+    for n in [4u8, 5] {
+        let (Some(s), Some(set)) = (script(n), setting(n)) else {
+            eprintln!("scenario {n} has no backfill to export");
+            std::process::exit(1);
+        };
+        let (silver, gold) = partition_lab::engine::backfill_run::history(&s, set.launch);
+        let mut b = String::from("order_id,dt,amount,currency\n");
+        for e in s.events.iter().filter(|e| e.arrived_at <= set.launch) {
+            b.push_str(&format!(
+                "{},{},{},{}\n",
+                e.id,
+                e.event_date(),
+                pounds(e.amount.minor),
+                e.amount.currency.code()
+            ));
+        }
+        files.push(File::new(format!("scenario{n}/bronze.csv"), b));
+        let days: Vec<chrono::NaiveDate> = s
+            .events
+            .iter()
+            .map(|e| e.event_date())
+            .collect::<BTreeSet<_>>()
+            .into_iter()
+            .collect();
+        files.push(File::new(
+            format!("scenario{n}/fx_rates.csv"),
+            partition_lab::export::drift::fx_csv(&s.fx, &days),
+        ));
+        let mut sv = String::from("order_id,currency,amount,amount_gbp,dt\n");
+        for (dt, rows) in silver.partitions() {
+            for r in rows {
+                sv.push_str(&format!(
+                    "{},{},{},{},{dt}\n",
+                    r.id,
+                    r.raw.currency.code(),
+                    pounds(r.raw.minor),
+                    r.gbp.map(|m| pounds(m.minor)).unwrap_or_default()
+                ));
+            }
+        }
+        files.push(File::new(format!("scenario{n}/silver_before.csv"), sv));
+        let mut gv = String::from("total_gbp,dt\n");
+        for (dt, t) in gold.iter() {
+            gv.push_str(&format!("{},{dt}\n", pounds(t.gbp)));
+        }
+        files.push(File::new(format!("scenario{n}/gold_before.csv"), gv));
+    }
+    for (name, n, graph, fails, first_run) in designs {
+        graded_as_labelled(name, n, &graph, fails);
+        let job = match backfill_job(n, &graph) {
+            Ok(job) => job,
+            Err(why) => {
+                eprintln!("{name}: no Spark job ({why})");
+                std::process::exit(1);
+            }
+        };
+        files.push(File::new(format!("jobs/{name}.py"), job));
+        let (Ok(design), Some(s), Some(set)) = (compile(&graph), script(n), setting(n)) else {
+            eprintln!("{name} does not compile");
+            std::process::exit(1);
+        };
+        let layer = |k: StepKind| match k {
+            StepKind::Silver => "silver",
+            _ => "gold",
+        };
+        let markers_of = |done: &partition_lab::scenarios::backfilled::Backfilled,
+                          before: usize|
+         -> Vec<(String, &'static str)> {
+            done.timeline
+                .done
+                .iter()
+                .filter(|st| st.kind == StepKind::Marker && st.attempt < before)
+                .map(|st| (st.dt.to_string(), layer(st.unit)))
+                .collect::<BTreeSet<_>>()
+                .into_iter()
+                .collect()
+        };
+        let table_of = |want: partition_lab::design::NodeKind| {
+            graph.of_kind(want).find_map(|node| match &node.config {
+                NodeConfig::Source { table } | NodeConfig::Write { table, .. } => {
+                    Some(table.clone())
+                }
+                _ => None,
+            })
+        };
+        let mut entry = serde_json::json!({
+            "scenario": n,
+            "bronze": table_of(partition_lab::design::NodeKind::Source),
+            "silver": table_of(partition_lab::design::NodeKind::Write),
+        });
+        if first_run {
+            let Some(once) = uninterrupted(&set, &design, &s) else {
+                eprintln!("{name}: no backfill");
+                std::process::exit(1);
+            };
+            let b = once.design;
+            let dates: Vec<chrono::NaiveDate> =
+                partition_lab::engine::calendar::days(b.first, b.last).collect();
+            let silver: serde_json::Map<String, serde_json::Value> = dates
+                .iter()
+                .map(|dt| {
+                    let rows = once.after.silver.partition(*dt);
+                    let pence: i64 = rows.iter().filter_map(|r| r.gbp).map(|m| m.minor).sum();
+                    (
+                        dt.to_string(),
+                        serde_json::json!({"rows": rows.len(), "pence": pence}),
+                    )
+                })
+                .collect();
+            let gold: serde_json::Map<String, serde_json::Value> = dates
+                .iter()
+                .map(|dt| {
+                    (
+                        dt.to_string(),
+                        serde_json::json!(once.after.gold.get(dt).map(|t| t.gbp)),
+                    )
+                })
+                .collect();
+            entry["first"] = serde_json::json!({
+                "dates": dates.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                "silver": silver,
+                "gold": gold,
+                "markers": markers_of(&once, 1),
+            });
+        }
+        let Some(done) = run(&set, &design, &s) else {
+            eprintln!("{name}: no backfill");
+            std::process::exit(1);
+        };
+        let last = done.attempts.len().saturating_sub(1);
+        if last > 0 {
+            let rebuilt = |k: StepKind| -> Vec<String> {
+                done.timeline
+                    .done
+                    .iter()
+                    .filter(|st| st.attempt == last && st.kind == k)
+                    .map(|st| st.dt.to_string())
+                    .collect::<BTreeSet<_>>()
+                    .into_iter()
+                    .collect()
+            };
+            entry["rerun"] = serde_json::json!({
+                "seed_markers": markers_of(&done, last),
+                "silver": rebuilt(StepKind::Silver),
+                "gold": rebuilt(StepKind::Gold),
+            });
+        }
+        expected.insert(name.to_string(), entry);
+    }
+    files.push(File::new(
+        "expected.json",
+        serde_json::to_string_pretty(&serde_json::Value::Object(expected)).unwrap_or_default(),
+    ));
     files
 }
 
@@ -587,6 +837,7 @@ fn main() {
         ("microbatch", microbatch_files()),
         ("drift", drift_files()),
         ("backfill-spark", backfill_spark_files()),
+        ("scenario-backfills", scenario_backfill_files()),
         ("airflow", airflow_files()),
         ("lateness", lateness_files()),
     ] {

@@ -24,7 +24,7 @@ pub const LESSON: [Step; 6] = [
     Step {
         minutes: 5,
         title: "The partition is the unit",
-        href: "/",
+        href: "/?present=1",
         ask: "A nightly job builds yesterday's sales. Which piece of the table should it be allowed to replace, and which should it never touch?",
         reveal: "Walk the map of the chapter from its first stop.",
         shows: "A daily partition is what a run reads, rebuilds and replaces as one piece. Everything later in the session is about knowing which partitions a run must touch, and touching only those.",
@@ -70,3 +70,43 @@ pub const LESSON: [Step; 6] = [
         shows: "Without completion markers the re-run starts from the beginning and rebuilds the finished first wave as well; with markers only the dates that were in flight are done twice. Homework: scenarios 4 and 5 ask for the same judgement in a design of your own.",
     },
 ];
+
+/// Step `number` (1-based) as the lesson plan links it: its lab state with
+/// `lesson=<number>`, so that in presenter mode the page offers the plan's
+/// next and previous steps and a clicker walks on to them.
+pub fn step_href(number: usize) -> Option<String> {
+    let step = LESSON.get(number.checked_sub(1)?)?;
+    let glue = if step.href.contains('?') { '&' } else { '?' };
+    Some(format!("{}{glue}lesson={number}", step.href))
+}
+
+/// The lesson step a query's `lesson=` names, if it is one.
+pub fn step_number(given: Option<&str>) -> Option<usize> {
+    given?
+        .trim()
+        .parse::<usize>()
+        .ok()
+        .filter(|n| (1..=LESSON.len()).contains(n))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_step_links_its_own_number_and_nothing_else_is_a_step() {
+        for n in 1..=LESSON.len() {
+            let href = step_href(n).expect("a step");
+            assert!(href.ends_with(&format!("lesson={n}")), "{href}");
+            assert_eq!(href.matches('?').count(), 1, "{href}");
+            let q = href.split_once('?').map(|(_, q)| q).unwrap_or("");
+            let given = q.split('&').find_map(|kv| kv.strip_prefix("lesson="));
+            assert_eq!(step_number(given), Some(n));
+        }
+        for bad in [None, Some("0"), Some("7"), Some("two"), Some("-1")] {
+            assert_eq!(step_number(bad), None, "{bad:?}");
+        }
+        assert_eq!(step_href(0), None);
+        assert_eq!(step_href(LESSON.len() + 1), None);
+    }
+}

@@ -213,7 +213,7 @@ fn dbt(design: &CompiledDesign, source: &str, target: &str) -> String {
     }
     if let Some(b) = design.backfill {
         sql.push_str(&format!(
-            "\n\n# The backfill, as a dbt rebuild of those days only. It needs the model as\n# microbatch: incremental_strategy='microbatch', event_time='event_time',\n# batch_size='day', begin='{}' (and event_time configured on the source).\n# The end is exclusive:\ndbt run --select {}+ --event-time-start {} --event-time-end {}",
+            "\n\n# The backfill, as a dbt rebuild of those days only. The flags below do\n# nothing to the model above: they need it as microbatch (dbt-duckdb 1.10.1\n# or later): incremental_strategy='microbatch', event_time='event_time',\n# batch_size='day', begin='{}', concurrent_batches=false (on DuckDB\n# with one thread dbt was seen to hang after the first batch without it),\n# and event_time configured on the source. The `+` rebuilds gold for the\n# same days only if gold is microbatch too. The end is exclusive:\ndbt run --select {}+ --event-time-start {} --event-time-end {}",
             b.first,
             bare(target),
             b.first,

@@ -13,6 +13,7 @@ pub mod lateness_sql;
 pub mod project;
 pub mod replay;
 pub mod spark;
+pub mod spark_backfill;
 
 /// The versions each export is written for and checked against.
 pub const DBT_VERSIONS: &str = "dbt-core 1.10 with dbt-duckdb 1.10 (DuckDB 1.4 or later)";

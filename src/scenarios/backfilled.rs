@@ -67,6 +67,24 @@ impl Backfilled {
     }
 }
 
+/// A designed shape as the clock's.
+pub fn shape(shape: BackfillShape) -> Shape {
+    match shape {
+        BackfillShape::PerDate => Shape::PerDate,
+        BackfillShape::TwoPhases => Shape::TwoPhases,
+        BackfillShape::Together => Shape::Together,
+    }
+}
+
+/// Designed completion markers as the clock's.
+pub fn marking(markers: Markers) -> Marking {
+    match markers {
+        Markers::Off => Marking::Off,
+        Markers::AfterPartition => Marking::After,
+        Markers::BeforePartition => Marking::Before,
+    }
+}
+
 /// The design's backfill in the engine's terms.
 fn plan(setting: &Setting, design: &CompiledDesign, b: &BackfillDesign, script: &Script) -> Plan {
     Plan {
@@ -77,16 +95,8 @@ fn plan(setting: &Setting, design: &CompiledDesign, b: &BackfillDesign, script: 
             pool: setting.pool,
             silver_minutes: setting.silver_minutes,
             gold_minutes: setting.gold_minutes,
-            shape: match b.shape {
-                BackfillShape::PerDate => Shape::PerDate,
-                BackfillShape::TwoPhases => Shape::TwoPhases,
-                BackfillShape::Together => Shape::Together,
-            },
-            markers: match b.markers {
-                Markers::Off => Marking::Off,
-                Markers::AfterPartition => Marking::After,
-                Markers::BeforePartition => Marking::Before,
-            },
+            shape: shape(b.shape),
+            markers: marking(b.markers),
             yield_to_scheduled: b.yield_to_scheduled,
         },
         attempts: backfill_run::attempts(script, setting.launch),
@@ -107,6 +117,22 @@ fn plan(setting: &Setting, design: &CompiledDesign, b: &BackfillDesign, script: 
 /// Runs `design`'s backfill on `script`; `None` when the design has none.
 pub fn run(setting: &Setting, design: &CompiledDesign, script: &Script) -> Option<Backfilled> {
     Some(launch(setting, design, script)?.clock().rebuild(script))
+}
+
+/// `design`'s backfill as if nothing interrupted it: its first launch run
+/// to the end (the scheduled runs still compete). What a job run once from
+/// the launch must leave, for the real-tool checks.
+pub fn uninterrupted(
+    setting: &Setting,
+    design: &CompiledDesign,
+    script: &Script,
+) -> Option<Backfilled> {
+    let mut launched = launch(setting, design, script)?;
+    launched.plan.attempts.truncate(1);
+    for attempt in &mut launched.plan.attempts {
+        attempt.interrupt = None;
+    }
+    Some(launched.clock().rebuild(script))
 }
 
 /// `run`'s first step: the tables the scheduler built before the launch,

@@ -4,16 +4,75 @@
 
 use crate::design::code::{export_code_with, Code};
 use crate::design::compile::{compile, CompiledDesign};
-use crate::design::graph::Layer;
+use crate::design::graph::{Layer, NodeConfig};
 use crate::design::validate::Problem;
 use crate::design::Graph;
 use crate::engine::{LogicVersion, PartitionKey, Script};
 use crate::export::airflow::Dates;
 use crate::export::{
-    bundle::tar, dbt, project::replay_project, replay::Replay, spark, DBT_VERSIONS, SPARK_VERSIONS,
+    bundle::tar, dbt, project::replay_project, replay::Replay, spark, spark_backfill, DBT_VERSIONS,
+    SPARK_VERSIONS,
 };
 
 use super::grade::script;
+
+/// The tables a scenario's backfill job reads and writes: the scenario's
+/// bronze source, the design's own silver table, gold's daily totals.
+fn backfill_tables<'a>(source: &'a str, silver: &'a str) -> spark_backfill::Tables<'a> {
+    spark_backfill::Tables {
+        bronze: source,
+        fx: "silver.fx_rates",
+        silver,
+        gold: "gold.daily_totals",
+    }
+}
+
+/// The PySpark job of `graph`'s backfill in scenario `number`, following
+/// every choice of it (range, dates at once against the pool, shape,
+/// markers, logic, write mode), or why the job cannot express the design.
+/// It is what "Export as code" shows and what `scripts/check-real` runs.
+pub fn backfill_job(number: u8, graph: &Graph) -> Result<String, &'static str> {
+    let design = compile(graph).map_err(|_| "the design does not compile yet")?;
+    let b = design.backfill.ok_or("the design has no backfill job")?;
+    if b.reads == Layer::Silver {
+        return Err("a rebuild that reads silver starts from amounts already converted; the job rebuilds from bronze");
+    }
+    if design.pipeline.partition_key == PartitionKey::ProcessingDate {
+        return Err("a backfill files each row under its event date; processing-date partitions have no date to rebuild");
+    }
+    if let Some(why) = spark_backfill::cannot(b.write) {
+        return Err(why);
+    }
+    let setting = super::grade::setting(number).ok_or("the scenario has no backfill")?;
+    let source = graph
+        .nodes
+        .values()
+        .find_map(|n| match &n.config {
+            NodeConfig::Source { table } => Some(table.as_str()),
+            _ => None,
+        })
+        .unwrap_or("bronze.events");
+    let silver = graph
+        .nodes
+        .values()
+        .find_map(|n| match &n.config {
+            NodeConfig::Write { table, .. } => Some(table.as_str()),
+            _ => None,
+        })
+        .unwrap_or("silver.events");
+    Ok(spark_backfill::job(&spark_backfill::Job {
+        first: b.first,
+        last: b.last,
+        at_once: b.max_concurrency,
+        pool: setting.pool,
+        shape: super::backfilled::shape(b.shape),
+        markers: super::backfilled::marking(b.markers),
+        logic: b.logic,
+        write: b.write,
+        yields: b.yield_to_scheduled,
+        tables: backfill_tables(source, silver),
+    }))
+}
 
 /// Why the replay cannot run `design`, if it cannot.
 fn not_replayable(design: &CompiledDesign) -> Option<&'static str> {
@@ -54,6 +113,29 @@ pub fn code(number: u8, graph: &Graph) -> Result<Vec<Code>, Vec<Problem>> {
     };
     let mut codes = export_code_with(graph, dates)?;
     let design = compile(graph)?;
+    if design.backfill.is_some() {
+        for c in codes.iter_mut() {
+            match (c.tool, backfill_job(number, graph)) {
+                ("Spark", Ok(job)) => {
+                    c.text = job;
+                    c.versions = SPARK_VERSIONS;
+                }
+                ("Airflow", _) => {}
+                (tool, result) => {
+                    let mark = if tool == "Spark" { "#" } else { "--" };
+                    let why = match result {
+                        Err(why) => why,
+                        Ok(_) => "the lab's checks run the Spark job of a backfill design; this is its dbt form",
+                    };
+                    c.text = format!(
+                        "{mark} A readable form, not run by the lab's checks: {why}.\n{}",
+                        c.text
+                    );
+                }
+            }
+        }
+        return Ok(codes);
+    }
     let script = match (not_replayable(&design), script(number)) {
         (None, Some(script)) => script,
         (why, _) => {
@@ -150,9 +232,30 @@ mod tests {
         };
         assert_eq!(text("dbt"), file("models/silver_scenario1.sql"));
         assert_eq!(text("Spark"), file("spark_jobs/silver_scenario1.py"));
-        let backfill = code(4, &sample(4, WriteChoice::OverwritePartition)).expect("code");
-        assert!(backfill.iter().filter(|c| c.tool != "Airflow").all(|c| c
+        // A backfill design shows the Spark job check-real runs, and says
+        // that its dbt form is not run.
+        let graph = sample(4, WriteChoice::OverwritePartition);
+        let backfill = code(4, &graph).expect("code");
+        let shown = |tool: &str| {
+            backfill
+                .iter()
+                .find(|c| c.tool == tool)
+                .map(|c| c.text.clone())
+        };
+        assert_eq!(shown("Spark"), backfill_job(4, &graph).ok());
+        assert!(shown("dbt").is_some_and(|t| t.contains("not run by the lab's checks")));
+        // What the job cannot express is said, not shown as runnable.
+        let mut merged = graph.clone();
+        for n in merged.nodes.values_mut() {
+            if let NodeConfig::Write { mode, .. } = &mut n.config {
+                *mode = WriteChoice::Merge {
+                    key: Some(crate::engine::MergeKey::Key),
+                };
+            }
+        }
+        let codes = code(4, &merged).expect("code");
+        assert!(codes.iter().filter(|c| c.tool != "Airflow").all(|c| c
             .text
-            .contains("not run by the lab's checks: backfill designs")));
+            .contains("not run by the lab's checks: a merge needs")));
     }
 }

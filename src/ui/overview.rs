@@ -24,9 +24,15 @@ fn anchor(term: &str) -> String {
 #[component]
 pub fn Overview() -> impl IntoView {
     set_title("");
+    let (present, notes, toggle) = super::presenter::plain_page("/".to_string());
     view! {
+        <div class:presenter=move || present.get()>
         <section class="page">
-            <h1>"Partition Lab"</h1>
+            <div class="title-row">
+                <h1>"Partition Lab"</h1>
+                <super::presenter::PresenterToggle present=present on_toggle=toggle link=super::presenter::this_address() />
+            </div>
+            <super::widgets::LinkNotes notes=notes />
             <p class="lede">
                 "A hands-on companion to the chapter “Incremental Processing & Backfills”. Every lab here runs a small simulated data pipeline, with bronze, silver and gold tables split into daily partitions, and shows you, run by run, where each row went."
             </p>
@@ -85,6 +91,7 @@ pub fn Overview() -> impl IntoView {
             </ol>
         </section>
         <Glossary />
+        </div>
     }
 }
 

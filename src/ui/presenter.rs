@@ -26,6 +26,7 @@ pub fn PresenterToggle(
             </button>
             <Show when=move || present.get()>
                 <CopyButton text=link what="The link to this state".to_string() label="Copy link to this state" />
+                <LessonNav />
             </Show>
         </div>
     }
@@ -76,8 +77,10 @@ fn focus_of(ev: &leptos::ev::KeyboardEvent) -> Focus {
 /// `present()` holds; removed with the page. A clicker sends PageUp and
 /// PageDown, which step the page unless a text field or slider has focus;
 /// arrows step it unless any form control does (there they move the radio,
-/// the slider, the select, as they always do).
-pub fn on_clicker(present: impl Fn() -> bool + 'static, step: impl Fn(i32) + 'static) {
+/// the slider, the select, as they always do). `step` says whether the page
+/// moved: at its end (or its start) a page opened from a lesson step goes on
+/// to the plan's next (or previous) step.
+pub fn on_clicker(present: impl Fn() -> bool + 'static, step: impl Fn(i32) -> bool + 'static) {
     let keys = window_event_listener(leptos::ev::keydown, move |ev| {
         // A key the page already used (a canvas node moved by an arrow) is
         // not a step, nor one with a modifier (Alt+← is the browser's Back).
@@ -96,20 +99,107 @@ pub fn on_clicker(present: impl Fn() -> bool + 'static, step: impl Fn(i32) + 'st
             return;
         }
         ev.prevent_default();
-        step(by);
+        if !step(by) {
+            to_lesson_step(by);
+        }
     });
     on_cleanup(move || keys.remove());
 }
 
-/// For pages whose steps are their sections (the backfill lab, a
-/// scenario): brings the next (or previous) visible `h2` to the top and
-/// focuses it, so a screen reader follows the room.
-pub fn step_section(by: i32) {
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+thread_local! {
+    /// The lesson step this page was opened from, with its path: the labs
+    /// rewrite their address as they go, and the step must outlive that.
+    static LESSON_STEP: std::cell::RefCell<Option<(String, usize)>> = const { std::cell::RefCell::new(None) };
+}
+
+/// The lesson step the page was opened from, if any: the address's
+/// `lesson=`, or the one remembered for this path.
+fn lesson_step(path: &str, given: Option<String>) -> Option<usize> {
+    match crate::content::lesson::step_number(given.as_deref()) {
+        Some(n) => {
+            LESSON_STEP.with(|s| *s.borrow_mut() = Some((path.to_string(), n)));
+            Some(n)
+        }
+        None => LESSON_STEP.with(|s| {
+            s.borrow()
+                .as_ref()
+                .filter(|(p, _)| p == path)
+                .map(|(_, n)| *n)
+        }),
+    }
+}
+
+/// The page's lesson step, followed as the address changes.
+fn use_lesson_step() -> Memo<Option<usize>> {
+    let query = super::route::use_query();
+    let path = super::route::use_path();
+    Memo::new(move |_| lesson_step(&path.get(), query.read().get("lesson")))
+}
+
+/// Goes to the lesson step `by` away from this page's, if it has one.
+fn to_lesson_step(by: i32) {
+    let Some(path) = web_sys::window().and_then(|w| w.location().pathname().ok()) else {
         return;
     };
-    let Ok(found) = document.query_selector_all(".presenter h2") else {
+    let Some(here) = lesson_step(&path, None) else {
         return;
+    };
+    let next = if by > 0 {
+        here.checked_add(1)
+    } else {
+        here.checked_sub(1)
+    };
+    if let Some(href) = next.and_then(crate::content::lesson::step_href) {
+        super::route::push(&href);
+    }
+}
+
+/// In presenter mode on a page opened from the lesson plan: which step this
+/// is, and links to the step before and after (a clicker goes there from
+/// the page's end and start).
+#[component]
+fn LessonNav() -> impl IntoView {
+    use crate::content::lesson::{step_href, LESSON};
+    let step = use_lesson_step();
+    move || {
+        step.get().map(|n| {
+            let title = |k: usize| {
+                k.checked_sub(1)
+                    .and_then(|i| LESSON.get(i))
+                    .map(|s| s.title)
+            };
+            let link = |k: Option<usize>, before: bool| {
+                k.and_then(|k| Some((step_href(k)?, title(k)?, k)))
+                    .map(|(href, t, k)| {
+                        let words = if before {
+                            format!("← Step {k}: {t}")
+                        } else {
+                            format!("Step {k}: {t} →")
+                        };
+                        view! { <a class="button-link" href=href>{words}</a> }
+                    })
+            };
+            view! {
+                <nav class="lesson-nav" aria-label="Lesson plan">
+                    <span>{format!("Lesson step {n} of {}", LESSON.len())}</span>
+                    {link(n.checked_sub(1), true)}
+                    {link(n.checked_add(1), false)}
+                </nav>
+            }
+        })
+    }
+}
+
+/// For pages whose steps are their sections (the backfill lab, a
+/// scenario, the lesson plan): brings the next (or previous) visible `h2`
+/// to the top and focuses it, so a screen reader follows the room; `false`
+/// when there is none left that way.
+pub fn step_section(by: i32) -> bool {
+    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+        return false;
+    };
+    let Ok(found) = document.query_selector_all(".presenter h2") else {
+        return false;
     };
     let heads: Vec<(f64, web_sys::HtmlElement)> = (0..found.length())
         .filter_map(|i| found.item(i))
@@ -132,8 +222,12 @@ pub fn step_section(by: i32) {
         None if by > 0 => heads.iter().find(|(top, _)| *top > 8.0),
         None => heads.iter().rev().find(|(top, _)| *top < -8.0),
     };
-    if let Some((_, head)) = target {
-        bring(head);
+    match target {
+        Some((_, head)) => {
+            bring(head);
+            true
+        }
+        None => false,
     }
 }
 
@@ -159,3 +253,29 @@ fn bring(head: &web_sys::HtmlElement) {
 /// show carries the student's design.
 #[derive(Clone, Copy)]
 pub struct PresenterLink(pub RwSignal<String>);
+
+/// Presenter mode for a page whose only state in its query is `present`
+/// (the overview, the lesson plan, a scenario): whether it is on, what the address said that the page
+/// could not use, and the toggle, which rewrites `path`'s address. A
+/// clicker steps the page's sections.
+pub fn plain_page(path: String) -> (Memo<bool>, Memo<Vec<String>>, Callback<()>) {
+    let query = super::route::use_query();
+    let parsed = Memo::new(move |_| {
+        let q = query.read();
+        let mut notes = Vec::new();
+        let present = crate::labs::link::present(&|k| q.get(k), &mut notes);
+        (present, notes)
+    });
+    let present = Memo::new(move |_| parsed.read().0);
+    let notes = Memo::new(move |_| parsed.read().1.clone());
+    on_clicker(move || present.get_untracked(), step_section);
+    let toggle = Callback::new(move |()| {
+        let query = if present.get_untracked() {
+            ""
+        } else {
+            "?present=1"
+        };
+        super::route::replace(&format!("{path}{query}"));
+    });
+    (present, notes, toggle)
+}

@@ -76,31 +76,12 @@ pub fn ScenarioPage(number: String) -> impl IntoView {
         Some(s) => {
             set_title(&format!("Scenario {}: {}", s.number, s.title));
             let can_check = gradable(s.number);
-            let query = super::route::use_query();
-            let parsed = Memo::new(move |_| {
-                let q = query.read();
-                let mut notes = Vec::new();
-                let present = crate::labs::link::present(&|k| q.get(k), &mut notes);
-                (present, notes)
-            });
-            let present = Memo::new(move |_| parsed.read().0);
-            let notes = Memo::new(move |_| parsed.read().1.clone());
+            // The canvas may have read the design from the fragment already:
+            // the toggle rewrites the query alone.
+            let (present, notes, toggle) =
+                super::presenter::plain_page(format!("/scenarios/{}", s.number));
             let link = RwSignal::new(String::new());
             provide_context(PresenterLink(link));
-            super::presenter::on_clicker(
-                move || present.get_untracked(),
-                super::presenter::step_section,
-            );
-            let number = s.number;
-            // The canvas may have read the design from the fragment already.
-            let toggle = Callback::new(move |()| {
-                let query = if present.get_untracked() {
-                    ""
-                } else {
-                    "?present=1"
-                };
-                super::route::replace(&format!("/scenarios/{number}{query}"));
-            });
             view! {
                 <section class="page" class:presenter=move || present.get() aria-labelledby="scenario-title">
                     <p class="breadcrumb"><a href="/scenarios">"All scenarios"</a></p>

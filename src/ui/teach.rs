@@ -10,6 +10,9 @@ use crate::content::lesson::{LESSON, LESSON_MINUTES};
 #[component]
 pub fn Teach() -> impl IntoView {
     set_title("Lesson plan");
+    // Presenter mode: the room sees the plan large, and a clicker walks it
+    // step by step.
+    let (present, notes, toggle) = super::presenter::plain_page("/teach".to_string());
     let mut clock = 0_u32;
     let steps = LESSON
         .iter()
@@ -25,7 +28,7 @@ pub fn Teach() -> impl IntoView {
                         {step.title}
                     </h2>
                     <p class="muted">{format!("Minutes {from} to {clock} ({} min)", step.minutes)}</p>
-                    <p><a class="button-link" href=step.href>"Open the lab state to project"</a></p>
+                    <p><a class="button-link" href=crate::content::lesson::step_href(i + 1).unwrap_or_else(|| step.href.to_string())>"Open the lab state to project"</a></p>
                     <p><strong>"Ask the room: "</strong>{step.ask}</p>
                     <p><strong>"Then: "</strong>{step.reveal}</p>
                     <details>
@@ -37,8 +40,12 @@ pub fn Teach() -> impl IntoView {
         })
         .collect_view();
     view! {
-        <section class="page" aria-labelledby="teach-title">
-            <h1 id="teach-title">"Lesson plan: one 50-minute session"</h1>
+        <section class="page" class:presenter=move || present.get() aria-labelledby="teach-title">
+            <div class="title-row">
+                <h1 id="teach-title">"Lesson plan: one 50-minute session"</h1>
+                <super::presenter::PresenterToggle present=present on_toggle=toggle link=super::presenter::this_address() />
+            </div>
+            <super::widgets::LinkNotes notes=notes />
             <p class="lede">
                 {format!("A session of {LESSON_MINUTES} minutes built from the labs, in the chapter's order. Each step opens the exact state to put on the projector, in presenter mode (large type; a clicker's arrow keys step the lab; \"Copy link to this state\" saves a moment for next time). Ask before you reveal: the labs are at their best when the room has committed to an answer.")}
             </p>

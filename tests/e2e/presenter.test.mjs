@@ -45,6 +45,8 @@ const pages = [
   ['/lab/backfill?from=3&present=1&guess=skip&ran=end', 'Currency-bug backfill lab'],
   ['/scenarios/1?present=1', 'Scenario 1: Clicks, forward'],
   ['/scenarios/4?present=1', 'Scenario 4: The currency bug'],
+  ['/?present=1', 'Partition Lab'],
+  ['/teach?present=1', 'Lesson plan: one 50-minute session'],
 ];
 
 for (const [path, title] of pages) {
@@ -152,6 +154,64 @@ for (const path of ['/scenarios/4?present=1']) {
     await context.close();
   });
 }
+
+test('/teach?present=1: a clicker walks the plan step by step; a step opened from it offers its neighbours and the clicker goes on to the next at the lab\'s end', async () => {
+  const { context, page, errors } = await projector();
+  await page.goto(`${env.url}/teach?present=1`);
+  await page.waitForSelector('.presenter h2');
+  const focused = () => page.evaluate(() => (document.activeElement?.tagName === 'H2' ? document.activeElement.textContent : null));
+  await page.keyboard.press('PageDown');
+  assert.match(await focused(), /The partition is the unit/);
+  await page.keyboard.press('PageDown');
+  assert.match(await focused(), /^2/);
+  await page.keyboard.press('PageUp');
+  assert.match(await focused(), /The partition is the unit/);
+  // Each step's link carries its number.
+  const links = await page.getByRole('link', { name: 'Open the lab state to project' }).evaluateAll((as) => as.map((a) => a.getAttribute('href')));
+  assert.equal(links.length, 6);
+  links.forEach((href, i) => assert.match(href, new RegExp(`[?&]lesson=${i + 1}$`), href));
+  // Step 4, the lateness lab: the plan's neighbours are offered, and stay
+  // as the lab rewrites its address.
+  await page.goto(`${env.url}${links[3]}`);
+  const nav = page.getByRole('navigation', { name: 'Lesson plan' });
+  await nav.waitFor();
+  assert.match(await nav.innerText(), /Lesson step 4 of 6/);
+  assert.match(await nav.getByRole('link', { name: /^Step 5: / }).getAttribute('href'), /^\/lab\/backfill\?.*lesson=5$/);
+  assert.match(await nav.getByRole('link', { name: /^← Step 3: / }).getAttribute('href'), /lesson=3$/);
+  await page.keyboard.press('PageDown');
+  await page.waitForURL(/lateness=3/);
+  assert.match(await nav.innerText(), /Lesson step 4 of 6/, 'the step outlives the lab\'s own address');
+  // At the slider's end the clicker goes on to step 5.
+  for (let i = 0; i < 20 && !/\/lab\/backfill/.test(page.url()); i += 1) {
+    await page.keyboard.press('PageDown');
+  }
+  await page.waitForURL(/\/lab\/backfill\?.*lesson=5/);
+  await page.getByRole('heading', { level: 1, name: 'Currency-bug backfill lab' }).waitFor();
+  assert.match(await page.getByRole('navigation', { name: 'Lesson plan' }).innerText(), /Lesson step 5 of 6/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('State x Write on a projector: all five pipelines on one screen, counted from the same cells', async () => {
+  const { context, page, errors } = await projector();
+  await page.goto(`${env.url}/lab/state-write?present=1&predict=skip&late=wed&run=8`);
+  const room = page.locator('table[data-figure="room"]');
+  await room.waitFor();
+  assert.equal(await room.locator('tbody tr').count(), 5);
+  const box = await room.boundingBox();
+  assert.ok(box.height <= 1080, `the five pipelines take ${box.height}px`);
+  const rows = await room.locator('tbody tr').allInnerTexts();
+  assert.match(rows[0], /^Watermark \+ Append/);
+  assert.ok(rows.some((r) => r.includes('❐')), 'an append doubles a day');
+  // The counts are the cells': the first pipeline's doubled orders on its first day.
+  const firstCell = page.locator('.cell').first();
+  const doubled = await firstCell.locator('.partition').first().locator('.chip.dup').count();
+  const firstDay = await room.locator('tbody tr').first().locator('td').first().innerText();
+  assert.equal(doubled > 0, firstDay.includes('❐'));
+  if (doubled > 0) assert.match(firstDay, new RegExp(`${doubled} ❐`));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
 
 test('side by side: the lateness lab shows two settings and what the second changes', async () => {
   const { context, page, errors } = await projector();

@@ -64,8 +64,11 @@ pub fn plain_loop(plan: &BackfillPlan) -> String {
         "    # no marker: after an interruption every date is rebuilt again\n"
     };
     format!(
-        "from concurrent.futures import ThreadPoolExecutor\n\ndef rebuild(dt):\n{skip}    replace_silver_partition(dt, source=\"bronze.orders\", logic=\"fixed\")\n    replace_gold_partition(dt)    # after its own silver, never before\n{mark}\n# {slots} date(s) at once: the source pool has {} connections\nwith ThreadPoolExecutor(max_workers={slots}) as pool:\n    list(pool.map(rebuild, dates(\"{}\", \"{}\")))\nrestate_finance_report(\"2026-08\")   # once, after every gold partition",
-        plan.pool, plan.first, plan.last
+        "from concurrent.futures import ThreadPoolExecutor\n\n# replace_silver_partition, replace_gold_partition, markers, dates and\n# restate_finance_report are your warehouse's own helpers.\n\ndef rebuild(dt):\n{skip}    replace_silver_partition(dt, source=\"bronze.orders\", logic=\"fixed\")\n    replace_gold_partition(dt)    # after its own silver, never before\n{mark}\n# {slots} {} at once: the source pool has {} connections\nwith ThreadPoolExecutor(max_workers={slots}) as pool:\n    list(pool.map(rebuild, dates(\"{}\", \"{}\")))\nrestate_finance_report(\"2026-08\")   # once, after every gold partition",
+        if slots == 1 { "date" } else { "dates" },
+        plan.pool,
+        plan.first,
+        plan.last
     )
 }
 
@@ -73,30 +76,33 @@ pub fn plain_loop(plan: &BackfillPlan) -> String {
 /// rebuilding `silver.orders` and `gold.daily_totals`: what the page shows,
 /// and what `scripts/check-real` runs (`scripts/real/backfill_spark.py`).
 pub fn spark(plan: &BackfillPlan) -> String {
-    let skip = if plan.markers {
-        "    if dt in done: continue                      # completion markers: resume\n"
-    } else {
-        ""
-    };
-    let mark = if plan.markers {
-        "    spark.createDataFrame([(dt,)], \"dt date\").write.mode(\"append\").saveAsTable(\"ops.backfill_done\")\n"
-    } else {
-        ""
-    };
-    let done = if plan.markers {
-        "spark.sql(\"create database if not exists ops\")   # where the completion markers live\ndone = ({r.dt for r in spark.table(\"ops.backfill_done\").collect()}\n        if spark.catalog.tableExists(\"ops.backfill_done\") else set())\n"
-    } else {
-        ""
-    };
-    format!(
-        "from datetime import date, timedelta\nfrom pyspark.sql import functions as F\n\n# Replace only the dt partitions present in what is written.\nspark.conf.set(\"spark.sql.sources.partitionOverwriteMode\", \"dynamic\")\nfx = spark.table(\"silver.fx_rates\")\n{done}first, last = date.fromisoformat(\"{}\"), date.fromisoformat(\"{}\")\nfor n in range((last - first).days + 1):\n    dt = first + timedelta(days=n)\n{skip}    rows = spark.table(\"bronze.orders\").where(F.col(\"dt\") == F.lit(dt))\n    fixed = (rows.join(fx, [\"currency\", \"dt\"], \"left\")\n                 .withColumn(\"amount_gbp\", F.bround(F.col(\"amount\") * F.coalesce(\"gbp_per_unit\", F.lit(1)), 2)))\n    # insertInto matches columns by position: select them in the table's order
-    fixed.select(*spark.table(\"silver.orders\").columns).write.mode(\"overwrite\").insertInto(\"silver.orders\")\n    gold = (spark.table(\"silver.orders\").where(F.col(\"dt\") == F.lit(dt))\n                .groupBy(\"dt\").agg(F.sum(\"amount_gbp\").alias(\"total_gbp\")))\n    gold.select(*spark.table(\"gold.daily_totals\").columns).write.mode(\"overwrite\").insertInto(\"gold.daily_totals\")\n{mark}# One date after another here; the plan runs {} at once from your scheduler\n# (the source pool has {} connections: more than that only queue).\n# Dynamic overwrite replaces only the dt values the write has rows for: a day\n# whose corrected rows were empty would keep its old rows (Delta's replaceWhere\n# would empty it).",
-        plan.first,
-        plan.last,
-        plan.slots(),
-        plan.pool,
-    )
+    use crate::engine::clock::{Marking, Shape};
+    crate::export::spark_backfill::job(&crate::export::spark_backfill::Job {
+        first: plan.first,
+        last: plan.last,
+        at_once: plan.concurrency,
+        pool: plan.pool,
+        shape: Shape::PerDate,
+        markers: if plan.markers {
+            Marking::After
+        } else {
+            Marking::Off
+        },
+        logic: crate::engine::LogicVersion::Fixed,
+        write: crate::engine::WriteMode::OverwritePartition,
+        yields: false,
+        tables: LAB_TABLES,
+    })
 }
+
+/// The tables of the lab's August.
+pub const LAB_TABLES: crate::export::spark_backfill::Tables<'static> =
+    crate::export::spark_backfill::Tables {
+        bronze: "bronze.orders",
+        fx: "silver.fx_rates",
+        silver: "silver.orders",
+        gold: "gold.daily_totals",
+    };
 
 /// Every tool's code for `plan`.
 pub fn commands(plan: &BackfillPlan) -> Vec<Command> {

@@ -6,6 +6,7 @@ pub mod explain;
 pub mod model;
 pub mod predict;
 pub mod query;
+pub mod room;
 pub mod view;
 
 pub use model::{monday, run, run_count, script, Cell, Controls, LateOrder};

@@ -142,8 +142,12 @@ pub fn BackfillLab() -> impl IntoView {
                 Cue::Ask => {
                     lab.asked.set(true);
                     super::presenter::bring_heading("drift-heading");
+                    true
                 }
-                _ => lab.cue.set(Some(cue)),
+                _ => {
+                    lab.cue.set(Some(cue));
+                    true
+                }
             }
         },
     );

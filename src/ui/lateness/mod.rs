@@ -99,8 +99,12 @@ pub fn LatenessLab() -> impl IntoView {
         move || settings.read_untracked().present,
         move |by| {
             let now = i64::from(slider_value(live.get_untracked()));
-            let next = (now + i64::from(by)).clamp(0, i64::from(MAX_DAYS) + 1) as u32;
-            lab.update(|s| s.lateness = lateness_from_slider(next));
+            let next = (now + i64::from(by)).clamp(0, i64::from(MAX_DAYS) + 1);
+            if next == now {
+                return false;
+            }
+            lab.update(|s| s.lateness = lateness_from_slider(next as u32));
+            true
         },
     );
 

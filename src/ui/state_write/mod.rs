@@ -246,8 +246,16 @@ pub fn StateWriteLab() -> impl IntoView {
     super::presenter::on_clicker(
         move || lab.present.get_untracked(),
         move |by| {
-            let next = lab.run.get_untracked().saturating_add_signed(by as isize);
-            lab.set_run(next);
+            let run = lab.run.get_untracked();
+            // The week's end, once the prediction is in (before it, the
+            // page waits for it, and so does the lesson), or its start.
+            let end = lab.guess.get_untracked().is_some()
+                && run.saturating_add(1) >= lab.runs.get_untracked();
+            if (by > 0 && end) || (by < 0 && run == 0) {
+                return false;
+            }
+            lab.set_run(run.saturating_add_signed(by as isize));
+            true
         },
     );
 
@@ -290,9 +298,59 @@ pub fn StateWriteLab() -> impl IntoView {
                     <button type="button" on:click=move |_| lab.set_pinned(Pinned::default())>"Show all cells"</button>
                 </p>
             </Show>
+            <Show when=move || present.get() && !pinned.get().is_pair()>
+                <RoomView />
+            </Show>
             <div class="cells" class:pinned=move || present.get() && pinned.get().is_pair()>
                 {Cell::ALL.into_iter().map(|c| view! { <cell::CellPanel cell=c /> }).collect_view()}
             </div>
         </section>
+    }
+}
+
+/// Presenter mode's one screen of the week: every pipeline's silver at the
+/// run on show, counted per day (`labs::state_write::room`); the full cells
+/// follow for whoever wants the detail.
+#[component]
+fn RoomView() -> impl IntoView {
+    use crate::labs::state_write::room::days;
+    use crate::labs::state_write::view::{cell_view, day_label};
+    let lab = expect_context::<Lab>();
+    let rows = Memo::new(move |_| {
+        let index = lab.run.get();
+        lab.outcomes
+            .read()
+            .iter()
+            .filter_map(|(cell, o)| cell_view(*cell, o, index).map(|v| (*cell, days(&v))))
+            .collect::<Vec<_>>()
+    });
+    let head = move || {
+        rows.with(|r| {
+            r.first().map(|(_, d)| {
+                d.iter()
+                    .map(|c| view! { <th scope="col">{day_label(c.day)}</th> })
+                    .collect_view()
+            })
+        })
+    };
+    view! {
+        <div class="table-wrap room-view">
+            <table data-figure="room">
+                <caption>"Silver at the run on show, every pipeline: ✓ in place · ❐ doubled · ↷ under the wrong day · ✕ missing · ✎ written by this run"</caption>
+                <thead><tr><th scope="col">"Pipeline"</th>{head}</tr></thead>
+                <tbody>
+                    {move || rows.get().into_iter().map(|(cell, days)| view! {
+                        <tr>
+                            <th scope="row">{cell.name()}</th>
+                            {days.into_iter().map(|d| view! {
+                                <td class:written=d.written aria-label=d.words()>
+                                    {d.short()}{d.written.then_some(" ✎")}
+                                </td>
+                            }).collect_view()}
+                        </tr>
+                    }).collect_view()}
+                </tbody>
+            </table>
+        </div>
     }
 }

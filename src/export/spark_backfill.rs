@@ -1,0 +1,239 @@
+//! A backfill as a PySpark job: every choice of the plan in the code, so
+//! the job a page shows is the plan it describes, and `scripts/check-real`
+//! runs that same text on Spark. The dates go in waves of the plan's
+//! "at once" (each wave one Spark write per layer), silver from bronze
+//! with the plan's logic, gold summed from silver, completion markers in
+//! `ops.backfill_done` keyed by date and layer, written before or after
+//! the work as the plan says.
+
+use crate::engine::calendar::Day;
+use crate::engine::clock::{Marking, Shape};
+use crate::engine::{LogicVersion, WriteMode};
+
+/// The tables a job reads and writes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tables<'a> {
+    pub bronze: &'a str,
+    pub fx: &'a str,
+    pub silver: &'a str,
+    pub gold: &'a str,
+}
+
+/// A backfill as the job runs it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Job<'a> {
+    pub first: Day,
+    pub last: Day,
+    /// Dates in flight at most, as planned.
+    pub at_once: u32,
+    /// Source connections: more dates than these at once only queue.
+    pub pool: u32,
+    pub shape: Shape,
+    pub markers: Marking,
+    pub logic: LogicVersion,
+    pub write: WriteMode,
+    /// Whether the plan leaves a connection to the scheduled runs.
+    pub yields: bool,
+    pub tables: Tables<'a>,
+}
+
+impl Job<'_> {
+    /// Dates per wave: what really runs at once.
+    pub fn wave(&self) -> u32 {
+        self.at_once.min(self.pool).max(1)
+    }
+}
+
+/// Why the job cannot express `write`, if it cannot: Spark tables without
+/// Delta have no MERGE.
+pub fn cannot(write: WriteMode) -> Option<&'static str> {
+    match write {
+        WriteMode::Merge { .. } => Some("a merge needs a table format with MERGE (Delta, Iceberg); plain Spark tables have none"),
+        _ => None,
+    }
+}
+
+fn silver_write(write: WriteMode) -> &'static str {
+    match write {
+        WriteMode::OverwritePartition | WriteMode::ReplaceTable => "overwrite",
+        WriteMode::Append | WriteMode::Merge { .. } => "append",
+    }
+}
+
+fn write_words(write: WriteMode) -> &'static str {
+    match write {
+        WriteMode::OverwritePartition => "each date's partition replaced whole (dynamic overwrite replaces only the dt values written: a day corrected to no rows would keep its old ones; Delta's replaceWhere would empty it)",
+        WriteMode::ReplaceTable => "the whole table replaced by each write (static overwrite): the dates written before are gone",
+        WriteMode::Append => "appended: a date rebuilt again holds its rows twice",
+        WriteMode::Merge { .. } => "merged",
+    }
+}
+
+fn rate(logic: LogicVersion) -> &'static str {
+    match logic {
+        LogicVersion::Fixed => "F.coalesce(\"gbp_per_unit\", F.lit(1))   # the full-precision rate",
+        LogicVersion::Broken => "F.floor(F.coalesce(\"gbp_per_unit\", F.lit(1)) * 100) / 100   # the old logic: the rate cut to 2 dp",
+    }
+}
+
+/// The job's Python, for `spark` in scope (a notebook, `spark-submit`).
+pub fn job(j: &Job) -> String {
+    let t = j.tables;
+    let mode = silver_write(j.write);
+    let wave = j.wave();
+    let markers = j.markers != Marking::Off;
+    let mut out = String::new();
+    out.push_str(&format!(
+        "from datetime import date, timedelta\nfrom pyspark.sql import functions as F\n\n# Rebuilds {} to {} of {} from {}, then {} from it,\n# {wave} date{} at a time{}. Silver is {}.\n",
+        j.first,
+        j.last,
+        t.silver,
+        t.bronze,
+        t.gold,
+        if wave == 1 { "" } else { "s" },
+        if j.at_once > j.pool {
+            format!(
+                " (the plan asks for {}; the source pool has {} connections, so the rest would only queue)",
+                j.at_once, j.pool
+            )
+        } else {
+            String::new()
+        },
+        write_words(j.write)
+    ));
+    if j.yields {
+        out.push_str("# The plan leaves a connection to the scheduled runs: give this job one\n# fewer executor slot than the pool (the scheduler's pool does it in Airflow).\n");
+    }
+    out.push_str(&format!(
+        "# Overwrites replace only the dt partitions a write has rows for.\nspark.conf.set(\"spark.sql.sources.partitionOverwriteMode\", \"dynamic\")\nfx = spark.table(\"{}\")\nfirst, last = date.fromisoformat(\"{}\"), date.fromisoformat(\"{}\")\ndates = [first + timedelta(days=n) for n in range((last - first).days + 1)]\nwaves = [dates[i:i + {wave}] for i in range(0, len(dates), {wave})]\n",
+        t.fx, j.first, j.last
+    ));
+    if markers {
+        out.push_str("spark.sql(\"create database if not exists ops\")   # where the completion markers live\ndone = ({(r.dt, r.layer) for r in spark.table(\"ops.backfill_done\").collect()}\n        if spark.catalog.tableExists(\"ops.backfill_done\") else set())\n\n\ndef mark(days, layer):\n    spark.createDataFrame([(d, layer) for d in days], \"dt date, layer string\") \\\n        .write.mode(\"append\").saveAsTable(\"ops.backfill_done\")\n");
+    } else {
+        out.push_str(
+            "done = set()   # no completion markers: a re-run rebuilds every date again\n",
+        );
+    }
+    // A replace-table write takes one date at a time: each replaces the
+    // whole table, so the last date written is all that is left.
+    let each = if j.write == WriteMode::ReplaceTable {
+        "    spark.conf.set(\"spark.sql.sources.partitionOverwriteMode\", \"static\")   # the whole table\n    for d in days:\n        one = rows.where(F.col(\"dt\") == F.lit(d))\n        one.select(*spark.table(\"SILVER\").columns).write.mode(\"overwrite\").insertInto(\"SILVER\")\n    spark.conf.set(\"spark.sql.sources.partitionOverwriteMode\", \"dynamic\")\n".replace("SILVER", t.silver)
+    } else {
+        format!("    # insertInto matches columns by position: select them in the table's order\n    rows.select(*spark.table(\"{}\").columns).write.mode(\"{mode}\").insertInto(\"{}\")\n", t.silver, t.silver)
+    };
+    out.push_str(&format!(
+        "\n\ndef write_silver(days):\n    rate = {}\n    rows = (spark.table(\"{}\").where(F.col(\"dt\").isin(days))\n            .join(fx, [\"currency\", \"dt\"], \"left\")\n            .withColumn(\"amount_gbp\", F.bround(F.col(\"amount\") * rate, 2)))\n{each}\n\ndef totals(days):\n    return (spark.table(\"{}\").where(F.col(\"dt\").isin(days))\n            .groupBy(\"dt\").agg(F.sum(\"amount_gbp\").alias(\"total_gbp\")))\n\n\ndef write_gold(frame):\n    frame.select(*spark.table(\"{}\").columns).write.mode(\"overwrite\").insertInto(\"{}\")\n\n\n",
+        rate(j.logic),
+        t.bronze,
+        t.silver,
+        t.gold,
+        t.gold
+    ));
+    let todo = |layer: &str| {
+        format!("    todo = [d for d in wave if (d, \"{layer}\") not in done]\n    if not todo:\n        continue\n")
+    };
+    match j.shape {
+        Shape::PerDate => {
+            let (b, a) = marks(j.markers, "gold");
+            out.push_str(&format!(
+                "# Per date: each wave's silver, then its gold, never before its own silver.\nfor wave in waves:\n{}{b}    write_silver(todo)\n    write_gold(totals(todo))\n{a}",
+                todo("gold")
+            ));
+        }
+        Shape::TwoPhases => {
+            let (sb, sa) = marks(j.markers, "silver");
+            let (gb, ga) = marks(j.markers, "gold");
+            out.push_str(&format!(
+                "# Two phases: every date's silver first, then every date's gold.\nfor wave in waves:\n{}{sb}    write_silver(todo)\n{sa}for wave in waves:\n{}{gb}    write_gold(totals(todo))\n{ga}",
+                todo("silver"),
+                todo("gold")
+            ));
+        }
+        Shape::Together => {
+            let (b, a) = marks(j.markers, "gold");
+            out.push_str(&format!(
+                "# Silver and gold of a date started together: gold sums silver as it\n# stood before this wave rebuilt it.\nfor wave in waves:\n{}{b}    stale = spark.createDataFrame(totals(todo).collect(), \"dt date, total_gbp decimal(38,2)\")\n    write_silver(todo)\n    write_gold(stale)\n{a}",
+                todo("gold")
+            ));
+        }
+    }
+    out
+}
+
+/// The marker lines before and after a layer's work.
+fn marks(markers: Marking, layer: &str) -> (String, String) {
+    match markers {
+        Marking::Off => (String::new(), String::new()),
+        Marking::Before => (
+            format!(
+                "    mark(todo, \"{layer}\")   # before the work: a killed wave counts as done\n"
+            ),
+            String::new(),
+        ),
+        Marking::After => (
+            String::new(),
+            format!(
+                "    mark(todo, \"{layer}\")   # once the work is whole: a killed wave is redone\n"
+            ),
+        ),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::calendar::aug;
+
+    fn job_with(shape: Shape, markers: Marking) -> String {
+        job(&Job {
+            first: aug(3),
+            last: aug(13),
+            at_once: 12,
+            pool: 4,
+            shape,
+            markers,
+            logic: LogicVersion::Broken,
+            write: WriteMode::OverwritePartition,
+            yields: true,
+            tables: Tables {
+                bronze: "bronze.orders",
+                fx: "silver.fx_rates",
+                silver: "silver.orders",
+                gold: "gold.daily_totals",
+            },
+        })
+    }
+
+    #[test]
+    fn the_job_follows_every_choice() {
+        let per_date = job_with(Shape::PerDate, Marking::After);
+        assert!(per_date
+            .contains("date.fromisoformat(\"2026-08-03\"), date.fromisoformat(\"2026-08-13\")"));
+        assert!(
+            per_date.contains("dates[i:i + 4]"),
+            "waves of the pool, not of 12"
+        );
+        assert!(per_date.contains("the plan asks for 12; the source pool has 4"));
+        assert!(per_date.contains("F.floor(F.coalesce(\"gbp_per_unit\", F.lit(1)) * 100) / 100"));
+        assert!(per_date.contains("one\n# fewer executor slot"));
+        let after = per_date.find("write_gold(totals(todo))").expect("gold");
+        let mark = per_date.rfind("mark(todo, \"gold\")").expect("marker");
+        assert!(mark > after, "a marker after the work");
+        let before = job_with(Shape::PerDate, Marking::Before);
+        assert!(
+            before.find("mark(todo, \"gold\")").expect("marker")
+                < before.find("write_silver(todo)\n").expect("silver")
+        );
+        let two = job_with(Shape::TwoPhases, Marking::After);
+        assert!(
+            two.contains("(d, \"silver\") not in done") && two.contains("mark(todo, \"silver\")")
+        );
+        let together = job_with(Shape::Together, Marking::Off);
+        assert!(together.contains("stale = ") && !together.contains("ops.backfill_done"));
+        assert!(
+            together.find("stale = ").expect("stale")
+                < together.find("    write_silver(todo)").expect("silver")
+        );
+    }
+}
