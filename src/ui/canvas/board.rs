@@ -414,6 +414,9 @@ fn NodeBox(id: NodeId) -> impl IntoView {
             }}
             <circle class="port port-in" cx="0" cy=NODE_H / 2 r="7" aria-hidden="true" />
             <circle class="port port-out" cx=NODE_W cy=NODE_H / 2 r="8" aria-hidden="true" on:pointerdown=port_down />
+            // A finger needs more than the dot: an invisible ring around it
+            // takes the same press.
+            <circle class="port-hit" cx=NODE_W cy=NODE_H / 2 r="14" aria-hidden="true" on:pointerdown=port_down />
         </g>
     }
 }
