@@ -169,12 +169,10 @@ fn minutes(m: u32) -> String {
 /// else how many are left (the placeholders under an unchosen setting are
 /// not choices and are never shown).
 pub fn node_summary(node: &Node) -> String {
-    match (&node.config, node.unchosen.len()) {
-        (_, 0) => summary(&node.config),
-        // The table is the scenario's name, not a choice: worth showing.
-        (NodeConfig::Write { table, .. }, n) => format!("{table}: {n} to choose"),
-        (_, 1) => "1 setting to choose".to_string(),
-        (_, n) => format!("{n} settings to choose"),
+    match node.unchosen.len() {
+        0 => summary(&node.config),
+        1 => "1 setting to choose".to_string(),
+        n => format!("{n} settings to choose"),
     }
 }
 

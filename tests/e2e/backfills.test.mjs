@@ -66,6 +66,14 @@ test('scenario 4: four at a time starves tonight\'s run (R5), three at a time pa
     ['First date', '2026-08-03'], ['Last date', '2026-08-13'], ['Dates in flight at most', '4'],
     ['Shape', 'per_date'], ['Completion markers', 'after'], ['Yield a slot to scheduled runs', 'false'],
   ], { logic: true });
+  // Every node's words stay inside its box (the long backfill summary is cut).
+  const spill = await page.evaluate(() => [...document.querySelectorAll('svg.board g.node')].flatMap((g) => {
+    const box = g.querySelector('rect.node-box').getBoundingClientRect();
+    return [...g.querySelectorAll('text.node-kind, text.node-summary')]
+      .filter((t) => t.getBoundingClientRect().right > box.right + 0.5)
+      .map((t) => t.textContent);
+  }));
+  assert.deepEqual(spill, []);
   await page.getByRole('button', { name: 'Check my design' }).click();
   const verdict = page.locator('.report .verdict');
   await verdict.waitFor();

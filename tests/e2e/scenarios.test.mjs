@@ -103,7 +103,7 @@ test('a node from the palette comes with nothing chosen: the check lists each ch
   // The board shows what is left, not a placeholder that looks like a choice.
   assert.equal(await node(page, 1).locator('.node-summary').textContent(), '2 settings to choose');
   assert.equal(await node(page, 2).locator('.node-summary').textContent(), '2 settings to choose');
-  assert.equal(await node(page, 3).locator('.node-summary').textContent(), 'silver.clicks: 1 to choose');
+  assert.equal(await node(page, 3).locator('.node-summary').textContent(), '1 setting to choose');
   await node(page, 1).locator('rect.node-box').click();
   const remembers = page.locator('.inspector').getByLabel('Remembers', { exact: true });
   assert.equal(await remembers.locator('option:checked').innerText(), 'Choose…');

@@ -232,6 +232,11 @@ fn Wires() -> impl IntoView {
 }
 
 /// Cuts a summary to what fits in a node box; the full text is in the label.
+/// Characters of a node's summary that fit its box at 13 px: 30 of the
+/// widest ("watermark on updated_at − 3 …") measured 213 units against the
+/// 180 there are; the full summary is in the node's description.
+const SUMMARY_CHARS: usize = 25;
+
 fn fit_text(text: &str, max: usize) -> String {
     if text.chars().count() <= max {
         return text.to_string();
@@ -364,7 +369,7 @@ fn NodeBox(id: NodeId) -> impl IntoView {
     let text = move || {
         node.with(|n| {
             n.as_ref()
-                .map(|n| fit_text(&node_summary(n), 30))
+                .map(|n| fit_text(&node_summary(n), SUMMARY_CHARS))
                 .unwrap_or_default()
         })
     };
