@@ -471,17 +471,11 @@ fn scenario_backfill_files() -> Vec<File> {
             std::process::exit(1);
         };
         let (silver, gold) = partition_lab::engine::backfill_run::history(&s, set.launch);
-        let mut b = String::from("order_id,dt,amount,currency\n");
-        for e in s.events.iter().filter(|e| e.arrived_at <= set.launch) {
-            b.push_str(&format!(
-                "{},{},{},{}\n",
-                e.id,
-                e.event_date(),
-                pounds(e.amount.minor),
-                e.amount.currency.code()
-            ));
-        }
-        files.push(File::new(format!("scenario{n}/bronze.csv"), b));
+        let arrived = s.events.iter().filter(|e| e.arrived_at <= set.launch);
+        files.push(File::new(
+            format!("scenario{n}/bronze.csv"),
+            partition_lab::export::drift::bronze_csv(arrived),
+        ));
         let days: Vec<chrono::NaiveDate> = s
             .events
             .iter()

@@ -51,16 +51,8 @@ pub fn pounds(minor: i64) -> String {
     format!("{sign}{}.{:02}", abs / 100, abs % 100)
 }
 
-/// The tables the query reads, as CSV files a DuckDB session loads.
-pub fn tables(silver: &Table, events: &[Event], fx: &FxRates, fx_days: &[Day]) -> Vec<File> {
-    let mut s = String::from("order_id,dt,amount_gbp\n");
-    for (dt, rows) in silver.partitions() {
-        for r in rows {
-            if let Some(gbp) = r.gbp {
-                s.push_str(&format!("{},{dt},{}\n", r.id, pounds(gbp.minor)));
-            }
-        }
-    }
+/// Bronze orders as CSV: id, event date, amount in pounds, currency.
+pub fn bronze_csv<'a>(events: impl IntoIterator<Item = &'a Event>) -> String {
     let mut b = String::from("order_id,dt,amount,currency\n");
     for e in events {
         b.push_str(&format!(
@@ -71,9 +63,22 @@ pub fn tables(silver: &Table, events: &[Event], fx: &FxRates, fx_days: &[Day]) -
             e.amount.currency.code()
         ));
     }
+    b
+}
+
+/// The tables the query reads, as CSV files a DuckDB session loads.
+pub fn tables(silver: &Table, events: &[Event], fx: &FxRates, fx_days: &[Day]) -> Vec<File> {
+    let mut s = String::from("order_id,dt,amount_gbp\n");
+    for (dt, rows) in silver.partitions() {
+        for r in rows {
+            if let Some(gbp) = r.gbp {
+                s.push_str(&format!("{},{dt},{}\n", r.id, pounds(gbp.minor)));
+            }
+        }
+    }
     vec![
         File::new("silver_orders.csv", s),
-        File::new("bronze_orders.csv", b),
+        File::new("bronze_orders.csv", bronze_csv(events)),
         File::new("fx_rates.csv", fx_csv(fx, fx_days)),
     ]
 }

@@ -48,14 +48,12 @@ pub fn Runner() -> impl IntoView {
         lab.minute.set(0);
         lab.set_moment(moment);
     };
-    let can_run = move || {
-        lab.predicted() && lab.moment.read().ran.len() < crate::labs::backfill::query::MAX_RUNS
+    // A run waits for the prediction and stops at what the address keeps.
+    let runnable = |m: &crate::labs::backfill::query::Moment| {
+        m.guess.is_some() && m.ran.len() < crate::labs::backfill::query::MAX_RUNS
     };
-    let can_run_now = move || {
-        lab.moment.with_untracked(|m| {
-            m.guess.is_some() && m.ran.len() < crate::labs::backfill::query::MAX_RUNS
-        })
-    };
+    let can_run = move || lab.moment.with(runnable);
+    let can_run_now = move || lab.moment.with_untracked(runnable);
     let finish = move || {
         stop_timer();
         if lab.current.get_untracked().is_some() {
