@@ -2,6 +2,7 @@
 //! added from the keyboard goes. Pure, so the canvas view only draws.
 
 use super::graph::{Graph, Node, NodeId};
+use crate::sorted::SortedMap;
 
 pub const NODE_W: i32 = 200;
 pub const NODE_H: i32 = 64;
@@ -109,6 +110,40 @@ pub fn bounds(graph: &Graph) -> (i32, i32, i32, i32) {
     )
 }
 
+/// The nodes in the order a pipeline reads: each after every node feeding
+/// it, ties (and anything a cycle holds back) by where they stand on the
+/// board, left to right and then top to bottom, so the list view of a
+/// phone tells the same story as the board.
+pub fn reading_order(graph: &Graph) -> Vec<NodeId> {
+    let place = |id: &NodeId| graph.node(*id).map(|n| (n.x, n.y, n.id));
+    let mut waiting: SortedMap<NodeId, usize> = graph.nodes.keys().map(|id| (*id, 0)).collect();
+    for edge in graph.edges.iter() {
+        if let Some(count) = waiting.get_mut(&edge.to) {
+            *count = count.saturating_add(1);
+        }
+    }
+    let mut order = Vec::with_capacity(waiting.len());
+    loop {
+        let ready = waiting
+            .iter()
+            .filter(|(_, count)| **count == 0)
+            .map(|(id, _)| *id)
+            .min_by_key(place)
+            // A cycle: the first of what is left on the board goes next.
+            .or_else(|| waiting.keys().copied().min_by_key(place));
+        let Some(next) = ready else {
+            return order;
+        };
+        waiting.remove(&next);
+        for edge in graph.edges.iter().filter(|e| e.from == next) {
+            if let Some(count) = waiting.get_mut(&edge.to) {
+                *count = count.saturating_sub(1);
+            }
+        }
+        order.push(next);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -146,5 +181,37 @@ mod tests {
         assert!(x <= node.x && y <= node.y);
         assert!(x + w >= node.x + NODE_W && y + h >= node.y + NODE_H);
         assert_eq!(bounds(&Graph::default()), (0, 0, 960, 480));
+    }
+
+    #[test]
+    fn reading_order_follows_the_wires_then_the_board() {
+        let mut graph = Graph::with_source("bronze.orders");
+        let add = |graph: &mut Graph, kind, x| {
+            let id = NodeId(graph.next_id);
+            *graph = apply(
+                graph,
+                &Edit::Add {
+                    config: NodeConfig::default_for(kind),
+                    x,
+                    y: 120,
+                },
+            )
+            .unwrap();
+            id
+        };
+        // Drawn right to left, wired left to right: the wires win.
+        let write = add(&mut graph, NodeKind::Write, 40);
+        let transform = add(&mut graph, NodeKind::Transform, 300);
+        let state = add(&mut graph, NodeKind::State, 600);
+        let loose = add(&mut graph, NodeKind::Checks, 20);
+        for (from, to) in [(NodeId(0), state), (state, transform), (transform, write)] {
+            graph = apply(&graph, &Edit::Connect { from, to }).unwrap();
+        }
+        // The unwired check stands leftmost, so it reads before the source.
+        assert_eq!(
+            reading_order(&graph),
+            vec![loose, NodeId(0), state, transform, write]
+        );
+        assert!(reading_order(&Graph::default()).is_empty());
     }
 }

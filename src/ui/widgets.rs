@@ -88,3 +88,10 @@ pub fn typing_in_a_field(ev: &leptos::ev::KeyboardEvent) -> bool {
         .and_then(|t| t.dyn_into::<leptos::web_sys::Element>().ok())
         .is_some_and(|el| matches!(el.tag_name().as_str(), "INPUT" | "SELECT" | "TEXTAREA"))
 }
+
+/// Whether a CSS media query matches now (false where it cannot be asked).
+pub fn media_matches(query: &str) -> bool {
+    web_sys::window()
+        .and_then(|w| w.match_media(query).ok().flatten())
+        .is_some_and(|m| m.matches())
+}

@@ -42,8 +42,8 @@ export async function launch() {
 }
 
 /// Opens a page that collects console errors and uncaught exceptions.
-export async function openPage(env, path, viewport = { width: 1280, height: 800 }) {
-  const context = await env.browser.newContext({ viewport });
+export async function openPage(env, path, viewport = { width: 1280, height: 800 }, options = {}) {
+  const context = await env.browser.newContext({ viewport, ...options });
   const page = await context.newPage();
   const errors = [];
   page.on('console', (msg) => {

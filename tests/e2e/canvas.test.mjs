@@ -5,7 +5,7 @@ import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { launch, openPage, axe } from './browser.mjs';
-import { buildChain, choose, DAILY } from './designs.mjs';
+import { buildChain, choose, step, wire as connectByMenu, DAILY } from './designs.mjs';
 
 let env;
 before(async () => { env = await launch(); });
@@ -132,6 +132,58 @@ test('a design built by mouse: drag to add, drag to connect, configure, undo/red
   await page.getByRole('button', { name: 'Fit to view' }).click();
   const violations = await axe(page);
   assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a design built by touch on a 390 px phone: the list of steps, legible and finger-sized, to a pass', async () => {
+  const { page, errors, context } = await openPage(env, '/scenarios/1', { width: 390, height: 844 }, { hasTouch: true, isMobile: true });
+  // A phone opens on the list: the board would draw its words at 6 px.
+  await page.locator('.design-steps li').first().waitFor();
+  assert.equal(await page.locator('svg.board').count(), 0);
+  assert.equal(await page.getByRole('button', { name: 'List', exact: true }).getAttribute('aria-pressed'), 'true');
+  for (const kind of ['write target', 'transform', 'processing state']) {
+    await page.locator(`.palette-item[data-kind="${kind}"]`).tap();
+  }
+  // Nothing wired: the cards stand as added, none drawn as fed from above.
+  assert.equal(await page.locator('.design-steps li.fed-from-above').count(), 0);
+  await connectByMenu(page, [[0, 3], [3, 2], [2, 1]]);
+  // Wired: the list reads in the order the rows flow, not the order added.
+  const order = await page.locator('.design-steps li').evaluateAll((lis) => lis.map((li) => li.dataset.node));
+  assert.deepEqual(order, ['0', '3', '2', '1']);
+  assert.equal(await page.locator('.design-steps li.fed-from-above').count(), 3);
+  assert.match(await step(page, 3).innerText(), /processing state 3\s+2 settings to choose\s+Feeds transform 2/);
+  // Every word at least 14 px, every button at least 44 px tall and inside the screen.
+  const sizes = await page.locator('.design-steps').evaluate((list) => ({
+    text: Math.min(...[...list.querySelectorAll('h4, p, button')].map((el) => parseFloat(getComputedStyle(el).fontSize))),
+    buttons: [...list.querySelectorAll('button')].map((b) => b.getBoundingClientRect()).map((r) => [r.height, r.left, r.right]),
+  }));
+  assert.ok(sizes.text >= 14, `smallest text ${sizes.text} px`);
+  for (const [height, left, right] of sizes.buttons) {
+    assert.ok(height >= 44 && left >= 0 && right <= 390, `button ${height} px tall at ${left}..${right}`);
+  }
+  // Settings by touch, then back to the card the student came from.
+  await choose(page, 3, DAILY.state);
+  await choose(page, 2, DAILY.transform);
+  await choose(page, 1, DAILY.write);
+  await page.getByRole('button', { name: '↑ Back to the steps' }).tap();
+  assert.ok(await step(page, 1).getByRole('button', { name: 'Settings' }).evaluate((b) => b === document.activeElement));
+  assert.equal(await problemsTitle(page), 'No structural problems');
+  assert.equal(await page.locator('.design-steps .design-step-problems').count(), 0);
+  assert.equal(await page.evaluate(() => document.documentElement.scrollWidth), 390, 'no sideways scroll');
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  await page.getByRole('button', { name: 'Check my design' }).tap();
+  await page.locator('.report .verdict').filter({ hasText: 'Passed' }).waitFor();
+  // The board shows the same design, and the list is one tap back.
+  await page.getByRole('button', { name: 'Board', exact: true }).tap();
+  assert.equal(await nodes(page).count(), 4);
+  assert.match(await described(page, 1), /fed by transform 2/);
+  await page.getByRole('button', { name: 'List', exact: true }).tap();
+  await step(page, 1).getByRole('button', { name: 'Remove' }).tap();
+  assert.equal(await page.locator('.design-steps li').count(), 3);
+  await page.getByRole('button', { name: '↶ Undo' }).tap();
+  assert.equal(await page.locator('.design-steps li').count(), 4);
   assert.deepEqual(errors, []);
   await context.close();
 });

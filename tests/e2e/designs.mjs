@@ -4,12 +4,24 @@
 // each one, by the inspector, as a student must.
 
 export const node = (page, id) => page.locator(`svg.board g.node[data-node="${id}"]`);
+/// The same node as a card of the list layout (a phone's).
+export const step = (page, id) => page.locator(`.design-steps li[data-node="${id}"]`);
+
+/// Opens node `id`'s settings (or its connect menu) the way the page
+/// offers: a click on the board's box, or the list card's button.
+async function open(page, id, button = 'Settings') {
+  if (await page.locator('.design-steps').count()) {
+    await step(page, id).getByRole('button', { name: button, exact: true }).click();
+  } else {
+    await node(page, id).locator('rect.node-box').click();
+  }
+}
 
 /// Selects node `id` and sets each [label, value] in its inspector: a
 /// menu by its option's value, a number or date typed and entered, a
 /// yes/no setting by 'true' or 'false' (a menu until chosen, a box after).
 export async function choose(page, id, choices) {
-  await node(page, id).locator('rect.node-box').click();
+  await open(page, id);
   for (const [label, value] of choices) {
     const field = page.locator('.inspector').getByLabel(label, { exact: true });
     const tag = await field.evaluate((el) => `${el.tagName}:${el.type}`);
@@ -35,7 +47,7 @@ export const DAILY = {
 /// Connects each [from, to] by the connect menu.
 export async function wire(page, edges) {
   for (const [from, to] of edges) {
-    await node(page, to).locator('rect.node-box').click();
+    await open(page, to, 'Connect…');
     await page.locator('.connect-menu select').selectOption(`from:${from}`);
     await page.locator('.connect-menu').getByRole('button', { name: 'Connect' }).click();
   }

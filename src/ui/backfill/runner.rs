@@ -20,13 +20,7 @@ use super::Lab;
 const TICK_MS: u32 = 150;
 
 fn reduced_motion() -> bool {
-    web_sys::window()
-        .and_then(|w| {
-            w.match_media("(prefers-reduced-motion: reduce)")
-                .ok()
-                .flatten()
-        })
-        .is_some_and(|m| m.matches())
+    crate::ui::widgets::media_matches("(prefers-reduced-motion: reduce)")
 }
 
 #[component]

@@ -9,7 +9,7 @@ use crate::design::{Edit, NodeId};
 
 use crate::design::viewport::{Follow, Release, Screen};
 
-use super::{Designer, Drag, InspectorTarget, Viewport};
+use super::{Designer, Drag, InspectorTarget, Layout, Viewport};
 
 /// Arrow keys move a node this far (Shift: four times).
 const KEY_STEP: i32 = 20;
@@ -64,6 +64,22 @@ pub fn Toolbar() -> impl IntoView {
     let d = expect_context::<Designer>();
     let can_undo = move || d.history.with(|h| h.can_undo());
     let can_redo = move || d.history.with(|h| h.can_redo());
+    let on_board = move || d.layout.get() == Layout::Board;
+    let show = move |layout: Layout| {
+        d.layout.set(layout);
+        if layout == Layout::Board {
+            d.drag.set(None);
+        }
+    };
+    let pressed = move |layout: Layout| {
+        move || {
+            if d.layout.get() == layout {
+                "true"
+            } else {
+                "false"
+            }
+        }
+    };
     view! {
         <div class="toolbar" role="toolbar" aria-label="Canvas">
             <button type="button" on:click=move |_| d.undo() disabled=move || !can_undo()
@@ -71,13 +87,19 @@ pub fn Toolbar() -> impl IntoView {
             <button type="button" on:click=move |_| d.redo() disabled=move || !can_redo()
                 aria-keyshortcuts="Control+Shift+Z">"↷ Redo"</button>
             <span class="toolbar-gap"></span>
-            <button type="button" on:click=move |_| zoom_by(&d, 1.0 / 1.25) aria-label="Zoom out">"−"</button>
-            <span class="zoom-level" aria-live="polite">
-                // Whole numbers only: f64 formatting is a large part of a wasm bundle.
-                {move || format!("{} %", d.viewport.get().percent())}
+            <span class="layout-switch" role="group" aria-label="Show the design as">
+                <button type="button" aria-pressed=pressed(Layout::Board) on:click=move |_| show(Layout::Board)>"Board"</button>
+                <button type="button" aria-pressed=pressed(Layout::List) on:click=move |_| show(Layout::List)>"List"</button>
             </span>
-            <button type="button" on:click=move |_| zoom_by(&d, 1.25) aria-label="Zoom in">"+"</button>
-            <button type="button" on:click=move |_| fit(&d)>"Fit to view"</button>
+            <Show when=on_board>
+                <button type="button" on:click=move |_| zoom_by(&d, 1.0 / 1.25) aria-label="Zoom out">"−"</button>
+                <span class="zoom-level" aria-live="polite">
+                    // Whole numbers only: f64 formatting is a large part of a wasm bundle.
+                    {move || format!("{} %", d.viewport.get().percent())}
+                </span>
+                <button type="button" on:click=move |_| zoom_by(&d, 1.25) aria-label="Zoom in">"+"</button>
+                <button type="button" on:click=move |_| fit(&d)>"Fit to view"</button>
+            </Show>
         </div>
     }
 }

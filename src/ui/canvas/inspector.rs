@@ -9,7 +9,7 @@ use crate::design::describe::{name, name_of};
 use crate::design::form::{set, value, Field, Input};
 use crate::design::{Edit, NodeId};
 
-use super::{Designer, InspectorTarget};
+use super::{Designer, InspectorTarget, Layout};
 
 #[component]
 pub fn Inspector() -> impl IntoView {
@@ -112,7 +112,16 @@ fn NodeSettings(id: NodeId) -> impl IntoView {
                     "Delete this node"
                 </button>
             </Show>
-            <p class="muted small">"Esc returns to the node on the canvas."</p>
+            {move || match d.layout.get() {
+                Layout::Board => view! { <p class="muted small">"Esc returns to the node on the canvas."</p> }.into_any(),
+                // A phone's list is a scroll away: one tap goes back to it.
+                Layout::List => view! {
+                    <button type="button" class="back-to-steps" on:click=move |_| d.focus_request.set(Some(id))>
+                        "↑ Back to the steps"
+                    </button>
+                }
+                .into_any(),
+            }}
         </div>
     }
 }

@@ -10,6 +10,7 @@ mod files;
 mod inspector;
 mod palette;
 mod problems;
+mod steps;
 
 use leptos::prelude::*;
 
@@ -31,6 +32,18 @@ pub enum Notice {
     Error(String),
 }
 
+/// How the design is drawn: as a board of boxes and wires, or as a list
+/// of steps (a phone's way: legible and every target finger-sized).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Layout {
+    Board,
+    List,
+}
+
+/// Screens narrower than this open on the list: the board's nodes would
+/// be drawn at a third of their size there.
+const LIST_BELOW: &str = "(max-width: 640px)";
+
 #[derive(Clone, Copy)]
 pub struct Designer {
     pub scenario: u8,
@@ -45,6 +58,7 @@ pub struct Designer {
     pub announcement: RwSignal<String>,
     pub notice: RwSignal<Option<Notice>>,
     pub viewport: RwSignal<Viewport>,
+    pub layout: RwSignal<Layout>,
     pub drag: RwSignal<Option<Drag>>,
     /// A node that should take keyboard focus once it is drawn.
     pub focus_request: RwSignal<Option<NodeId>>,
@@ -276,6 +290,11 @@ pub fn Canvas(scenario: u8, source: &'static str, gradable: bool) -> impl IntoVi
         announcement: RwSignal::new(String::new()),
         notice: RwSignal::new(message.map(Notice::Error)),
         viewport: RwSignal::new(Viewport::default()),
+        layout: RwSignal::new(if super::widgets::media_matches(LIST_BELOW) {
+            Layout::List
+        } else {
+            Layout::Board
+        }),
         drag: RwSignal::new(None),
         focus_request: RwSignal::new(None),
         inspector_focus: RwSignal::new((0, InspectorTarget::FirstField)),
@@ -314,10 +333,22 @@ pub fn Canvas(scenario: u8, source: &'static str, gradable: bool) -> impl IntoVi
                 <palette::Palette />
                 <div class="board-column">
                     <board::Toolbar />
-                    <board::Board />
-                    <p class="canvas-help muted explain-text" id="canvas-help">
-                        "Mouse: drag from the palette, drag nodes to move them, drag from a node's right-hand port to another node to connect, drag the background to pan, Ctrl + wheel to zoom. Keyboard: Tab between nodes, arrow keys move the focused node, Enter opens its settings, C connects it, Delete removes it, Ctrl+Z / Ctrl+Shift+Z undo and redo."
-                    </p>
+                    {move || match designer.layout.get() {
+                        Layout::Board => view! {
+                            <board::Board />
+                            <p class="canvas-help muted explain-text" id="canvas-help">
+                                "Mouse: drag from the palette, drag nodes to move them, drag from a node's right-hand port to another node to connect, drag the background to pan, Ctrl + wheel to zoom. Keyboard: Tab between nodes, arrow keys move the focused node, Enter opens its settings, C connects it, Delete removes it, Ctrl+Z / Ctrl+Shift+Z undo and redo."
+                            </p>
+                        }
+                        .into_any(),
+                        Layout::List => view! {
+                            <p class="canvas-help muted explain-text" id="canvas-help">
+                                "Each step in the order the rows flow. Tap + in the palette to add one, Settings to make its choices, Connect… to wire it to the next step. The board shows the same design."
+                            </p>
+                            <steps::Steps />
+                        }
+                        .into_any(),
+                    }}
                 </div>
                 <inspector::Inspector />
             </div>

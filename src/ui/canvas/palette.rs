@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 use crate::design::NodeKind;
 
-use super::{Designer, Drag};
+use super::{Designer, Drag, Layout};
 
 fn blurb(kind: NodeKind) -> &'static str {
     match kind {
@@ -31,7 +31,8 @@ pub fn Palette() -> impl IntoView {
                     .into_iter()
                     .map(|kind| {
                         let down = move |ev: leptos::ev::PointerEvent| {
-                            if ev.button() != 0 {
+                            // The list has no board to drop on: a tap adds.
+                            if ev.button() != 0 || d.layout.get_untracked() == Layout::List {
                                 return;
                             }
                             d.swallow_click.set(false);

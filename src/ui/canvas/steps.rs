@@ -1,0 +1,117 @@
+//! The design as a list, one card per node in the order the pipeline
+//! reads: what a phone shows instead of the board, where a 200-unit node
+//! would be drawn at a third of its size. Every button goes through the
+//! same `Designer` as the board, so undo, autosave and the inspector
+//! treat both alike.
+
+use leptos::prelude::*;
+
+use crate::design::describe::{name_of, node_summary};
+use crate::design::layout::reading_order;
+use crate::design::NodeId;
+
+use super::{Designer, InspectorTarget};
+
+#[component]
+pub fn Steps() -> impl IntoView {
+    let d = expect_context::<Designer>();
+    let order = Memo::new(move |_| d.graph.with(reading_order));
+    view! {
+        <ol class="design-steps" aria-label="Pipeline steps, in the order the rows flow" aria-describedby="canvas-help">
+            <For each=move || order.get() key=|id| *id let:id>
+                <Step id=id order=order />
+            </For>
+        </ol>
+    }
+}
+
+/// Selects `id` and sends focus into the inspector at `target`.
+fn open(d: &Designer, id: NodeId, target: InspectorTarget) {
+    d.selected.set(Some(id));
+    d.inspector_focus.update(|(n, t)| {
+        *n += 1;
+        *t = target;
+    });
+}
+
+#[component]
+fn Step(id: NodeId, order: Memo<Vec<NodeId>>) -> impl IntoView {
+    let d = expect_context::<Designer>();
+    let first = NodeRef::<leptos::html::Button>::new();
+    let node = Memo::new(move |_| d.graph.with(|g| g.node(id).cloned()));
+    let problems = Memo::new(move |_| {
+        d.problems
+            .with(|p| p.iter().filter(|p| p.node == Some(id)).count())
+    });
+    // A node just added or a neighbour of one just deleted takes focus
+    // here, as it would on the board.
+    Effect::new(move |_| {
+        if d.focus_request.get() == Some(id) {
+            if let Some(el) = first.get() {
+                let _ = el.focus();
+                d.focus_request.set(None);
+            }
+        }
+    });
+    let title = move || d.graph.with(|g| name_of(g, id));
+    let summary = move || node.with(|n| n.as_ref().map(node_summary).unwrap_or_default());
+    let feeds = move || {
+        d.graph.with(|g| {
+            let to: Vec<String> = g.outputs(id).map(|n| name_of(g, n.id)).collect();
+            if to.is_empty() {
+                "Feeds nothing yet".to_string()
+            } else {
+                format!("Feeds {}", to.join(", "))
+            }
+        })
+    };
+    let problem_text = move || match problems.get() {
+        0 => None,
+        1 => Some("! 1 problem: see Settings".to_string()),
+        n => Some(format!("! {n} problems: see Settings")),
+    };
+    // The arrow above a card means the card above feeds it, nothing less.
+    let fed_from_above = move || {
+        let above = order.with(|o| {
+            let at = o.iter().position(|n| *n == id)?;
+            o.get(at.checked_sub(1)?).copied()
+        });
+        above.is_some_and(|from| {
+            d.graph
+                .with(|g| g.edges.iter().any(|e| e.from == from && e.to == id))
+        })
+    };
+    let fixed = move || node.with(|n| n.as_ref().is_some_and(|n| n.fixed));
+    let title_id = format!("step-title-{}", id.0);
+    view! {
+        <li
+            class="design-step"
+            class:selected=move || d.selected.get() == Some(id)
+            class:has-problem=move || { problems.get() > 0 }
+            class:fixed=fixed
+            class:fed-from-above=fed_from_above
+            class:involved=move || d.highlight.with(|h| h.contains(&id))
+            aria-labelledby=title_id
+            data-node=id.0
+        >
+            <h4 id=title_id.clone()>{title}</h4>
+            <p class="design-step-summary">{summary}</p>
+            <p class="design-step-feeds">{feeds}</p>
+            {move || problem_text().map(|text| view! { <p class="design-step-problems">{text}</p> })}
+            <div class="design-step-actions">
+                <button type="button" node_ref=first aria-pressed=move || if d.selected.get() == Some(id) { "true" } else { "false" }
+                    on:click=move |_| open(&d, id, InspectorTarget::FirstField)>
+                    "Settings"
+                </button>
+                <button type="button" on:click=move |_| open(&d, id, InspectorTarget::ConnectMenu)>
+                    "Connect…"
+                </button>
+                <Show when=move || !fixed()>
+                    <button type="button" on:click=move |_| d.delete(id)>
+                        "Remove"
+                    </button>
+                </Show>
+            </div>
+        </li>
+    }
+}
