@@ -220,20 +220,24 @@ pub fn PoolTimeline(
     view! {
         <figure class="pool" data-figure=id.clone()>
             <figcaption id=title_id.clone()>{title}</figcaption>
-            <svg
-                class="pool-chart"
-                role="img"
-                aria-labelledby=labelled_by
-                viewBox=format!("0 0 {WIDTH} {height}")
-                preserveAspectRatio="xMinYMin meet"
-            >
-                <desc id=desc_id>{summary.clone()}</desc>
-                {queue_lane}
-                {lanes}
-                {ticks}
-                {bars}
-                {waits}
-            </svg>
+            // A phone scrolls the timeline sideways at its full size rather
+            // than shrink its words to 4 px; the keyboard can scroll it too.
+            <div class="pool-scroll" tabindex="0" role="group" aria-labelledby=title_id.clone()>
+                <svg
+                    class="pool-chart"
+                    role="img"
+                    aria-labelledby=labelled_by
+                    viewBox=format!("0 0 {WIDTH} {height}")
+                    preserveAspectRatio="xMinYMin meet"
+                >
+                    <desc id=desc_id>{summary.clone()}</desc>
+                    {queue_lane}
+                    {lanes}
+                    {ticks}
+                    {bars}
+                    {waits}
+                </svg>
+            </div>
             <p class="legend-line">
                 "S silver · G gold · ✕ started, then cancelled · run: a scheduled run · a dashed line: a run waiting for a connection"
                 {queued.then_some(" · queued: dates under way with no connection free, how many at each moment")}

@@ -3,7 +3,7 @@
 // without markers, copy buttons, the URL, reduced motion, axe.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, axe } from './browser.mjs';
+import { launch, openPage, axe, smallText } from './browser.mjs';
 
 let env;
 before(async () => { env = await launch(); });
@@ -264,6 +264,15 @@ test('the backfill lab fits a phone', async () => {
   assert.ok(overflow <= 0, `page is ${overflow}px wider than the viewport`);
   const violations = await axe(page);
   assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  // A run's pool chart and grid, drawn on the phone, every word 12 px or more.
+  await page.goto(`${env.url}/lab/backfill?from=3&concurrency=12&guess=skip&ran=end`);
+  await page.locator('figure[data-figure="pool"] .pool-queue').first().waitFor();
+  const small = await smallText(page, 12);
+  assert.deepEqual(small, [], `text under 12 px: ${JSON.stringify(small.slice(0, 8))}`);
+  // The run's facts stack on a phone: a value never squeezed into a sliver
+  // ("befor / e £173 / ,887." when it stood beside its name).
+  const widths = await page.locator('.run-outcome .facts dd').evaluateAll((dds) => dds.map((dd) => dd.getBoundingClientRect().width));
+  assert.ok(widths.length > 0 && Math.min(...widths) > 250, `facts values ${widths.map(Math.round)} px wide`);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -90,3 +90,25 @@ export async function axe(page) {
 export async function cspViolations(page) {
   return page.evaluate(() => window.__cspViolations ?? ['the CSP listener was not installed']);
 }
+
+/// Visible text in the page drawn under `floor` px (SVG text by its drawn
+/// size), as "size tag.class: text". The canvas board is left out: at a
+/// phone's width the page shows the list instead, and at a projector's the
+/// board is a picture to point at, not to read.
+export async function smallText(page, floor) {
+  return page.evaluate((floor) => {
+    const found = [];
+    const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement;
+      if (!n.textContent.trim() || !el || el.closest('svg.board, .visually-hidden, desc, title')) continue;
+      const box = el.getBoundingClientRect();
+      const style = getComputedStyle(el);
+      if (!box.width || !box.height || style.visibility === 'hidden') continue;
+      const svg = el instanceof SVGElement ? el.closest('svg') : null;
+      const drawn = parseFloat(style.fontSize) * (svg ? svg.getScreenCTM().a : 1);
+      if (drawn < floor - 0.5) found.push(`${drawn.toFixed(1)} ${el.tagName.toLowerCase()}.${[...el.classList].join('.')}: ${n.textContent.trim().slice(0, 30)}`);
+    }
+    return found;
+  }, floor);
+}

@@ -3,7 +3,7 @@
 // and a link that reopens exactly what is on show.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, axe } from './browser.mjs';
+import { launch, axe, smallText } from './browser.mjs';
 
 let env;
 before(async () => { env = await launch(); });
@@ -16,25 +16,6 @@ async function projector() {
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   return { context, page, errors };
-}
-
-/// Visible text in the page drawn under 24 px, as "size tag.class: text".
-async function smallText(page) {
-  return page.evaluate(() => {
-    const found = [];
-    const walker = document.createTreeWalker(document.querySelector('main'), NodeFilter.SHOW_TEXT);
-    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-      const el = n.parentElement;
-      if (!n.textContent.trim() || !el || el.closest('svg.board, .visually-hidden, desc, title')) continue;
-      const box = el.getBoundingClientRect();
-      const style = getComputedStyle(el);
-      if (!box.width || !box.height || style.visibility === 'hidden') continue;
-      const svg = el instanceof SVGElement ? el.closest('svg') : null;
-      const drawn = parseFloat(style.fontSize) * (svg ? svg.getScreenCTM().a : 1);
-      if (drawn < 23.5) found.push(`${drawn.toFixed(1)} ${el.tagName.toLowerCase()}.${[...el.classList].join('.')}: ${n.textContent.trim().slice(0, 30)}`);
-    }
-    return found;
-  });
 }
 
 const pages = [
@@ -63,7 +44,7 @@ for (const [path, title] of pages) {
     // text, table cells, chips and tags, and chart labels as the chart's
     // scale draws them. (The design canvas is the student's tool, zoomed
     // with its own buttons; its node labels are left to its zoom.)
-    const small = await smallText(page);
+    const small = await smallText(page, 24);
     assert.deepEqual(small, [], `text under 24 px: ${JSON.stringify(small.slice(0, 8))}`);
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `the page is ${overflow}px wider than the projector`);

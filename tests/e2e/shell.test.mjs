@@ -2,7 +2,7 @@
 // passes axe-core, fits a phone, and navigates client-side.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, axe, cspViolations } from './browser.mjs';
+import { launch, openPage, axe, cspViolations, smallText } from './browser.mjs';
 
 const ROUTES = [
   ['/', 'Partition Lab'],
@@ -40,10 +40,13 @@ for (const [path, heading] of ROUTES) {
     await context.close();
   });
 
-  test(`${path} fits a 390px-wide phone without sideways scrolling, axe clean there too`, async () => {
+  test(`${path} fits a 390px-wide phone without sideways scrolling, every word 12 px or more, axe clean there too`, async () => {
     const { page, errors, context } = await openPage(env, path, { width: 390, height: 844 });
     const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
     assert.ok(overflow <= 0, `page is ${overflow}px wider than the viewport`);
+    // Charts and tags included (the lateness chart's labels were 6.7 px here).
+    const small = await smallText(page, 12);
+    assert.deepEqual(small, [], `text under 12 px: ${JSON.stringify(small.slice(0, 8))}`);
     const violations = await axe(page);
     assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
     assert.deepEqual(errors, []);

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { launch, openPage, axe } from './browser.mjs';
+import { launch, openPage, axe, smallText } from './browser.mjs';
 
 const CELLS = ['Watermark + Append', 'Watermark + Overwrite', 'Partition list + Append', 'Partition list + Overwrite', 'Full refresh'];
 
@@ -302,6 +302,11 @@ test('the lab has no axe violations before the reveal and fits a phone', async (
   assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `page is ${overflow}px wider than the viewport`);
+  // After the reveal every outcome is drawn, tags and chips at 12 px or more.
+  await page.goto(`${env.url}/lab/state-write?predict=skip`);
+  await page.locator('.chip.missing').first().waitFor();
+  const small = await smallText(page, 12);
+  assert.deepEqual(small, [], `text under 12 px: ${JSON.stringify(small.slice(0, 8))}`);
   assert.deepEqual(errors, []);
   await context.close();
 });

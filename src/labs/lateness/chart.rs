@@ -5,7 +5,12 @@
 /// units (well under a pixel's error at this size): printing an f64 would
 /// cost the bundle more than all of this chart.
 pub const WIDTH: i32 = 640;
+/// A phone's chart: drawn in fewer units, so its labels come out legible
+/// (at 640 units across a 358 px phone, 12-unit labels were 6.7 px).
+pub const NARROW_WIDTH: i32 = 400;
 pub const HEIGHT: i32 = 280;
+/// Tick labels closer than this (in units) are thinned to every other day.
+const TICK_ROOM: i32 = 24;
 const LEFT: i32 = 56;
 const RIGHT: i32 = 16;
 const TOP: i32 = 16;
@@ -20,11 +25,19 @@ pub struct Chart {
     pub count_path: String,
     pub y_ticks: Vec<(String, i32)>,
     pub x_ticks: Vec<(String, i32)>,
+    /// How wide the chart is drawn, in units: `WIDTH` or `NARROW_WIDTH`.
+    pub width: i32,
 }
 
 impl Chart {
     /// `curve` is (lateness, count bp, value bp) for 0..=max_l.
     pub fn new(curve: &[(u32, u32, u32)]) -> Self {
+        Self::sized(curve, WIDTH)
+    }
+
+    /// The chart `width` units wide (at least the margins and a tick's room).
+    pub fn sized(curve: &[(u32, u32, u32)], width: i32) -> Self {
+        let width = width.max(LEFT + RIGHT + TICK_ROOM);
         let max_l = curve.iter().map(|p| p.0).max().unwrap_or(1).max(1);
         let lowest = curve.iter().map(|p| p.1.min(p.2)).min().unwrap_or(0);
         // Round down to 5 %, so the interesting top of the curve fills the plot.
@@ -37,6 +50,7 @@ impl Chart {
             count_path: String::new(),
             y_ticks: Vec::new(),
             x_ticks: Vec::new(),
+            width,
         };
         chart.value_path = chart.path(curve.iter().map(|p| (p.0, p.2)));
         chart.count_path = chart.path(curve.iter().map(|p| (p.0, p.1)));
@@ -50,8 +64,9 @@ impl Chart {
             chart.y_ticks.push((format!("{} %", bp / 100), chart.y(bp)));
             bp += step;
         }
+        let room = (width - LEFT - RIGHT) / i32::try_from(max_l).unwrap_or(i32::MAX);
         chart.x_ticks = (0..=max_l)
-            .step_by(if max_l > 14 { 2 } else { 1 })
+            .step_by(if room < TICK_ROOM { 2 } else { 1 })
             .map(|l| (l.to_string(), chart.x(l)))
             .collect();
         chart
@@ -59,7 +74,7 @@ impl Chart {
 
     pub fn x(&self, l: u32) -> i32 {
         let share = f64::from(l.min(self.max_l)) / f64::from(self.max_l);
-        LEFT + (share * f64::from(WIDTH - LEFT - RIGHT)).round() as i32
+        LEFT + (share * f64::from(self.width - LEFT - RIGHT)).round() as i32
     }
 
     pub fn y(&self, bp: u32) -> i32 {
@@ -73,7 +88,7 @@ impl Chart {
     }
 
     pub fn plot_right(&self) -> i32 {
-        WIDTH - RIGHT
+        self.width - RIGHT
     }
 
     pub fn plot_bottom(&self) -> i32 {
@@ -120,5 +135,31 @@ mod tests {
         let flat = Chart::new(&[(0, 10_000, 10_000), (1, 10_000, 10_000)]);
         assert_eq!(flat.floor_bp, 9_500);
         assert_eq!(flat.y(10_000), TOP);
+    }
+
+    #[test]
+    fn a_narrow_chart_spans_its_own_width_and_thins_crowded_ticks() {
+        let curve: Vec<_> = (0..=14)
+            .map(|l| (l, 9_000 + l * 70, 9_000 + l * 70))
+            .collect();
+        let wide = Chart::new(&curve);
+        assert_eq!((wide.x(14), wide.x_ticks.len()), (WIDTH - RIGHT, 15));
+        let narrow = Chart::sized(&curve, NARROW_WIDTH);
+        assert_eq!(narrow.x(14), NARROW_WIDTH - RIGHT);
+        // 328 units for 14 days is 23 a day, under a label's room: every other day.
+        let labels: Vec<&str> = narrow.x_ticks.iter().map(|t| t.0.as_str()).collect();
+        assert_eq!(labels, ["0", "2", "4", "6", "8", "10", "12", "14"]);
+        assert!(narrow
+            .x_ticks
+            .windows(2)
+            .all(|w| w[1].1 - w[0].1 >= TICK_ROOM));
+        assert_eq!(
+            narrow.y_ticks, wide.y_ticks,
+            "the vertical axis is the same"
+        );
+        assert_eq!(
+            Chart::sized(&curve, -5).plot_right() - Chart::sized(&curve, -5).plot_left(),
+            TICK_ROOM
+        );
     }
 }

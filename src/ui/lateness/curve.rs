@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 
 use crate::engine::lateness::{percent, Lateness};
-use crate::labs::lateness::chart::{Chart, HEIGHT, WIDTH};
+use crate::labs::lateness::chart::{Chart, HEIGHT, NARROW_WIDTH, WIDTH};
 use crate::labs::lateness::MAX_DAYS;
 
 #[component]
@@ -22,7 +22,13 @@ pub fn Curve(
     /// What the curve is of: "August", "your data".
     subject: &'static str,
 ) -> impl IntoView {
-    let chart = Memo::new(move |_| Chart::new(&curve.read()));
+    // A phone draws the chart in fewer units, so its labels stay legible.
+    let width = if crate::ui::widgets::media_matches("(max-width: 640px)") {
+        NARROW_WIDTH
+    } else {
+        WIDTH
+    };
+    let chart = Memo::new(move |_| Chart::sized(&curve.read(), width));
     let marker = move || {
         let chart = chart.read();
         let (lateness, value_bp) = current.get();
@@ -36,7 +42,7 @@ pub fn Curve(
         <section class="curve" aria-labelledby="curve-heading">
             <h2 id="curve-heading">"Completeness against allowed lateness"</h2>
             <svg
-                viewBox=format!("0 0 {WIDTH} {HEIGHT}")
+                viewBox=format!("0 0 {width} {HEIGHT}")
                 role="img"
                 aria-labelledby="curve-title curve-desc"
                 class="chart"
