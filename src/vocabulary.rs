@@ -77,6 +77,7 @@ pub enum StateKind {
     Watermark,
     PartitionList,
     None,
+    TrailingWindow,
 }
 
 impl StateChoice {
@@ -85,6 +86,7 @@ impl StateChoice {
             StateChoice::Watermark { .. } => StateKind::Watermark,
             StateChoice::PartitionList { .. } => StateKind::PartitionList,
             StateChoice::None => StateKind::None,
+            StateChoice::TrailingWindow { .. } => StateKind::TrailingWindow,
         }
     }
 }
@@ -113,6 +115,7 @@ choice!(StateKind {
     Watermark => "Watermark", "watermark", "a watermark";
     PartitionList => "PartitionList", "list", "a partition list";
     None => "None", "none", "nothing (full refresh)";
+    TrailingWindow => "TrailingWindow", "window", "nothing (a trailing window)";
 });
 
 choice!(WriteKind {
@@ -244,6 +247,7 @@ mod tests {
                 over: ListDate::EventDate,
             },
             StateChoice::None,
+            StateChoice::TrailingWindow { days: 1 },
         ] {
             let written = serde_json::to_string(&state).unwrap_or_default();
             assert!(

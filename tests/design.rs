@@ -485,6 +485,7 @@ fn any_state() -> impl Strategy<Value = Option<StateChoice>> {
             prop::sample::select(vec![ListDate::EventDate, ListDate::ChangeDate])
         )
             .prop_map(|(lookback, over)| Some(StateChoice::PartitionList { lookback, over })),
+        (0u32..8).prop_map(|days| Some(StateChoice::TrailingWindow { days })),
     ]
 }
 
@@ -546,6 +547,7 @@ proptest! {
             StateChoice::Watermark { column, overlap_minutes } => ProcessingState::Watermark { column, overlap_minutes },
             StateChoice::PartitionList { lookback, over } => ProcessingState::PartitionList { lookback, over },
             StateChoice::None => ProcessingState::None,
+            StateChoice::TrailingWindow { days } => ProcessingState::TrailingWindow { days },
         };
         prop_assert_eq!(p.state, expected_state);
         let expected_write = match mode {

@@ -121,13 +121,16 @@ fn scope(state: ProcessingState, state_table: &str, list_table: &str) -> String 
             };
             format!("  -- dates not yet done, plus the run's day and the {lookback} day(s) before it\n  and b.{col} in (select dt from {list_table})\n")
         }
+        ProcessingState::TrailingWindow { days } => format!(
+            "  -- the trailing window: the run's day and the {days} day(s) before it, every\n  -- run, with nothing remembered (a day the window has passed is never read again)\n  and b.dt between date '{{{{ var(\"run_day\") }}}}' - {days} and date '{{{{ var(\"run_day\") }}}}'\n"
+        ),
         ProcessingState::None => String::new(),
     }
 }
 
 fn commit_note(design: &CompiledDesign) -> &'static str {
     match (design.pipeline.state, design.pipeline.commit) {
-        (ProcessingState::None, _) => "",
+        (ProcessingState::None | ProcessingState::TrailingWindow { .. }, _) => "",
         (_, CommitOrder::StateAfterWrite) => "\n-- The orchestrator saves the new state after `dbt run` succeeds.",
         (_, CommitOrder::StateBeforeWrite) => "\n-- The orchestrator saves the new state BEFORE `dbt run`: a crash in\n-- between leaves the state moved on and the batch never written.",
     }
@@ -331,6 +334,10 @@ fn spark(design: &CompiledDesign, source: &str, target: &str) -> String {
                 "new_state = {\"done\": state.get(\"done\") | set(todo)}".to_string(),
             )
         }
+        ProcessingState::TrailingWindow { days } => (
+            format!("# the trailing window: the run's day and the {days} day(s) before it, every\n# run; nothing is remembered, so a day the window has passed is never read again\nbatch = batch.where(F.col(\"dt\").between(F.date_sub(F.lit(run_day), {days}), F.lit(run_day)))"),
+            String::new(),
+        ),
         ProcessingState::None => (String::new(), String::new()),
     };
     let finalised = match p.finaliser {
@@ -366,7 +373,7 @@ fn spark(design: &CompiledDesign, source: &str, target: &str) -> String {
         WriteMode::ReplaceTable => format!("batch.write.mode(\"overwrite\").saveAsTable(\"{target}\")   # the whole table, every run"),
     };
     let steps = match (p.state, p.commit) {
-        (ProcessingState::None, _) => write,
+        (ProcessingState::None | ProcessingState::TrailingWindow { .. }, _) => write,
         (_, CommitOrder::StateAfterWrite) => format!("{next}\n{write}\nstate.save(new_state)   # after the write: a crash re-reads the batch"),
         (_, CommitOrder::StateBeforeWrite) => format!("{next}\nstate.save(new_state)   # BEFORE the write: a crash loses the batch\n{write}"),
     };

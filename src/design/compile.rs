@@ -89,6 +89,7 @@ pub fn compile(graph: &Graph) -> Result<CompiledDesign, Vec<Problem>> {
             ProcessingState::PartitionList { lookback, over }
         }
         StateChoice::None => ProcessingState::None,
+        StateChoice::TrailingWindow { days } => ProcessingState::TrailingWindow { days },
     };
     let finaliser = graph.outputs(write.id).find_map(|n| match &n.config {
         NodeConfig::Finaliser {

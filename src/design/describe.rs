@@ -53,6 +53,7 @@ pub fn summary(config: &NodeConfig) -> String {
                     }
                 ),
                 StateChoice::None => "none: full refresh".to_string(),
+                StateChoice::TrailingWindow { days } => format!("window: its day + {days} back"),
             };
             match commit {
                 CommitOrder::StateAfterWrite => state,

@@ -78,6 +78,13 @@ pub fn fields(config: &NodeConfig) -> Vec<Field> {
                     f.push(field("lookback", "Lookback", number(LOOKBACK)));
                     f.push(field("over", "Partitions listed by", options::<ListDate>()));
                 }
+                StateChoice::TrailingWindow { .. } => {
+                    f.push(field(
+                        "window",
+                        "Window (days before the run's day)",
+                        number(LOOKBACK),
+                    ));
+                }
                 StateChoice::None => {}
             }
             f.push(field("commit", "State saved", options::<CommitOrder>()));
@@ -167,6 +174,13 @@ pub fn value(config: &NodeConfig, key: &str) -> String {
             },
             "over",
         ) => over.name().to_string(),
+        (
+            NodeConfig::State {
+                state: StateChoice::TrailingWindow { days },
+                ..
+            },
+            "window",
+        ) => days.to_string(),
         (NodeConfig::State { commit, .. }, "commit") => commit.name().to_string(),
         (NodeConfig::Transform { logic, .. }, "logic") => logic.name().to_string(),
         (NodeConfig::Transform { reads, .. }, "reads") => reads.name().to_string(),
@@ -238,24 +252,27 @@ pub fn set(config: &NodeConfig, key: &str, raw: &str) -> Result<NodeConfig, Stri
                     over: ListDate::EventDate,
                 },
                 StateKind::None => StateChoice::None,
+                StateKind::TrailingWindow => StateChoice::TrailingWindow { days: 1 },
             }
         }
-        (NodeConfig::State { state, .. }, "column" | "overlap" | "lookback" | "over") => {
-            match (state, key) {
-                (StateChoice::Watermark { column, .. }, "column") => *column = pick(raw)?,
-                (
-                    StateChoice::Watermark {
-                        overlap_minutes, ..
-                    },
-                    "overlap",
-                ) => *overlap_minutes = OVERLAP.parse(raw)?,
-                (StateChoice::PartitionList { lookback, .. }, "lookback") => {
-                    *lookback = LOOKBACK.parse(raw)?
-                }
-                (StateChoice::PartitionList { over, .. }, "over") => *over = pick(raw)?,
-                _ => return missing(),
+        (
+            NodeConfig::State { state, .. },
+            "column" | "overlap" | "lookback" | "over" | "window",
+        ) => match (state, key) {
+            (StateChoice::Watermark { column, .. }, "column") => *column = pick(raw)?,
+            (
+                StateChoice::Watermark {
+                    overlap_minutes, ..
+                },
+                "overlap",
+            ) => *overlap_minutes = OVERLAP.parse(raw)?,
+            (StateChoice::PartitionList { lookback, .. }, "lookback") => {
+                *lookback = LOOKBACK.parse(raw)?
             }
-        }
+            (StateChoice::PartitionList { over, .. }, "over") => *over = pick(raw)?,
+            (StateChoice::TrailingWindow { days }, "window") => *days = LOOKBACK.parse(raw)?,
+            _ => return missing(),
+        },
         (NodeConfig::State { commit, .. }, "commit") => *commit = pick(raw)?,
         (NodeConfig::Transform { logic, .. }, "logic") => *logic = pick(raw)?,
         (NodeConfig::Transform { reads, .. }, "reads") => *reads = pick(raw)?,

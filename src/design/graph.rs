@@ -74,6 +74,10 @@ pub enum StateChoice {
         over: ListDate,
     },
     None,
+    /// Rebuild the run's day and the `days` before it, remembering nothing.
+    TrailingWindow {
+        days: u32,
+    },
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]

@@ -217,6 +217,9 @@ fn state(value: &Value, what: &str) -> Read<StateChoice> {
             lookback: whole(m, "lookback", what)?,
             over: named(m, "over", what)?,
         },
+        Some(StateKind::TrailingWindow) => StateChoice::TrailingWindow {
+            days: whole(m, "days", what)?,
+        },
         None => return Err(format!("{what}: unknown processing state “{name}”")),
     })
 }

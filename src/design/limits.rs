@@ -138,7 +138,8 @@ pub fn check_config(config: &NodeConfig) -> Result<(), String> {
             StateChoice::Watermark {
                 overlap_minutes, ..
             } => OVERLAP.check(*overlap_minutes).map(drop),
-            StateChoice::PartitionList { lookback, .. } => LOOKBACK.check(*lookback).map(drop),
+            StateChoice::PartitionList { lookback, .. }
+            | StateChoice::TrailingWindow { days: lookback } => LOOKBACK.check(*lookback).map(drop),
             StateChoice::None => Ok(()),
         },
         NodeConfig::Backfill {

@@ -34,6 +34,11 @@ pub enum ProcessingState {
     PartitionList { lookback: u32, over: ListDate },
     /// Full refresh: remember nothing, rebuild everything every run.
     None,
+    /// Rebuild the run's day and the `days` before it on every run, and
+    /// remember nothing: the chapter's `WHERE dt >= current_date - 3`, dbt
+    /// microbatch's `lookback`. A day the window has passed is never built
+    /// again, so a missed run's day stays missing.
+    TrailingWindow { days: u32 },
 }
 
 impl ProcessingState {

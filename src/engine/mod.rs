@@ -33,7 +33,7 @@ pub use config::{
 };
 pub use event::{Event, Id};
 pub use money::{Currency, FxRates, LogicVersion, Money};
-pub use script::{RunKind, RunSpec, Script};
+pub use script::{Outage, RunKind, RunSpec, Script};
 pub use simulate::{simulate, simulate_with, Detail};
 pub use state::StateValue;
 pub use trace::{Outcome, RunTrace, Verdict};

@@ -13,6 +13,10 @@ pub enum RunKind {
     Retry,
     /// An operator re-running a past day by hand.
     Manual,
+    /// A scheduled run the scheduler missed while it was down, run when it
+    /// came back (Airflow's `catchup`, Dagster's and SQLMesh's missing
+    /// intervals).
+    CatchUp,
 }
 
 impl RunKind {
@@ -21,6 +25,7 @@ impl RunKind {
             RunKind::Scheduled => "scheduled",
             RunKind::Retry => "retry",
             RunKind::Manual => "manual re-run",
+            RunKind::CatchUp => "catch-up",
         }
     }
 }
@@ -76,6 +81,24 @@ pub struct Interruption {
     pub rerun_at: Instant,
 }
 
+/// The scheduler is down from `from` until `until`: no run starts in
+/// between. When it returns it either goes on with the next scheduled run
+/// (the missed ones never happen) or first runs each missed scheduled run
+/// in order (`catch_up`). A retry that fell due while it was down runs when
+/// it returns, either way: the scheduler still owes it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Outage {
+    pub from: Instant,
+    pub until: Instant,
+    pub catch_up: bool,
+}
+
+impl Outage {
+    pub fn covers(&self, at: Instant) -> bool {
+        self.from <= at && at < self.until
+    }
+}
+
 #[derive(Clone, Debug, PartialEq)]
 pub struct Script {
     /// The first partition the pipeline owns.
@@ -87,6 +110,8 @@ pub struct Script {
     pub deploys: Vec<Deploy>,
     /// Faults of a backfill launched beside the runs.
     pub interruptions: Vec<Interruption>,
+    /// Times the scheduler was down.
+    pub outages: Vec<Outage>,
 }
 
 impl Script {
@@ -98,7 +123,13 @@ impl Script {
             runs,
             deploys: Vec::new(),
             interruptions: Vec::new(),
+            outages: Vec::new(),
         }
+    }
+
+    /// The outage `at` falls in, if any.
+    pub fn outage_at(&self, at: Instant) -> Option<&Outage> {
+        self.outages.iter().find(|o| o.covers(at))
     }
 
     /// The logic live at `at`: the last deploy at or before it, else `initial`.

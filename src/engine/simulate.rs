@@ -262,7 +262,7 @@ impl<'a> Simulation<'a> {
 
         if let Some(retry_at) = attempt.crash_then_retry_at {
             self.queue.push(Attempt {
-                at: retry_at,
+                at: retry_time(self.script, retry_at),
                 day: attempt.day,
                 kind: RunKind::Retry,
                 crash_then_retry_at: None,
@@ -362,19 +362,83 @@ impl Queue {
     }
 }
 
+/// The script's runs as the scheduler starts them: none while it is down;
+/// when it returns, the missed scheduled runs first, in order, if it
+/// catches up (each a minute after the last, so the queue keeps their
+/// order), else only what comes next.
 fn schedule(script: &Script) -> Queue {
-    let mut runs: Vec<Attempt> = script
-        .runs
-        .iter()
-        .map(|r| Attempt {
+    let mut runs: Vec<Attempt> = Vec::with_capacity(script.runs.len());
+    for r in &script.runs {
+        let attempt = Attempt {
             at: r.at,
             day: r.day,
             kind: r.kind,
             crash_then_retry_at: r.crash_then_retry_at,
-        })
-        .collect();
-    crate::order::sort_by_key(&mut runs, |r| r.at);
+        };
+        match script.outage_at(r.at) {
+            None => runs.push(attempt),
+            Some(o) if o.catch_up && r.kind == RunKind::Scheduled => runs.push(Attempt {
+                at: o.until,
+                kind: RunKind::CatchUp,
+                crash_then_retry_at: None,
+                ..attempt
+            }),
+            Some(_) => {}
+        }
+    }
+    crate::order::sort_by_key(&mut runs, |r| (r.at, r.day));
+    let mut last: Option<Instant> = None;
+    for run in &mut runs {
+        if run.kind == RunKind::CatchUp {
+            if let Some(next) =
+                last.and_then(|l| l.checked_add_signed(chrono::Duration::minutes(1)))
+            {
+                run.at = run.at.max(next);
+            }
+        }
+        last = Some(run.at);
+    }
     Queue(runs)
+}
+
+/// One attempt as the scheduler starts it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Planned {
+    pub at: Instant,
+    pub day: Day,
+    pub kind: RunKind,
+    pub crashes: bool,
+}
+
+/// Every attempt the scheduler starts for `script`, in order: its runs
+/// less those an outage skips, catch-ups, and each crash's retry. The
+/// same queue the simulation pops, so a runner outside the lab replays
+/// exactly the engine's attempts.
+pub fn planned(script: &Script) -> Vec<Planned> {
+    let mut queue = schedule(script);
+    let mut out = Vec::with_capacity(queue.0.len());
+    while let Some(a) = queue.pop() {
+        if let Some(retry_at) = a.crash_then_retry_at {
+            queue.push(Attempt {
+                at: retry_time(script, retry_at),
+                day: a.day,
+                kind: RunKind::Retry,
+                crash_then_retry_at: None,
+            });
+        }
+        out.push(Planned {
+            at: a.at,
+            day: a.day,
+            kind: a.kind,
+            crashes: a.crash_then_retry_at.is_some(),
+        });
+    }
+    out
+}
+
+/// When a retry due at `at` starts: then, or when the scheduler is back.
+fn retry_time(script: &Script, at: Instant) -> Instant {
+    script.outage_at(at).map_or(at, |o| o.until)
 }
 
 fn read(
@@ -445,6 +509,25 @@ fn read(
                 partitions: targets.into_iter().collect(),
                 targets: overwrite,
                 next_state: StateValue::Done(next),
+            }
+        }
+        (ProcessingState::TrailingWindow { days: window }, _) => {
+            let first = shift(day, -i64::from(window)).max(start);
+            let targets: SortedSet<Day> = days(first, day).collect();
+            let rows = targets
+                .iter()
+                .flat_map(|dt| {
+                    bronze
+                        .partition(ListDate::EventDate, *dt, at)
+                        .iter()
+                        .copied()
+                })
+                .collect();
+            Read {
+                rows,
+                partitions: targets.iter().copied().collect(),
+                targets,
+                next_state: StateValue::Nothing,
             }
         }
         _ => {

@@ -22,7 +22,7 @@ impl StateValue {
         match config {
             ProcessingState::Watermark { .. } => StateValue::Watermark(None),
             ProcessingState::PartitionList { .. } => StateValue::Done(SortedSet::new()),
-            ProcessingState::None => StateValue::Nothing,
+            ProcessingState::None | ProcessingState::TrailingWindow { .. } => StateValue::Nothing,
         }
     }
 }
@@ -51,7 +51,7 @@ impl fmt::Display for StateValue {
                 }
                 Ok(())
             }
-            StateValue::Nothing => write!(f, "no state (full refresh)"),
+            StateValue::Nothing => write!(f, "no state"),
         }
     }
 }

@@ -77,6 +77,7 @@ fn state(state: ProcessingState) -> Value {
             "lookback": lookback,
             "over": match over { ListDate::EventDate => "dt", ListDate::ChangeDate => "change_date" },
         }),
+        ProcessingState::TrailingWindow { days } => json!({"kind": "window", "days": days}),
         ProcessingState::None => json!({"kind": "none"}),
     }
 }
@@ -90,23 +91,13 @@ pub fn write_name(write: WriteMode) -> &'static str {
     }
 }
 
-/// Each run and its retry as attempts in time order, as the engine queues them.
+/// Each attempt in the order the engine's scheduler starts them (outages,
+/// catch-ups and retries included).
 fn attempts(script: &Script) -> Vec<Value> {
-    let mut all: Vec<(Instant, Value)> = Vec::new();
-    for run in &script.runs {
-        all.push((
-            run.at,
-            json!({"at": instant(run.at), "day": run.day.to_string(), "crashes": run.crash_then_retry_at.is_some()}),
-        ));
-        if let Some(retry) = run.crash_then_retry_at {
-            all.push((
-                retry,
-                json!({"at": instant(retry), "day": run.day.to_string(), "crashes": false}),
-            ));
-        }
-    }
-    crate::order::sort_by_key(&mut all, |(at, _)| *at);
-    all.into_iter().map(|(_, v)| v).collect()
+    crate::engine::simulate::planned(script)
+        .into_iter()
+        .map(|a| json!({"at": instant(a.at), "day": a.day.to_string(), "crashes": a.crashes}))
+        .collect()
 }
 
 /// What the runners read: every pipeline's settings and attempts.

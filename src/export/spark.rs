@@ -72,6 +72,12 @@ pub fn module(replay: &Replay) -> String {
             ));
             targets = "targets";
         }
+        ProcessingState::TrailingWindow { days } => {
+            read.push_str(&format!(
+                "    # the trailing window: the run's day and the {days} day(s) before it, every\n    # run, with nothing remembered: a day the window has passed is never read again\n    targets = state.targets(run.day)\n    rows = rows.where(F.col(\"dt\").isin(targets))\n"
+            ));
+            targets = "targets";
+        }
         ProcessingState::None => {
             read.push_str("    # no state: every run reads everything that has arrived\n");
         }
@@ -110,7 +116,7 @@ pub fn module(replay: &Replay) -> String {
         }
     };
     let commit = match (p.state, p.commit) {
-        (ProcessingState::None, _) => "# No state to save: a crashed run changes nothing a retry depends on.",
+        (ProcessingState::None | ProcessingState::TrailingWindow { .. }, _) => "# No state to save: a crashed run changes nothing a retry depends on.",
         (_, CommitOrder::StateAfterWrite) => "# Write, then save the state: a crash between the two leaves the state\n# where it was, and the retry reads the same rows again.",
         (_, CommitOrder::StateBeforeWrite) => "# Save the state BEFORE the write: a crash between the two leaves the\n# state moved on and the batch never written.",
     };

@@ -101,6 +101,7 @@ pub fn run_name(run: &RunTrace) -> String {
         RunKind::Scheduled => "the run",
         RunKind::Retry => "the retry of the run",
         RunKind::Manual => "the manual re-run",
+        RunKind::CatchUp => "the catch-up run",
     };
     format!(
         "{what} for {} ({})",

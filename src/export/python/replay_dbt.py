@@ -38,10 +38,10 @@ def read_filter(pipeline, state, attempt):
         where.append(
             f"{state.spec['column']} > timestamp '{state.mark}' - interval '{overlap} minutes'"
         )
-    if state.kind() == "list":
+    if state.kind() in ("list", "window"):
         targets = state.targets(parse_day(attempt["day"]))
         listed = ", ".join(f"date '{d}'" for d in targets) or "null"
-        where.append(f"{state.spec['over']} in ({listed})")
+        where.append(f"{state.spec.get('over', 'dt')} in ({listed})")
     return " and ".join(where), targets
 
 
@@ -56,7 +56,7 @@ def main():
     check(dbt.invoke(["seed", "--profiles-dir", ".", "-q"]), "dbt seed")
     con = connect()
     con.execute(
-        "create table lab_control (pipeline varchar, run_at timestamp, mark timestamp, final_through date)"
+        "create table lab_control (pipeline varchar, run_at timestamp, run_day date, mark timestamp, final_through date)"
     )
     con.execute("create table lab_targets (pipeline varchar, dt date)")
     con.close()
@@ -80,8 +80,8 @@ def main():
             con.execute("delete from lab_targets where pipeline = ?", [name])
             final = state.final_through if state.blocks_final() else None
             con.execute(
-                "insert into lab_control values (?, ?, ?, ?)",
-                [name, parse_at(attempt["at"]), state.mark, final],
+                "insert into lab_control values (?, ?, ?, ?, ?)",
+                [name, parse_at(attempt["at"]), parse_day(attempt["day"]), state.mark, final],
             )
             for d in targets:
                 con.execute("insert into lab_targets values (?, ?)", [name, d])

@@ -2,7 +2,7 @@
 
 Written by Partition Lab. The runner next to this file asks the real tool
 to read and write; this module decides what each run may read (its
-watermark, or the partitions its list rebuilds) and when the state moves
+watermark, the partitions its list rebuilds, or its trailing window) and when the state moves
 on: after a successful write, or before it when the pipeline commits
 first. A crash falls between the two steps.
 """
@@ -42,8 +42,12 @@ class State:
         return self.spec["kind"]
 
     def targets(self, day):
-        """The partitions a list run rebuilds: every date not yet done, plus
-        the run's day and the lookback days before it."""
+        """The partitions a run rebuilds. A list: every date not yet done,
+        plus the run's day and the lookback days before it. A trailing
+        window: the run's day and the days before it, remembering nothing."""
+        if self.kind() == "window":
+            first = max(day - timedelta(days=self.spec["days"]), self.start)
+            return [first + timedelta(days=n) for n in range((day - first).days + 1)]
         window = max(day - timedelta(days=self.spec["lookback"]), self.start)
         out, d = [], self.start
         while d <= day:
