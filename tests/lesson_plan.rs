@@ -181,12 +181,21 @@ fn the_state_write_steps_say_what_the_lab_shows() {
     assert!(tuesday.read_ids.iter().any(|id| &**id == "o-105"));
     assert!(week.missing(Cell::ListOverwrite).is_empty());
     assert_eq!(lo.silver.partition(on(1)).len(), 5);
+    // The trailing window re-reads the same days, remembering none of them.
+    let tw = week.outcome(Cell::WindowOverwrite);
+    for (t, l) in tw.runs.iter().zip(&lo.runs) {
+        assert_eq!(t.partitions_read, l.partitions_read);
+        assert_eq!(t.state_after, partition_lab::engine::StateValue::Nothing);
+    }
+    assert!(week.missing(Cell::WindowOverwrite).is_empty());
+    assert_eq!(tw.silver.partition(on(1)).len(), 5);
     for said in [
         "o-105 arrives after the watermark, so Tuesday's run reads it",
         "deleting the four on-time orders o-101 to o-104",
         "Watermark + Append through the retry of Wednesday's crashed run",
         "Partition list + Append mostly through its lookback",
         "re-reads Monday within its one-day lookback and keeps all five",
+        "and so does the trailing window, which re-reads the same days remembering none of them",
     ] {
         assert!(step.shows.contains(said), "step 2 no longer says: {said}");
     }
@@ -196,7 +205,11 @@ fn the_state_write_steps_say_what_the_lab_shows() {
     let week = Week::of(step.href);
     assert_eq!(
         silent(step.href),
-        vec![Cell::WatermarkOverwrite, Cell::ListOverwrite]
+        vec![
+            Cell::WatermarkOverwrite,
+            Cell::ListOverwrite,
+            Cell::WindowOverwrite
+        ]
     );
     let late = week.event("o-105");
     assert_eq!(late.arrived_at.date(), on(3));
@@ -211,6 +224,14 @@ fn the_state_write_steps_say_what_the_lab_shows() {
         .filter(|r| r.at > late.arrived_at)
         .all(|r| !r.partitions_read.contains(&on(1))));
     assert_eq!(week.missing(Cell::ListOverwrite), ["o-105"]);
+    // The window passed Monday too: no run after o-105 arrived reads it.
+    assert_eq!(week.missing(Cell::WindowOverwrite), ["o-105"]);
+    assert!(week
+        .outcome(Cell::WindowOverwrite)
+        .runs
+        .iter()
+        .filter(|r| r.at > late.arrived_at)
+        .all(|r| !r.partitions_read.contains(&on(1))));
     assert!(!lo.checks.passed(CheckKind::ReconcileVsBronze));
     // Watermark + Overwrite: now Wednesday's run deletes Monday's four.
     let wo = week.outcome(Cell::WatermarkOverwrite);

@@ -1,4 +1,4 @@
-//! The State x Write lab's view models for all 48 control combinations,
+//! The State x Write lab's view models for all 240 control combinations,
 //! checked against the engine's own trace and invariants.
 
 // Test code: a panic is how a test fails.
@@ -7,15 +7,19 @@
 use partition_lab::engine::{CheckKind, CommitOrder, Verdict};
 use partition_lab::labs::state_write::explain::{verdict, VerdictKind};
 use partition_lab::labs::state_write::view::{cell_view, ChipMark};
-use partition_lab::labs::state_write::{run, script, Cell, Controls, LateOrder};
+use partition_lab::labs::state_write::{run, run_count, script, Cell, Controls, Down, LateOrder};
 
 #[test]
 fn every_cell_view_matches_the_engine_for_every_combination_and_run() {
     for controls in Controls::all() {
         let script = script(&controls);
         for (cell, outcome) in run(&controls) {
-            let expected_runs = if controls.crash { 8 } else { 7 };
-            assert_eq!(outcome.runs.len(), expected_runs);
+            assert_eq!(outcome.runs.len(), run_count(&controls));
+            let down = script.outages.first();
+            assert!(outcome
+                .runs
+                .iter()
+                .all(|r| down.is_none_or(|o| !o.covers(r.at))));
             for (index, trace) in outcome.runs.iter().enumerate() {
                 let view = cell_view(cell, &outcome, index).expect("a view for every run");
                 let snapshot = trace
@@ -78,6 +82,13 @@ fn every_cell_view_matches_the_engine_for_every_combination_and_run() {
                     for kind in failing {
                         assert!(v.headline.contains(kind.name()), "{}", v.headline);
                     }
+                    let text = v.details.join(" ");
+                    for id in outcome.lost() {
+                        assert!(
+                            text.contains(&*id),
+                            "{cell:?} {controls:?}: {id} not explained in {text}"
+                        );
+                    }
                 }
                 Verdict::Silent => {
                     assert_eq!(v.kind, VerdictKind::Silent);
@@ -113,7 +124,7 @@ fn full_refresh_is_correct_whatever_the_controls() {
 fn list_with_overwrite_is_correct_exactly_when_the_lookback_reaches_the_late_order() {
     for controls in Controls::all()
         .into_iter()
-        .filter(|c| c.commit == CommitOrder::StateAfterWrite)
+        .filter(|c| c.commit == CommitOrder::StateAfterWrite && c.down == Down::Off)
     {
         let (_, outcome) = run(&controls)
             .into_iter()
@@ -178,4 +189,106 @@ fn saving_state_first_is_explained_as_a_crash_before_the_write() {
         text.contains("saved its state and then crashed before writing"),
         "{text}"
     );
+}
+
+/// SPEC 11 in the lab: after the scheduler's outage without catch-up, the
+/// trailing window never builds the missed days its first run back cannot
+/// reach, and says so with their ids, the run that was due and the window;
+/// with catch-up every day is built.
+#[test]
+fn the_trailing_window_loses_the_days_an_outage_passed_and_says_why() {
+    for down in [Down::WedToFri, Down::TueToSat] {
+        for lookback in 0..=2 {
+            for catch_up in [false, true] {
+                let controls = Controls {
+                    late: LateOrder::Off,
+                    crash: false,
+                    lookback,
+                    down,
+                    catch_up,
+                    ..Controls::default()
+                };
+                let script = script(&controls);
+                let (_, outcome) = run(&controls)
+                    .into_iter()
+                    .find(|(c, _)| *c == Cell::WindowOverwrite)
+                    .expect("the window cell");
+                let outage = script.outages[0];
+                // The missed days, and the first run back's day.
+                let missed: Vec<_> = script
+                    .runs
+                    .iter()
+                    .filter(|r| outage.covers(r.at))
+                    .map(|r| r.day)
+                    .collect();
+                let back = script
+                    .runs
+                    .iter()
+                    .find(|r| r.at >= outage.until)
+                    .expect("a run back")
+                    .day;
+                let passed: Vec<_> = missed
+                    .iter()
+                    .copied()
+                    .filter(|d| {
+                        *d < partition_lab::engine::calendar::shift(back, -i64::from(lookback))
+                    })
+                    .collect();
+                let empty: Vec<_> = missed
+                    .iter()
+                    .copied()
+                    .filter(|d| outcome.silver.partition(*d).is_empty())
+                    .collect();
+                let v = verdict(&outcome, &Cell::WindowOverwrite.config(&controls), &script);
+                if catch_up {
+                    assert!(empty.is_empty(), "{controls:?}");
+                    assert_eq!(v.kind, VerdictKind::Correct, "{controls:?}");
+                    continue;
+                }
+                assert_eq!(empty, passed, "{controls:?}");
+                assert!(
+                    !passed.is_empty(),
+                    "every outage here outlasts a 2-day window"
+                );
+                // Loud: the empty partitions check sees the hole.
+                assert_eq!(v.kind, VerdictKind::Loud, "{controls:?}");
+                assert!(
+                    v.headline.contains("non-empty partitions")
+                        || v.headline.contains("partitions"),
+                    "{}",
+                    v.headline
+                );
+                let text = v.details.join(" ");
+                assert!(text.contains("while the scheduler was down"), "{text}");
+                // From the trace: the first run back and what it rebuilt.
+                let first_back = outcome
+                    .runs
+                    .iter()
+                    .find(|r| r.at >= outage.until)
+                    .expect("a run back");
+                assert_eq!(first_back.partitions_read.len(), lookback as usize + 1);
+                assert!(passed
+                    .iter()
+                    .all(|d| !first_back.partitions_read.contains(d)));
+                assert!(
+                    text.contains(&format!(
+                        "The first run back ({} {}",
+                        partition_lab::engine::calendar::weekday_short(first_back.at.date()),
+                        partition_lab::engine::calendar::hh_mm(first_back.at)
+                    )),
+                    "{text}"
+                );
+                assert!(text.contains("remembers nothing never builds it"), "{text}");
+                // The partition list with the same lookback builds every day.
+                let (_, list) = run(&controls)
+                    .into_iter()
+                    .find(|(c, _)| *c == Cell::ListOverwrite)
+                    .expect("the list cell");
+                assert!(
+                    missed.iter().all(|d| !list.silver.partition(*d).is_empty()),
+                    "{controls:?}"
+                );
+            }
+        }
+    }
 }

@@ -33,9 +33,9 @@ pub const LESSON: [Step; 6] = [
         minutes: 10,
         title: "Remembering where the last run stopped",
         href: "/lab/state-write?late=tue&crash=on&lookback=1&commit=after&run=1&present=1",
-        ask: "Four pipelines load the same week; one order arrives a day late and one night's run crashes after writing. Which pipeline loses orders without a single usual check failing?",
+        ask: "Six pipelines load the same week; one order arrives a day late and one night's run crashes after writing. Which pipeline loses orders without a single usual check failing?",
         reveal: "Take the room's vote in \"Predict first\", then step with → to the last run.",
-        shows: "Watermark + Overwrite, and the order it loses is not the late one. Monday's late order o-105 arrives after the watermark, so Tuesday's run reads it, and then overwrites Monday's partition with that one row, deleting the four on-time orders o-101 to o-104. The watermark has passed them, so no run reads them again, and every usual check passes. The append pipelines fail loudly with duplicates: Watermark + Append through the retry of Wednesday's crashed run, Partition list + Append mostly through its lookback, which re-reads yesterday and appends it again every night. Partition list + Overwrite re-reads Monday within its one-day lookback and keeps all five.",
+        shows: "Watermark + Overwrite, and the order it loses is not the late one. Monday's late order o-105 arrives after the watermark, so Tuesday's run reads it, and then overwrites Monday's partition with that one row, deleting the four on-time orders o-101 to o-104. The watermark has passed them, so no run reads them again, and every usual check passes. The append pipelines fail loudly with duplicates: Watermark + Append through the retry of Wednesday's crashed run, Partition list + Append mostly through its lookback, which re-reads yesterday and appends it again every night. Partition list + Overwrite re-reads Monday within its one-day lookback and keeps all five, and so does the trailing window, which re-reads the same days remembering none of them.",
     },
     Step {
         minutes: 7,
@@ -43,7 +43,7 @@ pub const LESSON: [Step; 6] = [
         href: "/lab/state-write?late=wed&crash=on&lookback=1&commit=after&run=1&present=1",
         ask: "Same week, but the late order arrives one day later. Does the partition list still save it?",
         reveal: "Lock in a prediction, then step to the last run.",
-        shows: "No: o-105 now arrives on Wednesday, after Tuesday's run re-read Monday, and Monday is older than every later run's one-day lookback, so Partition list + Overwrite loses it silently too; only reconciling against bronze notices. Watermark + Overwrite still deletes o-101 to o-104, now when Wednesday's run overwrites Monday with o-105 alone. A lookback is a bet on how late data can be; the next lab measures that bet.",
+        shows: "No: o-105 now arrives on Wednesday, after Tuesday's run re-read Monday, and Monday is older than every later run's one-day lookback, so Partition list + Overwrite loses it silently too, and the trailing window with it (its one-day window has passed Monday too); only reconciling against bronze notices. Watermark + Overwrite still deletes o-101 to o-104, now when Wednesday's run overwrites Monday with o-105 alone. A lookback is a bet on how late data can be; the next lab measures that bet.",
     },
     Step {
         minutes: 10,

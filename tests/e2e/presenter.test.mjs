@@ -173,14 +173,14 @@ test('/teach?present=1: a clicker walks the plan step by step; a step opened fro
   await context.close();
 });
 
-test('State x Write on a projector: all five pipelines on one screen, counted from the same cells', async () => {
+test('State x Write on a projector: all six pipelines on one screen, counted from the same cells', async () => {
   const { context, page, errors } = await projector();
   await page.goto(`${env.url}/lab/state-write?present=1&predict=skip&late=wed&run=8`);
   const room = page.locator('table[data-figure="room"]');
   await room.waitFor();
-  assert.equal(await room.locator('tbody tr').count(), 5);
+  assert.equal(await room.locator('tbody tr').count(), 6);
   const box = await room.boundingBox();
-  assert.ok(box.height <= 1080, `the five pipelines take ${box.height}px`);
+  assert.ok(box.height <= 1080, `the six pipelines take ${box.height}px`);
   const rows = await room.locator('tbody tr').allInnerTexts();
   assert.match(rows[0], /^Watermark \+ Append/);
   assert.ok(rows.some((r) => r.includes('❐')), 'an append doubles a day');
@@ -239,7 +239,7 @@ test('side by side: State x Write pins two cells next to each other', async () =
   // Unpinning one brings the others back to choose a new pair from.
   await page.getByRole('button', { name: 'Pin Watermark + Overwrite side by side' }).click();
   await page.waitForURL(/pin=partition_list_overwrite(&|$)/);
-  assert.equal(await page.locator('.cells .cell:visible').count(), 5);
+  assert.equal(await page.locator('.cells .cell:visible').count(), 6);
   assert.match(await page.locator('.pinned-note').innerText(), /^Pinned: Partition list \+ Overwrite\. Pin one more/);
   await page.getByRole('button', { name: 'Pin Partition list + Append side by side' }).click();
   await page.waitForURL(/pin=partition_list_overwrite,partition_list_append/);
@@ -248,7 +248,7 @@ test('side by side: State x Write pins two cells next to each other', async () =
   assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
   await page.getByRole('button', { name: 'Show all cells' }).click();
   await page.waitForFunction(() => !location.search.includes('pin='));
-  assert.equal(await page.locator('.cells .cell:visible').count(), 5);
+  assert.equal(await page.locator('.cells .cell:visible').count(), 6);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
 import { launch, openPage, axe, smallText } from './browser.mjs';
 
-const CELLS = ['Watermark + Append', 'Watermark + Overwrite', 'Partition list + Append', 'Partition list + Overwrite', 'Full refresh'];
+const CELLS = ['Watermark + Append', 'Watermark + Overwrite', 'Partition list + Append', 'Partition list + Overwrite', 'Trailing window + Overwrite', 'Full refresh'];
 
 let env;
 before(async () => { env = await launch(); });
@@ -60,6 +60,7 @@ test('the default week shows SPEC 4\'s outcome table at the last run', async () 
     'Watermark + Overwrite': [1, 4, 4, 4, 4, 4, 4],
     'Partition list + Append': [9, 12, 12, 8, 8, 8, 4],
     'Partition list + Overwrite': [5, 4, 4, 4, 4, 4, 4],
+    'Trailing window + Overwrite': [5, 4, 4, 4, 4, 4, 4],
     'Full refresh': [5, 4, 4, 4, 4, 4, 4],
   });
   const wa = page.getByRole('region', { name: 'Watermark + Append', exact: true });
@@ -114,7 +115,7 @@ test('before the prediction nothing tells the pipelines apart; locking in keeps 
   await other.goto(link);
   await other.waitForSelector('.verdict');
   assert.match(await other.locator('.prediction-result').innerText(), /^✓ Right: you picked Watermark \+ Overwrite/);
-  assert.equal(await other.locator('.verdict').count(), 5);
+  assert.equal(await other.locator('.verdict').count(), 6);
   await other.close();
 
   await page.getByRole('button', { name: 'Hide the verdicts and predict again' }).click();
@@ -126,15 +127,53 @@ test('before the prediction nothing tells the pipelines apart; locking in keeps 
   await context.close();
 });
 
-test('two silent pipelines: the question takes several, and the feedback says which were found', async () => {
+test('the scheduler down Wed to Fri: the trailing window never builds the days it passed, the list catches up, catch-up saves both', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/state-write?late=off&crash=off&lookback=1&down=wed-fri&catchup=off');
+  // Before the prediction the holes are not drawn: every cell the same.
+  assert.deepEqual(await answers(page), { verdicts: 0, missing: 0, duplicates: 0, failedChecks: 0, deleted: 0 });
+  const week = page.locator('details.week');
+  assert.match(await week.locator('.outage-note').innerText(), /down from Wed 00:00 to Fri 09:00: no run starts in between; then it carries on with the next scheduled run, and the runs it missed never happen/);
+  const runsFor = (day) => week.locator('tbody tr').filter({ hasText: day }).locator('td').last().innerText();
+  assert.equal(await runsFor('Tue 06-02'), '✕ no run: due Wed 00:15, the scheduler was down');
+  assert.equal(await runsFor('Fri 06-05'), 'Run 2: Sat 00:15, for Fri 06-05');
+  await page.getByRole('button', { name: 'Skip the prediction', exact: true }).click();
+  await page.waitForURL(/predict=skip/);
+  await page.getByRole('button', { name: 'Last', exact: true }).click();
+  const window = 'Trailing window + Overwrite';
+  assert.deepEqual(await rowsPerDay(page, window), [4, 0, 0, 4, 4, 4, 4]);
+  assert.deepEqual(await rowsPerDay(page, 'Partition list + Overwrite'), [4, 4, 4, 4, 4, 4, 4]);
+  const said = await verdictText(page, window);
+  assert.match(said, /Loud/);
+  assert.match(said, /o-201, o-202, o-203 and o-204 were never built: the run for Tue 06-02 was due Wed 00:15, while the scheduler was down \(Wed 00:00 to Fri 09:00\)\. The first run back \(Sat 00:15, for Fri 06-05\) rebuilt only Thu and Fri/);
+  assert.match(said, /o-301, o-302, o-303 and o-304 were never built/);
+  assert.match(await verdictText(page, 'Partition list + Overwrite'), /Correct/);
+  // Catch-up: the scheduler runs what it missed when it is back, in order.
+  await page.getByRole('radio', { name: 'it catches up the missed runs first' }).check();
+  await page.waitForURL(/catchup=on/);
+  assert.match(await week.locator('.outage-note').innerText(), /then it catches up: it first runs every run it missed/);
+  assert.equal(await runsFor('Tue 06-02'), 'Run 2: Fri 09:00, for Tue 06-02 (catch-up)');
+  assert.equal(await runsFor('Thu 06-04'), 'Run 4: Fri 09:02, for Thu 06-04 (catch-up)');
+  await page.getByRole('button', { name: 'Last', exact: true }).click();
+  assert.deepEqual(await rowsPerDay(page, window), [4, 4, 4, 4, 4, 4, 4]);
+  assert.match(await verdictText(page, window), /Correct/);
+  // The link holds the outage.
+  const q = query(page);
+  assert.equal(`${q.down} ${q.catchup}`, 'wed-fri on');
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('three silent pipelines: the question takes several, and the feedback says which were found', async () => {
   const { page, errors, context } = await openPage(env, '/lab/state-write?late=wed');
   assert.match(await page.locator('.predict legend').innerText(), /there can be more than one/);
   await reveal(page, 'Watermark + Overwrite');
   assert.match(await page.locator('.prediction-result').innerText(),
-    /^◐ Partly: you picked Watermark \+ Overwrite\. With these settings the silent ones are Watermark \+ Overwrite and Partition list \+ Overwrite\. So you found Watermark \+ Overwrite, missed Partition list \+ Overwrite\./);
+    /^◐ Partly: you picked Watermark \+ Overwrite\. With these settings the silent ones are Watermark \+ Overwrite, Partition list \+ Overwrite and Trailing window \+ Overwrite\. So you found Watermark \+ Overwrite, missed Partition list \+ Overwrite and Trailing window \+ Overwrite\./);
   await page.getByRole('button', { name: 'Hide the verdicts and predict again' }).click();
-  await reveal(page, 'Watermark + Overwrite', 'Partition list + Overwrite');
-  assert.equal(query(page).predict, 'watermark_overwrite,partition_list_overwrite');
+  await reveal(page, 'Watermark + Overwrite', 'Partition list + Overwrite', 'Trailing window + Overwrite');
+  assert.equal(query(page).predict, 'watermark_overwrite,partition_list_overwrite,trailing_window_overwrite');
   assert.match(await page.locator('.prediction-result').innerText(), /^✓ Right/);
   // "None of them" is the one choice that excludes the others.
   await page.getByRole('button', { name: 'Hide the verdicts and predict again' }).click();
@@ -152,7 +191,7 @@ test('an instructor can skip the prediction', async () => {
   assert.match(await page.locator('.prediction-result').innerText(), /Prediction skipped/);
   await page.getByRole('button', { name: 'Last', exact: true }).click();
   await page.locator('.verdict').first().waitFor();
-  assert.equal(await page.locator('.verdict').count(), 5);
+  assert.equal(await page.locator('.verdict').count(), 6);
   // Skipping holds when the controls change; a guess would not.
   await page.getByRole('radio', { name: 'arrives Wed 03:10' }).check();
   await page.waitForURL(/late=wed/);
@@ -246,7 +285,7 @@ test('the URL carries the whole state and restores it', async () => {
   assert.match(await page.locator('.current-run').innerText(), /^Run 3: Thu 00:15, for Wed 06-03$/);
   await page.getByRole('radio', { name: 'after the write' }).check();
   await page.waitForURL(/commit=after/);
-  assert.deepEqual(query(page), { late: 'wed', crash: 'off', lookback: '2', commit: 'after', run: '3', present: '0', predict: 'skip' });
+  assert.deepEqual(query(page), { late: 'wed', crash: 'off', lookback: '2', commit: 'after', down: 'off', catchup: 'off', run: '3', present: '0', predict: 'skip' });
   await page.reload();
   await page.waitForSelector('main h1');
   assert.equal(await page.getByRole('radio', { name: 'after the write' }).isChecked(), true);

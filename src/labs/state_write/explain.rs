@@ -162,6 +162,7 @@ fn loss_story(
             continue;
         };
         let dt = event.event_date();
+        let mut stories_never_built = false;
         let how = if let Some(run) = outcome.deleted_by(id) {
             let kept = run
                 .writes
@@ -186,6 +187,9 @@ fn loss_story(
                 run.attempt + 1,
                 day_label(run.day),
             )
+        } else if let Some(missed) = never_built(outcome, script, dt) {
+            stories_never_built = true;
+            missed
         } else {
             format!(
                 "{{IDS}} arrived {} {}, after the run that built {} had finished, and no run read {} again.",
@@ -195,10 +199,20 @@ fn loss_story(
                 weekday_short(dt),
             )
         };
-        let story = format!(
-            "{how} {}",
-            never_again(outcome, config, event.arrived_at, dt)
-        );
+        // A day never built needs no word on the runs that would have re-read it.
+        let skipped = if stories_never_built {
+            String::new()
+        } else {
+            skipped_rereads(outcome, config, script, event.arrived_at, dt)
+        };
+        let story = if stories_never_built {
+            how
+        } else {
+            format!(
+                "{how}{skipped} {}",
+                never_again(outcome, config, event.arrived_at, dt)
+            )
+        };
         match stories.iter_mut().find(|(s, _)| *s == story) {
             Some((_, ids)) => ids.push(id.clone()),
             None => stories.push((story, vec![id.clone()])),
@@ -215,6 +229,97 @@ fn loss_story(
                 .replace("{ITS}", if one { "its" } else { "their" })
         })
         .collect()
+}
+
+/// A trailing window's reach in words.
+fn window_words(days: u32) -> String {
+    match days {
+        0 => "its own day only".to_string(),
+        1 => "its day and the one before".to_string(),
+        n => format!("its day and the {n} before"),
+    }
+}
+
+/// "Mon 10:00" for an instant.
+fn when(at: chrono::NaiveDateTime) -> String {
+    format!(
+        "{} {}",
+        weekday_short(at.date()),
+        crate::engine::calendar::hh_mm(at)
+    )
+}
+
+/// The scheduler's outage in words: "Wed 00:00 to Fri 09:00".
+fn down_words(o: &crate::engine::Outage) -> String {
+    format!("{} to {}", when(o.from), when(o.until))
+}
+
+/// When no attempt ever read day `dt` because its own run fell in an
+/// outage: the story of a day never built.
+fn never_built(outcome: &Outcome, script: &Script, dt: Day) -> Option<String> {
+    if outcome.runs.iter().any(|r| r.partitions_read.contains(&dt)) {
+        return None;
+    }
+    let due = script.runs.iter().find(|r| r.day == dt)?;
+    let outage = script.outage_at(due.at)?;
+    let mut story = format!(
+        "{{IDS}} {{WAS}} never built: the run for {} was due {}, while the scheduler was down ({}).",
+        day_label(dt),
+        when(due.at),
+        down_words(outage),
+    );
+    if let Some(back) = outcome.runs.iter().find(|r| r.at >= outage.until) {
+        let rebuilt: Vec<&str> = back
+            .partitions_read
+            .iter()
+            .map(|d| weekday_short(*d))
+            .collect();
+        story.push_str(&format!(
+            " The first run back ({}, for {}) rebuilt only {}, so {} was already behind it, and a pipeline that remembers nothing never builds it.",
+            when(back.at),
+            day_label(back.day),
+            list(&rebuilt.iter().map(|s| s.to_string()).collect::<Vec<_>>()),
+            weekday_short(dt),
+        ));
+    }
+    Some(story)
+}
+
+/// The runs that would have re-read day `dt` after a row of it arrived, but
+/// fell while the scheduler was down and never ran: a lookback (or window)
+/// is a bet that every night's run happens.
+fn skipped_rereads(
+    outcome: &Outcome,
+    config: &PipelineConfig,
+    script: &Script,
+    arrived: chrono::NaiveDateTime,
+    dt: Day,
+) -> String {
+    let reach = match config.state {
+        ProcessingState::PartitionList { lookback, .. } => lookback,
+        ProcessingState::TrailingWindow { days } => days,
+        _ => return String::new(),
+    };
+    let ran = |day: Day| outcome.runs.iter().any(|r| r.day == day && !r.crashed);
+    let skipped: Vec<&crate::engine::RunSpec> = script
+        .runs
+        .iter()
+        .filter(|r| r.at > arrived && r.day >= dt && r.day <= shift(dt, i64::from(reach)))
+        .filter(|r| script.outage_at(r.at).is_some() && !ran(r.day))
+        .collect();
+    match (skipped.first(), skipped.len()) {
+        (None, _) => String::new(),
+        (Some(run), 1) => format!(
+            " The run for {}, which would have re-read {}, was due {} while the scheduler was down, and never ran.",
+            day_label(run.day),
+            weekday_short(dt),
+            when(run.at),
+        ),
+        (Some(_), n) => format!(
+            " {n} runs that would have re-read {} fell while the scheduler was down, and never ran.",
+            weekday_short(dt),
+        ),
+    }
 }
 
 /// Why no future run reads a lost row again, from the pipeline's final state.
@@ -242,6 +347,18 @@ fn never_again(
                 )
             } else {
                 format!("{} is still inside the next run's lookback, which will re-read it.", weekday_short(dt))
+            }
+        }
+        (ProcessingState::TrailingWindow { days }, _) => {
+            let next_window_start = last_day.map(|d| shift(d, 1 - i64::from(days)));
+            if next_window_start.is_some_and(|start| dt < start) {
+                format!(
+                    "{} is older than every future run's window ({}), and a trailing window remembers nothing, so no run will read it again.",
+                    weekday_short(dt),
+                    window_words(days),
+                )
+            } else {
+                format!("{} is still inside the next run's window, which will re-read it.", weekday_short(dt))
             }
         }
         _ => "No later run reads it again.".to_string(),

@@ -1,4 +1,4 @@
-//! The State x Write lab (SPEC 4): controls, the fixed week, the five
+//! The State x Write lab (SPEC 4): controls, the fixed week, the six
 //! pipelines, what each cell shows for a run, and the verdicts' wording.
 
 pub mod code;
@@ -9,5 +9,5 @@ pub mod query;
 pub mod room;
 pub mod view;
 
-pub use model::{monday, run, run_count, script, Cell, Controls, LateOrder};
+pub use model::{monday, run, run_count, script, Cell, Controls, Down, LateOrder};
 pub use predict::Guess;

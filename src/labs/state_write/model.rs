@@ -1,12 +1,12 @@
 //! The State x Write lab's model: its controls, the fixed week it replays
-//! (SPEC 4) and the five pipelines it compares.
+//! (SPEC 4) and the six pipelines it compares.
 
 use serde::{Deserialize, Serialize};
 
 use crate::engine::calendar::{at, days, shift, Day};
 use crate::engine::{
-    simulate, CommitOrder, Event, Money, Outcome, PipelineConfig, ProcessingState, RunSpec, Script,
-    WriteMode,
+    simulate, CommitOrder, Event, Money, Outage, Outcome, PipelineConfig, ProcessingState, RunSpec,
+    Script, WriteMode,
 };
 
 /// When the late order o-105 (Monday 23:58) shows up, if at all.
@@ -45,6 +45,46 @@ impl LateOrder {
     }
 }
 
+/// When the scheduler is down, if at all.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Down {
+    #[default]
+    Off,
+    /// Wed 00:00 to Fri 09:00: the runs for Tue, Wed and Thu are missed.
+    WedToFri,
+    /// Tue 00:00 to Sat 09:00: the runs for Mon to Fri are missed.
+    TueToSat,
+}
+
+crate::vocabulary::choice!(Down {
+    Off => "off", "never down";
+    WedToFri => "wed-fri", "down Wed 00:00 to Fri 09:00";
+    TueToSat => "tue-sat", "down Tue 00:00 to Sat 09:00";
+});
+
+impl Down {
+    pub const ALL: [Down; 3] = [Down::Off, Down::WedToFri, Down::TueToSat];
+
+    /// Days after Monday it goes down and comes back (at 09:00).
+    fn span(self) -> Option<(i64, i64)> {
+        match self {
+            Down::Off => None,
+            Down::WedToFri => Some((2, 4)),
+            Down::TueToSat => Some((1, 5)),
+        }
+    }
+
+    /// The outage in the week, if the scheduler goes down.
+    pub fn outage(self, catch_up: bool) -> Option<Outage> {
+        let (from, until) = self.span()?;
+        Some(Outage {
+            from: at(shift(monday(), from), 0, 0),
+            until: at(shift(monday(), until), 9, 0),
+            catch_up,
+        })
+    }
+}
+
 /// Everything the student can change.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Controls {
@@ -52,6 +92,9 @@ pub struct Controls {
     pub crash: bool,
     pub lookback: u32,
     pub commit: CommitOrder,
+    /// The scheduler's outage, and whether it catches up when it is back.
+    pub down: Down,
+    pub catch_up: bool,
 }
 
 impl Default for Controls {
@@ -61,48 +104,70 @@ impl Default for Controls {
             crash: true,
             lookback: 1,
             commit: CommitOrder::StateAfterWrite,
+            down: Down::Off,
+            catch_up: false,
         }
     }
 }
 
 impl Controls {
-    /// All 48 combinations the lab offers.
+    /// All 240 combinations the lab offers (catch-up is only a choice
+    /// while the scheduler goes down).
     pub fn all() -> Vec<Controls> {
         let mut all = Vec::new();
         for late in LateOrder::ALL {
             for crash in [true, false] {
                 for lookback in 0..=2 {
                     for commit in [CommitOrder::StateAfterWrite, CommitOrder::StateBeforeWrite] {
-                        all.push(Controls {
-                            late,
-                            crash,
-                            lookback,
-                            commit,
-                        });
+                        for (down, catch_up) in Self::outages() {
+                            all.push(Controls {
+                                late,
+                                crash,
+                                lookback,
+                                commit,
+                                down,
+                                catch_up,
+                            });
+                        }
                     }
                 }
             }
         }
         all
     }
+
+    /// Each outage the lab offers, with and without catch-up.
+    pub fn outages() -> [(Down, bool); 5] {
+        [
+            (Down::Off, false),
+            (Down::WedToFri, false),
+            (Down::WedToFri, true),
+            (Down::TueToSat, false),
+            (Down::TueToSat, true),
+        ]
+    }
 }
 
-/// The five pipelines side by side.
+/// The six pipelines side by side.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum Cell {
     WatermarkAppend,
     WatermarkOverwrite,
     ListAppend,
     ListOverwrite,
+    /// Rebuild the run's day and the lookback's days before it, remembering
+    /// nothing (SPEC 11).
+    WindowOverwrite,
     FullRefresh,
 }
 
 impl Cell {
-    pub const ALL: [Cell; 5] = [
+    pub const ALL: [Cell; 6] = [
         Cell::WatermarkAppend,
         Cell::WatermarkOverwrite,
         Cell::ListAppend,
         Cell::ListOverwrite,
+        Cell::WindowOverwrite,
         Cell::FullRefresh,
     ];
 
@@ -113,6 +178,7 @@ impl Cell {
             Cell::WatermarkOverwrite => "watermark_overwrite",
             Cell::ListAppend => "partition_list_append",
             Cell::ListOverwrite => "partition_list_overwrite",
+            Cell::WindowOverwrite => "trailing_window_overwrite",
             Cell::FullRefresh => "full_refresh",
         }
     }
@@ -123,6 +189,7 @@ impl Cell {
             Cell::WatermarkOverwrite => "Watermark + Overwrite",
             Cell::ListAppend => "Partition list + Append",
             Cell::ListOverwrite => "Partition list + Overwrite",
+            Cell::WindowOverwrite => "Trailing window + Overwrite",
             Cell::FullRefresh => "Full refresh",
         }
     }
@@ -138,6 +205,12 @@ impl Cell {
             }
             Cell::ListAppend => PipelineConfig::new(list, WriteMode::Append),
             Cell::ListOverwrite => PipelineConfig::new(list, WriteMode::OverwritePartition),
+            Cell::WindowOverwrite => PipelineConfig::new(
+                ProcessingState::TrailingWindow {
+                    days: controls.lookback,
+                },
+                WriteMode::OverwritePartition,
+            ),
             Cell::FullRefresh => PipelineConfig::full_refresh(),
         };
         config.with_commit(controls.commit)
@@ -189,7 +262,11 @@ pub fn script(controls: &Controls) -> Script {
             }
         })
         .collect();
-    Script::new(monday(), events, runs)
+    let mut script = Script::new(monday(), events, runs);
+    script
+        .outages
+        .extend(controls.down.outage(controls.catch_up));
+    script
 }
 
 /// Order amounts: readable pounds that differ by day and slot.
@@ -207,13 +284,7 @@ pub fn run(controls: &Controls) -> Vec<(Cell, Outcome)> {
 }
 
 /// How many run attempts the week has with these controls: the schedule
-/// plus one retry per crash.
+/// less what an outage skips, plus catch-ups and one retry per crash.
 pub fn run_count(controls: &Controls) -> usize {
-    let script = script(controls);
-    script.runs.len()
-        + script
-            .runs
-            .iter()
-            .filter(|r| r.crash_then_retry_at.is_some())
-            .count()
+    crate::engine::simulate::planned(&script(controls)).len()
 }

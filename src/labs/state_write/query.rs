@@ -1,6 +1,7 @@
 //! The lab's state in the URL query, so any moment can be bookmarked:
 //! `late=off|tue|wed|fri`, `crash=on|off`, `lookback=0|1|2`,
-//! `commit=after|before`, `run=<n>` (1-based; absent means the last run),
+//! `commit=after|before`, `down=off|wed-fri|tue-sat` (the scheduler's
+//! outage), `catchup=on|off`, `run=<n>` (1-based; absent means the last run),
 //! `present=0|1` (presenter mode), `pin=<cell>[,<cell>]` (presenter mode's
 //! side by side: up to two cells by their file names, say
 //! `watermark_overwrite`; written only when some are pinned).
@@ -74,6 +75,7 @@ pub fn parse(get: impl Fn(&str) -> Option<String>) -> (LabQuery, Vec<String>) {
     let mut query = LabQuery::default();
     query.controls.late = link::choice(&get, "late", query.controls.late, &mut notes);
     query.controls.commit = link::choice(&get, "commit", query.controls.commit, &mut notes);
+    query.controls.down = link::choice(&get, "down", query.controls.down, &mut notes);
     query.present = link::present(&get, &mut notes);
     let mut bad = |key: &str, given: &str, expected: &str, default: &str| {
         notes.push(crate::labs::link::ignored(key, given, expected, default));
@@ -83,6 +85,13 @@ pub fn parse(get: impl Fn(&str) -> Option<String>) -> (LabQuery, Vec<String>) {
             "on" => query.controls.crash = true,
             "off" => query.controls.crash = false,
             _ => bad("crash", &given, "on or off", "on"),
+        }
+    }
+    if let Some(given) = get("catchup") {
+        match given.trim().to_ascii_lowercase().as_str() {
+            "on" => query.controls.catch_up = true,
+            "off" => query.controls.catch_up = false,
+            _ => bad("catchup", &given, "on or off", "off"),
         }
     }
     if let Some(given) = get("lookback") {
@@ -154,11 +163,13 @@ pub fn to_query(
     guess: Option<&Guess>,
 ) -> String {
     let mut query = format!(
-        "late={}&crash={}&lookback={}&commit={}&run={}&present={}",
+        "late={}&crash={}&lookback={}&commit={}&down={}&catchup={}&run={}&present={}",
         controls.late.name(),
         if controls.crash { "on" } else { "off" },
         controls.lookback,
         controls.commit.name(),
+        controls.down.name(),
+        if controls.catch_up { "on" } else { "off" },
         run,
         u8::from(present),
     );
@@ -192,7 +203,9 @@ mod tests {
                 late: LateOrder::Tue,
                 crash: true,
                 lookback: 1,
-                commit: CommitOrder::StateAfterWrite
+                commit: CommitOrder::StateAfterWrite,
+                down: super::super::model::Down::Off,
+                catch_up: false,
             }
         );
         assert!(notes.is_empty());
@@ -235,9 +248,9 @@ mod tests {
     #[test]
     fn bad_values_fall_back_with_a_note_each() {
         let (query, notes) =
-            parse_str("late=sat&crash=maybe&lookback=7&commit=never&run=0&predict=everything");
+            parse_str("late=sat&crash=maybe&lookback=7&commit=never&run=0&predict=everything&down=sun&catchup=yes");
         assert_eq!(query, LabQuery::default());
-        assert_eq!(notes.len(), 6);
+        assert_eq!(notes.len(), 8);
         assert!(notes[0].contains("late=sat"));
         let long = "x".repeat(500);
         let (_, notes) = parse_str(&format!("late={long}"));

@@ -1,4 +1,4 @@
-//! What a room reads from the back: the five pipelines' silver at the run
+//! What a room reads from the back: the six pipelines' silver at the run
 //! on show, one line each, one short entry per day (how many orders are
 //! right, doubled, filed under the wrong day, missing), so every pipeline
 //! fits one projector screen. Built from the same cell views as the full

@@ -258,6 +258,22 @@ pub struct WeekDay {
 
 /// The fixed week as a timeline: what happened, what arrived late, which
 /// runs ran; `runs` is any cell's trace (they share the schedule).
+/// The scheduler's outage in a sentence, if the week has one.
+pub fn outage_sentence(script: &crate::engine::Script) -> Option<String> {
+    let o = script.outages.first()?;
+    let at = |t: crate::engine::Instant| format!("{} {}", weekday_short(t.date()), hh_mm(t));
+    let then = if o.catch_up {
+        "then it catches up: it first runs every run it missed, one after another, then carries on"
+    } else {
+        "then it carries on with the next scheduled run, and the runs it missed never happen"
+    };
+    Some(format!(
+        "The scheduler is down from {} to {}: no run starts in between; {then}.",
+        at(o.from),
+        at(o.until)
+    ))
+}
+
 pub fn week(script: &crate::engine::Script, runs: &[RunTrace]) -> Vec<WeekDay> {
     days(monday(), shift(monday(), 6))
         .map(|day| {
@@ -287,11 +303,23 @@ pub fn week(script: &crate::engine::Script, runs: &[RunTrace]) -> Vec<WeekDay> {
                 }
             }
             crate::order::sort_by(&mut placed, |a, b| (&a.1, &a.0).cmp(&(&b.1, &b.0)));
-            let runs = runs
+            let mut runs: Vec<String> = runs
                 .iter()
                 .filter(|r| r.day == day)
                 .map(run_label)
                 .collect();
+            // A run the outage skipped, and nothing caught up: say it was due.
+            if runs.is_empty() {
+                for due in script.runs.iter().filter(|r| r.day == day) {
+                    if script.outage_at(due.at).is_some() {
+                        runs.push(format!(
+                            "✕ no run: due {} {}, the scheduler was down",
+                            weekday_short(due.at.date()),
+                            hh_mm(due.at)
+                        ));
+                    }
+                }
+            }
             WeekDay {
                 day,
                 placed,

@@ -1,9 +1,10 @@
-//! The lab's controls: the late order, the crash, the lookback, the commit order.
+//! The lab's controls: the late order, the crash, the lookback, the commit
+//! order, the scheduler's outage and whether it catches up.
 
 use leptos::prelude::*;
 
 use crate::engine::CommitOrder;
-use crate::labs::state_write::LateOrder;
+use crate::labs::state_write::{Down, LateOrder};
 
 use super::super::widgets::{LinkNotes, RadioGroup};
 use super::Lab;
@@ -37,7 +38,7 @@ pub fn Controls() -> impl IntoView {
                     on_pick=move |crash| lab.update_controls(|s| s.crash = crash)
                 />
                 <RadioGroup
-                    legend="Partition list lookback"
+                    legend="Lookback (the list) and window (the trailing window)"
                     name="lookback"
                     options=vec![(0, "0 days"), (1, "1 day"), (2, "2 days")]
                     current=Signal::derive(move || settings.get().lookback)
@@ -53,6 +54,29 @@ pub fn Controls() -> impl IntoView {
                     current=Signal::derive(move || settings.get().commit)
                     on_pick=move |commit| lab.update_controls(|s| s.commit = commit)
                 />
+                <RadioGroup
+                    legend="The scheduler"
+                    name="down"
+                    options=vec![
+                        (Down::Off, "never down"),
+                        (Down::WedToFri, "down Wed 00:00 to Fri 09:00"),
+                        (Down::TueToSat, "down Tue 00:00 to Sat 09:00"),
+                    ]
+                    current=Signal::derive(move || settings.get().down)
+                    on_pick=move |down| lab.update_controls(|s| s.down = down)
+                />
+                <Show when=move || settings.get().down != Down::Off>
+                    <RadioGroup
+                        legend="When the scheduler is back"
+                        name="catchup"
+                        options=vec![
+                            (false, "it goes on with the next run"),
+                            (true, "it catches up the missed runs first"),
+                        ]
+                        current=Signal::derive(move || settings.get().catch_up)
+                        on_pick=move |catch_up| lab.update_controls(|s| s.catch_up = catch_up)
+                    />
+                </Show>
             </div>
         </section>
     }

@@ -270,7 +270,7 @@ pub fn StateWriteLab() -> impl IntoView {
                 />
             </div>
             <p class="lede explain-text">
-                "An incremental pipeline has to remember how far it got (a watermark, or a list of finished days) and has to write its rows somehow (append them, or overwrite each day it touches). Below, the four combinations and a full refresh replay the same week of orders. One order arrives late and one night's run crashes half-way. Scrub through the runs and watch where every order goes."
+                "An incremental pipeline has to remember how far it got (a watermark, or a list of finished days), or remember nothing and rebuild the last few days every night (a trailing window), and has to write its rows somehow (append them, or overwrite each day it touches). Below, five such pipelines and a full refresh replay the same week of orders. One order arrives late, one night's run crashes half-way, and if you like the scheduler goes down for days. Scrub through the runs and watch where every order goes."
             </p>
             <controls::Controls />
             <week::Week />

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 use crate::engine::calendar::weekday_short;
 use crate::labs::state_write::script;
-use crate::labs::state_write::view::week;
+use crate::labs::state_write::view::{outage_sentence, week};
 
 use super::Lab;
 
@@ -27,6 +27,7 @@ pub fn Week() -> impl IntoView {
             <p>
                 "Four orders a day, each reaching bronze two minutes after it happens. Every night at 00:15 each pipeline runs for the day before and sees only what has arrived by then. Amounts are fixed: o-101 is £12.00 and each later order a little more."
             </p>
+            {move || outage_sentence(&script(&lab.controls.get())).map(|said| view! { <p class="outage-note"><strong>"Outage. "</strong>{said}</p> })}
             <div class="table-wrap">
                 <table>
                     <caption class="visually-hidden">"Orders, late arrivals and runs, day by day"</caption>
