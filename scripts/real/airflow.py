@@ -1,5 +1,5 @@
-"""Loads the exported DAGs in Airflow 3.1 (the backfill lab's, and scenarios
-4 and 5's designs as "Export as code" shows them), creates the pool and
+"""Loads the exported DAGs in the Airflow check-real pins (the backfill
+lab's, and scenarios 4 and 5's designs as "Export as code" shows them), creates the pool and
 unpauses each DAG as the commands say, and dry-runs every exported backfill
 command, checking the logical dates Airflow would run are the plan's, one
 per partition.
@@ -83,7 +83,9 @@ def main():
         for line in lines:
             if line not in seen:
                 done = run([*shlex.split(line.replace("airflow", airflow, 1)), "--dry-run"])
-                listed = re.findall(r"^\s+- (\d{4}-\d\d-\d\dT?\s?\d\d:\d\d:\d\d\+00:00)$", done.stdout, re.M)
+                # Airflow 3.3 prints the runs as a table (logical_date,
+                # partition_key, partition_date); 3.1 printed a list.
+                listed = re.findall(r"^\s*(?:- |\| )(\d{4}-\d\d-\d\d[T ]\d\d:\d\d:\d\d\+00:00)\s*(?:\||$)", done.stdout, re.M)
                 seen[line] = [d.replace(" ", "T") for d in listed] if done.returncode == 0 else done.stderr[-400:]
             if seen[line] != dates:
                 wrong.append(f"{name}: `{line}` would run {seen[line]}, the plan is {dates}")

@@ -854,9 +854,14 @@ fn lateness_files() -> Vec<File> {
 
 fn main() {
     let Some(out) = std::env::args().nth(1) else {
-        eprintln!("usage: partition-lab-export <folder>");
+        eprintln!("usage: partition-lab-export <folder> | --pins");
         std::process::exit(2);
     };
+    // The pins scripts/check-real installs, from the versions every label names.
+    if out == "--pins" {
+        print!("{}", partition_lab::export::pins());
+        return;
+    }
     let root = Path::new(&out);
     for (dir, files) in [
         ("state-write", state_write()),

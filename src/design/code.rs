@@ -362,7 +362,7 @@ fn spark(design: &CompiledDesign, source: &str, target: &str) -> String {
     let write = match p.write {
         WriteMode::Append => format!("batch.write.mode(\"append\").insertInto(\"{target}\")"),
         WriteMode::OverwritePartition => format!(
-            "spark.conf.set(\"spark.sql.sources.partitionOverwriteMode\", \"dynamic\")\nbatch.write.mode(\"overwrite\").insertInto(\"{target}\")   # replaces only the dt values in the batch"
+            "spark.conf.set(\"spark.sql.sources.partitionOverwriteMode\", \"dynamic\")\nbatch.write.mode(\"overwrite\").insertInto(\"{target}\")   # replaces only the dt values in the batch\n# (a day the run targets but finds no rows for keeps its old rows; Delta's\n# replaceWhere on the run's dates would empty it, and checks every row is inside them)"
         ),
         WriteMode::Merge { key } => {
             let k = key_column(key);

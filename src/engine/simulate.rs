@@ -260,13 +260,8 @@ impl<'a> Simulation<'a> {
             }
         });
 
-        if let Some(retry_at) = attempt.crash_then_retry_at {
-            self.queue.push(Attempt {
-                at: retry_time(self.script, retry_at),
-                day: attempt.day,
-                kind: RunKind::Retry,
-                crash_then_retry_at: None,
-            });
+        if let Some(retry) = retry_of(self.script, &attempt) {
+            self.queue.push(retry);
         }
         self.runs.push(RunTrace {
             attempt: index,
@@ -418,13 +413,8 @@ pub fn planned(script: &Script) -> Vec<Planned> {
     let mut queue = schedule(script);
     let mut out = Vec::with_capacity(queue.0.len());
     while let Some(a) = queue.pop() {
-        if let Some(retry_at) = a.crash_then_retry_at {
-            queue.push(Attempt {
-                at: retry_time(script, retry_at),
-                day: a.day,
-                kind: RunKind::Retry,
-                crash_then_retry_at: None,
-            });
+        if let Some(retry) = retry_of(script, &a) {
+            queue.push(retry);
         }
         out.push(Planned {
             at: a.at,
@@ -436,9 +426,16 @@ pub fn planned(script: &Script) -> Vec<Planned> {
     out
 }
 
-/// When a retry due at `at` starts: then, or when the scheduler is back.
-fn retry_time(script: &Script, at: Instant) -> Instant {
-    script.outage_at(at).map_or(at, |o| o.until)
+/// The retry a crashing attempt queues: at its planned instant, or when
+/// the scheduler is back if it is down then (it still owes the retry).
+fn retry_of(script: &Script, crashing: &Attempt) -> Option<Attempt> {
+    let at = crashing.crash_then_retry_at?;
+    Some(Attempt {
+        at: script.outage_at(at).map_or(at, |o| o.until),
+        day: crashing.day,
+        kind: RunKind::Retry,
+        crash_then_retry_at: None,
+    })
 }
 
 fn read(

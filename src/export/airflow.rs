@@ -1,4 +1,4 @@
-//! Airflow 3.1: the daily DAG, its pool, and the backfill commands for a plan.
+//! Airflow (see `AIRFLOW_VERSIONS`): the daily DAG, its pool, and the backfill commands for a plan.
 //!
 //! The DAG runs at 02:00 for the day before with a data-interval timetable,
 //! so a run's logical date is the start of the day it builds (that date,

@@ -28,7 +28,7 @@ impl Dialect {
     pub fn name(self) -> &'static str {
         match self {
             Dialect::DuckDb => DUCKDB_VERSIONS,
-            Dialect::SparkSql => "Spark SQL 4.0",
+            Dialect::SparkSql => super::SPARK_SQL,
         }
     }
 }

@@ -15,11 +15,68 @@ pub mod replay;
 pub mod spark;
 pub mod spark_backfill;
 
+// The versions the exports are proven on, in one place: every label the
+// app, the exports and the READMEs print is built from these, and
+// `scripts/check-real` installs exactly their pins (`partition-lab-export
+// --pins`), so a label can never name a version nothing tested. dbt-core
+// 1.12 is not here because it cannot be installed from the package
+// registries alone: a dependency downloads a wheel from elsewhere while it
+// builds.
+macro_rules! dbt_core {
+    () => {
+        "1.11"
+    };
+}
+macro_rules! dbt_duckdb {
+    () => {
+        "1.11"
+    };
+}
+macro_rules! pyspark {
+    () => {
+        "4.3"
+    };
+}
+macro_rules! airflow {
+    () => {
+        "3.3"
+    };
+}
+
 /// The versions each export is written for and checked against.
-pub const DBT_VERSIONS: &str = "dbt-core 1.10 with dbt-duckdb 1.10 (DuckDB 1.4 or later)";
-pub const SPARK_VERSIONS: &str = "Apache Spark 4.0 (PySpark), local mode";
-pub const AIRFLOW_VERSIONS: &str = "Apache Airflow 3.1";
+pub const DBT_VERSIONS: &str = concat!(
+    "dbt-core ",
+    dbt_core!(),
+    " with dbt-duckdb ",
+    dbt_duckdb!(),
+    " (DuckDB 1.4 or later)"
+);
+pub const SPARK_VERSIONS: &str = concat!("Apache Spark ", pyspark!(), " (PySpark), local mode");
+pub const SPARK_SQL: &str = concat!("Spark SQL ", pyspark!());
+pub const AIRFLOW_VERSIONS: &str = concat!("Apache Airflow ", airflow!());
 pub const DUCKDB_VERSIONS: &str = "DuckDB 1.4 or later";
+
+/// The pip requirements of each tool, as a README tells a reader to install them.
+pub const DBT_PIP: &str = concat!(
+    "\"dbt-core==",
+    dbt_core!(),
+    ".*\" \"dbt-duckdb==",
+    dbt_duckdb!(),
+    ".*\""
+);
+pub const SPARK_PIP: &str = concat!("\"pyspark==", pyspark!(), ".*\"");
+pub const AIRFLOW_PIP: &str = concat!("\"apache-airflow==", airflow!(), ".*\"");
+
+/// What `scripts/check-real` installs: one line per virtual environment,
+/// its name and then its pins.
+pub fn pins() -> String {
+    format!(
+        "data {} duckdb {}\nairflow {}\n",
+        DBT_PIP.replace('"', ""),
+        SPARK_PIP.replace('"', ""),
+        AIRFLOW_PIP.replace('"', "")
+    )
+}
 
 /// One file of an exported project.
 #[derive(Clone, Debug, PartialEq, Eq)]

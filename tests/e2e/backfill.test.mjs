@@ -204,7 +204,7 @@ test('copy buttons put the plan\'s commands on the clipboard', async () => {
   assert.match(text, /airflow backfill create --dag-id marlow_orders_daily/);
   assert.match(text, /--from-date 2026-08-12T02:00:00\+00:00 --to-date 2026-08-13T02:00:00\+00:00/);
   assert.match(text, /--max-active-runs 1 --reprocess-behavior completed/);
-  assert.match(await airflow.innerText(), /For Apache Airflow 3\.1/);
+  assert.match(await airflow.innerText(), /For Apache Airflow 3\.3/);
   assert.deepEqual(errors, []);
   await context.close();
 });

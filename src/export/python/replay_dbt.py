@@ -1,8 +1,8 @@
 """Replays Partition Lab's runs on real dbt, in order, and reports silver.
 
-Written by Partition Lab for dbt-core 1.10 with dbt-duckdb 1.10.
-    pip install "dbt-core==1.10.*" "dbt-duckdb==1.10.*"
-    DBT_SEND_ANONYMOUS_USAGE_STATS=false python replay_dbt.py
+Written by Partition Lab. README.txt beside it names the dbt-core and
+dbt-duckdb versions it is proven on and the pip line that installs them;
+then: DBT_SEND_ANONYMOUS_USAGE_STATS=false python replay_dbt.py
 
 Every pipeline in pipelines.json is a model in models/. Before each of its
 runs this script writes the run's scope into lab_control / lab_targets

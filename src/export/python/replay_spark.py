@@ -1,8 +1,8 @@
 """Replays Partition Lab's runs on real Spark, in order, and reports silver.
 
-Written by Partition Lab for Apache Spark 4.0 (PySpark), local mode.
-    pip install "pyspark==4.0.*"     (needs Java 17)
-    python replay_spark.py
+Written by Partition Lab for PySpark in local mode (Java 17). README.txt
+beside it names the version it is proven on and the pip line that installs
+it; then: python replay_spark.py
 
 Each pipeline is a module in spark_jobs/: what it reads, the watermark it
 saves, its batch and its write (the page showed the same code). This

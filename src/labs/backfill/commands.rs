@@ -3,7 +3,9 @@
 //! plain loop and a Spark job, each with the versions it is written for.
 
 use crate::engine::calendar::shift;
-use crate::export::{airflow, dbt, drift, File, AIRFLOW_VERSIONS, DBT_VERSIONS, SPARK_VERSIONS};
+use crate::export::{
+    airflow, dbt, drift, File, AIRFLOW_VERSIONS, DBT_PIP, DBT_VERSIONS, SPARK_VERSIONS,
+};
 use crate::labs::backfill::run::BackfillPlan;
 
 use super::case::{aug, Case};
@@ -216,7 +218,7 @@ pub fn dag_file(first: crate::engine::calendar::Day) -> File {
 }
 
 /// The plan as a project to run: the daily DAG and its backfill commands
-/// (Airflow 3.1), the microbatch rebuild (dbt-duckdb), and the drift query
+/// (Airflow), the microbatch rebuild (dbt-duckdb), and the drift query
 /// with its data (DuckDB), as an uncompressed tar and its file name.
 pub fn runnable(case: &Case, plan: &BackfillPlan) -> Option<(String, Vec<u8>)> {
     let mut files = microbatch_project(case);
@@ -236,7 +238,7 @@ pub fn runnable(case: &Case, plan: &BackfillPlan) -> Option<(String, Vec<u8>)> {
     ));
     files.push(File::new(
         "README.txt",
-        format!("Exported from Partition Lab: the currency-bug backfill of {} to {}.\n\nAirflow ({AIRFLOW_VERSIONS}): put dags/ in your DAGs folder; backfill.sh creates the\npool and launches the backfill (add --dry-run to see the logical dates first);\nthe re-run after an interruption is in it, commented out.\n\ndbt ({DBT_VERSIONS}):\n    pip install \"dbt-core==1.10.*\" \"dbt-duckdb==1.10.*\"\n    DBT_SEND_ANONYMOUS_USAGE_STATS=false sh rebuild.sh\n\nDrift query ({}): pip install duckdb, then in drift/ load the three CSV files\nas tables of the same names and run drift.sql.\n", plan.first, plan.last, drift::Dialect::DuckDb.name()),
+        format!("Exported from Partition Lab: the currency-bug backfill of {} to {}.\n\nAirflow ({AIRFLOW_VERSIONS}): put dags/ in your DAGs folder; backfill.sh creates the\npool and launches the backfill (add --dry-run to see the logical dates first);\nthe re-run after an interruption is in it, commented out.\n\ndbt ({DBT_VERSIONS}):\n    pip install {DBT_PIP}\n    DBT_SEND_ANONYMOUS_USAGE_STATS=false sh rebuild.sh\n\nDrift query ({}): pip install duckdb, then in drift/ load the three CSV files\nas tables of the same names and run drift.sql.\n", plan.first, plan.last, drift::Dialect::DuckDb.name()),
     ));
     let root = format!("partition-lab-backfill-{}", plan.first);
     crate::export::bundle::tar(&root, &files).map(|bytes| (format!("{root}.tar"), bytes))

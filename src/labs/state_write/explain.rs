@@ -162,56 +162,11 @@ fn loss_story(
             continue;
         };
         let dt = event.event_date();
-        let mut stories_never_built = false;
-        let how = if let Some(run) = outcome.deleted_by(id) {
-            let kept = run
-                .writes
-                .iter()
-                .find(|w| w.dt == dt)
-                .map_or(0, |w| w.rows_after);
-            format!(
-                "{{IDS}} {{WAS}} written, then run {} (for {}) overwrote {} with only the {} row{} it had just read, deleting {{IT}}.",
-                run.attempt + 1,
-                day_label(run.day),
-                weekday_short(dt),
-                kept,
-                if kept == 1 { "" } else { "s" },
-            )
-        } else if let Some(run) = outcome
-            .runs
-            .iter()
-            .find(|r| r.crashed && !r.wrote && r.read_ids.iter().any(|r| &**r == id.as_str()))
-        {
-            format!(
-                "{{IDS}} {{WAS}} read by run {} (for {}), which saved its state and then crashed before writing.",
-                run.attempt + 1,
-                day_label(run.day),
-            )
-        } else if let Some(missed) = never_built(outcome, script, dt) {
-            stories_never_built = true;
+        // A day the outage kept from ever being built is its own story.
+        let story = if let Some(missed) = never_built(outcome, script, dt) {
             missed
         } else {
-            format!(
-                "{{IDS}} arrived {} {}, after the run that built {} had finished, and no run read {} again.",
-                weekday_short(event.arrived_at.date()),
-                crate::engine::calendar::hh_mm(event.arrived_at),
-                day_label(dt),
-                weekday_short(dt),
-            )
-        };
-        // A day never built needs no word on the runs that would have re-read it.
-        let skipped = if stories_never_built {
-            String::new()
-        } else {
-            skipped_rereads(outcome, config, script, event.arrived_at, dt)
-        };
-        let story = if stories_never_built {
-            how
-        } else {
-            format!(
-                "{how}{skipped} {}",
-                never_again(outcome, config, event.arrived_at, dt)
-            )
+            lost_after_built(outcome, config, script, event, id)
         };
         match stories.iter_mut().find(|(s, _)| *s == story) {
             Some((_, ids)) => ids.push(id.clone()),
@@ -229,6 +184,56 @@ fn loss_story(
                 .replace("{ITS}", if one { "its" } else { "their" })
         })
         .collect()
+}
+
+/// How an order of a day that was built came to be lost, which runs that
+/// would have re-read it never ran, and why none will.
+fn lost_after_built(
+    outcome: &Outcome,
+    config: &PipelineConfig,
+    script: &Script,
+    event: &crate::engine::Event,
+    id: &str,
+) -> String {
+    let dt = event.event_date();
+    let how = if let Some(run) = outcome.deleted_by(id) {
+        let kept = run
+            .writes
+            .iter()
+            .find(|w| w.dt == dt)
+            .map_or(0, |w| w.rows_after);
+        format!(
+            "{{IDS}} {{WAS}} written, then run {} (for {}) overwrote {} with only the {} row{} it had just read, deleting {{IT}}.",
+            run.attempt + 1,
+            day_label(run.day),
+            weekday_short(dt),
+            kept,
+            if kept == 1 { "" } else { "s" },
+        )
+    } else if let Some(run) = outcome
+        .runs
+        .iter()
+        .find(|r| r.crashed && !r.wrote && r.read_ids.iter().any(|r| &**r == id))
+    {
+        format!(
+            "{{IDS}} {{WAS}} read by run {} (for {}), which saved its state and then crashed before writing.",
+            run.attempt + 1,
+            day_label(run.day),
+        )
+    } else {
+        format!(
+            "{{IDS}} arrived {} {}, after the run that built {} had finished, and no run read {} again.",
+            weekday_short(event.arrived_at.date()),
+            crate::engine::calendar::hh_mm(event.arrived_at),
+            day_label(dt),
+            weekday_short(dt),
+        )
+    };
+    let skipped = skipped_rereads(outcome, config, script, event.arrived_at, dt);
+    format!(
+        "{how}{skipped} {}",
+        never_again(outcome, config, event.arrived_at, dt)
+    )
 }
 
 /// A trailing window's reach in words.

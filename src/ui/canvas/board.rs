@@ -272,18 +272,10 @@ fn fit_text(text: &str, max: usize) -> String {
 fn NodeBox(id: NodeId) -> impl IntoView {
     let d = expect_context::<Designer>();
     let node_ref = NodeRef::<leptos::svg::G>::new();
-    let node = Memo::new(move |_| d.graph.with(|g| g.node(id).cloned()));
-    let problems = Memo::new(move |_| {
-        d.problems
-            .with(|p| p.iter().filter(|p| p.node == Some(id)).count())
-    });
-    Effect::new(move |_| {
-        if d.focus_request.get() == Some(id) {
-            if let Some(el) = node_ref.get() {
-                let _ = el.focus();
-                d.focus_request.set(None);
-            }
-        }
+    let node = d.node_memo(id);
+    let problems = d.problems_at(id);
+    d.focus_on_request(id, move || {
+        node_ref.get().is_some_and(|el| el.focus().is_ok())
     });
     let transform = move || {
         let (x, y) = drawn_at(&d, id).unwrap_or_default();

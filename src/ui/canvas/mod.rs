@@ -92,6 +92,30 @@ pub enum InspectorTarget {
 }
 
 impl Designer {
+    /// Node `id` as it stands, for a view drawing it (board box or list card).
+    pub fn node_memo(&self, id: NodeId) -> Memo<Option<crate::design::Node>> {
+        let graph = self.graph;
+        Memo::new(move |_| graph.with(|g| g.node(id).cloned()))
+    }
+
+    /// How many problems point at node `id`.
+    pub fn problems_at(&self, id: NodeId) -> Memo<usize> {
+        let problems = self.problems;
+        Memo::new(move |_| problems.with(|p| p.iter().filter(|p| p.node == Some(id)).count()))
+    }
+
+    /// Calls `focus` whenever node `id` is asked to take keyboard focus (it
+    /// was just added, or a neighbour deleted); `focus` says whether the
+    /// view could, and the request is kept until one does.
+    pub fn focus_on_request(&self, id: NodeId, focus: impl Fn() -> bool + 'static) {
+        let request = self.focus_request;
+        Effect::new(move |_| {
+            if request.get() == Some(id) && focus() {
+                request.set(None);
+            }
+        });
+    }
+
     fn save(&self) {
         if self.held.with_untracked(Option::is_some) {
             return;

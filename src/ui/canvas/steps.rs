@@ -38,21 +38,10 @@ fn open(d: &Designer, id: NodeId, target: InspectorTarget) {
 fn Step(id: NodeId, order: Memo<Vec<NodeId>>) -> impl IntoView {
     let d = expect_context::<Designer>();
     let first = NodeRef::<leptos::html::Button>::new();
-    let node = Memo::new(move |_| d.graph.with(|g| g.node(id).cloned()));
-    let problems = Memo::new(move |_| {
-        d.problems
-            .with(|p| p.iter().filter(|p| p.node == Some(id)).count())
-    });
-    // A node just added or a neighbour of one just deleted takes focus
-    // here, as it would on the board.
-    Effect::new(move |_| {
-        if d.focus_request.get() == Some(id) {
-            if let Some(el) = first.get() {
-                let _ = el.focus();
-                d.focus_request.set(None);
-            }
-        }
-    });
+    let node = d.node_memo(id);
+    let problems = d.problems_at(id);
+    // The card's first button takes the focus the board's box would.
+    d.focus_on_request(id, move || first.get().is_some_and(|el| el.focus().is_ok()));
     let title = move || d.graph.with(|g| name_of(g, id));
     let summary = move || node.with(|n| n.as_ref().map(node_summary).unwrap_or_default());
     let feeds = move || {

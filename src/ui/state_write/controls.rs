@@ -5,6 +5,7 @@ use leptos::prelude::*;
 
 use crate::engine::CommitOrder;
 use crate::labs::state_write::{Down, LateOrder};
+use crate::vocabulary::Choice;
 
 use super::super::widgets::{LinkNotes, RadioGroup};
 use super::Lab;
@@ -13,6 +14,9 @@ use super::Lab;
 pub fn Controls() -> impl IntoView {
     let lab = expect_context::<Lab>();
     let settings = lab.controls;
+    // The words the vocabulary gives each outage, as in a link's notes.
+    let outages: Vec<(Down, &'static str)> =
+        Down::ALL.into_iter().map(|d| (d, d.label())).collect();
     view! {
         <section class="controls" aria-labelledby="controls-heading">
             <h2 id="controls-heading">"Settings"</h2>
@@ -57,11 +61,7 @@ pub fn Controls() -> impl IntoView {
                 <RadioGroup
                     legend="The scheduler"
                     name="down"
-                    options=vec![
-                        (Down::Off, "never down"),
-                        (Down::WedToFri, "down Wed 00:00 to Fri 09:00"),
-                        (Down::TueToSat, "down Tue 00:00 to Sat 09:00"),
-                    ]
+                    options=outages
                     current=Signal::derive(move || settings.get().down)
                     on_pick=move |down| lab.update_controls(|s| s.down = down)
                 />
