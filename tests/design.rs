@@ -53,6 +53,7 @@ fn chain(state: Option<StateChoice>, mode: WriteChoice) -> History {
                 config: NodeConfig::State {
                     state: choice,
                     commit: CommitOrder::StateAfterWrite,
+                    catch_up: false,
                 },
             })
             .expect("configure");
@@ -350,6 +351,7 @@ fn any_config() -> impl Strategy<Value = NodeConfig> {
                 }
             },
             commit: CommitOrder::StateAfterWrite,
+            catch_up: false,
         }),
         number.clone().prop_map(|n| NodeConfig::Finaliser {
             allowed_lateness_days: n,
@@ -528,6 +530,7 @@ proptest! {
             h.edit(&Edit::Configure { id: NodeId(3), config: NodeConfig::State {
                 state: s,
                 commit: if before { CommitOrder::StateBeforeWrite } else { CommitOrder::StateAfterWrite },
+                catch_up: false,
             }}).expect("configure the state");
         }
         if let Some((days, after_final)) = finaliser {

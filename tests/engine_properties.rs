@@ -1303,11 +1303,10 @@ fn a_manual_re_run_marks_its_day_done_before_a_later_version_arrives() {
 /// The scheduler down from before the run for day `from` until just
 /// before the run for day `until` (both days from the start): the runs for
 /// `from..until` are missed.
-fn outage(from: u32, until: u32, catch_up: bool) -> partition_lab::engine::Outage {
+fn outage(from: u32, until: u32) -> partition_lab::engine::Outage {
     partition_lab::engine::Outage {
         from: at(shift(start(), i64::from(from) + 1), 0, 0),
         until: at(shift(start(), i64::from(until) + 1), 0, 10),
-        catch_up,
     }
 }
 
@@ -1373,7 +1372,7 @@ proptest! {
         write in prop_oneof![Just(WriteMode::OverwritePartition), Just(WriteMode::Append)],
     ) {
         let mut s = script.build(false, false);
-        s.outages.push(outage(from, until, false));
+        s.outages.push(outage(from, until));
         // The first run back, for day `until`: rows there by then can be built.
         let back = shift(start(), i64::from(until));
         let there = |d: NaiveDate| s.events.iter().any(|e| e.event_date() == d && e.arrived_at <= run_at(back));
@@ -1409,9 +1408,9 @@ proptest! {
         extra in 0u32..2,
     ) {
         let mut s = script.build(true, false);
-        s.outages.push(outage(from, until, true));
+        s.outages.push(outage(from, until));
         let window = script.max_days_late() + extra;
-        let outcome = simulate(&PipelineConfig::new(ProcessingState::TrailingWindow { days: window }, WriteMode::OverwritePartition), &s);
+        let outcome = simulate(&PipelineConfig::new(ProcessingState::TrailingWindow { days: window }, WriteMode::OverwritePartition).with_catch_up(true), &s);
         let caught_up: Vec<NaiveDate> = outcome.runs.iter().filter(|r| r.kind == RunKind::CatchUp).map(|r| r.day).collect();
         let missed: Vec<NaiveDate> = (from..until).map(|d| shift(start(), i64::from(d))).collect();
         prop_assert_eq!(caught_up, missed, "each missed day caught up once, in order");

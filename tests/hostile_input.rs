@@ -77,6 +77,7 @@ fn out_of_range_numbers_are_refused_not_reinterpreted() {
     let state = |state: StateChoice| NodeConfig::State {
         state,
         commit: CommitOrder::StateAfterWrite,
+        catch_up: false,
     };
     for (config, what) in [
         (

@@ -203,6 +203,42 @@ fn scenario_files() -> Vec<File> {
             None,
         ),
         (
+            "s6_window1_overwrite_catching_up",
+            6,
+            partition_lab::scenarios::sample::catching_up(daily(
+                6,
+                S::TrailingWindow { days: 1 },
+                after,
+                M::OverwritePartition,
+                None,
+            )),
+            None,
+        ),
+        (
+            "s6_list5_overwrite",
+            6,
+            daily(
+                6,
+                list(5, ListDate::EventDate),
+                after,
+                M::OverwritePartition,
+                None,
+            ),
+            None,
+        ),
+        (
+            "s6_mistake_window1_no_catch_up",
+            6,
+            daily(
+                6,
+                S::TrailingWindow { days: 1 },
+                after,
+                M::OverwritePartition,
+                None,
+            ),
+            Some("R1"),
+        ),
+        (
             "s1_watermark_merge",
             1,
             daily(1, watermark(W::ArrivedAt, 0), after, merge, None),
@@ -313,7 +349,7 @@ fn scenario_files() -> Vec<File> {
         graded_as_labelled(name, n, &graph, fails);
         compiled.push((name, n, config));
     }
-    let scripts: Vec<(String, Script)> = [1u8, 2, 3]
+    let scripts: Vec<(String, Script)> = [1u8, 2, 3, 6]
         .iter()
         .filter_map(|n| {
             partition_lab::scenarios::grade::script(*n).map(|s| (format!("scenario{n}"), s))
@@ -737,6 +773,30 @@ fn airflow_files() -> Vec<File> {
                 .collect();
             expected.insert(name.to_string(), serde_json::json!(dates));
         }
+    }
+    // Scenario 6: a daily design that catches up after the scheduler was
+    // down, its DAG (catchup=True) exactly as "Export as code" shows it.
+    {
+        use partition_lab::design::code::airflow_parts;
+        use partition_lab::design::graph::{StateChoice, WriteChoice};
+        use partition_lab::export::airflow::Dates;
+        use partition_lab::scenarios::sample::{catching_up, daily};
+        let graph = catching_up(daily(
+            6,
+            StateChoice::TrailingWindow { days: 1 },
+            CommitOrder::StateAfterWrite,
+            WriteChoice::OverwritePartition,
+            None,
+        ));
+        let Ok(parts) = airflow_parts(&graph, Dates::AlreadyRun) else {
+            eprintln!("scenario 6's design has no Airflow form");
+            std::process::exit(1);
+        };
+        if !parts.dag.contains("catchup=True") {
+            eprintln!("scenario 6's catching-up design exports a DAG that does not catch up");
+            std::process::exit(1);
+        }
+        files.push(File::new(format!("dags/{}.py", parts.dag_id), parts.dag));
     }
     // The DAG starts on the earliest date any plan rebuilds: the 3rd.
     let start = PlanStart::ALL

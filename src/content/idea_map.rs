@@ -45,8 +45,8 @@ pub const IDEA_MAP: [Idea; 5] = [
         title: "Designing it yourself",
         question: "Can I put the pieces together so that a real week of faults cannot break them?",
         ideas: &["append-style incremental", "merge-style incremental", "reconcile vs bronze", "historical correctness"],
-        shows: "five realistic stretches of data with their faults; you design the pipeline on a canvas and the lab runs it and checks every requirement.",
-        lab: Some(("/scenarios", "Five graded scenarios")),
+        shows: "six realistic stretches of data with their faults; you design the pipeline on a canvas and the lab runs it and checks every requirement.",
+        lab: Some(("/scenarios", "Six graded scenarios")),
     },
 ];
 

@@ -32,6 +32,8 @@ pub struct Palette {
     /// Whether the transform's logic version can matter (only where the
     /// old logic is the bug being repaired).
     pub logic_matters: bool,
+    /// The scenario's scheduler goes down: the state node asks whether to catch up.
+    pub outage: bool,
 }
 
 /// Fields that are never left unchosen: names and dates have a sensible
@@ -52,6 +54,14 @@ fn offered(palette: &Palette, config: &NodeConfig, key: &str) -> bool {
             },
             "logic",
         ) => palette.logic_matters,
+        // Catching up matters only where the scheduler goes down; a design
+        // that chose it keeps the field, so it can be chosen back.
+        (
+            NodeConfig::State {
+                catch_up: false, ..
+            },
+            "catch_up",
+        ) => palette.outage,
         _ => true,
     }
 }
@@ -79,6 +89,7 @@ pub fn placed(kind: NodeKind, palette: &Palette) -> (NodeConfig, Vec<&'static st
         NodeKind::State => NodeConfig::State {
             state: StateChoice::None,
             commit: CommitOrder::StateAfterWrite,
+            catch_up: false,
         },
         NodeKind::Transform => NodeConfig::Transform {
             logic: LogicVersion::Fixed,
@@ -150,6 +161,7 @@ mod tests {
             first: day(1),
             last: day(14),
             logic_matters: false,
+            outage: false,
         }
     }
 
@@ -219,6 +231,7 @@ mod tests {
         assert!(!keys(&palette(), &n.config).contains(&"logic"));
         let currency = Palette {
             logic_matters: true,
+            outage: false,
             ..palette()
         };
         assert!(placed(NodeKind::Transform, &currency).1.contains(&"logic"));

@@ -270,6 +270,7 @@ fn airflow(design: &CompiledDesign, source: &str, target: &str, dates: Dates) ->
         gold: design
             .backfill
             .map(|_| "rebuild gold for partition dt from the silver just written".to_string()),
+        catch_up: p.catch_up,
     };
     let dag = crate::export::airflow::dag(&dag_id, first, &tasks);
     let commands = match design.backfill {
@@ -408,6 +409,7 @@ mod tests {
             NodeConfig::State {
                 state,
                 commit: CommitOrder::StateAfterWrite,
+                catch_up: false,
             },
         );
         let t = add(&mut g, NodeConfig::default_for(NodeKind::Transform));

@@ -69,13 +69,17 @@ pub fn compile(graph: &Graph) -> Result<CompiledDesign, Vec<Problem>> {
         } => (*logic, *reads, *partition_key),
         _ => return Err(missing("The transform node is not a transform.")),
     };
-    let (state, commit) = graph
+    let (state, commit, catch_up) = graph
         .inputs(transform.id)
         .find_map(|n| match &n.config {
-            NodeConfig::State { state, commit } => Some((*state, *commit)),
+            NodeConfig::State {
+                state,
+                commit,
+                catch_up,
+            } => Some((*state, *commit, *catch_up)),
             _ => None,
         })
-        .unwrap_or((StateChoice::None, Default::default()));
+        .unwrap_or((StateChoice::None, Default::default(), false));
     let write_mode = write_mode_of(write).ok_or_else(|| missing("A merge needs a key."))?;
     let processing = match state {
         StateChoice::Watermark {
@@ -148,6 +152,7 @@ pub fn compile(graph: &Graph) -> Result<CompiledDesign, Vec<Problem>> {
         partition_key,
         logic,
         finaliser,
+        catch_up,
     };
     Ok(CompiledDesign {
         pipeline,

@@ -31,7 +31,11 @@ pub fn name_of(graph: &Graph, id: NodeId) -> String {
 pub fn summary(config: &NodeConfig) -> String {
     match config {
         NodeConfig::Source { table } => table.clone(),
-        NodeConfig::State { state, commit } => {
+        NodeConfig::State {
+            state,
+            commit,
+            catch_up,
+        } => {
             let state = match state {
                 StateChoice::Watermark {
                     column,
@@ -55,9 +59,14 @@ pub fn summary(config: &NodeConfig) -> String {
                 StateChoice::None => "none: full refresh".to_string(),
                 StateChoice::TrailingWindow { days } => format!("window: its day + {days} back"),
             };
-            match commit {
+            let state = match commit {
                 CommitOrder::StateAfterWrite => state,
                 CommitOrder::StateBeforeWrite => format!("{state}; saved before write"),
+            };
+            if *catch_up {
+                format!("{state}; catches up")
+            } else {
+                state
             }
         }
         NodeConfig::Transform {
@@ -222,6 +231,7 @@ mod tests {
                 overlap_minutes: 180,
             },
             commit: CommitOrder::StateBeforeWrite,
+            catch_up: false,
         };
         assert_eq!(
             summary(&state),
@@ -241,6 +251,7 @@ mod tests {
             first: crate::engine::calendar::aug(1),
             last: crate::engine::calendar::aug(14),
             logic_matters: false,
+            outage: false,
         };
         let (config, unchosen) = crate::design::choose::placed(NodeKind::State, &palette);
         let mut node = Node {

@@ -88,6 +88,11 @@ pub fn fields(config: &NodeConfig) -> Vec<Field> {
                 StateChoice::None => {}
             }
             f.push(field("commit", "State saved", options::<CommitOrder>()));
+            f.push(field(
+                "catch_up",
+                "Catch up: after the scheduler was down, run each missed run in order",
+                Input::Check,
+            ));
             f
         }
         NodeConfig::Transform { .. } => vec![
@@ -182,6 +187,7 @@ pub fn value(config: &NodeConfig, key: &str) -> String {
             "window",
         ) => days.to_string(),
         (NodeConfig::State { commit, .. }, "commit") => commit.name().to_string(),
+        (NodeConfig::State { catch_up, .. }, "catch_up") => flag(*catch_up),
         (NodeConfig::Transform { logic, .. }, "logic") => logic.name().to_string(),
         (NodeConfig::Transform { reads, .. }, "reads") => reads.name().to_string(),
         (NodeConfig::Transform { partition_key, .. }, "partition_key") => {
@@ -274,6 +280,7 @@ pub fn set(config: &NodeConfig, key: &str, raw: &str) -> Result<NodeConfig, Stri
             _ => return missing(),
         },
         (NodeConfig::State { commit, .. }, "commit") => *commit = pick(raw)?,
+        (NodeConfig::State { catch_up, .. }, "catch_up") => *catch_up = on,
         (NodeConfig::Transform { logic, .. }, "logic") => *logic = pick(raw)?,
         (NodeConfig::Transform { reads, .. }, "reads") => *reads = pick(raw)?,
         (NodeConfig::Transform { partition_key, .. }, "partition_key") => {

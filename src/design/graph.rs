@@ -128,6 +128,10 @@ pub enum NodeConfig {
     State {
         state: StateChoice,
         commit: CommitOrder,
+        /// Whether the scheduler runs what it missed while it was down
+        /// (offered where a scenario has an outage; older files: no).
+        #[serde(skip_serializing_if = "std::ops::Not::not")]
+        catch_up: bool,
     },
     Transform {
         logic: LogicVersion,
@@ -190,6 +194,7 @@ impl NodeConfig {
                     over: ListDate::EventDate,
                 },
                 commit: CommitOrder::StateAfterWrite,
+                catch_up: false,
             },
             NodeKind::Transform => NodeConfig::Transform {
                 logic: LogicVersion::Fixed,

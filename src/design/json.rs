@@ -164,6 +164,8 @@ fn config(value: &Value, what: &str) -> Read<NodeConfig> {
         "State" => NodeConfig::State {
             state: state(field(m, "state", what)?, what)?,
             commit: named(m, "commit", what)?,
+            // Files from before there were outages have no such field.
+            catch_up: m.contains_key("catch_up") && flag(m, "catch_up", what)?,
         },
         "Transform" => NodeConfig::Transform {
             logic: named(m, "logic", what)?,

@@ -120,6 +120,10 @@ pub struct PipelineConfig {
     /// The transform live before the script's first deploy.
     pub logic: LogicVersion,
     pub finaliser: Option<Finaliser>,
+    /// After the scheduler was down, run the missed scheduled runs in order
+    /// (Airflow's `catchup=True` on the DAG, Dagster's and SQLMesh's
+    /// missing intervals), or only go on with the next one.
+    pub catch_up: bool,
 }
 
 impl PipelineConfig {
@@ -131,6 +135,7 @@ impl PipelineConfig {
             partition_key: PartitionKey::EventDate,
             logic: LogicVersion::Fixed,
             finaliser: None,
+            catch_up: false,
         }
     }
 
@@ -141,6 +146,11 @@ impl PipelineConfig {
 
     pub fn with_commit(mut self, commit: CommitOrder) -> Self {
         self.commit = commit;
+        self
+    }
+
+    pub fn with_catch_up(mut self, catch_up: bool) -> Self {
+        self.catch_up = catch_up;
         self
     }
 

@@ -82,15 +82,15 @@ pub struct Interruption {
 }
 
 /// The scheduler is down from `from` until `until`: no run starts in
-/// between. When it returns it either goes on with the next scheduled run
-/// (the missed ones never happen) or first runs each missed scheduled run
-/// in order (`catch_up`). A retry that fell due while it was down runs when
-/// it returns, either way: the scheduler still owes it.
+/// between. When it returns, a pipeline that catches up
+/// (`PipelineConfig::catch_up`) first runs each missed scheduled run in
+/// order; one that does not goes on with the next scheduled run, and the
+/// missed ones never happen. A retry that fell due while it was down runs
+/// when it returns, either way: the scheduler still owes it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Outage {
     pub from: Instant,
     pub until: Instant,
-    pub catch_up: bool,
 }
 
 impl Outage {

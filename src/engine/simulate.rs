@@ -96,7 +96,7 @@ impl<'a> Simulation<'a> {
             detail,
             track: detail != Detail::Summary,
             snapshots: detail == Detail::Full,
-            queue: schedule(script),
+            queue: schedule(script, config.catch_up),
             state: StateValue::initial(config.state),
             silver: Table::default(),
             gold: Gold::new(),
@@ -358,10 +358,10 @@ impl Queue {
 }
 
 /// The script's runs as the scheduler starts them: none while it is down;
-/// when it returns, the missed scheduled runs first, in order, if it
-/// catches up (each a minute after the last, so the queue keeps their
-/// order), else only what comes next.
-fn schedule(script: &Script) -> Queue {
+/// when it returns, the missed scheduled runs first, in order, if the
+/// pipeline catches up (each a minute after the last, so the queue keeps
+/// their order), else only what comes next.
+fn schedule(script: &Script, catch_up: bool) -> Queue {
     let mut runs: Vec<Attempt> = Vec::with_capacity(script.runs.len());
     for r in &script.runs {
         let attempt = Attempt {
@@ -372,7 +372,7 @@ fn schedule(script: &Script) -> Queue {
         };
         match script.outage_at(r.at) {
             None => runs.push(attempt),
-            Some(o) if o.catch_up && r.kind == RunKind::Scheduled => runs.push(Attempt {
+            Some(o) if catch_up && r.kind == RunKind::Scheduled => runs.push(Attempt {
                 at: o.until,
                 kind: RunKind::CatchUp,
                 crash_then_retry_at: None,
@@ -406,11 +406,11 @@ pub struct Planned {
 }
 
 /// Every attempt the scheduler starts for `script`, in order: its runs
-/// less those an outage skips, catch-ups, and each crash's retry. The
-/// same queue the simulation pops, so a runner outside the lab replays
-/// exactly the engine's attempts.
-pub fn planned(script: &Script) -> Vec<Planned> {
-    let mut queue = schedule(script);
+/// less those an outage skips, catch-ups (if the pipeline catches up), and
+/// each crash's retry. The same queue the simulation pops, so a runner
+/// outside the lab replays exactly the engine's attempts.
+pub fn planned(script: &Script, catch_up: bool) -> Vec<Planned> {
+    let mut queue = schedule(script, catch_up);
     let mut out = Vec::with_capacity(queue.0.len());
     while let Some(a) = queue.pop() {
         if let Some(retry) = retry_of(script, &a) {

@@ -48,6 +48,9 @@ pub struct Tasks {
     pub silver: String,
     /// What `build_gold` does after it, if the pipeline has gold.
     pub gold: Option<String>,
+    /// Whether the scheduler, back after being down, runs every interval it
+    /// missed (the design's choice where a scenario has an outage).
+    pub catch_up: bool,
 }
 
 /// The logical date of the run that builds partition `dt`.
@@ -59,6 +62,11 @@ pub fn logical_date(dt: Day) -> String {
 /// one partition, each task holding one of the source pool's slots.
 pub fn dag(dag_id: &str, first_day: Day, tasks: &Tasks) -> String {
     let dag_id = quoted(dag_id);
+    let catchup = if tasks.catch_up {
+        "catchup=True,  # back after being down, the scheduler runs every interval it missed, in order\n    # (and on the first unpause, every interval since start_date: start it at the first day you own)"
+    } else {
+        "catchup=False,  # back after being down, only the latest interval runs; history is a backfill, launched on purpose"
+    };
     let silver = tasks.silver.replace('\n', " ");
     let (gold_task, chain) = match &tasks.gold {
         Some(gold) => (
@@ -87,7 +95,7 @@ with DAG(
     dag_id="{dag_id}",
     schedule=CronDataIntervalTimetable("0 2 * * *", timezone="UTC"),
     start_date=datetime({y}, {m}, {d}),
-    catchup=False,  # history is a backfill, launched on purpose
+    {catchup}
     max_active_runs=1,
     default_args={{
         "retries": 1,
@@ -224,8 +232,21 @@ mod tests {
         let tasks = Tasks {
             silver: "replace partition dt".into(),
             gold: None,
+            catch_up: false,
         };
         let dag = dag("marlow_orders_daily", plan().first, &tasks);
+        assert!(dag.contains(
+            "    catchup=False,  # back after being down, only the latest interval runs"
+        ));
+        let catching_up = super::dag(
+            "s",
+            plan().first,
+            &Tasks {
+                catch_up: true,
+                ..tasks.clone()
+            },
+        );
+        assert!(catching_up.contains("    catchup=True,  # back after being down, the scheduler runs every interval it missed"));
         assert!(dag.contains("CronDataIntervalTimetable(\"0 2 * * *\", timezone=\"UTC\")"));
         assert!(dag.contains("start_date=datetime(2026, 8, 3)"));
         assert!(dag.contains("data_interval_start.date()"));

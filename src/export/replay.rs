@@ -93,8 +93,8 @@ pub fn write_name(write: WriteMode) -> &'static str {
 
 /// Each attempt in the order the engine's scheduler starts them (outages,
 /// catch-ups and retries included).
-fn attempts(script: &Script) -> Vec<Value> {
-    crate::engine::simulate::planned(script)
+fn attempts(script: &Script, catch_up: bool) -> Vec<Value> {
+    crate::engine::simulate::planned(script, catch_up)
         .into_iter()
         .map(|a| json!({"at": instant(a.at), "day": a.day.to_string(), "crashes": a.crashes}))
         .collect()
@@ -123,7 +123,7 @@ pub fn pipelines_json(replays: &[Replay]) -> String {
                         AfterFinal::Reopen => "reopen",
                     },
                 })),
-                "attempts": attempts(r.script),
+                "attempts": attempts(r.script, r.config.catch_up),
             })
         })
         .collect();
@@ -205,7 +205,7 @@ mod tests {
     #[test]
     fn a_crashing_run_becomes_two_attempts_in_time_order() {
         let s = script(&Controls::default());
-        let a = attempts(&s);
+        let a = attempts(&s, false);
         assert_eq!(a.len(), s.runs.len() + 1, "one retry");
         let crashed: Vec<&Value> = a.iter().filter(|v| v["crashes"] == true).collect();
         assert_eq!(crashed.len(), 1);

@@ -23,7 +23,7 @@ pub struct ScenarioInfo {
     pub history: bool,
 }
 
-pub const SCENARIOS: [ScenarioInfo; 5] = [
+pub const SCENARIOS: [ScenarioInfo; 6] = [
     ScenarioInfo {
         number: 1,
         title: "Clicks, forward",
@@ -113,6 +113,24 @@ pub const SCENARIOS: [ScenarioInfo; 5] = [
         ],
         history: true,
     },
+    ScenarioInfo {
+        number: 6,
+        title: "The scheduler was down",
+        brief: "The scheduler's database failed on a Tuesday night and nothing ran until Friday morning: design the daily sales load so that every day is whole again once it is back, whatever it missed.",
+        idea: "catch-up after an outage",
+        source: "bronze.sales",
+        story: &[
+            "Marlow's till system writes every sale into bronze.sales; a few reach bronze hours late, never more than a day. A daily job at 02:00 builds the day before into silver.sales, one partition per sale date.",
+            "On Tuesday 9 June at 01:30 the scheduler's metadata database failed. Nothing was scheduled until Friday 12 June at 11:00: four nightly runs never started. Finance reads silver.sales on Monday and expects every day of the fortnight to be whole.",
+        ],
+        facts: &[
+            "Sales 1 to 14 June 2026, 60 a day; a sale never changes once written.",
+            "Arrival: 90 % within 10 minutes, 10 % between 10 minutes and 20 hours after the sale.",
+            "Runs daily at 02:00 for the day before, through 15 June (for the 14th and its late sales).",
+            "Outage: the scheduler is down from Tuesday 9 June 01:30 to Friday 12 June 11:00, so the runs for 8 to 11 June are missed. The processing state node asks whether the scheduler catches up (Airflow's catchup=True) when it is back.",
+        ],
+        history: false,
+    },
 ];
 
 /// The scenario with this URL number, if there is one.
@@ -125,12 +143,13 @@ pub fn find(number: &str) -> Option<&'static ScenarioInfo> {
 /// scenario's own silver table and dates, and the old currency logic only
 /// in the scenario whose bug it is. No graded choice is in here.
 pub fn palette(number: u8) -> Palette {
-    use super::{clicks, currency, history, mobile, orders};
+    use super::{clicks, currency, history, mobile, orders, outage};
     let (table, first, last) = match number {
         1 => ("silver.clicks", clicks::first(), clicks::last()),
         2 => ("silver.orders", orders::first(), orders::last()),
         3 => ("silver.purchases", mobile::first(), mobile::last()),
         4 => ("silver.orders", currency::aug(1), currency::aug(14)),
+        6 => ("silver.sales", outage::first(), outage::last()),
         _ => ("silver.events", history::first(), history::last()),
     };
     Palette {
@@ -138,6 +157,7 @@ pub fn palette(number: u8) -> Palette {
         first,
         last,
         logic_matters: number == 4,
+        outage: number == 6,
     }
 }
 
@@ -146,13 +166,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn scenarios_are_numbered_one_to_five_and_found_by_number() {
+    fn scenarios_are_numbered_one_to_six_and_found_by_number() {
         for (i, s) in SCENARIOS.iter().enumerate() {
             assert_eq!(usize::from(s.number), i + 1);
             assert_eq!(find(&s.number.to_string()), Some(s));
         }
         assert_eq!(find("0"), None);
-        assert_eq!(find("6"), None);
+        assert_eq!(find("7"), None);
         assert_eq!(find("x"), None);
         assert_eq!(find("99999999999"), None);
     }

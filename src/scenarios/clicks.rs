@@ -16,11 +16,11 @@ use crate::engine::event::Event;
 use crate::engine::generate::daily_runs;
 use crate::engine::money::Money;
 use crate::engine::script::{RunKind, RunSpec, Script};
-use crate::engine::trace::{Outcome, RunTrace};
+use crate::engine::trace::Outcome;
 
 use super::replay::Silver;
 use super::report::{
-    capital, lines, nodes_of, result, run_name, some_ids, Evidence, Rule, RuleResult,
+    capital, lines, nodes_of, reads_at_most, result, run_name, some_ids, Evidence, Rule, RuleResult,
 };
 
 pub const SEED: u64 = 1;
@@ -104,7 +104,7 @@ pub fn script() -> Script {
 pub const JUDGES: [DailyRule; 3] = [
     |graph, script, ran| arrived_clicks_in_their_partition(graph, script, &ran.outcome),
     |graph, _, ran| reruns_neither_duplicate_nor_remove(graph, &ran.outcome),
-    |graph, _, ran| runs_read_at_most_three_partitions(graph, &ran.outcome),
+    |graph, _, ran| reads_at_most(RULES[2], MOST_PARTITIONS_READ, graph, &ran.outcome),
 ];
 
 fn arrived_clicks_in_their_partition(
@@ -220,31 +220,5 @@ fn reruns_neither_duplicate_nor_remove(graph: &Graph, outcome: &Outcome) -> Rule
         evidence.is_empty(),
         lines(evidence),
         nodes_of(graph, &[NodeKind::State, NodeKind::Write]),
-    )
-}
-
-fn runs_read_at_most_three_partitions(graph: &Graph, outcome: &Outcome) -> RuleResult {
-    let too_many: Vec<&RunTrace> = outcome
-        .runs
-        .iter()
-        .filter(|r| r.partitions_read.len() > MOST_PARTITIONS_READ)
-        .collect();
-    let evidence = match too_many.first() {
-        None => Vec::new(),
-        Some(run) => vec![format!(
-            "{} of {} runs read more than {MOST_PARTITIONS_READ} bronze partitions. For example {} read {}: {} to {}.",
-            too_many.len(),
-            outcome.runs.len(),
-            run_name(run),
-            run.partitions_read.len(),
-            run.partitions_read.first().map(|d| d.to_string()).unwrap_or_default(),
-            run.partitions_read.last().map(|d| d.to_string()).unwrap_or_default(),
-        )],
-    };
-    result(
-        RULES[2],
-        too_many.is_empty(),
-        lines(evidence),
-        nodes_of(graph, &[NodeKind::State]),
     )
 }

@@ -12,7 +12,7 @@ use crate::engine::{Detail, Outcome, PipelineConfig};
 
 use super::backfilled::{self, Backfilled, Clocked, Launched, Setting};
 use super::report::{Report, Rule, RuleResult};
-use super::{clicks, currency, history, mobile, orders};
+use super::{clicks, currency, history, mobile, orders, outage};
 use crate::labs::pool::{from_timeline, PoolPicture};
 
 /// What a daily scenario's rules read: the compiled pipeline and one
@@ -59,8 +59,8 @@ pub struct Scenario {
     pub judge: Judge,
 }
 
-/// The five scenarios, in order: the one place a new one is added.
-pub const SCENARIOS: [Scenario; 5] = [
+/// The six scenarios, in order: the one place a new one is added.
+pub const SCENARIOS: [Scenario; 6] = [
     Scenario {
         number: 1,
         rules: &clicks::RULES,
@@ -96,6 +96,12 @@ pub const SCENARIOS: [Scenario; 5] = [
             rules: &history::JUDGES,
             setting: history::setting,
         },
+    },
+    Scenario {
+        number: 6,
+        rules: &outage::RULES,
+        script: outage::script,
+        judge: Judge::Daily(&outage::JUDGES),
     },
 ];
 
@@ -359,7 +365,7 @@ impl<'a> Grading<'a> {
         };
         let run = match scenario.judge {
             // Each attempt, then the outcome read off.
-            Judge::Daily(_) => attempts(self.script).saturating_add(1),
+            Judge::Daily(_) => attempts(self.script, self.graph).saturating_add(1),
             Judge::Backfill { .. } => 3,
         };
         1 + run + self.to_judge()
@@ -378,8 +384,8 @@ impl<'a> Grading<'a> {
                 run: simulation
                     .attempts_run()
                     .saturating_add(1)
-                    .min(attempts(self.script)),
-                of: attempts(self.script),
+                    .min(attempts(self.script, self.graph)),
+                of: attempts(self.script, self.graph),
             },
             Stage::Launch(..) => Doing::History,
             Stage::Clock(..) => Doing::Clock,
@@ -411,14 +417,18 @@ fn no_backfill() -> Problem {
     }
 }
 
-/// The attempts a daily simulation of `script` makes: each run, and a
-/// retry for each run that crashes.
-fn attempts(script: &Script) -> usize {
-    script
-        .runs
-        .iter()
-        .map(|r| 1 + usize::from(r.crash_then_retry_at.is_some()))
-        .sum()
+/// The attempts a daily simulation of `script` makes for `graph`: each
+/// run the scheduler starts (an outage skips some, a catch-up runs them
+/// later), and a retry for each run that crashes.
+fn attempts(script: &Script, graph: &Graph) -> usize {
+    // Whether the design catches up after an outage decides which runs happen.
+    let catch_up = graph.nodes.values().any(|n| {
+        matches!(
+            n.config,
+            crate::design::NodeConfig::State { catch_up: true, .. }
+        )
+    });
+    crate::engine::simulate::planned(script, catch_up).len()
 }
 
 #[cfg(test)]
@@ -433,8 +443,8 @@ mod tests {
             assert!(!s.rules.is_empty());
             assert!(super::super::catalog::find(&s.number.to_string()).is_some());
         }
-        assert!(scenario(0).is_none() && scenario(6).is_none());
-        assert!(gradable(5) && !gradable(6));
+        assert!(scenario(0).is_none() && scenario(7).is_none());
+        assert!(gradable(6) && !gradable(7));
         assert!(launch(4).is_some());
         assert!(launch(3).is_none());
     }
@@ -605,7 +615,7 @@ mod tests {
             let mut want = vec![Doing::Compiling];
             match s.judge {
                 Judge::Daily(_) => {
-                    let of = attempts(&script);
+                    let of = attempts(&script, &graph);
                     want.extend((1..=of).map(|run| Doing::Simulating { run, of }));
                     want.push(Doing::Simulating { run: of, of });
                 }

@@ -1,4 +1,4 @@
-//! The five design scenarios: their stories and numbers, the scripts the
+//! The six design scenarios: their stories and numbers, the scripts the
 //! engine replays, the requirement rules, the grader and the shrinker.
 
 pub mod backfilled;
@@ -10,6 +10,7 @@ pub mod grade;
 pub mod history;
 pub mod mobile;
 pub mod orders;
+pub mod outage;
 pub mod progress;
 pub mod replay;
 pub mod report;

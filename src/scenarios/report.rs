@@ -169,3 +169,37 @@ pub fn capital(text: &str) -> String {
         })
         .unwrap_or_default()
 }
+
+/// A rule bounding the bronze partitions one run reads (for a watermark
+/// run: the distinct event dates it read), judged on the trace, with the
+/// first run over the bound as its evidence.
+pub fn reads_at_most(
+    rule: Rule,
+    most: usize,
+    graph: &Graph,
+    outcome: &crate::engine::trace::Outcome,
+) -> RuleResult {
+    let too_many: Vec<&RunTrace> = outcome
+        .runs
+        .iter()
+        .filter(|r| r.partitions_read.len() > most)
+        .collect();
+    let evidence = match too_many.first() {
+        None => Vec::new(),
+        Some(run) => vec![format!(
+            "{} of {} runs read more than {most} bronze partitions. For example {} read {}: {} to {}.",
+            too_many.len(),
+            outcome.runs.len(),
+            run_name(run),
+            run.partitions_read.len(),
+            run.partitions_read.first().map(|d| d.to_string()).unwrap_or_default(),
+            run.partitions_read.last().map(|d| d.to_string()).unwrap_or_default(),
+        )],
+    };
+    result(
+        rule,
+        too_many.is_empty(),
+        lines(evidence),
+        nodes_of(graph, &[NodeKind::State]),
+    )
+}

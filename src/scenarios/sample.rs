@@ -66,7 +66,14 @@ fn add_daily(
     commit: CommitOrder,
     mode: WriteChoice,
 ) -> (NodeId, NodeId) {
-    let s = add(h, NodeConfig::State { state, commit });
+    let s = add(
+        h,
+        NodeConfig::State {
+            state,
+            commit,
+            catch_up: false,
+        },
+    );
     let t = add(
         h,
         NodeConfig::Transform {
@@ -90,6 +97,17 @@ fn add_daily(
         let _ = h.edit(&Edit::Connect { from, to });
     }
     (t, w)
+}
+
+/// `graph` with its processing state catching up after the scheduler was
+/// down, as the inspector's box sets it.
+pub fn catching_up(mut graph: Graph) -> Graph {
+    for node in graph.nodes.values_mut() {
+        if let NodeConfig::State { catch_up, .. } = &mut node.config {
+            *catch_up = true;
+        }
+    }
+    graph
 }
 
 /// The benchmark design of scenario `number`, writing with `mode`.

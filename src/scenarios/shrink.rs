@@ -567,6 +567,7 @@ mod tests {
                 over: ListDate::EventDate,
             },
             commit: Default::default(),
+            catch_up: false,
         });
         let t = add(NodeConfig::default_for(NodeKind::Transform));
         let w = add(NodeConfig::Write {

@@ -39,7 +39,7 @@ pub fn Overview() -> impl IntoView {
             <ul class="audiences">
                 <li><strong>"Students: "</strong>"predict what a pipeline will do, then scrub through its runs and see why a retry doubles a day or a watermark drops one."</li>
                 <li><strong>"Instructors: "</strong>"every lab state lives in the page address, so a bookmark brings back exactly the moment you want to show; presenter mode puts it on a projector, and "<a href="/teach">"the lesson plan"</a>" builds a 50-minute session from the labs."</li>
-                <li><strong>"Self-learners: "</strong>"design a pipeline for five realistic scenarios and have it checked by running it, faults and all."</li>
+                <li><strong>"Self-learners: "</strong>"design a pipeline for six realistic scenarios and have it checked by running it, faults and all."</li>
             </ul>
         </section>
         <section class="page" aria-labelledby="map-heading">

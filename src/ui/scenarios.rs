@@ -28,7 +28,7 @@ pub fn ScenarioList() -> impl IntoView {
     let changed = RwSignal::new(0_u32);
     view! {
         <section class="page">
-            <h1>"Five design scenarios"</h1>
+            <h1>"Six design scenarios"</h1>
             <p class="lede">
                 "Each scenario is a realistic stretch of data with its faults: from two weeks of clicks to two years of history. You design a pipeline for it on a canvas; the lab runs your design through the simulated days and checks it against the scenario's requirements. Any design that meets them passes."
             </p>

@@ -36,7 +36,14 @@ pub fn design(
         h.edit(&Edit::Add { config, x: 0, y: 0 }).expect("add");
         NodeId(h.current.next_id - 1)
     };
-    let s = add(&mut h, NodeConfig::State { state, commit });
+    let s = add(
+        &mut h,
+        NodeConfig::State {
+            state,
+            commit,
+            catch_up: false,
+        },
+    );
     let t = add(&mut h, NodeConfig::default_for(NodeKind::Transform));
     let w = add(
         &mut h,

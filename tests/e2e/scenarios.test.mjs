@@ -251,3 +251,32 @@ test('checking a slow design runs in slices: its progress shows, the page keeps 
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('scenario 6: a trailing window passes only if the scheduler catches up, and the missed days are the evidence', async () => {
+  const { page, errors, context } = await openPage(env, '/scenarios/6');
+  const window = {
+    ...DAILY,
+    state: [['Remembers', 'window'], ['Window (days before the run\'s day)', '1'], ['State saved', 'after'],
+      ['Catch up: after the scheduler was down, run each missed run in order', 'false']],
+  };
+  await buildChain(page, window);
+  await page.getByRole('button', { name: 'Check my design' }).click();
+  const verdict = page.locator('.report .verdict');
+  await verdict.filter({ hasText: /requirements met/ }).waitFor();
+  assert.equal(await verdict.innerText(), '✗ 2 of 3 requirements met.');
+  const r1 = await page.locator('.report .rule[data-rule="R1"]').innerText();
+  assert.match(r1, /Partition 2026-06-08: 60 of 60 sales missing/);
+  assert.match(r1, /its run was due Tue 9 Jun 02:00, while the scheduler was down/);
+  // The same window, the scheduler catching up: every day whole.
+  await choose(page, 1, [['Catch up: after the scheduler was down, run each missed run in order', 'true']]);
+  await page.getByRole('button', { name: 'Check my design' }).click();
+  await verdict.filter({ hasText: 'Passed' }).waitFor();
+  assert.equal(await verdict.innerText(), '✓ Passed: all 3 requirements met.');
+  // Its Airflow DAG catches up too.
+  await page.getByText('Export as code').click();
+  assert.match(await page.locator('.code-block').filter({ hasText: 'Airflow' }).locator('pre').innerText(), /catchup=True/);
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -10,12 +10,13 @@ const ROUTES = [
   ['/lab/lateness', 'Allowed-lateness lab'],
   ['/lab/backfill', 'Currency-bug backfill lab'],
   ['/teach', 'Lesson plan: one 50-minute session'],
-  ['/scenarios', 'Five design scenarios'],
+  ['/scenarios', 'Six design scenarios'],
   ['/scenarios/1', 'Scenario 1: Clicks, forward'],
   ['/scenarios/2', 'Scenario 2: Orders that change'],
   ['/scenarios/3', 'Scenario 3: Late mobile events and month close'],
   ['/scenarios/4', 'Scenario 4: The currency bug'],
   ['/scenarios/5', 'Scenario 5: Two years of history, interrupted'],
+  ['/scenarios/6', 'Scenario 6: The scheduler was down'],
   ['/no/such/page', 'No page here'],
   ['/scenarios/9', 'No page here'],
 ];
@@ -68,7 +69,7 @@ test('the navigation moves within a half without a reload, loads the other half,
   // The scenarios are the other half: an ordinary page load of their own bundle.
   await nav.getByRole('link', { name: 'Scenarios' }).click();
   await page.waitForURL('**/scenarios');
-  await page.locator('main h1', { hasText: 'Five design scenarios' }).waitFor();
+  await page.locator('main h1', { hasText: 'Six design scenarios' }).waitFor();
   assert.deepEqual((await wasm()).map((p) => p.replace(/-[0-9a-f]+_bg\.wasm$/, '')), ['/partition-lab-scenarios']);
   const current = page.locator('nav a[aria-current="page"]');
   assert.equal((await current.textContent()).trim(), 'Scenarios');
@@ -79,7 +80,7 @@ test('the navigation moves within a half without a reload, loads the other half,
   assert.equal(await page.evaluate(() => window.__sameDocument), true, 'navigation within the scenarios reloaded the page');
   await page.goBack();
   await page.waitForURL('**/scenarios');
-  assert.equal((await page.textContent('main h1')).trim(), 'Five design scenarios');
+  assert.equal((await page.textContent('main h1')).trim(), 'Six design scenarios');
   // And back to the labs from the scenarios' header.
   await nav.getByRole('link', { name: 'Backfill' }).click();
   await page.waitForURL('**/lab/backfill');

@@ -212,6 +212,7 @@ pub fn dag_file(first: crate::engine::calendar::Day) -> File {
             &airflow::Tasks {
                 silver: "replace partition dt of silver.orders with the fixed logic, read from bronze.orders".to_string(),
                 gold: Some("recompute gold for partition dt from the silver just written".to_string()),
+                catch_up: false,
             },
         ),
     )

@@ -75,12 +75,11 @@ impl Down {
     }
 
     /// The outage in the week, if the scheduler goes down.
-    pub fn outage(self, catch_up: bool) -> Option<Outage> {
+    pub fn outage(self) -> Option<Outage> {
         let (from, until) = self.span()?;
         Some(Outage {
             from: at(shift(monday(), from), 0, 0),
             until: at(shift(monday(), until), 9, 0),
-            catch_up,
         })
     }
 }
@@ -213,7 +212,10 @@ impl Cell {
             ),
             Cell::FullRefresh => PipelineConfig::full_refresh(),
         };
-        config.with_commit(controls.commit)
+        // Catching up is the scheduler's setting for every pipeline alike.
+        config
+            .with_commit(controls.commit)
+            .with_catch_up(controls.catch_up)
     }
 }
 
@@ -263,9 +265,7 @@ pub fn script(controls: &Controls) -> Script {
         })
         .collect();
     let mut script = Script::new(monday(), events, runs);
-    script
-        .outages
-        .extend(controls.down.outage(controls.catch_up));
+    script.outages.extend(controls.down.outage());
     script
 }
 
@@ -286,5 +286,5 @@ pub fn run(controls: &Controls) -> Vec<(Cell, Outcome)> {
 /// How many run attempts the week has with these controls: the schedule
 /// less what an outage skips, plus catch-ups and one retry per crash.
 pub fn run_count(controls: &Controls) -> usize {
-    crate::engine::simulate::planned(&script(controls)).len()
+    crate::engine::simulate::planned(&script(controls), controls.catch_up).len()
 }

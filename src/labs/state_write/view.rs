@@ -259,10 +259,10 @@ pub struct WeekDay {
 /// The fixed week as a timeline: what happened, what arrived late, which
 /// runs ran; `runs` is any cell's trace (they share the schedule).
 /// The scheduler's outage in a sentence, if the week has one.
-pub fn outage_sentence(script: &crate::engine::Script) -> Option<String> {
+pub fn outage_sentence(script: &crate::engine::Script, catch_up: bool) -> Option<String> {
     let o = script.outages.first()?;
     let at = |t: crate::engine::Instant| format!("{} {}", weekday_short(t.date()), hh_mm(t));
-    let then = if o.catch_up {
+    let then = if catch_up {
         "then it catches up: it first runs every run it missed, one after another, then carries on"
     } else {
         "then it carries on with the next scheduled run, and the runs it missed never happen"

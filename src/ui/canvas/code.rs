@@ -39,7 +39,9 @@ pub fn ExportCode() -> impl IntoView {
     };
     view! {
         <details class="export-code">
-            <summary>"Export as code"</summary>
+            // A heading, so the tools' h4s below sit under an h3 wherever
+            // the panel opens (after a pass there is none above them).
+            <summary><h3 class="summary-heading">"Export as code"</h3></summary>
             <div class="button-row">
                 <button type="button" on:click=prepare>"Prepare a runnable project (dbt and Spark, this scenario's runs)"</button>
             </div>

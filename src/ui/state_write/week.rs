@@ -27,7 +27,7 @@ pub fn Week() -> impl IntoView {
             <p>
                 "Four orders a day, each reaching bronze two minutes after it happens. Every night at 00:15 each pipeline runs for the day before and sees only what has arrived by then. Amounts are fixed: o-101 is £12.00 and each later order a little more."
             </p>
-            {move || outage_sentence(&script(&lab.controls.get())).map(|said| view! { <p class="outage-note"><strong>"Outage. "</strong>{said}</p> })}
+            {move || { let controls = lab.controls.get(); outage_sentence(&script(&controls), controls.catch_up) }.map(|said| view! { <p class="outage-note"><strong>"Outage. "</strong>{said}</p> })}
             <div class="table-wrap">
                 <table>
                     <caption class="visually-hidden">"Orders, late arrivals and runs, day by day"</caption>
