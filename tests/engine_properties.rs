@@ -1414,6 +1414,9 @@ proptest! {
         let caught_up: Vec<NaiveDate> = outcome.runs.iter().filter(|r| r.kind == RunKind::CatchUp).map(|r| r.day).collect();
         let missed: Vec<NaiveDate> = (from..until).map(|d| shift(start(), i64::from(d))).collect();
         prop_assert_eq!(caught_up, missed, "each missed day caught up once, in order");
+        // And nothing due meanwhile jumps the queue: the days run in order.
+        let in_order: Vec<NaiveDate> = outcome.runs.iter().filter(|r| matches!(r.kind, RunKind::Scheduled | RunKind::CatchUp)).map(|r| r.day).collect();
+        prop_assert!(in_order.windows(2).all(|w| w[0] < w[1]), "days out of order: {:?}", in_order);
         prop_assert!(outcome.runs.iter().all(|r| !s.outages[0].covers(r.at)));
         ends_as_the_truth(&s, &outcome)?;
     }

@@ -292,3 +292,35 @@ fn the_trailing_window_loses_the_days_an_outage_passed_and_says_why() {
         }
     }
 }
+
+/// Thursday's crash falls inside both outages: the run never starts, the
+/// trace has no crash, and the week says so rather than promise one.
+#[test]
+fn a_crash_the_outage_swallows_is_said_and_does_not_happen() {
+    use partition_lab::labs::state_write::view::outage_sentence;
+    for down in [Down::WedToFri, Down::TueToSat] {
+        for catch_up in [false, true] {
+            let controls = Controls {
+                down,
+                catch_up,
+                ..Controls::default()
+            };
+            assert!(controls.crash);
+            let script = script(&controls);
+            for (_, outcome) in run(&controls) {
+                assert!(outcome.runs.iter().all(|r| !r.crashed), "{controls:?}");
+            }
+            let said = outage_sentence(&script, catch_up).expect("an outage");
+            assert!(
+                said.contains("The run that would crash (Thu 00:15, for Wed 06-03) falls while it is down: it never starts, so it cannot crash"),
+                "{said}"
+            );
+            assert_eq!(
+                said.contains("its catch-up runs cleanly"),
+                catch_up,
+                "{said}"
+            );
+        }
+    }
+    assert!(outage_sentence(&script(&Controls::default()), false).is_none());
+}

@@ -358,9 +358,10 @@ impl Queue {
 }
 
 /// The script's runs as the scheduler starts them: none while it is down;
-/// when it returns, the missed scheduled runs first, in order, if the
-/// pipeline catches up (each a minute after the last, so the queue keeps
-/// their order), else only what comes next.
+/// when it returns, the retries it owes, then the missed scheduled runs in
+/// order if the pipeline catches up (a minute apart, from a minute after
+/// it is back, and anything due meanwhile waits behind them, as a DAG with
+/// one active run at a time does), else only what comes next.
 fn schedule(script: &Script, catch_up: bool) -> Queue {
     let mut runs: Vec<Attempt> = Vec::with_capacity(script.runs.len());
     for r in &script.runs {
@@ -372,8 +373,8 @@ fn schedule(script: &Script, catch_up: bool) -> Queue {
         };
         match script.outage_at(r.at) {
             None => runs.push(attempt),
-            Some(o) if catch_up && r.kind == RunKind::Scheduled => runs.push(Attempt {
-                at: o.until,
+            Some(_) if catch_up && r.kind == RunKind::Scheduled => runs.push(Attempt {
+                at: minute_after(back_at(script, r.at)),
                 kind: RunKind::CatchUp,
                 crash_then_retry_at: None,
                 ..attempt
@@ -382,18 +383,35 @@ fn schedule(script: &Script, catch_up: bool) -> Queue {
         }
     }
     crate::order::sort_by_key(&mut runs, |r| (r.at, r.day));
-    let mut last: Option<Instant> = None;
+    // Behind a catch-up nothing starts until the run before it has: what
+    // falls due before the catch-ups are through waits a minute behind.
+    let mut behind: Option<Instant> = None;
     for run in &mut runs {
-        if run.kind == RunKind::CatchUp {
-            if let Some(next) =
-                last.and_then(|l| l.checked_add_signed(chrono::Duration::minutes(1)))
-            {
-                run.at = run.at.max(next);
-            }
+        let waiting = behind.filter(|at| run.at <= *at);
+        if let Some(at) = waiting {
+            run.at = minute_after(at);
         }
-        last = Some(run.at);
+        behind = (run.kind == RunKind::CatchUp || waiting.is_some()).then_some(run.at);
     }
     Queue(runs)
+}
+
+fn minute_after(at: Instant) -> Instant {
+    at.checked_add_signed(chrono::Duration::minutes(1))
+        .unwrap_or(at)
+}
+
+/// When the scheduler is back if it is down at `at` (through any outages
+/// that overlap), else `at`.
+fn back_at(script: &Script, at: Instant) -> Instant {
+    let mut t = at;
+    for _ in 0..=script.outages.len() {
+        match script.outage_at(t) {
+            Some(o) if o.until > t => t = o.until,
+            _ => break,
+        }
+    }
+    t
 }
 
 /// One attempt as the scheduler starts it.
@@ -431,7 +449,7 @@ pub fn planned(script: &Script, catch_up: bool) -> Vec<Planned> {
 fn retry_of(script: &Script, crashing: &Attempt) -> Option<Attempt> {
     let at = crashing.crash_then_retry_at?;
     Some(Attempt {
-        at: script.outage_at(at).map_or(at, |o| o.until),
+        at: back_at(script, at),
         day: crashing.day,
         kind: RunKind::Retry,
         crash_then_retry_at: None,

@@ -65,7 +65,7 @@ pub fn dag(dag_id: &str, first_day: Day, tasks: &Tasks) -> String {
     let catchup = if tasks.catch_up {
         "catchup=True,  # back after being down, the scheduler runs every interval it missed, in order\n    # (and on the first unpause, every interval since start_date: start it at the first day you own)"
     } else {
-        "catchup=False,  # back after being down, only the latest interval runs; history is a backfill, launched on purpose"
+        "catchup=False,  # back after being down, Airflow starts only the latest interval it missed, never\n    # the older ones (the lab's no catch-up starts none: the next 02:00 run is its first);\n    # history is a backfill, launched on purpose"
     };
     let silver = tasks.silver.replace('\n', " ");
     let (gold_task, chain) = match &tasks.gold {
@@ -236,7 +236,7 @@ mod tests {
         };
         let dag = dag("marlow_orders_daily", plan().first, &tasks);
         assert!(dag.contains(
-            "    catchup=False,  # back after being down, only the latest interval runs"
+            "    catchup=False,  # back after being down, Airflow starts only the latest interval it missed"
         ));
         let catching_up = super::dag(
             "s",

@@ -116,7 +116,7 @@ pub const SCENARIOS: [ScenarioInfo; 6] = [
     ScenarioInfo {
         number: 6,
         title: "The scheduler was down",
-        brief: "The scheduler's database failed on a Tuesday night and nothing ran until Friday morning: design the daily sales load so that every day is whole again once it is back, whatever it missed.",
+        brief: "The scheduler's database failed in the early hours of a Tuesday and nothing ran until Friday morning: design the daily sales load so that every day is whole again once it is back, whatever it missed.",
         idea: "catch-up after an outage",
         source: "bronze.sales",
         story: &[
@@ -126,7 +126,7 @@ pub const SCENARIOS: [ScenarioInfo; 6] = [
         facts: &[
             "Sales 1 to 14 June 2026, 60 a day; a sale never changes once written.",
             "Arrival: 90 % within 10 minutes, 10 % between 10 minutes and 20 hours after the sale.",
-            "Runs daily at 02:00 for the day before, through 15 June (for the 14th and its late sales).",
+            "Runs daily at 02:00 for the day before, the last at 02:00 on 16 June (for the 15th, which picks up the 14th's late sales).",
             "Outage: the scheduler is down from Tuesday 9 June 01:30 to Friday 12 June 11:00, so the runs for 8 to 11 June are missed. The processing state node asks whether the scheduler catches up (Airflow's catchup=True) when it is back.",
         ],
         history: false,

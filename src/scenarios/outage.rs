@@ -33,7 +33,7 @@ pub const MOST_PARTITIONS_READ: usize = 7;
 pub const RULES: [Rule; 3] = [
     Rule {
         id: "R1",
-        text: "Once the scheduler is back, every sale that arrived before the last run is in its sale-date partition.",
+        text: "Once the scheduler is back, every sale that arrived by the last run is in its sale-date partition.",
         concept: "catch-up",
     },
     Rule {
@@ -101,7 +101,7 @@ pub fn script() -> Script {
 
 /// The rules' judges, in `RULES`' order, each reading the one simulation.
 pub const JUDGES: [DailyRule; 3] = [
-    |graph, script, ran| every_day_whole(graph, script, &ran.outcome),
+    |graph, script, ran| every_day_whole(graph, script, ran),
     |graph, _, ran| no_sale_twice(graph, &ran.outcome),
     |graph, _, ran| reads_at_most(RULES[2], MOST_PARTITIONS_READ, graph, &ran.outcome),
 ];
@@ -111,7 +111,8 @@ fn due(script: &Script, dt: Day) -> Option<Instant> {
     script.runs.iter().find(|r| r.day == dt).map(|r| r.at)
 }
 
-fn every_day_whole(graph: &Graph, script: &Script, outcome: &Outcome) -> RuleResult {
+fn every_day_whole(graph: &Graph, script: &Script, ran: &super::grade::Daily) -> RuleResult {
+    let outcome = &ran.outcome;
     let end = outcome.runs.last().map(|r| r.at);
     let mut missing: SortedMap<Day, Vec<&Event>> = SortedMap::new();
     for event in &script.events {
@@ -146,7 +147,7 @@ fn every_day_whole(graph: &Graph, script: &Script, outcome: &Outcome) -> RuleRes
                     run_name(run),
                     events[0].id,
                     weekday_day_month_time(events[0].arrived_at),
-                    next_night_missed(script, outcome, *dt),
+                    next_night_missed(script, ran, *dt),
                 ),
             };
             Evidence::at(
@@ -168,14 +169,20 @@ fn every_day_whole(graph: &Graph, script: &Script, outcome: &Outcome) -> RuleRes
     )
 }
 
-/// The night after `dt` is when a late sale of `dt` is usually picked up
-/// (a lookback, a window): say so when that run fell in the outage and
-/// never ran.
-fn next_night_missed(script: &Script, outcome: &Outcome, dt: Day) -> String {
+/// The night after `dt` is when a pipeline that re-reads the day before
+/// (a lookback or a window of a day or more) picks up `dt`'s late sales:
+/// say so when that run fell in the outage and never ran.
+fn next_night_missed(script: &Script, ran: &super::grade::Daily, dt: Day) -> String {
+    use crate::engine::ProcessingState;
+    let rereads = match ran.config.state {
+        ProcessingState::PartitionList { lookback, .. } => lookback >= 1,
+        ProcessingState::TrailingWindow { days } => days >= 1,
+        _ => false,
+    };
     let next = shift(dt, 1);
-    let ran = outcome.runs.iter().any(|r| r.day == next);
+    let happened = ran.outcome.runs.iter().any(|r| r.day == next);
     match due(script, next) {
-        Some(at) if !ran && script.outage_at(at).is_some() => format!(
+        Some(at) if rereads && !happened && script.outage_at(at).is_some() => format!(
             " The run for {next}, the night after, which re-reads the day before it, was due {} while the scheduler was down, and never ran.",
             weekday_day_month_time(at)
         ),

@@ -144,15 +144,15 @@ test('the scheduler down Wed to Fri: the trailing window never builds the days i
   assert.deepEqual(await rowsPerDay(page, 'Partition list + Overwrite'), [4, 4, 4, 4, 4, 4, 4]);
   const said = await verdictText(page, window);
   assert.match(said, /Loud/);
-  assert.match(said, /o-201, o-202, o-203 and o-204 were never built: the run for Tue 06-02 was due Wed 00:15, while the scheduler was down \(Wed 00:00 to Fri 09:00\)\. The first run back \(Sat 00:15, for Fri 06-05\) rebuilt only Thu and Fri/);
-  assert.match(said, /o-301, o-302, o-303 and o-304 were never built/);
+  assert.match(said, /o-201, o-202, o-203 and o-204 never reached silver: Tue 06-02 was never built, because its run was due Wed 00:15, while the scheduler was down \(Wed 00:00 to Fri 09:00\)\. The first run back \(Sat 00:15, for Fri 06-05\) built only Thu and Fri/);
+  assert.match(said, /o-301, o-302, o-303 and o-304 never reached silver: Wed 06-03 was never built/);
   assert.match(await verdictText(page, 'Partition list + Overwrite'), /Correct/);
   // Catch-up: the scheduler runs what it missed when it is back, in order.
   await page.getByRole('radio', { name: 'it catches up the missed runs first' }).check();
   await page.waitForURL(/catchup=on/);
   assert.match(await week.locator('.outage-note').innerText(), /then it catches up: it first runs every run it missed/);
-  assert.equal(await runsFor('Tue 06-02'), 'Run 2: Fri 09:00, for Tue 06-02 (catch-up)');
-  assert.equal(await runsFor('Thu 06-04'), 'Run 4: Fri 09:02, for Thu 06-04 (catch-up)');
+  assert.equal(await runsFor('Tue 06-02'), 'Run 2: Fri 09:01, for Tue 06-02 (catch-up)');
+  assert.equal(await runsFor('Thu 06-04'), 'Run 4: Fri 09:03, for Thu 06-04 (catch-up)');
   await page.getByRole('button', { name: 'Last', exact: true }).click();
   assert.deepEqual(await rowsPerDay(page, window), [4, 4, 4, 4, 4, 4, 4]);
   assert.match(await verdictText(page, window), /Correct/);

@@ -268,7 +268,7 @@ fn never_built(outcome: &Outcome, script: &Script, dt: Day) -> Option<String> {
     let due = script.runs.iter().find(|r| r.day == dt)?;
     let outage = script.outage_at(due.at)?;
     let mut story = format!(
-        "{{IDS}} {{WAS}} never built: the run for {} was due {}, while the scheduler was down ({}).",
+        "{{IDS}} never reached silver: {} was never built, because its run was due {}, while the scheduler was down ({}).",
         day_label(dt),
         when(due.at),
         down_words(outage),
@@ -280,7 +280,7 @@ fn never_built(outcome: &Outcome, script: &Script, dt: Day) -> Option<String> {
             .map(|d| weekday_short(*d))
             .collect();
         story.push_str(&format!(
-            " The first run back ({}, for {}) rebuilt only {}, so {} was already behind it, and a pipeline that remembers nothing never builds it.",
+            " The first run back ({}, for {}) built only {}, so {} was already behind it, and a pipeline that remembers nothing never builds it.",
             when(back.at),
             day_label(back.day),
             list(&rebuilt.iter().map(|s| s.to_string()).collect::<Vec<_>>()),
@@ -309,7 +309,7 @@ fn skipped_rereads(
     let skipped: Vec<&crate::engine::RunSpec> = script
         .runs
         .iter()
-        .filter(|r| r.at > arrived && r.day >= dt && r.day <= shift(dt, i64::from(reach)))
+        .filter(|r| r.at > arrived && r.day > dt && r.day <= shift(dt, i64::from(reach)))
         .filter(|r| script.outage_at(r.at).is_some() && !ran(r.day))
         .collect();
     match (skipped.first(), skipped.len()) {

@@ -256,8 +256,6 @@ pub struct WeekDay {
     pub runs: Vec<String>,
 }
 
-/// The fixed week as a timeline: what happened, what arrived late, which
-/// runs ran; `runs` is any cell's trace (they share the schedule).
 /// The scheduler's outage in a sentence, if the week has one.
 pub fn outage_sentence(script: &crate::engine::Script, catch_up: bool) -> Option<String> {
     let o = script.outages.first()?;
@@ -267,13 +265,29 @@ pub fn outage_sentence(script: &crate::engine::Script, catch_up: bool) -> Option
     } else {
         "then it carries on with the next scheduled run, and the runs it missed never happen"
     };
+    // The crash control cannot bite a run that never starts: say so.
+    let crash = script
+        .runs
+        .iter()
+        .find(|r| r.crash_then_retry_at.is_some() && o.covers(r.at))
+        .map(|r| {
+            format!(
+                " The run that would crash ({}, for {}) falls while it is down: it never starts, so it cannot crash{}.",
+                at(r.at),
+                day_label(r.day),
+                if catch_up { ", and its catch-up runs cleanly" } else { "" }
+            )
+        })
+        .unwrap_or_default();
     Some(format!(
-        "The scheduler is down from {} to {}: no run starts in between; {then}.",
+        "The scheduler is down from {} to {}: no run starts in between; {then}.{crash}",
         at(o.from),
         at(o.until)
     ))
 }
 
+/// The fixed week as a timeline: what happened, what arrived late, which
+/// runs ran; `runs` is any cell's trace (they share the schedule).
 pub fn week(script: &crate::engine::Script, runs: &[RunTrace]) -> Vec<WeekDay> {
     days(monday(), shift(monday(), 6))
         .map(|day| {
