@@ -28,6 +28,7 @@ fn all_choices() -> Vec<Choices> {
                     from,
                     concurrency,
                     markers,
+                    ..Choices::default()
                 });
             }
         }
@@ -156,6 +157,7 @@ fn an_interrupted_backfill_resumes_with_markers_and_rebuilds_without() {
                     concurrency,
                     markers,
                     from: PlanStart::Third,
+                    ..Choices::default()
                 };
                 let first = case.execute(&choices, &[], backfill_start(), Some(stop));
                 let in_flight: BTreeSet<_> = first.cancelled.iter().map(|s| s.dt).collect();

@@ -45,6 +45,7 @@ fn the_lab_s_runs_are_the_clock_s_own_trace() {
                     from,
                     concurrency,
                     markers,
+                    ..Choices::default()
                 };
                 let plan = case.plan(&choices);
                 let first = case.execute(&choices, &[], backfill_start(), Some(7));

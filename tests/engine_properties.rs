@@ -117,6 +117,7 @@ impl GenScript {
                         arrived_at: arrived,
                         amount,
                         status: None,
+                        withdrawn_at: None,
                     }
                 } else {
                     Event::immutable(&format!("o-{n}"), happened, arrived, amount)

@@ -181,6 +181,7 @@ fn no_generated_code_repeats_eight_words_of_the_chapter() {
                     from,
                     concurrency,
                     markers,
+                    ..Choices::default()
                 })) {
                     found.extend(
                         copied(&chapter, &c.code)

@@ -87,6 +87,7 @@ fn every_state_write_spark_module_is_python() {
 
 #[test]
 fn the_backfill_labs_spark_job_and_plain_loop_are_python() {
+    use partition_lab::labs::backfill::case::Writer;
     use partition_lab::labs::backfill::commands::{plain_loop, spark};
     use partition_lab::labs::backfill::{Case, Choices, Concurrency, PlanStart};
     let case = Case::new();
@@ -94,15 +95,19 @@ fn the_backfill_labs_spark_job_and_plain_loop_are_python() {
     for from in PlanStart::ALL {
         for concurrency in Concurrency::ALL {
             for markers in [true, false] {
-                let plan = case.plan(&Choices {
+                let choices = Choices {
                     from,
                     concurrency,
                     markers,
-                });
-                pieces.push((
-                    format!("spark {from:?} {concurrency:?} {markers}"),
-                    spark(&plan),
-                ));
+                    ..Choices::default()
+                };
+                let plan = case.plan(&choices);
+                for writer in [Writer::Targeted, Writer::Dynamic] {
+                    pieces.push((
+                        format!("spark {from:?} {concurrency:?} {markers} {writer:?}"),
+                        spark(&case.plan(&Choices { writer, ..choices })),
+                    ));
+                }
                 pieces.push((
                     format!("loop {from:?} {concurrency:?} {markers}"),
                     plain_loop(&plan),

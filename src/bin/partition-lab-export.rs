@@ -35,6 +35,7 @@ use partition_lab::engine::{CommitOrder, Script};
 use partition_lab::export::project::replay_project;
 use partition_lab::export::replay::{expected_json, Replay};
 use partition_lab::export::{airflow, File};
+use partition_lab::labs::backfill::case::{backfill_start, Sunday};
 use partition_lab::labs::backfill::{Case, Choices, Concurrency, PlanStart};
 use partition_lab::labs::state_write::{script, Cell, Controls, Down, LateOrder};
 use partition_lab::vocabulary::Choice;
@@ -376,16 +377,17 @@ fn scenario_files() -> Vec<File> {
 
 /// The backfill lab's rebuild as a dbt microbatch project: bronze and the
 /// rates as seeds, silver as the microbatch model, and each plan's command.
-fn microbatch_files() -> Vec<File> {
+/// With the Sunday withdrawn the seeds lack its orders and
+/// `withdrawn_orders.csv` holds what silver still has of them.
+fn microbatch_files(sunday: Sunday) -> Vec<File> {
     use partition_lab::labs::backfill::commands::dbt_rebuild;
-    let case = Case::new();
+    let case = Case::of(sunday);
     let mut files = partition_lab::labs::backfill::commands::microbatch_project(&case);
     let mut plans = serde_json::Map::new();
     for from in PlanStart::ALL {
         let plan = case.plan(&Choices {
             from,
-            concurrency: Concurrency::Four,
-            markers: true,
+            ..Choices::default()
         });
         let dates: Vec<String> = plan.dates().iter().map(ToString::to_string).collect();
         plans.insert(
@@ -398,20 +400,22 @@ fn microbatch_files() -> Vec<File> {
 }
 
 /// `expected.json` of a backfill check: each plan's answer, and the lab's
-/// own rebuild of every partition (from bronze, fixed logic), which is what
-/// the real tool's rebuild must give for the days a plan covers.
+/// own rebuild of every partition 1..13 (from bronze, fixed logic; a day
+/// with no rows in bronze has none), which is what the real tool's rebuild
+/// must give for the days a plan covers.
 fn plans_and_truth(case: &Case, plans: serde_json::Map<String, serde_json::Value>) -> File {
-    let truth: serde_json::Map<String, serde_json::Value> = case
-        .truth
-        .partitions()
-        .map(|(dt, rows)| {
-            let pence: i64 = rows.iter().filter_map(|r| r.gbp).map(|m| m.minor).sum();
-            (
-                dt.to_string(),
-                serde_json::json!({"rows": rows.len(), "pence": pence}),
-            )
-        })
-        .collect();
+    use partition_lab::labs::backfill::case::{aug, last_existing};
+    let truth: serde_json::Map<String, serde_json::Value> =
+        partition_lab::engine::calendar::days(aug(1), last_existing())
+            .map(|dt| {
+                let rows = case.truth.partition(dt);
+                let pence: i64 = rows.iter().filter_map(|r| r.gbp).map(|m| m.minor).sum();
+                (
+                    dt.to_string(),
+                    serde_json::json!({"rows": rows.len(), "pence": pence}),
+                )
+            })
+            .collect();
     File::new(
         "expected.json",
         serde_json::to_string_pretty(&serde_json::json!({"plans": plans, "truth": truth}))
@@ -420,37 +424,57 @@ fn plans_and_truth(case: &Case, plans: serde_json::Map<String, serde_json::Value
 }
 
 /// The backfill lab's Spark job for every plan start, with markers and
-/// without, over the drift project's tables, and the lab's answer: the
-/// days each rebuilds and every day's fixed total.
-fn backfill_spark_files() -> Vec<File> {
-    let case = Case::new();
+/// without (and, with the Sunday withdrawn, with each writer), over the
+/// drift project's tables, and the lab's answer: the days each rebuilds,
+/// the days it leaves holding their old rows, and every day's fixed total.
+fn backfill_spark_files(sunday: Sunday) -> Vec<File> {
+    use partition_lab::labs::backfill::case::Writer;
+    let case = Case::of(sunday);
     let mut files = partition_lab::labs::backfill::commands::drift_project(&case);
     let mut plans = serde_json::Map::new();
+    let writers: &[Writer] = match sunday {
+        Sunday::Delivered => &[Writer::Targeted],
+        Sunday::Withdrawn => &[Writer::Targeted, Writer::Dynamic],
+    };
     for from in PlanStart::ALL {
         for markers in [true, false] {
-            let plan = case.plan(&Choices {
-                from,
-                concurrency: Concurrency::Four,
-                markers,
-            });
-            let name = format!(
-                "from{}_{}",
-                partition_lab::vocabulary::Choice::name(from),
-                if markers { "markers" } else { "nomarkers" }
-            );
-            files.push(File::new(
-                format!("jobs/{name}.py"),
-                partition_lab::labs::backfill::commands::spark(&plan),
-            ));
-            files.push(File::new(
-                format!("loops/{name}.py"),
-                partition_lab::labs::backfill::commands::plain_loop(&plan),
-            ));
-            let dates: Vec<String> = plan.dates().iter().map(ToString::to_string).collect();
-            plans.insert(
-                name,
-                serde_json::json!({"dates": dates, "markers": markers, "slots": plan.slots()}),
-            );
+            for &writer in writers {
+                let choices = Choices {
+                    from,
+                    concurrency: Concurrency::Four,
+                    markers,
+                    sunday,
+                    writer,
+                };
+                let plan = case.plan(&choices);
+                let name = format!(
+                    "from{}_{}_{}",
+                    partition_lab::vocabulary::Choice::name(from),
+                    if markers { "markers" } else { "nomarkers" },
+                    partition_lab::vocabulary::Choice::name(writer)
+                );
+                files.push(File::new(
+                    format!("jobs/{name}.py"),
+                    partition_lab::labs::backfill::commands::spark(&plan),
+                ));
+                files.push(File::new(
+                    format!("loops/{name}.py"),
+                    partition_lab::labs::backfill::commands::plain_loop(&plan),
+                ));
+                // What the engine's run leaves: dates rebuilt from no rows
+                // that still hold their old ones.
+                let exec = case.execute(&choices, &[], backfill_start(), None);
+                let kept: Vec<String> = case
+                    .kept_stale(std::slice::from_ref(&exec))
+                    .iter()
+                    .map(|(dt, _, _)| dt.to_string())
+                    .collect();
+                let dates: Vec<String> = plan.dates().iter().map(ToString::to_string).collect();
+                plans.insert(
+                    name,
+                    serde_json::json!({"dates": dates, "markers": markers, "slots": plan.slots(), "kept": kept}),
+                );
+            }
         }
     }
     files.push(plans_and_truth(&case, plans));
@@ -711,6 +735,7 @@ fn airflow_files() -> Vec<File> {
                     from,
                     concurrency,
                     markers,
+                    ..Choices::default()
                 };
                 let plan = case.plan(&choices);
                 let b = partition_lab::labs::backfill::commands::airflow_backfill(&plan);
@@ -926,9 +951,14 @@ fn main() {
     for (dir, files) in [
         ("state-write", state_write()),
         ("scenarios", scenario_files()),
-        ("microbatch", microbatch_files()),
+        ("microbatch", microbatch_files(Sunday::Delivered)),
+        ("microbatch-withdrawn", microbatch_files(Sunday::Withdrawn)),
         ("drift", drift_files()),
-        ("backfill-spark", backfill_spark_files()),
+        ("backfill-spark", backfill_spark_files(Sunday::Delivered)),
+        (
+            "backfill-spark-withdrawn",
+            backfill_spark_files(Sunday::Withdrawn),
+        ),
         ("scenario-backfills", scenario_backfill_files()),
         ("airflow", airflow_files()),
         ("lateness", lateness_files()),

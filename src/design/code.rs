@@ -167,6 +167,8 @@ fn dbt(design: &CompiledDesign, source: &str, target: &str) -> String {
             key_column(key)
         ),
         WriteMode::ReplaceTable => "materialized='table'".to_string(),
+        // Only dbt-spark and dbt-bigquery replace just the partitions a batch has rows for.
+        WriteMode::OverwritePresent => "materialized='incremental', incremental_strategy='insert_overwrite', partition_by='dt'   -- dbt-spark, dbt-bigquery; dbt-duckdb has no insert_overwrite".to_string(),
     };
     let from = match design.reads {
         Layer::Bronze => format!("{{{{ source('bronze', '{}') }}}}", bare(source)),
@@ -260,6 +262,9 @@ fn airflow(design: &CompiledDesign, source: &str, target: &str, dates: Dates) ->
             key_column(key)
         ),
         WriteMode::ReplaceTable => format!("rebuild all of {target} from {source}"),
+        WriteMode::OverwritePresent => format!(
+            "replace the partitions of {target} this run writes rows to, read from {source} (a targeted day with no rows keeps its old ones)"
+        ),
     };
     let logic = match p.logic {
         LogicVersion::Fixed => "",
@@ -372,6 +377,9 @@ fn spark(design: &CompiledDesign, source: &str, target: &str) -> String {
             )
         }
         WriteMode::ReplaceTable => format!("batch.write.mode(\"overwrite\").saveAsTable(\"{target}\")   # the whole table, every run"),
+        WriteMode::OverwritePresent => format!(
+            "spark.conf.set(\"spark.sql.sources.partitionOverwriteMode\", \"dynamic\")\nbatch.write.mode(\"overwrite\").insertInto(\"{target}\")   # replaces only the dt values in the batch"
+        ),
     };
     let steps = match (p.state, p.commit) {
         (ProcessingState::None | ProcessingState::TrailingWindow { .. }, _) => write,

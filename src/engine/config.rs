@@ -79,8 +79,18 @@ pub enum MergeKey {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub enum WriteMode {
     Append,
+    /// Replace every partition the run targets, emptying one it found no
+    /// rows for: dbt's delete+insert and microbatch, Delta's replaceWhere,
+    /// SQLMesh's delete-by-range.
     OverwritePartition,
-    Merge { key: MergeKey },
+    /// Replace only the partitions present in the rows written: Spark's
+    /// dynamic partition overwrite (`partitionOverwriteMode=dynamic`), BigQuery's
+    /// and dbt-spark's `insert_overwrite`. A targeted day with no rows keeps
+    /// its old rows; the two differ only then.
+    OverwritePresent,
+    Merge {
+        key: MergeKey,
+    },
     ReplaceTable,
 }
 

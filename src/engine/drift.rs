@@ -104,25 +104,34 @@ pub struct CountRow {
     pub silver: usize,
     /// The bronze rows silver lacks, as `expected` holds them.
     pub missing: Vec<Row>,
+    /// Silver's rows that bronze no longer has (the source withdrew them).
+    pub extra: Vec<Row>,
 }
 
 /// Per day from `from` on, silver's row count against `expected` (silver
 /// rebuilt from every bronze row, the reconcile's side of the truth).
 pub fn row_counts(silver: &Table, expected: &Table, from: Day) -> Vec<CountRow> {
-    expected
+    let days: crate::sorted::SortedSet<Day> = expected
         .partitions()
-        .filter(|(dt, _)| *dt >= from)
-        .map(|(dt, rows)| {
-            let have = silver.partition(dt);
+        .chain(silver.partitions())
+        .map(|(dt, _)| dt)
+        .filter(|dt| *dt >= from)
+        .collect();
+    days.into_iter()
+        .map(|dt| {
+            let (want, have) = (expected.partition(dt), silver.partition(dt));
+            let lacking = |of: &[Row], other: &[Row]| -> Vec<Row> {
+                of.iter()
+                    .filter(|r| !other.iter().any(|o| o.id == r.id))
+                    .cloned()
+                    .collect()
+            };
             CountRow {
                 dt,
-                bronze: rows.len(),
+                bronze: want.len(),
                 silver: have.len(),
-                missing: rows
-                    .iter()
-                    .filter(|r| !have.iter().any(|h| h.id == r.id))
-                    .cloned()
-                    .collect(),
+                missing: lacking(want, have),
+                extra: lacking(have, want),
             }
         })
         .collect()

@@ -38,6 +38,10 @@ pub struct Event {
     pub arrived_at: Instant,
     pub amount: Money,
     pub status: Option<OrderStatus>,
+    /// When the source took this row back (a load test's orders deleted,
+    /// a day corrected to empty): no read from then on sees it. Bronze
+    /// stays append-only for everything else.
+    pub withdrawn_at: Option<Instant>,
 }
 
 impl Event {
@@ -52,7 +56,13 @@ impl Event {
             arrived_at,
             amount,
             status: None,
+            withdrawn_at: None,
         }
+    }
+
+    /// Whether a read at `at` sees this row: arrived, and not taken back.
+    pub fn visible_at(&self, at: Instant) -> bool {
+        self.arrived_at <= at && self.withdrawn_at.is_none_or(|w| at < w)
     }
 
     /// The event-date partition this row belongs to.

@@ -155,7 +155,7 @@ fn rows_for(w: &Work, silver: &Table, bronze: Option<&Vec<&Event>>, fx: &FxRates
             let rows = bronze
                 .into_iter()
                 .flatten()
-                .filter(|e| e.arrived_at <= w.start)
+                .filter(|e| e.visible_at(w.start))
                 .map(|e| {
                     let gbp = fx
                         .rate(e.event_date(), e.amount.currency)

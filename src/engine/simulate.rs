@@ -212,6 +212,9 @@ impl<'a> Simulation<'a> {
                 if finaliser.after_final != AfterFinal::Reopen {
                     for &i in self.bronze.arrived_between(self.reader_cursor, attempt.at) {
                         let event = self.bronze.event(i);
+                        if !event.visible_at(attempt.at) {
+                            continue;
+                        }
                         let late = self
                             .finalised
                             .get(&event.event_date())
@@ -489,6 +492,7 @@ fn read(
                 .iter()
                 .copied()
                 .filter(|&i| from.is_none_or(|f| value(bronze.event(i)) > f))
+                .filter(|&i| bronze.event(i).visible_at(at))
                 .collect();
             let next = rows
                 .iter()
@@ -511,6 +515,7 @@ fn read(
             let rows = targets
                 .iter()
                 .flat_map(|dt| bronze.partition(over, *dt, at).iter().copied())
+                .filter(|&i| bronze.event(i).visible_at(at))
                 .collect();
             let mut next = done.clone();
             next.extend(targets.iter().copied());
@@ -537,6 +542,7 @@ fn read(
                         .iter()
                         .copied()
                 })
+                .filter(|&i| bronze.event(i).visible_at(at))
                 .collect();
             Read {
                 rows,
@@ -546,7 +552,12 @@ fn read(
             }
         }
         _ => {
-            let rows: Vec<usize> = bronze.arrived_by(at).to_vec();
+            let rows: Vec<usize> = bronze
+                .arrived_by(at)
+                .iter()
+                .copied()
+                .filter(|&i| bronze.event(i).visible_at(at))
+                .collect();
             let partitions = distinct_event_dates(bronze, &rows);
             Read {
                 rows,

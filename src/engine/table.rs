@@ -185,9 +185,12 @@ pub fn write(
             }
             table.merge_index = None;
         }
-        WriteMode::OverwritePartition => {
-            let mut grouped: SortedMap<Day, Vec<Row>> =
-                batch.overwrite.iter().map(|dt| (*dt, Vec::new())).collect();
+        WriteMode::OverwritePartition | WriteMode::OverwritePresent => {
+            // Only a targeted overwrite empties a target no row was written to.
+            let mut grouped: SortedMap<Day, Vec<Row>> = SortedMap::new();
+            if mode == WriteMode::OverwritePartition {
+                grouped.extend(batch.overwrite.iter().map(|dt| (*dt, Vec::new())));
+            }
             for row in batch.rows {
                 grouped.entry(row.dt).or_default().push(row);
             }
@@ -419,5 +422,73 @@ mod tests {
                 );
             }
         }
+    }
+
+    /// The two overwrites agree on every partition a batch has rows for;
+    /// on a targeted partition with none, the targeted one empties it and
+    /// the dynamic one leaves it as it was (SPEC 11's empty day).
+    #[test]
+    fn the_overwrites_differ_only_on_a_targeted_day_with_no_rows() {
+        let mut differed = 0;
+        for seed in 0..60 {
+            let mut rng = ChaCha8Rng::seed_from_u64(seed);
+            let mut start = Table::default();
+            for step in 0..4 {
+                for _ in 0..rng.random_range(0..6) {
+                    let r = row(&mut rng, step);
+                    start.partitions.entry(r.dt).or_default().push(r);
+                }
+            }
+            let rows: Vec<Row> = (0..rng.random_range(0..5))
+                .map(|_| row(&mut rng, 9))
+                .collect();
+            let day = |d: u32| Day::from_ymd_opt(2026, 6, d).unwrap_or_default();
+            let overwrite: SortedSet<Day> = (1..=4)
+                .map(day)
+                .filter(|_| rng.random_range(0..2) == 0)
+                .chain(rows.iter().map(|r| r.dt))
+                .collect();
+            let batch = || Batch {
+                rows: rows.clone(),
+                overwrite: overwrite.clone(),
+            };
+            let (mut targeted, mut present) = (start.clone(), start.clone());
+            write(
+                &mut targeted,
+                WriteMode::OverwritePartition,
+                batch(),
+                &|_| false,
+                false,
+            );
+            write(
+                &mut present,
+                WriteMode::OverwritePresent,
+                batch(),
+                &|_| false,
+                false,
+            );
+            for dt in (1..=4).map(day) {
+                let written = rows.iter().any(|r| r.dt == dt);
+                if written || !overwrite.contains(&dt) {
+                    assert_eq!(
+                        targeted.partition(dt),
+                        present.partition(dt),
+                        "seed {seed}, {dt}"
+                    );
+                } else {
+                    assert!(targeted.partition(dt).is_empty(), "seed {seed}, {dt}");
+                    assert_eq!(
+                        present.partition(dt),
+                        start.partition(dt),
+                        "seed {seed}, {dt}"
+                    );
+                    differed += usize::from(!start.partition(dt).is_empty());
+                }
+            }
+        }
+        assert!(
+            differed > 10,
+            "the case that matters came up {differed} times"
+        );
     }
 }

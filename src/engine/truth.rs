@@ -15,6 +15,9 @@ pub fn truth_at<'a>(bronze: &Bronze<'a>, at: Instant) -> SortedMap<Day, SortedMa
     let mut latest: HashMap<&Id, &'a Event> = HashMap::default();
     for &i in bronze.arrived_by(at) {
         let event = bronze.event(i);
+        if !event.visible_at(at) {
+            continue;
+        }
         let keep = latest.get(&event.key).is_none_or(|held| {
             (event.updated_at, event.arrived_at, &event.id)
                 > (held.updated_at, held.arrived_at, &held.id)

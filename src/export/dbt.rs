@@ -33,6 +33,9 @@ fn config(write: WriteMode) -> String {
             }
         ),
         WriteMode::ReplaceTable => "{{ config(materialized='table') }}".to_string(),
+        // dbt-duckdb cannot replace only the partitions present: that is
+        // dbt-spark's and dbt-bigquery's insert_overwrite.
+        WriteMode::OverwritePresent => "{{ config(materialized='incremental', incremental_strategy='insert_overwrite', partition_by='dt') }}   -- dbt-spark, dbt-bigquery: dbt-duckdb has no insert_overwrite".to_string(),
     }
 }
 

@@ -88,6 +88,7 @@ pub fn write_name(write: WriteMode) -> &'static str {
         WriteMode::OverwritePartition => "overwrite",
         WriteMode::Merge { .. } => "merge",
         WriteMode::ReplaceTable => "replace",
+        WriteMode::OverwritePresent => "dynamic",
     }
 }
 

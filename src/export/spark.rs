@@ -106,6 +106,7 @@ pub fn module(replay: &Replay) -> String {
     let write = match p.write {
         WriteMode::Append => "    \"\"\"Append: adds the batch's rows to what is there, and never replaces a row.\"\"\"\n    batch.write.mode(\"append\").partitionBy(\"pipeline\", \"dt\").parquet(table)\n".to_string(),
         WriteMode::OverwritePartition => "    \"\"\"Overwrite the partitions in the batch: with partitionOverwriteMode\n    \"dynamic\" (set on the session) only the dt values that have rows in the\n    batch are replaced. A partition the run targeted but found no rows for\n    keeps its old rows; Delta's replaceWhere would empty it.\"\"\"\n    batch.write.mode(\"overwrite\").partitionBy(\"pipeline\", \"dt\").parquet(table)\n".to_string(),
+        WriteMode::OverwritePresent => "    \"\"\"Overwrite the partitions in the batch (partitionOverwriteMode \"dynamic\",\n    set on the session): a partition the run targeted but found no rows for\n    keeps its old rows.\"\"\"\n    batch.write.mode(\"overwrite\").partitionBy(\"pipeline\", \"dt\").parquet(table)\n".to_string(),
         WriteMode::ReplaceTable => "    \"\"\"A full refresh: the pipeline's whole table is replaced on every run,\n    even by an empty batch.\"\"\"\n    for name in pipelines:\n        shutil.rmtree(os.path.join(table, f\"pipeline={name}\"), ignore_errors=True)\n    batch.write.mode(\"append\").partitionBy(\"pipeline\", \"dt\").parquet(table)\n".to_string(),
         WriteMode::Merge { key } => {
             let k = match key {

@@ -55,14 +55,16 @@ pub fn cannot(write: WriteMode) -> Option<&'static str> {
 
 fn silver_write(write: WriteMode) -> &'static str {
     match write {
-        WriteMode::OverwritePartition | WriteMode::ReplaceTable => "overwrite",
-        WriteMode::Append | WriteMode::Merge { .. } => "append",
+        WriteMode::OverwritePresent | WriteMode::ReplaceTable => "overwrite",
+        // A targeted overwrite drops the wave's partitions first (below).
+        WriteMode::OverwritePartition | WriteMode::Append | WriteMode::Merge { .. } => "append",
     }
 }
 
 fn write_words(write: WriteMode) -> &'static str {
     match write {
-        WriteMode::OverwritePartition => "each date's partition replaced whole (dynamic overwrite replaces only the dt values written: a day corrected to no rows would keep its old ones; Delta's replaceWhere would empty it)",
+        WriteMode::OverwritePartition => "each date of a wave replaced whole, a date with no rows now emptied:\n# plain Spark tables cannot do that in one write, so the job drops the\n# wave's partitions, then appends (readers see those dates empty for the\n# seconds between; Delta's replaceWhere does both in one commit)",
+        WriteMode::OverwritePresent => "replaced only where a write has rows (dynamic overwrite):\n# a date corrected to no rows keeps its old rows",
         WriteMode::ReplaceTable => "the whole table replaced by each write (static overwrite): the dates written before are gone",
         WriteMode::Append => "appended: a date rebuilt again holds its rows twice",
         WriteMode::Merge { .. } => "merged",
@@ -105,7 +107,7 @@ pub fn job(j: &Job) -> String {
         out.push_str("# The plan leaves a connection to the scheduled runs: give this job one\n# fewer executor slot than the pool (the scheduler's pool does it in Airflow).\n");
     }
     out.push_str(&format!(
-        "# Overwrites replace only the dt partitions a write has rows for.\nspark.conf.set(\"spark.sql.sources.partitionOverwriteMode\", \"dynamic\")\nfx = spark.table(\"{}\")\nfirst, last = date.fromisoformat(\"{}\"), date.fromisoformat(\"{}\")\ndates = [first + timedelta(days=n) for n in range((last - first).days + 1)]\nwaves = [dates[i:i + {wave}] for i in range(0, len(dates), {wave})]\n",
+        "# An overwrite replaces only the dt partitions a write has rows for.\nspark.conf.set(\"spark.sql.sources.partitionOverwriteMode\", \"dynamic\")\nfx = spark.table(\"{}\")\nfirst, last = date.fromisoformat(\"{}\"), date.fromisoformat(\"{}\")\ndates = [first + timedelta(days=n) for n in range((last - first).days + 1)]\nwaves = [dates[i:i + {wave}] for i in range(0, len(dates), {wave})]\n",
         t.fx, j.first, j.last
     ));
     if markers {
@@ -120,14 +122,16 @@ pub fn job(j: &Job) -> String {
     let each = if j.write == WriteMode::ReplaceTable {
         "    spark.conf.set(\"spark.sql.sources.partitionOverwriteMode\", \"static\")   # the whole table\n    for d in days:\n        one = rows.where(F.col(\"dt\") == F.lit(d))\n        one.select(*spark.table(\"SILVER\").columns).write.mode(\"overwrite\").insertInto(\"SILVER\")\n    spark.conf.set(\"spark.sql.sources.partitionOverwriteMode\", \"dynamic\")\n".replace("SILVER", t.silver)
     } else {
-        format!("    # insertInto matches columns by position: select them in the table's order\n    rows.select(*spark.table(\"{}\").columns).write.mode(\"{mode}\").insertInto(\"{}\")\n", t.silver, t.silver)
+        format!("{}    # insertInto matches columns by position: select them in the table's order\n    rows.select(*spark.table(\"{}\").columns).write.mode(\"{mode}\").insertInto(\"{}\")\n", clear(j.write, t.silver), t.silver, t.silver)
     };
     out.push_str(&format!(
-        "\n\ndef write_silver(days):\n    rate = {}\n    rows = (spark.table(\"{}\").where(F.col(\"dt\").isin(days))\n            .join(fx, [\"currency\", \"dt\"], \"left\")\n            .withColumn(\"amount_gbp\", F.bround(F.col(\"amount\") * rate, 2)))\n{each}\n\ndef totals(days):\n    return (spark.table(\"{}\").where(F.col(\"dt\").isin(days))\n            .groupBy(\"dt\").agg(F.sum(\"amount_gbp\").alias(\"total_gbp\")))\n\n\ndef write_gold(frame):\n    frame.select(*spark.table(\"{}\").columns).write.mode(\"overwrite\").insertInto(\"{}\")\n\n\n",
+        "\n\ndef write_silver(days):\n    rate = {}\n    rows = (spark.table(\"{}\").where(F.col(\"dt\").isin(days))\n            .join(fx, [\"currency\", \"dt\"], \"left\")\n            .withColumn(\"amount_gbp\", F.bround(F.col(\"amount\") * rate, 2)))\n{each}\n\ndef totals(days):\n    return (spark.table(\"{}\").where(F.col(\"dt\").isin(days))\n            .groupBy(\"dt\").agg(F.sum(\"amount_gbp\").alias(\"total_gbp\")))\n\n\ndef write_gold(frame, days):\n{}    frame.select(*spark.table(\"{}\").columns).write.mode(\"{}\").insertInto(\"{}\")\n\n\n",
         rate(j.logic),
         t.bronze,
         t.silver,
+        gold_clear(j.write, t.gold),
         t.gold,
+        if j.write == WriteMode::OverwritePartition { "append" } else { "overwrite" },
         t.gold
     ));
     let todo = |layer: &str| {
@@ -137,7 +141,7 @@ pub fn job(j: &Job) -> String {
         Shape::PerDate => {
             let (b, a) = marks(j.markers, "gold");
             out.push_str(&format!(
-                "# Per date: each wave's silver, then its gold, never before its own silver.\nfor wave in waves:\n{}{b}    write_silver(todo)\n    write_gold(totals(todo))\n{a}",
+                "# Per date: each wave's silver, then its gold, never before its own silver.\nfor wave in waves:\n{}{b}    write_silver(todo)\n    write_gold(totals(todo), todo)\n{a}",
                 todo("gold")
             ));
         }
@@ -145,7 +149,7 @@ pub fn job(j: &Job) -> String {
             let (sb, sa) = marks(j.markers, "silver");
             let (gb, ga) = marks(j.markers, "gold");
             out.push_str(&format!(
-                "# Two phases: every date's silver first, then every date's gold.\nfor wave in waves:\n{}{sb}    write_silver(todo)\n{sa}for wave in waves:\n{}{gb}    write_gold(totals(todo))\n{ga}",
+                "# Two phases: every date's silver first, then every date's gold.\nfor wave in waves:\n{}{sb}    write_silver(todo)\n{sa}for wave in waves:\n{}{gb}    write_gold(totals(todo), todo)\n{ga}",
                 todo("silver"),
                 todo("gold")
             ));
@@ -153,12 +157,29 @@ pub fn job(j: &Job) -> String {
         Shape::Together => {
             let (b, a) = marks(j.markers, "gold");
             out.push_str(&format!(
-                "# Silver and gold of a date started together: gold sums silver as it\n# stood before this wave rebuilt it.\nfor wave in waves:\n{}{b}    stale = spark.createDataFrame(totals(todo).collect(), \"dt date, total_gbp decimal(38,2)\")\n    write_silver(todo)\n    write_gold(stale)\n{a}",
+                "# Silver and gold of a date started together: gold sums silver as it\n# stood before this wave rebuilt it.\nfor wave in waves:\n{}{b}    stale = spark.createDataFrame(totals(todo).collect(), \"dt date, total_gbp decimal(38,2)\")\n    write_silver(todo)\n    write_gold(stale, todo)\n{a}",
                 todo("gold")
             ));
         }
     }
     out
+}
+
+/// A targeted overwrite's first half: the dates of the write dropped, so
+/// a date that now has no rows ends empty.
+fn clear(write: WriteMode, table: &str) -> String {
+    if write != WriteMode::OverwritePartition {
+        return String::new();
+    }
+    format!("    for d in days:   # every date targeted, even one with no rows now\n        spark.sql(f\"alter table {table} drop if exists partition (dt = date'{{d}}')\")\n")
+}
+
+/// The same for gold: a day with no silver rows has no total to write.
+fn gold_clear(write: WriteMode, table: &str) -> String {
+    if write != WriteMode::OverwritePartition {
+        return String::new();
+    }
+    format!("    for d in days:\n        spark.sql(f\"alter table {table} drop if exists partition (dt = date'{{d}}')\")\n")
 }
 
 /// The marker lines before and after a layer's work.
@@ -217,7 +238,9 @@ mod tests {
         assert!(per_date.contains("the plan asks for 12; the source pool has 4"));
         assert!(per_date.contains("F.floor(F.coalesce(\"gbp_per_unit\", F.lit(1)) * 100) / 100"));
         assert!(per_date.contains("one\n# fewer executor slot"));
-        let after = per_date.find("write_gold(totals(todo))").expect("gold");
+        let after = per_date
+            .find("write_gold(totals(todo), todo)")
+            .expect("gold");
         let mark = per_date.rfind("mark(todo, \"gold\")").expect("marker");
         assert!(mark > after, "a marker after the work");
         let before = job_with(Shape::PerDate, Marking::Before);

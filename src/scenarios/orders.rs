@@ -109,6 +109,7 @@ pub fn script() -> Script {
                     arrived_at: updated_at + lag(&mut rng),
                     amount,
                     status: Some(status),
+                    withdrawn_at: None,
                 });
             }
         }

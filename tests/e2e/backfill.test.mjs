@@ -157,6 +157,52 @@ test('the full backfill makes August match its source and touches nothing else',
   await context.close();
 });
 
+// SPEC 11's day corrected to empty: Sunday the 9th withdrawn by the
+// source after the daily run built it. The count against bronze finds it
+// before any run; a rebuild that replaces every date it targets empties
+// it and finance lands on the truth; switching the writer to Spark's
+// dynamic overwrite (chosen by the keyboard) keeps the 120 orders and
+// finance stays over the truth by exactly what they are worth.
+test('a Sunday withdrawn by the source: emptied by a targeted overwrite, kept by a dynamic one', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/backfill?from=1&sunday=withdrawn&guess=skip');
+  const [, held] = (await figure(page, 'sunday')).match(/all 120 orders dated the 9th were its load test's\. The source team deleted them from bronze Thu 13 Aug 16:00\. Silver still holds (\d+) orders \(£[\d,.]+\) of them/);
+  const counts = page.locator('table[data-figure="row-counts"]');
+  const sundayRow = await counts.locator('tr', { has: page.locator('th', { hasText: '2026-08-09' }) }).locator('td').allInnerTexts();
+  assert.deepEqual(sundayRow, ['0', held, '0', held]);
+  assert.match(await page.locator('.missing-orders').innerText(), new RegExp(`${held} orders \\(£[\\d,.]+\\) are in silver and no longer in bronze: the source withdrew them Thu 13 Aug 16:00`));
+  await runToEnd(page);
+  assert.equal(await figure(page, 'remaining'), 'none');
+  const totals = async () => (await figure(page, 'finance')).match(/now (£[\d,.]+) · truth (£[\d,.]+)/).slice(1);
+  const [now, truth] = await totals();
+  assert.equal(now, truth);
+  const note = await page.locator('[data-figure="restatement"] li').allInnerTexts();
+  assert.match(note[0], new RegExp(`, \\+£[\\d,.]+ from \\d+ orders the daily runs had missed \\(in bronze, never in silver\\) and -£[\\d,.]+ from ${held} orders bronze no longer holds \\(withdrawn by the source\\)`));
+  assert.ok(note.some((l) => new RegExp(`^9 Aug: £[\\d,.]+ → £0\\.00 \\(-£[\\d,.]+: £0\\.00 currency fix, -£[\\d,.]+ from ${held} orders withdrawn\\)$`).test(l)), note.join('\n'));
+  // The other writer, picked with the keyboard: August untouched again.
+  const writer = page.getByRole('group', { name: "The rebuild's overwrite replaces" });
+  await writer.getByRole('radio', { name: 'every date it rebuilds' }).focus();
+  await page.keyboard.press('ArrowDown');
+  await page.waitForURL(/writer=dynamic/);
+  assert.equal(await writer.getByRole('radio', { name: 'only dates it writes rows to' }).isChecked(), true);
+  assert.match(await figure(page, 'sunday'), /dynamic partition overwrite replaces only the dt values it writes rows to/);
+  await runToEnd(page);
+  const kept = await figure(page, 'kept');
+  const [, worth] = kept.match(new RegExp(`^9 Aug still holds ${held} orders \\((£[\\d,.]+)\\): its rebuild read no rows from bronze`));
+  assert.match(await page.locator('.outcome-headline').innerText(), /still wrong/);
+  const [now2, truth2] = await totals();
+  assert.equal(truth2, truth);
+  const pence = (m) => Math.round(Number(m.replace(/[£,]/g, '')) * 100);
+  assert.equal(pence(now2) - pence(truth2), pence(worth), `${now2} over ${truth2} by the Sunday's ${worth}`);
+  // The Spark job shown is the dynamic one; the dbt rebuild is the same.
+  const spark = await page.locator('.command', { has: page.getByRole('heading', { name: /Spark/ }) }).first().innerText();
+  assert.match(spark, /replaced only where a write has rows \(dynamic overwrite\)/);
+  assert.doesNotMatch(spark, /drop if exists partition/);
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 for (const markers of ['on', 'off']) {
   test(`interrupted in the second wave, then re-run with markers ${markers}`, async () => {
     const { page, errors, context } = await openPage(env, `/lab/backfill?from=3&markers=${markers}&guess=skip`);

@@ -102,11 +102,62 @@ impl Concurrency {
     }
 }
 
+/// What the source holds for Sunday 9 August when the backfill starts: the
+/// day as delivered, or nothing (SPEC 11's day corrected to empty: the
+/// shop was closed for the platform migration, every order dated the 9th
+/// was its load test's, and the source team deleted them on Thursday).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Sunday {
+    #[default]
+    Delivered,
+    Withdrawn,
+}
+
+crate::vocabulary::choice!(Sunday {
+    Delivered => "delivered", "as delivered";
+    Withdrawn => "withdrawn", "withdrawn by the source";
+});
+
+/// Which partitions the rebuild's overwrite replaces (SPEC 11): every date
+/// it targets, or only the dates it writes rows to. They differ only for a
+/// date whose corrected rows are empty.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Writer {
+    #[default]
+    Targeted,
+    Dynamic,
+}
+
+crate::vocabulary::choice!(Writer {
+    Targeted => "targeted", "every date it rebuilds (dbt delete+insert, microbatch, Delta replaceWhere)";
+    Dynamic => "dynamic", "only dates it writes rows to (Spark dynamic overwrite)";
+});
+
+impl Writer {
+    pub fn mode(self) -> WriteMode {
+        match self {
+            Writer::Targeted => WriteMode::OverwritePartition,
+            Writer::Dynamic => WriteMode::OverwritePresent,
+        }
+    }
+}
+
+/// The withdrawn Sunday, and when the source team deleted its orders.
+pub fn sunday() -> Day {
+    aug(9)
+}
+
+pub fn withdrawn_at() -> Instant {
+    at(aug(13), 16, 0)
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Choices {
     pub from: PlanStart,
     pub concurrency: Concurrency,
     pub markers: bool,
+    pub sunday: Sunday,
+    pub writer: Writer,
 }
 
 impl Default for Choices {
@@ -115,6 +166,8 @@ impl Default for Choices {
             from: PlanStart::First,
             concurrency: Concurrency::Four,
             markers: true,
+            sunday: Sunday::Delivered,
+            writer: Writer::Targeted,
         }
     }
 }
@@ -122,6 +175,7 @@ impl Default for Choices {
 /// The simulated August as it stands on Friday the 14th, when finance asks.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Case {
+    pub sunday: Sunday,
     pub script: Script,
     pub silver: Table,
     pub gold: Gold,
@@ -131,6 +185,12 @@ pub struct Case {
 
 impl Case {
     pub fn new() -> Self {
+        Self::of(Sunday::Delivered)
+    }
+
+    /// August with Sunday the 9th as `sunday` says: the daily runs built it
+    /// before the source withdrew it, so only a rebuild can tell.
+    pub fn of(sunday: Sunday) -> Self {
         let spec = OrderSpec {
             seed: 20_260_814,
             first: aug(1),
@@ -147,6 +207,15 @@ impl Case {
             daily_runs(aug(1), last_existing(), 2, 0),
         );
         script.fx = fx_rates(spec.seed, aug(1), aug(14));
+        if sunday == Sunday::Withdrawn {
+            for e in script
+                .events
+                .iter_mut()
+                .filter(|e| e.event_date() == self::sunday())
+            {
+                e.withdrawn_at = Some(withdrawn_at());
+            }
+        }
         // The bug ships just before the run that builds the 3rd.
         script.deploys.push(Deploy {
             at: at(shift(true_ship_date(), 1), 0, 30),
@@ -179,11 +248,18 @@ impl Case {
         )
         .silver;
         Case {
+            sunday,
             silver: built.silver,
             gold: built.gold,
             truth,
             script,
         }
+    }
+
+    /// Bronze as the backfill finds it: every order but those withdrawn.
+    pub fn bronze_now(&self) -> impl Iterator<Item = &crate::engine::Event> {
+        let at = backfill_start();
+        self.script.events.iter().filter(move |e| e.visible_at(at))
     }
 
     /// Every partition's drift before any backfill, from the 1st.
@@ -218,6 +294,7 @@ impl Case {
             silver_minutes: SILVER_MINUTES,
             gold_minutes: GOLD_MINUTES,
             markers: choices.markers,
+            write: choices.writer.mode(),
         }
     }
 
@@ -228,25 +305,97 @@ impl Case {
     /// the step's start: bronze is never rebuilt, so orders that arrived
     /// after their day's run are in it, which is what a real rebuild from
     /// bronze picks up; dbt-duckdb agrees, in `scripts/check-real`) and
-    /// overwrite their partition.
+    /// overwrite their partition with the plan's writer.
     pub fn after(&self, runs: &[Execution]) -> (Table, Gold) {
+        let rebuilt = self.rebuilt(runs);
+        (rebuilt.silver, rebuilt.gold)
+    }
+
+    fn rebuilt(&self, runs: &[Execution]) -> crate::engine::rebuild::Rebuilt {
+        let write = runs
+            .first()
+            .map_or(WriteMode::OverwritePartition, |e| e.write);
         let work = backfill_work(
             runs.iter()
                 .flat_map(|e| &e.done)
                 .map(|s| (s.dt, s.kind, s.start, s.end)),
             LogicVersion::Fixed,
             Reads::Bronze,
-            WriteMode::OverwritePartition,
+            write,
         );
-        let rebuilt = apply(
+        apply(
             self.silver.clone(),
             self.gold.clone(),
             &self.script.events,
             &self.script.fx,
             &work,
             None,
+        )
+    }
+
+    /// What the Sunday and the writer choices mean for this August, before
+    /// any run: how many orders the source withdrew and what each writer
+    /// does with a date it rebuilds from no rows.
+    pub fn sunday_note(&self, choices: &Choices) -> String {
+        let built = self.silver.partition(sunday());
+        let pence: i64 = built.iter().filter_map(|r| r.gbp).map(|m| m.minor).sum();
+        let orders = format!(
+            "{} order{} ({})",
+            built.len(),
+            if built.len() == 1 { "" } else { "s" },
+            crate::engine::money::Money::gbp(pence).grouped()
         );
-        (rebuilt.silver, rebuilt.gold)
+        let built_by = self
+            .script
+            .runs
+            .iter()
+            .filter(|r| r.day == sunday())
+            .map(|r| r.at)
+            .min()
+            .map(crate::engine::calendar::weekday_day_month_time)
+            .unwrap_or_default();
+        let writer = match choices.writer {
+            Writer::Targeted => "A rebuild that replaces every date it targets deletes the 9th and inserts what it read (dbt's delete+insert and microbatch, Delta's replaceWhere), so a date with no rows now ends empty.",
+            Writer::Dynamic => "Spark's dynamic partition overwrite replaces only the dt values it writes rows to, so a date with no rows now keeps whatever it held.",
+        };
+        match self.sunday {
+            Sunday::Delivered => format!(
+                "Sunday 9 August as delivered: {orders}. The two writers differ only for a date whose rebuilt rows are empty; withdraw the Sunday to see one. {writer}"
+            ),
+            Sunday::Withdrawn => {
+                let gone = self
+                    .script
+                    .events
+                    .iter()
+                    .filter(|e| e.withdrawn_at.is_some())
+                    .count();
+                format!(
+                    "Sunday 9 August: the shop was closed for the platform migration, and all {gone} orders dated the 9th were its load test's. The source team deleted them from bronze {}. Silver still holds {orders} of them: the daily run built the 9th {built_by}, before that. {writer}",
+                    crate::engine::calendar::weekday_day_month_time(withdrawn_at())
+                )
+            }
+        }
+    }
+
+    /// Dates a silver rebuild read no rows for and left holding rows: what
+    /// a dynamic overwrite does to a day corrected to empty. Each with the
+    /// rows it still holds and their value in pence, from the rebuild's
+    /// own account of each step.
+    pub fn kept_stale(&self, runs: &[Execution]) -> Vec<(Day, usize, i64)> {
+        let rebuilt = self.rebuilt(runs);
+        let mut kept: Vec<(Day, usize, i64)> = Vec::new();
+        for a in &rebuilt.applied {
+            if a.work.kind != StepKind::Silver || a.rows_read != 0 || a.rows_after == 0 {
+                continue;
+            }
+            if kept.iter().any(|(dt, _, _)| *dt == a.work.dt) {
+                continue;
+            }
+            let rows = rebuilt.silver.partition(a.work.dt);
+            let pence = rows.iter().filter_map(|r| r.gbp).map(|m| m.minor).sum();
+            kept.push((a.work.dt, rows.len(), pence));
+        }
+        kept
     }
 
     /// The finance total for 1..13 August from gold, in pence.

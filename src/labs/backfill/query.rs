@@ -1,5 +1,5 @@
 //! The backfill lab's URL: `from=3|8|12`, `concurrency=1|4|12`, `markers=on|off`,
-//! `present=0|1`.
+//! `sunday=delivered|withdrawn`, `writer=targeted|dynamic`, `present=0|1`.
 //! Links made before the plan's start and the ship-date guess were separate
 //! say `ship=`; it still sets where the plan starts.
 
@@ -33,6 +33,8 @@ pub fn parse(get: impl Fn(&str) -> Option<String>) -> (Choices, bool, Vec<String
             _ => bad("markers", &given, "on or off", "on"),
         }
     }
+    choices.sunday = link::choice(&get, "sunday", choices.sunday, &mut notes);
+    choices.writer = link::choice(&get, "writer", choices.writer, &mut notes);
     (choices, present, notes)
 }
 
@@ -117,10 +119,12 @@ pub fn to_query_at(choices: &Choices, present: bool, moment: &Moment) -> String 
 
 pub fn to_query(choices: &Choices, present: bool) -> String {
     format!(
-        "from={}&concurrency={}&markers={}&present={}",
+        "from={}&concurrency={}&markers={}&sunday={}&writer={}&present={}",
         choices.from.name(),
         choices.concurrency.name(),
         if choices.markers { "on" } else { "off" },
+        choices.sunday.name(),
+        choices.writer.name(),
         u8::from(present)
     )
 }
@@ -177,6 +181,7 @@ mod tests {
                         from,
                         concurrency,
                         markers,
+                        ..Choices::default()
                     };
                     for present in [false, true] {
                         let (back, shown, notes) =
@@ -193,5 +198,26 @@ mod tests {
         assert_eq!((old.from, notes.len()), (PlanStart::Eighth, 0));
         let (both, _) = parse_str("ship=8&from=12");
         assert_eq!(both.from, PlanStart::Twelfth);
+    }
+
+    /// The Sunday and the writer round-trip; a value the page never
+    /// writes is dropped with a note.
+    #[test]
+    fn the_sunday_and_the_writer_are_in_the_link() {
+        use crate::labs::backfill::case::{Sunday, Writer};
+        let c = Choices {
+            from: PlanStart::Eighth,
+            sunday: Sunday::Withdrawn,
+            writer: Writer::Dynamic,
+            ..Choices::default()
+        };
+        let (back, notes) = parse_str(&to_query(&c, false));
+        assert_eq!((back, notes.len()), (c, 0));
+        let (bad, notes) = parse_str("sunday=gone&writer=fast");
+        assert_eq!(
+            (bad.sunday, bad.writer),
+            (Sunday::Delivered, Writer::Targeted)
+        );
+        assert_eq!(notes.len(), 2, "{notes:?}");
     }
 }

@@ -16,18 +16,56 @@ pub struct ShortDay {
     pub bronze: usize,
     pub silver: usize,
     pub missing: Vec<String>,
+    /// Silver rows bronze no longer holds, and why in words.
+    pub extra: usize,
+    pub withdrawn: Option<String>,
 }
 
 /// The days whose silver lacks bronze rows, and how many days matched.
 pub fn short_days(case: &Case) -> (Vec<ShortDay>, usize) {
     let counts = row_counts(&case.silver, &case.truth, aug(1));
-    let matched = counts.iter().filter(|c| c.missing.is_empty()).count();
+    let whole = |c: &CountRow| c.missing.is_empty() && c.extra.is_empty();
+    let matched = counts.iter().filter(|c| whole(c)).count();
     let short = counts
         .into_iter()
-        .filter(|c| !c.missing.is_empty())
+        .filter(|c| !whole(c))
         .map(|c| words(case, c))
         .collect();
     (short, matched)
+}
+
+/// "120 orders (£3,140.22) are in silver and no longer in bronze: the
+/// source withdrew them Thu 13 Aug 16:00, after the run for 9 Aug had
+/// built the day." The instant is each bronze row's own.
+fn withdrawn_words(case: &Case, c: &CountRow) -> Option<String> {
+    if c.extra.is_empty() {
+        return None;
+    }
+    let pence: i64 = c.extra.iter().filter_map(|r| r.gbp).map(|m| m.minor).sum();
+    let when: Vec<_> = c
+        .extra
+        .iter()
+        .filter_map(|r| case.script.events.iter().find(|e| e.id == r.id))
+        .map(|e| e.withdrawn_at)
+        .collect();
+    let n = c.extra.len();
+    let them = if n == 1 { "it" } else { "them" };
+    let how = match when.first() {
+        Some(Some(one)) if when.len() == n && when.iter().all(|w| w == &Some(*one)) => {
+            format!(
+                "the source withdrew {them} {}",
+                weekday_day_month_time(*one)
+            )
+        }
+        _ => format!("bronze does not hold {them}"),
+    };
+    Some(format!(
+        "{n} order{} ({}) {} in silver and no longer in bronze: {how}, after the daily run had built {}. A rebuild must leave the day empty.",
+        if n == 1 { "" } else { "s" },
+        Money::gbp(pence).grouped(),
+        if n == 1 { "is" } else { "are" },
+        day_month(c.dt)
+    ))
 }
 
 /// "o-0803-0117 (£48.20) arrived Tue 4 Aug 02:41, after the run for 3 Aug
@@ -62,6 +100,8 @@ fn words(case: &Case, c: CountRow) -> ShortDay {
         })
         .collect();
     ShortDay {
+        extra: c.extra.len(),
+        withdrawn: withdrawn_words(case, &c),
         dt: c.dt,
         bronze: c.bronze,
         silver: c.silver,

@@ -23,6 +23,10 @@ pub struct Change {
     /// Rows the rebuild brought in that silver lacked, and their value.
     pub found: usize,
     pub found_value: i64,
+    /// Rows silver had that the rebuild from bronze no longer has (the
+    /// source withdrew them), and their value before.
+    pub removed: usize,
+    pub removed_value: i64,
 }
 
 impl Change {
@@ -36,6 +40,7 @@ impl Change {
         self.by()
             .saturating_sub(self.fix)
             .saturating_sub(self.found_value)
+            .saturating_add(self.removed_value)
     }
 }
 
@@ -65,7 +70,13 @@ pub fn restatement(before: Tables, after: Tables) -> Restatement {
                 fix: 0,
                 found: 0,
                 found_value: 0,
+                removed: 0,
+                removed_value: 0,
             };
+            for old in was.iter().filter(|w| !now.iter().any(|r| r.id == w.id)) {
+                change.removed += 1;
+                change.removed_value = change.removed_value.saturating_add(gbp(old));
+            }
             for row in now {
                 match was.iter().find(|w| w.id == row.id) {
                     Some(old) => change.fix = change.fix.saturating_add(gbp(row) - gbp(old)),
@@ -107,6 +118,12 @@ impl Restatement {
             .fold((0, 0), |(n, v), c| (n + c.found, v + c.found_value))
     }
 
+    pub fn removed(&self) -> (usize, i64) {
+        self.changes
+            .iter()
+            .fold((0, 0), |(n, v), c| (n + c.removed, v + c.removed_value))
+    }
+
     /// The note as finance would read it, line by line.
     pub fn note(&self) -> Vec<String> {
         if self.changes.is_empty() {
@@ -127,10 +144,21 @@ impl Restatement {
                 orders(found)
             ));
         }
+        let (removed, removed_value) = self.removed();
+        if removed > 0 {
+            why.push(format!(
+                "{} from {} bronze no longer holds (withdrawn by the source)",
+                signed(-removed_value),
+                orders(removed)
+            ));
+        }
         let mut lines = vec![format!(
             "Restatement of August 2026 (1–13 Aug): {days} daily total{} corrected: {}.",
             if days == 1 { "" } else { "s" },
-            why.join(" and ")
+            match why.split_last() {
+                Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
+                _ => why.join(""),
+            }
         )];
         for c in &self.changes {
             let mut parts = vec![format!("{} currency fix", signed(c.fix))];
@@ -139,6 +167,13 @@ impl Restatement {
                     "{} from {} missing",
                     signed(c.found_value),
                     orders(c.found)
+                ));
+            }
+            if c.removed > 0 {
+                parts.push(format!(
+                    "{} from {} withdrawn",
+                    signed(-c.removed_value),
+                    orders(c.removed)
                 ));
             }
             if c.other() != 0 {
@@ -184,6 +219,7 @@ mod tests {
                 .expect("the true ship date is on offer"),
             concurrency: Concurrency::ALL[0],
             markers: true,
+            ..Choices::default()
         };
         let exec = case.execute(&choices, &[], backfill_start(), None);
         let (silver, gold) = case.after(std::slice::from_ref(&exec));

@@ -27,6 +27,8 @@ pub struct BackfillPlan {
     pub silver_minutes: i64,
     pub gold_minutes: i64,
     pub markers: bool,
+    /// Which partitions a rebuild's overwrite replaces.
+    pub write: WriteMode,
 }
 
 impl BackfillPlan {
@@ -98,6 +100,8 @@ pub struct Execution {
     /// Dates under way that waited for a connection: (date, asked, until
     /// they got one or the run died).
     pub queued: Vec<(Day, Instant, Instant)>,
+    /// The plan's writer: which partitions its overwrites replaced.
+    pub write: WriteMode,
 }
 
 impl Execution {
@@ -153,7 +157,7 @@ pub fn run(plan: &BackfillPlan, earlier: &[Execution], attempt: Attempt) -> Exec
         scheduled: Vec::new(),
         logic: LogicVersion::Fixed,
         reads: Reads::Bronze,
-        write: WriteMode::OverwritePartition,
+        write: plan.write,
         restate: None,
     });
     let mine = |steps: &[ClockStep]| -> Vec<ClockStep> {
@@ -210,6 +214,7 @@ pub fn run(plan: &BackfillPlan, earlier: &[Execution], attempt: Attempt) -> Exec
             .filter(|q| q.attempt == n)
             .map(|q| (q.dt, q.asked, q.got.unwrap_or(q.until)))
             .collect(),
+        write: plan.write,
     }
 }
 
@@ -229,6 +234,7 @@ mod tests {
             silver_minutes: 4,
             gold_minutes: 2,
             markers,
+            write: WriteMode::OverwritePartition,
         }
     }
 

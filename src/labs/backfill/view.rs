@@ -60,6 +60,22 @@ pub fn until(exec: &Execution, now: Instant) -> Execution {
     partial
 }
 
+/// "9 Aug still holds 120 orders (£3,140.22): its rebuild read no rows,
+/// and an overwrite that replaces only the dates it writes rows to left
+/// them." One sentence per date `Case::kept_stale` found.
+pub fn kept_words(kept: &[(crate::engine::calendar::Day, usize, i64)]) -> Vec<String> {
+    kept.iter()
+        .map(|(dt, rows, pence)| {
+            format!(
+                "{} still holds {rows} order{} ({}): its rebuild read no rows from bronze, and an overwrite that replaces only the dates it writes rows to left them there.",
+                crate::engine::calendar::day_month(*dt),
+                if *rows == 1 { "" } else { "s" },
+                crate::engine::money::Money::gbp(*pence).grouped()
+            )
+        })
+        .collect()
+}
+
 /// "11 silver partitions, 11 gold partitions, 3 waves, about 18 minutes".
 pub fn summary(case: &Case, choices: &Choices) -> String {
     let plan = case.plan(choices);

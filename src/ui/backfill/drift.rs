@@ -20,14 +20,14 @@ pub fn Drift() -> impl IntoView {
     // The radio ticked before it is locked in; once locked, the address holds it.
     let guess = RwSignal::new(None::<PlanStart>);
     let revealed = move || lab.predicted();
-    let radius = lab.case.with_value(|case| case.blast_radius());
-    let rows = lab.case.with_value(|case| {
+    let radius = lab.case.with_untracked(|case| case.blast_radius());
+    let rows = lab.case.with_untracked(|case| {
         case.drift()
             .into_iter()
             .filter(|r| r.drifts())
             .collect::<Vec<_>>()
     });
-    let naive = lab.case.with_value(|case| {
+    let naive = lab.case.with_untracked(|case| {
         crate::engine::drift::naive_flags(&case.silver, &case.script.fx, aug(1))
     });
     let naive_correct: Vec<String> = naive
@@ -133,16 +133,24 @@ fn RowCounts() -> impl IntoView {
     let lab = expect_context::<Lab>();
     let (short, matched) = lab
         .case
-        .with_value(crate::labs::backfill::reconcile::short_days);
+        .with_untracked(crate::labs::backfill::reconcile::short_days);
     let lost: usize = short.iter().map(|d| d.missing.len()).sum();
-    let lede = if lost == 0 {
-        "Counted against bronze, every day has all its rows: the drift query saw everything there was to see.".to_string()
+    let extra: usize = short.iter().map(|d| d.extra).sum();
+    let mut lede = if lost == 0 {
+        "Counted against bronze, no day lacks a row: the drift query saw every order bronze has."
+            .to_string()
     } else {
         format!(
             "The drift query compares the rows silver holds; an order that never reached silver is in neither of its columns. Counting each day's rows against bronze, the check most teams lack, finds {lost} such order{}. The backfill rebuilds each day whole from bronze, so it brings them in too, and the restatement says which part of each change is which.",
             if lost == 1 { "" } else { "s" }
         )
     };
+    if extra > 0 {
+        lede.push_str(&format!(
+            " The counts also find {extra} order{} silver holds that bronze no longer has: the drift query cannot tell a withdrawn order from a real one.",
+            if extra == 1 { "" } else { "s" }
+        ));
+    }
     let rows = short
         .iter()
         .map(|d| {
@@ -151,20 +159,27 @@ fn RowCounts() -> impl IntoView {
                     <th scope="row">{d.dt.to_string()}</th>
                     <td>{d.bronze}</td>
                     <td>{d.silver}</td>
-                    <td>{d.bronze.saturating_sub(d.silver)}</td>
+                    <td>{d.missing.len()}</td>
+                    <td>{d.extra}</td>
                 </tr>
             }
         })
         .collect_view();
     let reasons = short
         .iter()
-        .flat_map(|d| d.missing.clone())
+        .flat_map(|d| {
+            d.missing
+                .iter()
+                .chain(&d.withdrawn)
+                .cloned()
+                .collect::<Vec<_>>()
+        })
         .map(|m| view! { <li>{m}</li> })
         .collect_view();
     view! {
         <h3 id="counts-heading">"What the drift query cannot see: rows silver never got"</h3>
         <p>{lede}</p>
-        {(lost > 0).then(|| view! {
+        {(lost + extra > 0).then(|| view! {
             <div class="table-wrap">
                 <table class="counts" data-figure="row-counts">
                     <caption>{format!("Rows per day, silver against bronze: the days that differ (the other {matched} match)")}</caption>
@@ -173,7 +188,8 @@ fn RowCounts() -> impl IntoView {
                             <th scope="col">"dt"</th>
                             <th scope="col">"bronze rows"</th>
                             <th scope="col">"silver rows"</th>
-                            <th scope="col">"missing"</th>
+                            <th scope="col">"missing from silver"</th>
+                            <th scope="col">"no longer in bronze"</th>
                         </tr>
                     </thead>
                     <tbody>{rows}</tbody>

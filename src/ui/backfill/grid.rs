@@ -17,7 +17,7 @@ pub fn Grid() -> impl IntoView {
         let current = lab.current.get();
         let minute = lab.minute.get();
         let predicted = lab.predicted();
-        lab.case.with_value(|case| {
+        lab.case.with(|case| {
             let now = current
                 .as_ref()
                 .map(|e| (e, e.started + chrono::Duration::minutes(minute)));

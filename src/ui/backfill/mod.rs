@@ -8,6 +8,7 @@ mod runner;
 use leptos::prelude::*;
 
 use crate::labs::backfill::case::Case;
+use crate::labs::backfill::case::{Sunday, Writer};
 use crate::labs::backfill::clicker::{self, Cue, Stage};
 use crate::labs::backfill::commands::commands;
 use crate::labs::backfill::query::{parse, parse_moment, to_query_at, Moment};
@@ -22,7 +23,8 @@ use super::widgets::{LinkNotes, RadioGroup};
 
 #[derive(Clone, Copy)]
 pub struct Lab {
-    pub case: StoredValue<Case>,
+    /// August as the Sunday choice makes it (rebuilt only when that changes).
+    pub case: Memo<Case>,
     pub choices: Memo<Choices>,
     /// Runs that have ended (finished or interrupted), oldest first.
     pub finished: RwSignal<Vec<Execution>>,
@@ -91,8 +93,9 @@ pub fn BackfillLab() -> impl IntoView {
         parse_moment(|key| q.get(key))
     });
     let moment = Memo::new(move |_| moment_parsed.read().0.clone());
+    let sunday = Memo::new(move |_| choices.read().sunday);
     let lab = Lab {
-        case: StoredValue::new(Case::new()),
+        case: Memo::new(move |_| Case::of(sunday.get())),
         choices,
         finished: RwSignal::new(Vec::new()),
         current: RwSignal::new(None),
@@ -111,7 +114,7 @@ pub fn BackfillLab() -> impl IntoView {
         let choices = choices.get();
         let ran = moment.read().ran.clone();
         lab.finished
-            .set(lab.case.with_value(|case| replay(case, &choices, &ran)));
+            .set(lab.case.with(|case| replay(case, &choices, &ran)));
         lab.current.set(None);
         lab.minute.set(0);
     });
@@ -158,11 +161,8 @@ pub fn BackfillLab() -> impl IntoView {
             &moment.get_untracked(),
         )
     });
-    let plan_line = Memo::new(move |_| lab.case.with_value(|case| summary(case, &choices.get())));
-    let cmds = Memo::new(move |_| {
-        lab.case
-            .with_value(|case| commands(&case.plan(&choices.get())))
-    });
+    let plan_line = Memo::new(move |_| lab.case.with(|case| summary(case, &choices.get())));
+    let cmds = Memo::new(move |_| lab.case.with(|case| commands(&case.plan(&choices.get()))));
 
     view! {
         <section class="page lab backfill" class:presenter=move || present.get() aria-labelledby="backfill-title">
@@ -201,8 +201,29 @@ pub fn BackfillLab() -> impl IntoView {
                     on_pick=move |on| lab.choose(|c| c.markers = on)
                 />
             </div>
+            <div class="control-row">
+                <RadioGroup
+                    legend="Sunday 9 August in the source"
+                    name="sunday"
+                    options=vec![(Sunday::Delivered, "as delivered"), (Sunday::Withdrawn, "withdrawn on Thursday")]
+                    current=Signal::derive(move || choices.get().sunday)
+                    on_pick=move |x| lab.choose(|c| c.sunday = x)
+                />
+                <RadioGroup
+                    legend="The rebuild's overwrite replaces"
+                    name="writer"
+                    options=vec![(Writer::Targeted, "every date it rebuilds"), (Writer::Dynamic, "only dates it writes rows to")]
+                    current=Signal::derive(move || choices.get().writer)
+                    on_pick=move |x| lab.choose(|c| c.writer = x)
+                />
+            </div>
+            <p class="muted" data-figure="sunday">{move || lab.case.with(|case| case.sunday_note(&choices.get()))}</p>
             <grid::Grid />
-            <drift::Drift />
+            // The drift query's answer is August's: drawn again when the Sunday changes it.
+            {move || {
+                sunday.track();
+                view! { <drift::Drift /> }
+            }}
             <section aria-labelledby="plan-heading">
                 <h2 id="plan-heading">"2. In what order: the plan"</h2>
                 <ol class="plan-steps">
@@ -226,7 +247,7 @@ pub fn BackfillLab() -> impl IntoView {
                 <h2 id="commands-heading">"The commands for this plan"</h2>
                 {move || {
                     lab.case
-                        .with_value(|case| crate::labs::backfill::commands::runnable(case, &case.plan(&choices.get())))
+                        .with(|case| crate::labs::backfill::commands::runnable(case, &case.plan(&choices.get())))
                         .map(|(file, bytes)| view! {
                             <p>
                                 <a class="button-link" href=crate::ui::storage::tar_url(&bytes) download=file>

@@ -73,7 +73,7 @@ pub fn Runner() -> impl IntoView {
         let finished = lab.finished.get_untracked();
         let exec = lab
             .case
-            .with_value(|case| case.execute(&choices, &finished, next_start(&finished), None));
+            .with_untracked(|case| case.execute(&choices, &finished, next_start(&finished), None));
         lab.current.set(Some(exec));
         lab.minute.set(0);
         if reduced_motion() {
@@ -135,7 +135,7 @@ pub fn Runner() -> impl IntoView {
         if runs.is_empty() || lab.current.read().is_some() {
             return None;
         }
-        Some(lab.case.with_value(|case| {
+        Some(lab.case.with(|case| {
             let (silver_left, gold_left) = case.remaining(&runs);
             let (silver, gold) = case.after(&runs);
             let truth: i64 = case
@@ -165,6 +165,7 @@ pub fn Runner() -> impl IntoView {
                 truth,
                 restated,
                 note: restatement((&case.silver, &case.gold), (&silver, &gold)).note(),
+                kept: crate::labs::backfill::view::kept_words(&case.kept_stale(&runs)),
             }
         }))
     });
@@ -240,6 +241,10 @@ pub fn Runner() -> impl IntoView {
                                             )
                                         }}
                                     </dd>
+                                    {(!o.kept.is_empty()).then(|| view! {
+                                        <dt>"Rebuilt from no rows, still full"</dt>
+                                        <dd data-figure="kept">{o.kept.join(" ")}</dd>
+                                    })}
                                     <dt>"Gold partitions still old"</dt>
                                     <dd>{o.gold_left}</dd>
                                     <dt>"Rebuilt but needed no rebuild"</dt>
@@ -286,4 +291,6 @@ struct RunOutcome {
     restated: bool,
     /// What finance receives (see `labs::backfill::restatement`).
     note: Vec<String>,
+    /// Dates rebuilt from no rows that kept their old rows, in words.
+    kept: Vec<String>,
 }
