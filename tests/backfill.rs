@@ -95,12 +95,7 @@ fn a_backfill_over_the_drift_range_leaves_no_drift_and_touches_nothing_else() {
         .needless_rebuilds(std::slice::from_ref(&exec))
         .is_empty());
     let (_, gold) = case.after(std::slice::from_ref(&exec));
-    let truth: i64 = case
-        .truth
-        .rows()
-        .filter_map(|r| r.gbp)
-        .map(|m| m.minor)
-        .sum();
+    let truth = case.truth_total();
     assert_eq!(Case::finance_total(&gold), truth);
     assert!(
         Case::finance_total(&case.gold) < truth,

@@ -135,12 +135,7 @@ fn a_withdrawn_sunday_is_emptied_only_by_a_targeted_overwrite() {
         case.truth.partition(sunday()).is_empty(),
         "bronze holds none of it now"
     );
-    let truth: i64 = case
-        .truth
-        .rows()
-        .filter_map(|r| r.gbp)
-        .map(|m| m.minor)
-        .sum();
+    let truth = case.truth_total();
     for (writer, empties) in [(Writer::Targeted, true), (Writer::Dynamic, false)] {
         let c = choices(PlanStart::First, Sunday::Withdrawn, writer);
         let exec = case.execute(&c, &[], backfill_start(), None);

@@ -129,7 +129,7 @@ pub fn job(j: &Job) -> String {
         rate(j.logic),
         t.bronze,
         t.silver,
-        gold_clear(j.write, t.gold),
+        clear(j.write, t.gold),
         t.gold,
         if j.write == WriteMode::OverwritePartition { "append" } else { "overwrite" },
         t.gold
@@ -165,21 +165,13 @@ pub fn job(j: &Job) -> String {
     out
 }
 
-/// A targeted overwrite's first half: the dates of the write dropped, so
-/// a date that now has no rows ends empty.
+/// A targeted overwrite's first half, for silver and for gold: the dates
+/// of the write dropped, so a date that now has no rows ends empty.
 fn clear(write: WriteMode, table: &str) -> String {
     if write != WriteMode::OverwritePartition {
         return String::new();
     }
     format!("    for d in days:   # every date targeted, even one with no rows now\n        spark.sql(f\"alter table {table} drop if exists partition (dt = date'{{d}}')\")\n")
-}
-
-/// The same for gold: a day with no silver rows has no total to write.
-fn gold_clear(write: WriteMode, table: &str) -> String {
-    if write != WriteMode::OverwritePartition {
-        return String::new();
-    }
-    format!("    for d in days:\n        spark.sql(f\"alter table {table} drop if exists partition (dt = date'{{d}}')\")\n")
 }
 
 /// The marker lines before and after a layer's work.

@@ -10,7 +10,7 @@ use crate::engine::calendar::{at, shift, Day, Instant};
 use crate::engine::clock::{Attempt, StepKind};
 use crate::engine::drift::{gold_drift, silver_drift, DriftRow};
 use crate::engine::generate::{daily_runs, fx_rates, orders, CurrencyMix, DelayProfile, OrderSpec};
-use crate::engine::rebuild::{apply, Reads};
+use crate::engine::rebuild::{apply, Reads, Rebuilt};
 use crate::engine::script::Deploy;
 use crate::engine::table::{Gold, Table};
 use crate::engine::{
@@ -311,7 +311,8 @@ impl Case {
         (rebuilt.silver, rebuilt.gold)
     }
 
-    fn rebuilt(&self, runs: &[Execution]) -> crate::engine::rebuild::Rebuilt {
+    /// The tables after the runs, with the rebuild's account of each step.
+    pub fn rebuilt(&self, runs: &[Execution]) -> Rebuilt {
         let write = runs
             .first()
             .map_or(WriteMode::OverwritePartition, |e| e.write);
@@ -382,7 +383,11 @@ impl Case {
     /// rows it still holds and their value in pence, from the rebuild's
     /// own account of each step.
     pub fn kept_stale(&self, runs: &[Execution]) -> Vec<(Day, usize, i64)> {
-        let rebuilt = self.rebuilt(runs);
+        Self::kept_in(&self.rebuilt(runs))
+    }
+
+    /// `kept_stale` of a rebuild already made.
+    pub fn kept_in(rebuilt: &Rebuilt) -> Vec<(Day, usize, i64)> {
         let mut kept: Vec<(Day, usize, i64)> = Vec::new();
         for a in &rebuilt.applied {
             if a.work.kind != StepKind::Silver || a.rows_read != 0 || a.rows_after == 0 {
@@ -398,6 +403,16 @@ impl Case {
         kept
     }
 
+    /// What finance should read for 1..13 August: every order bronze
+    /// holds at the backfill, converted by the fixed logic, in pence.
+    pub fn truth_total(&self) -> i64 {
+        self.truth
+            .rows()
+            .filter_map(|r| r.gbp)
+            .map(|m| m.minor)
+            .sum()
+    }
+
     /// The finance total for 1..13 August from gold, in pence.
     pub fn finance_total(gold: &Gold) -> i64 {
         gold.range(aug(1)..=last_existing())
@@ -408,11 +423,16 @@ impl Case {
     /// Remaining drift after the runs: silver and gold rows that still disagree.
     pub fn remaining(&self, runs: &[Execution]) -> (Vec<DriftRow>, Vec<DriftRow>) {
         let (silver, gold) = self.after(runs);
-        let s = silver_drift(&silver, &self.script.fx, aug(1))
+        self.drift_left(&silver, &gold)
+    }
+
+    /// Silver and gold rows of these tables that still disagree.
+    pub fn drift_left(&self, silver: &Table, gold: &Gold) -> (Vec<DriftRow>, Vec<DriftRow>) {
+        let s = silver_drift(silver, &self.script.fx, aug(1))
             .into_iter()
             .filter(DriftRow::drifts)
             .collect();
-        let g = gold_drift(&gold, &silver, &self.script.fx, aug(1))
+        let g = gold_drift(gold, silver, &self.script.fx, aug(1))
             .into_iter()
             .filter(DriftRow::drifts)
             .collect();

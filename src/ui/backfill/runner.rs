@@ -136,14 +136,11 @@ pub fn Runner() -> impl IntoView {
             return None;
         }
         Some(lab.case.with(|case| {
-            let (silver_left, gold_left) = case.remaining(&runs);
-            let (silver, gold) = case.after(&runs);
-            let truth: i64 = case
-                .truth
-                .rows()
-                .filter_map(|r| r.gbp)
-                .map(|m| m.minor)
-                .sum();
+            // One rebuild for every figure below.
+            let rebuilt = case.rebuilt(&runs);
+            let (silver, gold) = (&rebuilt.silver, &rebuilt.gold);
+            let (silver_left, gold_left) = case.drift_left(silver, gold);
+            let truth = case.truth_total();
             let plan = case.plan(&lab.choices.get_untracked());
             let gold_done: SortedSet<Day> = runs.iter().flat_map(|e| e.gold_rebuilt()).collect();
             let restated = plan.dates().iter().all(|d| gold_done.contains(d));
@@ -161,11 +158,11 @@ pub fn Runner() -> impl IntoView {
                 needless: case.needless_rebuilds(&runs).len(),
                 rebuilt_twice,
                 before: Case::finance_total(&case.gold),
-                after: Case::finance_total(&gold),
+                after: Case::finance_total(gold),
                 truth,
                 restated,
-                note: restatement((&case.silver, &case.gold), (&silver, &gold)).note(),
-                kept: crate::labs::backfill::view::kept_words(&case.kept_stale(&runs)),
+                note: restatement((&case.silver, &case.gold), (silver, gold)).note(),
+                kept: crate::labs::backfill::view::kept_words(&Case::kept_in(&rebuilt)),
             }
         }))
     });
