@@ -7,7 +7,7 @@
 // Test code: a panic is how a test fails.
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
-use chrono::{Duration, NaiveTime};
+use chrono::{Datelike, Duration, NaiveTime};
 use proptest::prelude::*;
 
 use partition_lab::engine::arrivals::{value_text, CloseRule, Completeness};
@@ -241,5 +241,132 @@ proptest! {
         prop_assert_eq!((f.count_bp, f.value_bp), (10_000, 10_000));
         prop_assert_eq!(f.complete, f.total);
         prop_assert_eq!(f.total.count, rows.len() as u64);
+    }
+}
+
+/// Rows around a clock change: an arrival within three hours of it (where
+/// a run's wall clock and its minutes into the day part ways), or within
+/// two days after it, and its event up to three days before, to the second.
+fn rows_near_changes() -> impl Strategy<Value = Vec<(i64, i64)>> {
+    let arrival = prop_oneof![-3 * 3600i64..3 * 3600, 0i64..2 * 86_400];
+    prop::collection::vec((arrival, 0i64..3 * 86_400), 1..60)
+}
+
+proptest! {
+    /// Folded into cells or not, a row needs the smallest L whose run
+    /// (the run time on local day d+1+L, read as `engine::zone` reads a
+    /// skipped or repeated time) it arrived by.
+    #[test]
+    fn in_a_zone_each_row_needs_what_its_own_runs_say(
+        rows in rows_near_changes(),
+        zone in prop::sample::select(vec!["Europe/London", "America/New_York", "Australia/Sydney", "UTC"]),
+        change in 0usize..2,
+        hour in 0u32..4,
+        half in any::<bool>(),
+    ) {
+        use partition_lab::engine::calendar::shift;
+        use partition_lab::engine::zone::Zone;
+        use partition_lab::labs::lateness::arrival_csv::read_with;
+        let zone = Zone::named(zone).expect("held");
+        let run = run(hour, if half { 30 } else { 0 });
+        // The instants of 2026's two clock changes (UTC).
+        let changes = match zone.name() {
+            "Australia/Sydney" => (at(date(2026, 4, 4), 16, 0), at(date(2026, 10, 3), 16, 0)),
+            "America/New_York" => (at(date(2026, 3, 8), 7, 0), at(date(2026, 11, 1), 6, 0)),
+            _ => (at(date(2026, 3, 29), 1, 0), at(date(2026, 10, 25), 1, 0)),
+        };
+        let base = if change == 0 { changes.0 } else { changes.1 };
+        let mut text = String::from("e,a\n");
+        let mut needed = Vec::new();
+        for (arrival, before) in &rows {
+            let arrived = base + Duration::seconds(*arrival);
+            let event = arrived - Duration::seconds(*before);
+            text.push_str(&format!("{}Z,{}Z\n", event.format("%Y-%m-%dT%H:%M:%S"), arrived.format("%Y-%m-%dT%H:%M:%S")));
+            let day = zone.day_of(event);
+            let l = (0u32..)
+                .find(|l| arrived <= zone.run_on(shift(day, 1 + i64::from(*l)), run))
+                .expect("some run");
+            // Booked by the first run at or after the arrival.
+            let booked = (0i64..)
+                .map(|k| shift(zone.day_of(arrived), k - 1))
+                .find(|d| arrived <= zone.run_on(*d, run))
+                .expect("a run");
+            needed.push((l, (booked.year(), booked.month())));
+        }
+        let mapping = partition_lab::labs::lateness::arrival_csv::Mapping {
+            event: "E".to_string(),
+            arrival: "A".to_string(),
+            value: None,
+        };
+        let loaded = read_with(text.as_bytes(), Some(mapping), zone).expect("reads");
+        let c = loaded.log.at_run_time(run);
+        for l in 0..6u32 {
+            let f = c.figures(Lateness::Days(l), CloseRule::default());
+            let expected = needed.iter().filter(|(n, _)| *n <= l).count() as u64;
+            prop_assert_eq!(f.complete.count, expected, "L = {}", l);
+            let mut booked: Vec<((i32, u32), u64)> = Vec::new();
+            for (_, month) in needed.iter().filter(|(n, _)| *n > l) {
+                match booked.iter_mut().find(|(m, _)| m == month) {
+                    Some((_, n)) => *n += 1,
+                    None => booked.push((*month, 1)),
+                }
+            }
+            booked.sort();
+            let got: Vec<((i32, u32), u64)> = f.adjustments_by_month.iter().map(|(m, s)| (*m, s.count)).collect();
+            prop_assert_eq!(got, booked, "L = {}", l);
+            for late in loaded.log.late_rows(run, l, 5) {
+                let (n, _) = needed[(late.row.line - 2) as usize];
+                prop_assert_eq!(late.needed, n);
+                prop_assert!(n > l);
+            }
+        }
+    }
+}
+
+#[test]
+fn columns_are_the_users_and_a_missing_one_is_named() {
+    use partition_lab::engine::zone::Zone;
+    use partition_lab::labs::lateness::arrival_csv::{header_names, read_with, LogError, Mapping};
+    let text = "id,Ordered At,received,amount\n1,2026-08-03T09:00:00Z,2026-08-03T09:05:00Z,4.50\n";
+    assert_eq!(
+        header_names(text.as_bytes(), true),
+        Some(vec![
+            "id".to_string(),
+            "Ordered At".to_string(),
+            "received".to_string(),
+            "amount".to_string()
+        ])
+    );
+    // Cut mid-header, the start of a big file holds no whole row.
+    assert_eq!(header_names(&text.as_bytes()[..10], false), None);
+    assert_eq!(
+        header_names(b"\n\na,b", true),
+        Some(vec!["a".to_string(), "b".to_string()])
+    );
+    assert_eq!(Mapping::guess(&["id".to_string()]), None);
+    let mapping = Mapping {
+        event: "ordered at".to_string(),
+        arrival: "RECEIVED".to_string(),
+        value: Some("amount".to_string()),
+    };
+    let loaded = read_with(text.as_bytes(), Some(mapping.clone()), Zone::UTC).expect("reads");
+    assert_eq!((loaded.used(), loaded.has_value), (1, true));
+    assert_eq!(
+        value_text(loaded.log.at_run_time(run(2, 0)).total().value),
+        "4.5"
+    );
+    let wrong = Mapping {
+        value: Some("price".to_string()),
+        ..mapping
+    };
+    match read_with(text.as_bytes(), Some(wrong), Zone::UTC) {
+        Err(e @ LogError::NoColumn { .. }) => {
+            assert!(
+                e.to_string()
+                    .contains("no column named \"price\" (the value)"),
+                "{e}"
+            )
+        }
+        other => panic!("read {other:?}"),
     }
 }

@@ -837,21 +837,24 @@ fn airflow_files() -> Vec<File> {
     files
 }
 
-/// A test arrival log, its columns and the run times to query it at.
+/// A test arrival log, its columns, the zones its partitions are dated in
+/// and the run times to query it at.
 struct TestLog {
     file: &'static str,
     event: &'static str,
     arrival: &'static str,
     value: Option<&'static str>,
+    zones: &'static [&'static str],
     runs: &'static [(u32, u32)],
 }
 
-const LOGS: [TestLog; 3] = [
+const LOGS: [TestLog; 4] = [
     TestLog {
         file: "edges.csv",
         event: "event_time",
         arrival: "arrival_time",
         value: Some("value"),
+        zones: &["UTC", "Asia/Tokyo"],
         runs: &[(2, 0), (3, 0), (1, 0)],
     },
     TestLog {
@@ -859,6 +862,7 @@ const LOGS: [TestLog; 3] = [
         event: "Event_Time",
         arrival: "Arrival_Time",
         value: None,
+        zones: &["UTC"],
         runs: &[(2, 0), (6, 30)],
     },
     // Nothing of value: 100 % by value at every lateness, as the lab says.
@@ -867,15 +871,29 @@ const LOGS: [TestLog; 3] = [
         event: "event_time",
         arrival: "arrival_time",
         value: Some("value"),
+        zones: &["UTC"],
         runs: &[(2, 0)],
+    },
+    // Arrivals around the four clock changes of 2026 in London and New
+    // York, at run times the clocks skip (02:00 and 02:30 in New York's
+    // spring, 01:30 in London's), repeat (01:30 in both autumns) or keep.
+    TestLog {
+        file: "clock_changes.csv",
+        event: "ordered_at",
+        arrival: "received_at",
+        value: Some("amount"),
+        zones: &["Europe/London", "America/New_York", "UTC"],
+        runs: &[(1, 30), (2, 0), (2, 30), (0, 0)],
     },
 ];
 
 fn lateness_files() -> Vec<File> {
     use partition_lab::engine::arrivals::value_text;
     use partition_lab::engine::lateness::Lateness;
+    use partition_lab::engine::zone::Zone;
     use partition_lab::export::drift::Dialect;
     use partition_lab::export::lateness_sql::{query, Source, MAX_DAYS};
+    use partition_lab::labs::lateness::arrival_csv::{read_with, Mapping};
     let mut files = Vec::new();
     let mut expected = Vec::new();
     for TestLog {
@@ -883,25 +901,48 @@ fn lateness_files() -> Vec<File> {
         event,
         arrival,
         value,
+        zones,
         runs,
     } in LOGS
     {
         let path = format!("tests/data/arrivals/{log}");
         let bytes = std::fs::read(&path).unwrap_or_default();
-        let Ok(loaded) = partition_lab::labs::lateness::arrival_csv::read_all(&bytes) else {
-            eprintln!("could not read {path}");
-            std::process::exit(1);
+        // The columns the query names are the ones the lab read.
+        let mapping = Mapping {
+            event: event.to_string(),
+            arrival: arrival.to_string(),
+            value: value.map(str::to_string),
         };
-        for (hour, minute) in runs {
-            let run = chrono::NaiveTime::from_hms_opt(*hour, *minute, 0).unwrap_or_default();
+        for (zone, (hour, minute)) in zones
+            .iter()
+            .flat_map(|z| runs.iter().map(move |r| (*z, *r)))
+        {
+            let Ok(zone) = Zone::named(zone) else {
+                eprintln!("{zone} is not a zone the lab holds");
+                std::process::exit(1);
+            };
+            let Ok(loaded) = read_with(&bytes, Some(mapping.clone()), zone) else {
+                eprintln!("could not read {path}");
+                std::process::exit(1);
+            };
+            let run = chrono::NaiveTime::from_hms_opt(hour, minute, 0).unwrap_or_default();
             let source = Source {
                 table: "arrivals".to_string(),
                 event_time: event.to_string(),
                 arrival_time: arrival.to_string(),
                 value: value.map(str::to_string),
                 run,
+                zone,
             };
-            let name = format!("{}_{hour:02}{minute:02}", log.trim_end_matches(".csv"));
+            let place = if zone.is_utc() {
+                String::new()
+            } else {
+                format!("_{}", zone.name().replace('/', "_").to_ascii_lowercase())
+            };
+            let name = format!(
+                "{}{place}_{hour:02}{minute:02}",
+                log.trim_end_matches(".csv")
+            );
             let Ok(sql) = query(Dialect::DuckDb, &source) else {
                 eprintln!("no query for {name}");
                 std::process::exit(1);

@@ -8,7 +8,11 @@
 //! read, into a cell keyed by its month, the whole days from its day to the
 //! day it arrived, and the minute it arrived (rounded up): that is all any
 //! run time needs, so a new run time re-reads cells, not rows, and no row is
-//! kept. Days and times are UTC.
+//! kept. Days are the local days of the log's zone (`zone::Zone`, UTC
+//! unless the user names one) and the run is at a local time; on the two
+//! days a year the clocks change, a minute of the day is counted from the
+//! day's first instant, not read off the clock, and such cells keep their
+//! date (see `Cell`), so a 25-hour day's second 01:30 is after a 01:30 run.
 //!
 //! Values are exact decimals held as whole ten-billionths in an `i128`
 //! (`Units`), as the engine holds money in whole pence: ten decimal places
@@ -21,6 +25,8 @@ use rustc_hash::FxHashMap as HashMap;
 
 use super::calendar::{is_business_day, nth_business_day, shift, Day, Instant};
 use super::lateness::{basis_points, Lateness, DELAY_BUCKETS, MAX_TRACKED_LATENESS};
+use super::zone::Zone;
+use crate::sorted::SortedMap;
 
 /// A value in whole ten-billionths (1.5 is 15_000_000_000).
 pub type Units = i128;
@@ -33,6 +39,20 @@ pub fn value_text(units: Units) -> String {
     let sign = if units < 0 { "-" } else { "" };
     let abs = units.unsigned_abs();
     let (whole, frac) = (abs / UNIT.unsigned_abs(), abs % UNIT.unsigned_abs());
+    // Written with u64's formatting, already in the bundle (u128's is
+    // 1.4 KB more): a sum of five million values can pass u64, so the
+    // whole part is written as two halves of 19 digits.
+    const HALF: u128 = 10_000_000_000_000_000_000;
+    let (high, low) = (
+        u64::try_from(whole / HALF).unwrap_or(u64::MAX),
+        u64::try_from(whole % HALF).unwrap_or(0),
+    );
+    let whole = if high > 0 {
+        format!("{high}{low:019}")
+    } else {
+        low.to_string()
+    };
+    let frac = u64::try_from(frac).unwrap_or(0);
     if frac == 0 {
         return format!("{sign}{whole}");
     }
@@ -46,7 +66,20 @@ pub struct Arrival {
     pub event: Instant,
     pub arrived: Instant,
     pub value: Units,
+    /// Its line in the file (the header is line 1), to show it by.
+    pub line: u64,
 }
+
+/// A row that arrived days after its day, kept to show as an example.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LateRow {
+    pub row: Arrival,
+    /// The smallest allowed lateness that keeps it.
+    pub needed: u32,
+}
+
+/// Rows kept per number of days between a row's day and its arrival's.
+const EXAMPLES_PER_DAYS_AFTER: usize = 3;
 
 /// How many events and how much value.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -74,18 +107,74 @@ impl Share {
 /// A month, as (year, month 1-12).
 pub type Month = (i32, u32);
 
+/// Where a group of events sits: all any run time needs to know of them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+struct Cell {
+    /// The month of their day.
+    month: Month,
+    /// Days from their day to their arrival's day (capped).
+    days_after: u32,
+    /// Minutes from the start of the arrival's day to the arrival,
+    /// rounded up (0..=1500).
+    minute: u16,
+    /// The arrival's day, when the clocks change on it: a run time is then
+    /// not the same number of minutes into it as on the other days.
+    changed: Option<Day>,
+    /// The arrival day's month, and whether it is the month's last day: a
+    /// late event is booked in the month of the first run after it.
+    arrival_month: Month,
+    month_end: bool,
+}
+
+/// The month after `month`.
+fn next_month((year, month): Month) -> Month {
+    if month >= 12 {
+        (year.saturating_add(1), 1)
+    } else {
+        (year, month.saturating_add(1))
+    }
+}
+
 /// What a log holds, folded for any run time.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
+#[derive(Clone, Debug, Default)]
 pub struct ArrivalLog {
-    /// (month, days from the event's day to its arrival's day, the arrival's
-    /// minute of the day rounded up, 0..=1440) -> events.
-    cells: HashMap<(Month, u32, u16), Share>,
+    cells: HashMap<Cell, Share>,
+    /// The zone its days are dated in.
+    zone: Zone,
+    /// The last arrival day asked about and whether its clocks change.
+    last_change: Option<(Day, bool)>,
+    /// The first few rows for each number of days after (1 and more).
+    late: Vec<Vec<Arrival>>,
     /// Events per delay bucket (`DELAY_BUCKETS`).
     histogram: Vec<u64>,
     pub events: u64,
     pub first_day: Option<Day>,
     pub last_day: Option<Day>,
 }
+
+/// Two logs are equal when they hold the same events, whatever row they
+/// read last.
+impl PartialEq for ArrivalLog {
+    fn eq(&self, other: &Self) -> bool {
+        (
+            &self.cells,
+            self.zone,
+            &self.histogram,
+            self.events,
+            self.first_day,
+            self.last_day,
+        ) == (
+            &other.cells,
+            other.zone,
+            &other.histogram,
+            other.events,
+            other.first_day,
+            other.last_day,
+        )
+    }
+}
+
+impl Eq for ArrivalLog {}
 
 /// The minute of the day `at` falls in, rounded up: an arrival at 02:00:00
 /// is in time for a 02:00 run, one at 02:00:01 is not.
@@ -96,23 +185,72 @@ fn minute_up(at: Instant) -> u16 {
     u16::try_from(whole + u32::from(past)).unwrap_or(1440)
 }
 
+/// Whole minutes from `start` to `at`, rounded up (as `minute_up`).
+fn minutes_up(start: Instant, at: Instant) -> u16 {
+    let since = at - start;
+    let seconds = since.num_seconds().max(0);
+    let past = seconds % 60 > 0 || since.subsec_nanos() > 0;
+    let minutes = seconds / 60 + i64::from(past);
+    u16::try_from(minutes).unwrap_or(u16::MAX).min(1500)
+}
+
 impl ArrivalLog {
+    /// A log whose days are `zone`'s.
+    pub fn in_zone(zone: Zone) -> Self {
+        ArrivalLog {
+            zone,
+            ..ArrivalLog::default()
+        }
+    }
+
+    pub fn zone(&self) -> Zone {
+        self.zone
+    }
+
+    /// Whether the clocks change on local day `day`, remembered for the
+    /// next row (a log's rows mostly arrive day after day).
+    fn changes_on(&mut self, day: Day) -> bool {
+        match self.last_change {
+            Some((d, changes)) if d == day => changes,
+            _ => {
+                let changes = self.zone.changes_on(day);
+                self.last_change = Some((day, changes));
+                changes
+            }
+        }
+    }
+
     /// Folds one event in; an arrival before its event is refused (false).
     pub fn add(&mut self, a: &Arrival) -> bool {
         if a.arrived < a.event {
             return false;
         }
-        let day = a.event.date();
-        let days_after = (a.arrived.date() - day).num_days();
+        let day = self.zone.day_of(a.event);
+        let arrived = self.zone.local(a.arrived);
+        let (minute, changed) = if self.changes_on(arrived.date()) {
+            let start = self.zone.day_start(arrived.date());
+            (minutes_up(start, a.arrived), Some(arrived.date()))
+        } else {
+            (minute_up(arrived), None)
+        };
+        let days_after = (arrived.date() - day).num_days();
         // Past a year plus a day, every arrival needs more than any lateness
         // the lab asks about; capped so the cells stay few.
         let days_after = u32::try_from(days_after)
             .unwrap_or(u32::MAX)
             .min(MAX_TRACKED_LATENESS.saturating_add(2));
         let month = (day.year(), day.month());
+        let arrival_day = arrived.date();
         let cell = self
             .cells
-            .entry((month, days_after, minute_up(a.arrived)))
+            .entry(Cell {
+                month,
+                days_after,
+                minute,
+                changed,
+                arrival_month: (arrival_day.year(), arrival_day.month()),
+                month_end: shift(arrival_day, 1).month() != arrival_day.month(),
+            })
             .or_default();
         *cell = cell.plus(Share {
             count: 1,
@@ -129,6 +267,17 @@ impl ArrivalLog {
         {
             *n = n.saturating_add(1);
         }
+        if days_after > 0 {
+            let slot = days_after as usize;
+            if self.late.len() <= slot {
+                self.late.resize(slot.saturating_add(1), Vec::new());
+            }
+            if let Some(kept) = self.late.get_mut(slot) {
+                if kept.len() < EXAMPLES_PER_DAYS_AFTER {
+                    kept.push(*a);
+                }
+            }
+        }
         self.events = self.events.saturating_add(1);
         self.first_day = Some(self.first_day.map_or(day, |d| d.min(day)));
         self.last_day = Some(self.last_day.map_or(day, |d| d.max(day)));
@@ -144,13 +293,31 @@ impl ArrivalLog {
             .collect()
     }
 
-    /// The log's completeness for a daily run at `run`.
+    /// The log's completeness for a daily run at `run` (local time).
     pub fn at_run_time(&self, run: NaiveTime) -> Completeness {
         let run_minute = run.hour() * 60 + run.minute();
         let mut months: Vec<MonthNeeds> = Vec::new();
-        let mut cells: Vec<(&(Month, u32, u16), &Share)> = self.cells.iter().collect();
-        crate::order::sort_by_key(&mut cells, |(key, _)| key.0);
-        for ((month, days_after, minute), share) in cells {
+        let mut cells: Vec<(&Cell, &Share)> = self.cells.iter().collect();
+        crate::order::sort_by_key(&mut cells, |(key, _)| key.month);
+        let mut bookings: SortedMap<(u32, Month), Share> = SortedMap::new();
+        for (cell, share) in cells {
+            let Cell {
+                month,
+                days_after,
+                minute,
+                changed,
+                arrival_month,
+                month_end,
+            } = cell;
+            // On a day the clocks change, the run is as many minutes into
+            // the day as it is, not as its clock says.
+            let run_minute = match changed {
+                Some(day) => u32::from(minutes_up(
+                    self.zone.day_start(*day),
+                    self.zone.run_on(*day, run),
+                )),
+                None => run_minute,
+            };
             // Arrived k days after its day at minute m: in time for the run
             // on day d+1+L when k*1440 + m <= (1+L)*1440 + run.
             let needed = match *days_after {
@@ -161,6 +328,17 @@ impl ArrivalLog {
             // Later than a year is one bucket past every lateness asked
             // about: never complete at any setting but "never".
             .min(MAX_TRACKED_LATENESS.saturating_add(1));
+            if needed > 0 {
+                // Read first by the run on the arrival's day, or by the
+                // next day's, which is next month's after a month's end.
+                let booked = if *days_after > 0 && u32::from(*minute) > run_minute && *month_end {
+                    next_month(*arrival_month)
+                } else {
+                    *arrival_month
+                };
+                let b = bookings.entry((needed, booked)).or_default();
+                *b = b.plus(*share);
+            }
             if months.last().map(|m| m.month) != Some(*month) {
                 months.push(MonthNeeds {
                     month: *month,
@@ -179,7 +357,44 @@ impl ArrivalLog {
                 }
             }
         }
-        Completeness { run, months }
+        Completeness {
+            run,
+            zone: self.zone,
+            months,
+            bookings: bookings.into_iter().collect(),
+        }
+    }
+
+    /// Up to `n` rows that allowed lateness `l` loses with a run at `run`,
+    /// the nearest misses first (from the first few kept for each number
+    /// of days late).
+    pub fn late_rows(&self, run: NaiveTime, l: u32, n: usize) -> Vec<LateRow> {
+        let mut rows: Vec<LateRow> = self
+            .late
+            .iter()
+            .skip(l.saturating_add(1) as usize)
+            .flatten()
+            .map(|row| LateRow {
+                row: *row,
+                needed: self.needed(row, run),
+            })
+            .filter(|r| r.needed > l)
+            .collect();
+        crate::order::sort_by_key(&mut rows, |r| (r.needed, r.row.line));
+        rows.truncate(n);
+        rows
+    }
+
+    /// The smallest lateness whose last run `row` arrived by.
+    fn needed(&self, row: &Arrival, run: NaiveTime) -> u32 {
+        let day = self.zone.day_of(row.event);
+        let arrival_day = self.zone.day_of(row.arrived);
+        let first_run = if row.arrived <= self.zone.run_on(arrival_day, run) {
+            arrival_day
+        } else {
+            shift(arrival_day, 1)
+        };
+        u32::try_from((first_run - day).num_days().saturating_sub(1).max(0)).unwrap_or(u32::MAX)
     }
 }
 
@@ -204,8 +419,12 @@ impl MonthNeeds {
 /// The log's completeness for one run time: what the slider reads.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Completeness {
+    /// The run's local time, in `zone`.
     pub run: NaiveTime,
+    pub zone: Zone,
     months: Vec<MonthNeeds>,
+    /// (lateness needed, month booked in) -> events, for those needing 1+.
+    bookings: Vec<((u32, Month), Share)>,
 }
 
 /// When finance must close a month: its `business_day`-th business day of
@@ -255,6 +474,9 @@ pub struct LogFigures {
     /// Partitions each run rebuilds (L + 1); `None` when never final.
     pub open_partitions: Option<u32>,
     pub months: Vec<MonthFigures>,
+    /// Events that arrive after their day is final, by the month of the
+    /// run that first reads them: where an adjustment would be booked.
+    pub adjustments_by_month: Vec<(Month, Share)>,
 }
 
 /// The last day of `month`.
@@ -341,7 +563,22 @@ impl Completeness {
                 Lateness::Never => None,
             },
             months,
+            adjustments_by_month: self.adjustments(lateness),
         }
+    }
+
+    fn adjustments(&self, lateness: Lateness) -> Vec<(Month, Share)> {
+        let Lateness::Days(l) = lateness else {
+            return Vec::new();
+        };
+        let mut by_month: SortedMap<Month, Share> = SortedMap::new();
+        for ((needed, month), share) in &self.bookings {
+            if *needed > l {
+                let b = by_month.entry(*month).or_default();
+                *b = b.plus(*share);
+            }
+        }
+        by_month.into_iter().collect()
     }
 
     /// Completeness (lateness, by events, by value) in basis points for
@@ -366,5 +603,43 @@ impl Completeness {
         let total = self.total();
         (0..=MAX_TRACKED_LATENESS)
             .find(|l| basis_points(self.complete_at(*l).value, total.value) >= target_bp)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The hand-split formatting against u128's own, at the edges of the
+    /// two halves and at the largest sums.
+    #[test]
+    fn values_are_written_as_u128_writes_them() {
+        let plain = |units: Units| {
+            let abs = units.unsigned_abs();
+            let unit = UNIT.unsigned_abs();
+            let (whole, frac) = (abs / unit, abs % unit);
+            let sign = if units < 0 { "-" } else { "" };
+            if frac == 0 {
+                format!("{sign}{whole}")
+            } else {
+                let digits = format!("{frac:010}");
+                format!("{sign}{whole}.{}", digits.trim_end_matches('0'))
+            }
+        };
+        let half = 10_000_000_000_000_000_000i128 * UNIT;
+        for units in [
+            0,
+            1,
+            -15_000_000_000,
+            UNIT * 1215 + 5_000_000_000,
+            half - 1,
+            half,
+            half + 1,
+            half * 7 + UNIT * 3,
+            i128::MAX,
+            i128::MIN + 1,
+        ] {
+            assert_eq!(value_text(units), plain(units), "{units}");
+        }
     }
 }

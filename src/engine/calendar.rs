@@ -74,6 +74,25 @@ pub fn month_short(day: Day) -> &'static str {
     NAMES[(day.month0() as usize) % 12]
 }
 
+/// Month name in full ("August").
+pub fn month_long(day: Day) -> &'static str {
+    const NAMES: [&str; 12] = [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ];
+    NAMES[(day.month0() as usize) % 12]
+}
+
 // Dates and times as the labs print them, written out by hand: chrono's
 // strftime machinery is a sizeable share of the browser bundle.
 

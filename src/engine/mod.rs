@@ -24,6 +24,7 @@ pub mod state;
 pub mod table;
 pub mod trace;
 pub mod truth;
+pub mod zone;
 
 pub use calendar::{Day, Instant};
 pub use checks::{CheckKind, Checks};

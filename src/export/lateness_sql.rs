@@ -2,8 +2,10 @@
 //! and Spark SQL: completeness by allowed lateness 0..=14, by events and
 //! by value, over the user's own table. It gives the lab's numbers for the
 //! same rows (`scripts/check-real` runs the DuckDB query on the test logs
-//! and compares): the partition day is the event's UTC day, an event is
-//! complete at lateness L when it arrived by the daily run on day d+1+L,
+//! and compares): the partition day is the event's day in the zone the
+//! user names (UTC by default), an event is complete at lateness L when it
+//! arrived by the daily run (a local time) on day d+1+L, a run time the
+//! clocks skip or repeat read as `engine::zone` reads it,
 //! rows whose times or value do not read, or that arrived before they
 //! happened, are left out, and value is |value| (a refund is late money
 //! too).
@@ -11,6 +13,7 @@
 use chrono::{NaiveTime, Timelike};
 
 use super::drift::Dialect;
+use crate::engine::zone::Zone;
 
 /// The lateness the query reports up to, as the lab's slider.
 pub const MAX_DAYS: u32 = 14;
@@ -24,7 +27,10 @@ pub struct Source {
     pub arrival_time: String,
     /// `None`: value completeness is event completeness.
     pub value: Option<String>,
+    /// The run's local time, in `zone`.
     pub run: NaiveTime,
+    /// The zone partitions are dated in.
+    pub zone: Zone,
 }
 
 impl Default for Source {
@@ -35,6 +41,7 @@ impl Default for Source {
             arrival_time: "arrival_time".to_string(),
             value: Some("value".to_string()),
             run: NaiveTime::from_hms_opt(2, 0, 0).unwrap_or_default(),
+            zone: Zone::UTC,
         }
     }
 }
@@ -90,6 +97,25 @@ fn identifier(
         .join("."))
 }
 
+/// The wall clock in `zone` at instant `t`.
+fn wall_clock(dialect: Dialect, zone: &str, t: &str) -> String {
+    match dialect {
+        Dialect::DuckDb => format!("timezone('{zone}', {t})"),
+        Dialect::SparkSql => format!("from_utc_timestamp({t}, '{zone}')"),
+    }
+}
+
+/// The instant wall clock `t` names in `zone`: a skipped time as if the
+/// clocks had not changed (both dialects), a repeated one its later
+/// occurrence in DuckDB and its first in Spark (the query then takes the
+/// first in both).
+fn instant_of(dialect: Dialect, zone: &str, t: &str) -> String {
+    match dialect {
+        Dialect::DuckDb => format!("timezone('{zone}', {t})"),
+        Dialect::SparkSql => format!("to_utc_timestamp({t}, '{zone}')"),
+    }
+}
+
 /// The query for `source` in `dialect`.
 pub fn query(dialect: Dialect, source: &Source) -> Result<String, NameError> {
     let table = identifier(dialect, "table", &source.table, true)?;
@@ -99,35 +125,64 @@ pub fn query(dialect: Dialect, source: &Source) -> Result<String, NameError> {
         Some(v) if !v.trim().is_empty() => Some(identifier(dialect, "value column", v, false)?),
         _ => None,
     };
-    let run_us = i64::from(source.run.hour() * 3600 + source.run.minute() * 60) * 1_000_000;
     let run = format!("{:02}:{:02}", source.run.hour(), source.run.minute());
-    let (setting, timestamp, epoch_us, day_start, div, days, count_if) = match dialect {
+    let zone = source.zone.name();
+    let (setting, timestamp, try_cast, count_if, days) = match dialect {
         Dialect::DuckDb => (
             "SET TimeZone = 'UTC';",
             "TIMESTAMPTZ",
-            "epoch_us",
-            "CAST(CAST(event_at AS DATE) AS TIMESTAMPTZ)",
-            "//",
-            format!("range(0, {}) AS l(allowed_lateness_days)", MAX_DAYS + 1),
+            "TRY_CAST",
             "count(*) FILTER (WHERE b.needed_days <= l.allowed_lateness_days)",
+            format!("range(0, {}) AS l(allowed_lateness_days)", MAX_DAYS + 1),
         ),
         Dialect::SparkSql => (
             "SET spark.sql.session.timeZone = UTC;",
             "TIMESTAMP",
-            "unix_micros",
-            "CAST(to_date(event_at) AS TIMESTAMP)",
-            "DIV",
-            format!("(SELECT explode(sequence(0, {MAX_DAYS})) AS allowed_lateness_days) AS l"),
+            "try_cast",
             "count_if(b.needed_days <= l.allowed_lateness_days)",
+            format!("(SELECT explode(sequence(0, {MAX_DAYS})) AS allowed_lateness_days) AS l"),
         ),
     };
-    let try_cast = match dialect {
-        Dialect::DuckDb => "TRY_CAST",
-        Dialect::SparkSql => "try_cast",
+    let (hour, minute) = (source.run.hour(), source.run.minute());
+    let local = |t: &str| wall_clock(dialect, zone, t);
+    let (run_clock, next_day) = match dialect {
+        Dialect::DuckDb => (
+            format!("arrival_day + TIME '{hour:02}:{minute:02}:00'"),
+            "arrival_day + 1",
+        ),
+        Dialect::SparkSql => (
+            format!(
+                "make_timestamp(year(arrival_day), month(arrival_day), day(arrival_day), {hour}, {minute}, 0)"
+            ),
+            "date_add(arrival_day, 1)",
+        ),
+    };
+    let event_day = format!("CAST({} AS DATE)", local("event_at"));
+    let arrival_day = format!("CAST({} AS DATE)", local("arrived_at"));
+    let run_later = instant_of(dialect, zone, &run_clock);
+    let earlier_clock = local("run_later - INTERVAL 1 HOUR");
+    let first_run = format!("CASE WHEN arrived_at <= run_at THEN arrival_day ELSE {next_day} END");
+    let needed = match dialect {
+        Dialect::DuckDb => format!("({first_run} - event_day)"),
+        Dialect::SparkSql => format!("datediff({first_run}, event_day)"),
     };
     let size = match &value {
         Some(v) => format!("abs({try_cast}({v} AS DECIMAL(38, 10)))"),
         None => "CAST(1 AS DECIMAL(38, 10))".to_string(),
+    };
+    // The lab dates days in a zone from the year its clock rules are held.
+    let since = if source.zone.is_utc() {
+        String::new()
+    } else {
+        let literal = match dialect {
+            Dialect::DuckDb => "TIMESTAMPTZ",
+            Dialect::SparkSql => "TIMESTAMP",
+        };
+        format!(
+            "\n      AND event_at >= {literal} '{}-01-01 00:00:00' -- as the lab: its zone rules start in {}",
+            crate::engine::zone::RULES_SINCE,
+            crate::engine::zone::RULES_SINCE
+        )
     };
     let value_note = if value.is_some() {
         "by value (|value|: a refund is late money too)"
@@ -137,9 +192,13 @@ pub fn query(dialect: Dialect, source: &Source) -> Result<String, NameError> {
     Ok(format!(
         "-- Completeness by allowed lateness, 0 to {MAX_DAYS} days, by events and {value_note},\n\
 -- as Partition Lab's lateness lab computes it ({name}).\n\
--- An event of UTC day d is complete at allowed lateness L when it arrived\n\
--- by the daily run at {run} UTC on day d+1+L. Rows whose times or value do\n\
--- not read, or that arrived before they happened, are left out, as in the lab\n\
+-- Partitions are dated in {zone}: an event of day d there is complete at\n\
+-- allowed lateness L when it arrived by the daily run at {run} {zone} on day\n\
+-- d+1+L. Where the clocks change, a run time they skip is read as if they\n\
+-- had not changed yet (02:30 in a 02:00-03:00 gap runs at 03:30), and one\n\
+-- that happens twice runs at its first. Times without an offset are UTC.\n\
+-- Rows whose times or value do not read, or that arrived before they\n\
+-- happened, are left out, as in the lab\n\
 -- (what reads is the warehouse's own cast: it also takes a few shapes the lab\n\
 -- refuses, such as a date without a time or a value with an exponent).\n\
 -- The counts and sums are exact; the _pct columns are rounded down to\n\
@@ -156,18 +215,31 @@ WITH rows_read AS (\n\
 usable AS (\n\
     SELECT * FROM rows_read\n\
     WHERE event_at IS NOT NULL AND arrived_at IS NOT NULL AND size IS NOT NULL\n\
-      AND arrived_at >= event_at\n\
+      AND arrived_at >= event_at{since}\n\
+),\n\
+dated AS (\n\
+    -- The event's partition day and the arrival's day, in {zone}.\n\
+    SELECT size, arrived_at, {event_day} AS event_day, {arrival_day} AS arrival_day\n\
+    FROM usable\n\
+),\n\
+later AS (\n\
+    -- The run on the arrival's day (a time that happens twice: its later\n\
+    -- occurrence in DuckDB, its first in Spark).\n\
+    SELECT *, {run_later} AS run_later FROM dated\n\
+),\n\
+runs AS (\n\
+    -- Its first occurrence is an hour before the later one (every clock\n\
+    -- change in the zones the lab holds is an hour).\n\
+    SELECT *,\n\
+        CASE WHEN {earlier_clock} = {run_clock}\n\
+             THEN run_later - INTERVAL 1 HOUR ELSE run_later END AS run_at\n\
+    FROM later\n\
 ),\n\
 by_event AS (\n\
-    -- Microseconds after the run on day d+1, rounded up to whole days.\n\
-    SELECT\n\
-        size,\n\
-        CASE WHEN late_us <= 0 THEN 0\n\
-             ELSE (late_us + 86399999999) {div} 86400000000 END AS needed_days\n\
-    FROM (\n\
-        SELECT size, {epoch_us}(arrived_at) - ({epoch_us}({day_start}) + 86400000000 + {run_us}) AS late_us\n\
-        FROM usable\n\
-    ) AS timed\n\
+    -- Read first by the run on the arrival's day, or the next day's if it came\n\
+    -- after that run: needed lateness is the days from d+1 to that run's day.\n\
+    SELECT size, greatest(0, {needed} - 1) AS needed_days\n\
+    FROM runs\n\
 )\n\
 SELECT\n\
     l.allowed_lateness_days,\n\
@@ -233,10 +305,7 @@ mod tests {
             ..Source::default()
         };
         let sql = query(Dialect::DuckDb, &source)?;
-        assert!(
-            sql.contains("+ 23400000000)"),
-            "06:30 is 23,400 s after midnight"
-        );
+        assert!(sql.contains("arrival_day + TIME '06:30:00'"));
         assert!(sql.contains("CAST(1 AS DECIMAL(38, 10)) AS size"));
         assert!(sql.contains("at 06:30 UTC"));
         Ok(())

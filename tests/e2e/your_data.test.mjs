@@ -112,11 +112,19 @@ test('rows that cannot be used are counted by reason, with their lines', async (
 
 test('a file it cannot read says why where the user is looking, and the page keeps working', async () => {
   const { page, errors, context } = await yours();
-  const alert = page.locator('.your-data [role="alert"]');
+  const alert = page.locator('.your-data > [role="alert"]');
   await upload(page, 'empty.csv', Buffer.from(''));
   await assert.doesNotReject(alert.filter({ hasText: 'empty.csv could not be read: The file is empty.' }).waitFor());
+  // A header without the lab's names asks which columns hold what.
   await upload(page, 'wrong.csv', Buffer.from('when,arrived\n2026-08-03T09:00:00Z,2026-08-03T10:00:00Z\n'));
-  await alert.filter({ hasText: 'must name the columns event_time and arrival_time' }).waitFor();
+  await page.locator('.columns [role="status"]', { hasText: "Which of wrong.csv's columns hold the event time and the arrival time?" }).waitFor();
+  assert.equal(await alert.innerText(), '', 'a question, not an error');
+  await page.getByRole('button', { name: 'Read wrong.csv with these columns' }).click();
+  await page.locator('.columns [role="alert"]', { hasText: 'Choose the columns that hold the event time and the arrival time.' }).waitFor();
+  await page.getByLabel('Event time (when it happened)').selectOption({ label: 'when' });
+  await page.getByLabel('Arrival time (when it reached the pipeline)').selectOption({ label: 'arrived' });
+  await page.getByRole('button', { name: 'Read wrong.csv with these columns' }).click();
+  await page.locator('[data-figure="yours-rows"]', { hasText: 'Based on 1 of the 1 rows in wrong.csv (no value column' }).waitFor();
   await upload(page, 'junk.csv', Buffer.from('event_time,arrival_time\nsoon,later\n'));
   await alert.filter({ hasText: 'None of the file\'s 1 rows could be read' }).waitFor();
   // Still usable: a good file afterwards reads.
@@ -160,6 +168,88 @@ test('a hostile file name and row stay text, and the SQL quotes what the user ty
   await page.getByText('DuckDB', { exact: true }).click();
   const sql = await page.locator('.warehouse pre').first().innerText();
   assert.match(sql, /FROM "raw"\."""arrivals""; drop table x"/);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// The definition in a time zone, written again with the browser's own
+// time zone database (Intl): partition d is local day d, the run on a
+// local day is its wall clock read as the lab says (a skipped time as if
+// the clocks had not changed, a repeated one at its first).
+function wallMs(ms, zone) {
+  const f = new Intl.DateTimeFormat('en-CA', { timeZone: zone, year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit', hourCycle: 'h23' });
+  const p = Object.fromEntries(f.formatToParts(new Date(ms)).map((x) => [x.type, x.value]));
+  return Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour, +p.minute, +p.second);
+}
+function instantOf(wall, zone) {
+  const day = 86_400_000;
+  const before = wallMs(wall - day, zone) - (wall - day);
+  const after = wallMs(wall + day, zone) - (wall + day);
+  const readings = [...new Set([before, after])].map((o) => wall - o).filter((t) => wallMs(t, zone) === wall);
+  return readings.length ? Math.min(...readings) : wall - before;
+}
+function neededIn(event, arrived, zone, runMinutes) {
+  const day = 86_400_000;
+  const eventDay = Math.floor(wallMs(event, zone) / day) * day;
+  for (let l = 0; ; l++) {
+    if (arrived <= instantOf(eventDay + (1 + l) * day + runMinutes * 60_000, zone)) return l;
+  }
+}
+
+test('a file with its own column names and partitions in a time zone: the figures are the definition\'s across clock changes', async () => {
+  const { page, errors, context } = await yours('/lab/lateness?profile=yours&lateness=0');
+  const text = fixture('clock_changes.csv').toString();
+  const rows = text.trim().split('\n').slice(1).map((line) => line.split(',')).map(([e, a]) => [Date.parse(e), Date.parse(a)]);
+  await upload(page, 'clock_changes.csv', Buffer.from(text));
+  await page.locator('.columns [role="status"]', { hasText: "Which of clock_changes.csv's columns hold" }).waitFor();
+  await page.getByLabel('Event time (when it happened)').selectOption({ label: 'ordered_at' });
+  await page.getByLabel('Arrival time (when it reached the pipeline)').selectOption({ label: 'received_at' });
+  await page.getByLabel('Value (optional)').selectOption({ label: 'amount' });
+  await page.getByRole('button', { name: 'Read clock_changes.csv with these columns' }).click();
+  await page.locator('[data-figure="yours-rows"]', { hasText: 'Based on 775 of the 775 rows' }).waitFor();
+  const counts = async () => {
+    const line = await page.locator('[data-figure="yours-complete"] + p').innerText();
+    const [, complete, total] = line.match(/\(([\d,]+) of ([\d,]+)\)/).map((x) => x.replaceAll(',', ''));
+    return [Number(complete), Number(total)];
+  };
+  for (const [zone, run] of [['Europe/London', '01:30'], ['America/New_York', '02:30'], ['America/New_York', '02:00']]) {
+    const zoneInput = page.getByLabel('Partitions are dated in (time zone)');
+    await zoneInput.fill(zone);
+    await zoneInput.dispatchEvent('change');
+    const runInput = page.getByLabel(`Daily run time (${zone})`);
+    await runInput.fill(run);
+    await runInput.dispatchEvent('change');
+    // A new zone reads the file again: the two rows of 2007 are before the
+    // zone rules the lab holds, and are left out with that reason.
+    await page.locator('[data-figure="yours-rows"]', { hasText: 'Based on 773 of the 775 rows' }).waitFor();
+    const [h, m] = run.split(':').map(Number);
+    const kept = rows.filter(([e]) => new Date(e).getUTCFullYear() >= 2008);
+    const expected = kept.filter(([e, a]) => neededIn(e, a, zone, h * 60 + m) === 0).length;
+    await page.waitForFunction(([want]) => document.querySelector('[data-figure="yours-complete"] + p')?.innerText.includes(`(${want} of 773)`), [expected.toLocaleString('en-GB')]);
+    assert.deepEqual(await counts(), [expected, 773], `${zone} at ${run}`);
+    assert.match(await figure(page, 'yours-late'), new RegExp(`^${773 - expected} events worth [\\d.]+ arrive after their day is final and are booked to the adjustments table\\.$`));
+    const url = new URL(page.url());
+    assert.equal(url.searchParams.get('zone'), zone);
+  }
+  assert.match(await page.locator('[data-figure="yours-bad"]').innerText(), /2: it happened before 2008/);
+  // Its calendar, its late rows by line, the adjustments by month booked.
+  await page.getByRole('heading', { name: 'Which partitions can still change' }).waitFor();
+  assert.ok(await page.getByLabel(/Look at the run at 02:00 \(America\/New_York\) on/).isVisible());
+  assert.match(await page.locator('.late-examples li').first().innerText(), /^Line [\d,]+ \([\d.]+\): happened .*, arrived .*: needed \d+ days? of lateness\.$/);
+  const booked = await page.locator('[data-figure="yours-adjustments"] tbody th').allInnerTexts();
+  assert.ok(booked.length >= 2, booked.join());
+  // The SQL names the columns the file was read with, and the zone.
+  await page.getByText('DuckDB', { exact: true }).click();
+  const sql = await page.locator('.warehouse pre').first().innerText();
+  assert.match(sql, /TRY_CAST\("ordered_at" AS TIMESTAMPTZ\)/);
+  assert.match(sql, /timezone\('America\/New_York', arrival_day \+ TIME '02:00:00'\)/);
+  // A zone the lab does not hold is refused where it was typed.
+  const zoneInput = page.getByLabel('Partitions are dated in (time zone)');
+  await zoneInput.fill('Mars/Olympus_Mons');
+  await zoneInput.dispatchEvent('change');
+  await page.locator('[role="alert"]', { hasText: '"Mars/Olympus_Mons" is not one of the time zones the lab holds' }).waitFor();
+  assert.equal(new URL(page.url()).searchParams.get('zone'), 'America/New_York');
+  assert.deepEqual(await axe(page), []);
   assert.deepEqual(errors, []);
   await context.close();
 });

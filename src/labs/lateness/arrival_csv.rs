@@ -1,6 +1,9 @@
-//! Reading a user's arrival log: CSV with a header naming `event_time`,
-//! `arrival_time` and, optionally, `value` (in any order, other columns
-//! ignored), fed chunk by chunk as the browser reads the file.
+//! Reading a user's arrival log: CSV with a header row naming its columns,
+//! of which the user says which hold the event time, the arrival time and,
+//! optionally, the value (`Mapping`; by default `event_time`,
+//! `arrival_time` and `value`), in any order, other columns ignored, fed
+//! chunk by chunk as the browser reads the file. Its days are those of the
+//! zone the user names (`engine::zone`).
 //!
 //! Rows are folded into an `ArrivalLog` as they are read and then
 //! dropped. A row that cannot be used is never lost silently: it is
@@ -11,6 +14,7 @@
 
 use crate::engine::arrivals::{Arrival, ArrivalLog, Units};
 use crate::engine::calendar::Instant;
+use crate::engine::zone::Zone;
 use chrono::{Duration, NaiveDate, NaiveTime};
 use csv_core::{ReadRecordResult, Reader};
 
@@ -34,15 +38,18 @@ pub enum Problem {
     ArrivalTime,
     ArrivalBeforeEvent,
     Value,
+    /// Before the clock rules the lab holds for the zone.
+    BeforeZoneRules,
 }
 
 impl Problem {
-    pub const ALL: [Problem; 5] = [
+    pub const ALL: [Problem; 6] = [
         Problem::MissingField,
         Problem::EventTime,
         Problem::ArrivalTime,
         Problem::ArrivalBeforeEvent,
         Problem::Value,
+        Problem::BeforeZoneRules,
     ];
 
     pub fn describe(self) -> &'static str {
@@ -53,6 +60,9 @@ impl Problem {
             Problem::ArrivalBeforeEvent => "arrival_time is before event_time",
             Problem::Value => {
                 "value is not a decimal number (at most 15 digits before the point and 10 after)"
+            }
+            Problem::BeforeZoneRules => {
+                "it happened before 2008, and the lab holds time zones' clock rules from 2008 (in UTC every year reads)"
             }
         }
     }
@@ -75,7 +85,7 @@ pub struct BadRow {
 /// Every row left out: how many for each problem, and the first few.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BadRows {
-    counts: [u64; 5],
+    counts: [u64; 6],
     pub examples: Vec<BadRow>,
 }
 
@@ -116,6 +126,12 @@ pub enum LogError {
     Empty,
     #[error("The first row must name the columns event_time and arrival_time (and value, if there is one); this file's first row is \"{found}\".")]
     Header { found: String },
+    #[error("The first row has no column named \"{missing}\" (the {what}); its columns are \"{found}\".")]
+    NoColumn {
+        what: &'static str,
+        missing: String,
+        found: String,
+    },
     #[error("The file has a header but no rows.")]
     NoRows,
     #[error("None of the file's {rows} rows could be read; the reasons are listed below.")]
@@ -144,6 +160,34 @@ impl Loaded {
     }
 }
 
+/// Which of the file's columns hold what, by the names in its header row
+/// (compared without case or surrounding spaces).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Mapping {
+    pub event: String,
+    pub arrival: String,
+    /// `None`: no value column, each event counts 1.
+    pub value: Option<String>,
+}
+
+impl Mapping {
+    /// The lab's own names, if `header` has them: `event_time`,
+    /// `arrival_time` and `value` (when there is one).
+    pub fn guess(header: &[String]) -> Option<Mapping> {
+        let find = |name: &str| {
+            header
+                .iter()
+                .find(|h| h.trim().eq_ignore_ascii_case(name))
+                .cloned()
+        };
+        Some(Mapping {
+            event: find("event_time")?,
+            arrival: find("arrival_time")?,
+            value: find("value"),
+        })
+    }
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Columns {
     event: usize,
@@ -159,6 +203,8 @@ pub struct LogReader {
     out_len: usize,
     ends_len: usize,
     columns: Option<Columns>,
+    /// `None`: the lab's own names, the value column if there is one.
+    mapping: Option<Mapping>,
     log: ArrivalLog,
     rows: u64,
     bad: BadRows,
@@ -178,6 +224,7 @@ impl Default for LogReader {
             out_len: 0,
             ends_len: 0,
             columns: None,
+            mapping: None,
             log: ArrivalLog::default(),
             rows: 0,
             bad: BadRows::default(),
@@ -191,6 +238,15 @@ impl Default for LogReader {
 impl LogReader {
     pub fn new() -> Self {
         Self::default()
+    }
+
+    /// A reader of the columns `mapping` names, dating days in `zone`.
+    pub fn with(mapping: Option<Mapping>, zone: Zone) -> Self {
+        LogReader {
+            mapping,
+            log: ArrivalLog::in_zone(zone),
+            ..Self::default()
+        }
     }
 
     /// Data rows read so far, for a progress bar.
@@ -310,7 +366,7 @@ impl LogReader {
         if self.rows > MAX_ROWS {
             return Err(LogError::TooManyRows);
         }
-        match self.arrival(columns) {
+        match self.arrival(columns, line) {
             Ok(arrival) => {
                 self.log.add(&arrival);
             }
@@ -347,23 +403,44 @@ impl LogReader {
             // Blank lines before the header.
             return Ok(());
         }
-        let find = |name: &str| names.iter().position(|n| n == name);
-        match (find("event_time"), find("arrival_time")) {
-            (Some(event), Some(arrival)) => {
-                self.columns = Some(Columns {
-                    event,
-                    arrival,
-                    value: find("value"),
-                });
-                Ok(())
-            }
-            _ => Err(LogError::Header {
-                found: names.join(",").chars().take(120).collect(),
-            }),
-        }
+        let find = |name: &str| {
+            let name = name.trim().to_ascii_lowercase();
+            names.iter().position(|n| *n == name)
+        };
+        let found = || names.join(",").chars().take(120).collect::<String>();
+        let Some(mapping) = &self.mapping else {
+            return match (find("event_time"), find("arrival_time")) {
+                (Some(event), Some(arrival)) => {
+                    self.columns = Some(Columns {
+                        event,
+                        arrival,
+                        value: find("value"),
+                    });
+                    Ok(())
+                }
+                _ => Err(LogError::Header { found: found() }),
+            };
+        };
+        let named = |what: &'static str, name: &str| {
+            find(name).ok_or_else(|| LogError::NoColumn {
+                what,
+                missing: name.chars().take(60).collect(),
+                found: found(),
+            })
+        };
+        let columns = Columns {
+            event: named("event time", &mapping.event)?,
+            arrival: named("arrival time", &mapping.arrival)?,
+            value: match &mapping.value {
+                Some(v) => Some(named("value", v)?),
+                None => None,
+            },
+        };
+        self.columns = Some(columns);
+        Ok(())
     }
 
-    fn arrival(&self, columns: Columns) -> Result<Arrival, Problem> {
+    fn arrival(&self, columns: Columns, line: u64) -> Result<Arrival, Problem> {
         let text = |i: usize| {
             self.field(i)
                 .and_then(|f| std::str::from_utf8(f).ok())
@@ -383,10 +460,14 @@ impl LogReader {
         if arrived < event {
             return Err(Problem::ArrivalBeforeEvent);
         }
+        if !self.log.zone().dates(event) {
+            return Err(Problem::BeforeZoneRules);
+        }
         Ok(Arrival {
             event,
             arrived,
             value,
+            line,
         })
     }
 }
@@ -396,6 +477,59 @@ pub fn read_all(bytes: &[u8]) -> Result<Loaded, LogError> {
     let mut reader = LogReader::new();
     reader.feed(bytes)?;
     reader.finish()
+}
+
+/// Reads a whole log held in memory with the columns `mapping` names.
+pub fn read_with(bytes: &[u8], mapping: Option<Mapping>, zone: Zone) -> Result<Loaded, LogError> {
+    let mut reader = LogReader::with(mapping, zone);
+    reader.feed(bytes)?;
+    reader.finish()
+}
+
+/// The column names of a file's header row (its first non-blank row), as
+/// written, from the file's first bytes; `None` if they hold no whole row
+/// (`whole`: they are the whole file, so its last row may end unbroken).
+pub fn header_names(start: &[u8], whole: bool) -> Option<Vec<String>> {
+    let mut csv = Reader::new();
+    // A record's fields are never longer than its bytes.
+    let mut out = vec![0u8; start.len().saturating_add(1)];
+    let mut ends = vec![0usize; start.len().saturating_add(1)];
+    let (mut input, mut out_len, mut ends_len) = (start, 0usize, 0usize);
+    loop {
+        let ending = input.is_empty();
+        let (result, n_in, n_out, n_ends) = csv.read_record(
+            input,
+            out.get_mut(out_len..).unwrap_or_default(),
+            ends.get_mut(ends_len..).unwrap_or_default(),
+        );
+        input = input.get(n_in..).unwrap_or_default();
+        out_len = out_len.saturating_add(n_out);
+        ends_len = ends_len.saturating_add(n_ends);
+        match result {
+            ReadRecordResult::Record => {
+                let mut names = Vec::new();
+                let mut from = 0usize;
+                for end in ends.get(..ends_len).unwrap_or_default() {
+                    let field = out.get(from..*end).unwrap_or_default();
+                    names.push(
+                        String::from_utf8_lossy(field)
+                            .trim_start_matches('\u{feff}')
+                            .trim()
+                            .to_string(),
+                    );
+                    from = *end;
+                }
+                if !names.iter().all(String::is_empty) {
+                    return Some(names);
+                }
+                (out_len, ends_len) = (0, 0);
+            }
+            // All read with the row unfinished: for the whole file, the
+            // next call's empty input tells csv-core the file has ended.
+            ReadRecordResult::InputEmpty if whole && !ending => {}
+            _ => return None,
+        }
+    }
 }
 
 /// Reads a plain decimal (`12`, `-3.50`, `+0.125`, `.5`) as whole

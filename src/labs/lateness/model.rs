@@ -5,6 +5,7 @@ use chrono::NaiveTime;
 use crate::engine::calendar::Day;
 use crate::engine::generate::{order_draws, CurrencyMix, DelayProfile, OrderSpec};
 use crate::engine::lateness::{Lateness, LatenessStudy};
+use crate::engine::zone::Zone;
 
 /// The arrival profiles on offer.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -35,7 +36,7 @@ impl Profile {
             Profile::Web => "Purchases reach the pipeline within seconds or minutes; a few stragglers take hours.",
             Profile::Mobile => "Most purchases arrive within minutes, but phones that were offline upload days later: a long tail of up to three weeks.",
             Profile::Partner => "A partner sends a file each morning at 06:00 with yesterday's sales; some files come two or three days late, a few a week late.",
-            Profile::Yours => "Your own arrival log: a CSV file with event_time and arrival_time columns (and value, if you have one). It is read in this browser and never leaves it.",
+            Profile::Yours => "Your own arrival log: a CSV file with a column for when each event happened, one for when it arrived (and its value, if you have one), partitioned by day in the time zone you name. It is read in this browser and never leaves it.",
         }
     }
 
@@ -68,8 +69,10 @@ pub struct Settings {
     pub compare: Option<Lateness>,
     /// The day whose 02:00 run the calendar shows.
     pub today: Day,
-    /// Your data: the daily run's time (UTC, whole minutes).
+    /// Your data: the daily run's time (local to `zone`, whole minutes).
     pub run: NaiveTime,
+    /// Your data: the zone partitions are dated in.
+    pub zone: Zone,
     /// Your data: finance closes a month by this business day of the next.
     pub close_day: u32,
     /// Your data: the completeness by value the recommendation aims for,
@@ -99,6 +102,7 @@ impl Default for Settings {
             compare: None,
             today: august(20),
             run: DEFAULT_RUN,
+            zone: Zone::UTC,
             close_day: 3,
             target_bp: 9990,
         }

@@ -2,7 +2,8 @@
 //! `lateness=0..14|never`, `after=drop|adjust`, `present=0|1`,
 //! `compare=0..14|never` (presenter mode's second setting, side by side),
 //! `today=1..31` (the August day whose run the calendar shows); for your
-//! own data, `run=HH:MM` (UTC), `close=1..10` (business day) and
+//! own data, `run=HH:MM` (local), `zone=` (an IANA name the lab holds,
+//! such as `Europe/London`; UTC by default), `close=1..10` (business day) and
 //! `target=95|99|99.5|99.9|99.99|100` (percent), written only when they
 //! are not the default. The data itself is never in the URL.
 
@@ -76,7 +77,18 @@ pub fn parse(get: impl Fn(&str) -> Option<String>) -> (Settings, Vec<String>) {
     if let Some(given) = get("run") {
         match parse_run(&given) {
             Some(run) => settings.run = run,
-            None => bad("run", &given, "a time of day as HH:MM (UTC)", "02:00"),
+            None => bad("run", &given, "a time of day as HH:MM", "02:00"),
+        }
+    }
+    if let Some(given) = get("zone") {
+        match crate::engine::zone::Zone::named(&given) {
+            Ok(zone) => settings.zone = zone,
+            Err(_) => bad(
+                "zone",
+                &given,
+                "a time zone the lab holds (such as Europe/London or America/New_York)",
+                "UTC",
+            ),
         }
     }
     if let Some(given) = get("close") {
@@ -138,6 +150,9 @@ pub fn to_query(settings: &Settings) -> String {
     }
     if settings.run != defaults.run {
         query.push_str(&format!("&run={}", run_value(settings.run)));
+    }
+    if settings.zone != defaults.zone {
+        query.push_str(&format!("&zone={}", settings.zone.name()));
     }
     if settings.close_day != defaults.close_day {
         query.push_str(&format!("&close={}", settings.close_day));
@@ -205,9 +220,19 @@ mod tests {
                 }
             }
         }
-        let (settings, notes) = parse_str("run=2:00&close=11&target=99.95");
+        for zone in crate::engine::zone::NAMES {
+            let settings = Settings {
+                zone: crate::engine::zone::Zone::named(zone).unwrap_or_default(),
+                ..Settings::default()
+            };
+            let (back, notes) = parse_str(&to_query(&settings));
+            assert!(notes.is_empty(), "{notes:?}");
+            assert_eq!(back.zone.name(), zone);
+        }
+        let (settings, notes) = parse_str("run=2:00&close=11&target=99.95&zone=Mars/Base");
         assert_eq!(settings, Settings::default());
-        assert_eq!(notes.len(), 3);
+        assert_eq!(notes.len(), 4);
+        assert!(notes.iter().any(|n| n.contains("Mars/Base")), "{notes:?}");
         assert_eq!(parse_run("24:00"), None);
         assert_eq!(target_value(9999), "99.99");
         assert_eq!(target_value(9950), "99.5");

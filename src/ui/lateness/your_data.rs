@@ -2,6 +2,9 @@
 //! chunk (the page keeps answering, with a progress bar and a Stop
 //! button), and what the slider's allowed lateness means for it. The file
 //! never leaves the page: it is not uploaded, stored or put in the link.
+//! Its header row is read first, so the user can say which columns hold
+//! what; the file is kept while the page is open, so other columns or
+//! another time zone read it again.
 
 use std::sync::Arc;
 
@@ -9,14 +12,20 @@ use leptos::prelude::*;
 
 use wasm_bindgen::JsCast;
 
-use crate::engine::arrivals::{CloseRule, Completeness, LogFigures, MonthFigures};
-use crate::engine::calendar::{month_short, weekday_day_month, weekday_day_month_time};
+use crate::engine::arrivals::{value_text, CloseRule, Completeness, LogFigures, MonthFigures};
+use crate::engine::calendar::{
+    month_short, parse_iso_date, shift, weekday_day_month, weekday_day_month_time, Day,
+};
 use crate::engine::lateness::{percent, Lateness};
 use crate::engine::money::thousands;
+use crate::engine::zone::{Zone, NAMES};
 use crate::export::drift::Dialect;
 use crate::export::lateness_sql::{query, Source};
-use crate::labs::lateness::arrival_csv::{Loaded, LogError, LogReader, MAX_ROWS};
+use crate::labs::lateness::arrival_csv::{
+    header_names, Loaded, LogError, LogReader, Mapping, MAX_ROWS,
+};
 use crate::labs::lateness::query::{parse_run, run_value, target_value};
+use crate::labs::lateness::AfterPolicy;
 use crate::labs::lateness::{Settings, CLOSE_DAYS, MAX_DAYS, TARGETS};
 
 use crate::ui::html::Html;
@@ -28,7 +37,11 @@ use super::Lab;
 /// Bytes read per slice: about 40,000 rows, a few tens of milliseconds.
 const CHUNK: f64 = 2_097_152.0;
 
+/// The most of a file read to find its header row.
+const HEADER_BYTES: f64 = 1_048_576.0;
+
 /// What the user gave: a file (read from disk a slice at a time) or text.
+#[derive(Clone)]
 enum Input {
     File(web_sys::File),
     Text(Vec<u8>),
@@ -62,10 +75,73 @@ impl Input {
     }
 }
 
-/// A log read to the end, with where it came from.
+/// A log read to the end, with where it came from and how it was read.
 pub struct Log {
     pub name: String,
     pub loaded: Loaded,
+    pub mapping: Mapping,
+}
+
+impl Log {
+    fn zone(&self) -> Zone {
+        self.loaded.log.zone()
+    }
+}
+
+/// The file chosen, kept to be read again with other columns or zone.
+#[derive(Clone)]
+struct Chosen {
+    name: String,
+    input: Input,
+}
+
+/// The chosen file's columns and which the user picked for what, by
+/// position in its header row.
+#[derive(Clone, Debug, Default, PartialEq)]
+struct Columns {
+    names: Vec<String>,
+    event: Option<usize>,
+    arrival: Option<usize>,
+    value: Option<usize>,
+}
+
+impl Columns {
+    fn of(names: Vec<String>, guess: Option<&Mapping>) -> Self {
+        let at = |name: &str| names.iter().position(|n| n == name);
+        let (event, arrival, value) = match guess {
+            Some(m) => (
+                at(&m.event),
+                at(&m.arrival),
+                m.value.as_deref().and_then(at),
+            ),
+            None => (None, None, None),
+        };
+        Columns {
+            names,
+            event,
+            arrival,
+            value,
+        }
+    }
+
+    /// The mapping picked, or what is still missing.
+    fn mapping(&self) -> Result<Mapping, &'static str> {
+        let name = |i: Option<usize>| i.and_then(|i| self.names.get(i)).cloned();
+        let (Some(event), Some(arrival)) = (name(self.event), name(self.arrival)) else {
+            return Err("Choose the columns that hold the event time and the arrival time.");
+        };
+        if self.event == self.arrival {
+            return Err("The event time and the arrival time must be different columns.");
+        }
+        if self.value.is_some() && (self.value == self.event || self.value == self.arrival) {
+            return Err("The value column must not be one of the time columns.");
+        }
+        Ok(Mapping {
+            event,
+            arrival,
+            value: name(self.value),
+        })
+    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -85,6 +161,8 @@ pub struct YourData {
     message: RwSignal<Option<String>>,
     /// Bumped to stop a read in progress (and by every new read).
     generation: StoredValue<u64>,
+    chosen: StoredValue<Option<Chosen>, LocalStorage>,
+    columns: RwSignal<Option<Columns>>,
 }
 
 impl YourData {
@@ -94,6 +172,59 @@ impl YourData {
             reading: RwSignal::new(None),
             message: RwSignal::new(None),
             generation: StoredValue::new(0),
+            chosen: StoredValue::new_local(None),
+            columns: RwSignal::new(None),
+        }
+    }
+
+    /// Reads a new file's header row; reads the file itself at once if
+    /// the header has the lab's own names, else asks for its columns.
+    fn choose(self, name: String, input: Input, zone: Zone) {
+        let generation = self.next_generation();
+        self.message.set(None);
+        leptos::task::spawn_local(async move {
+            let size = input.size();
+            if size <= 0.0 {
+                self.message.set(Some(format!(
+                    "{name} could not be read: {}",
+                    LogError::Empty
+                )));
+                return;
+            }
+            let end = size.min(HEADER_BYTES);
+            let start = match input.slice(0.0, end).await {
+                Ok(bytes) => bytes,
+                Err(why) => {
+                    self.message
+                        .set(Some(format!("{name} could not be read: {why}.")));
+                    return;
+                }
+            };
+            if !self.current(generation) {
+                return;
+            }
+            let Some(names) = header_names(&start, end >= size) else {
+                self.message.set(Some(format!(
+                    "{name} could not be read: its first 1 MB holds no whole row to name its columns."
+                )));
+                return;
+            };
+            let guess = Mapping::guess(&names);
+            self.columns.set(Some(Columns::of(names, guess.as_ref())));
+            self.chosen.set_value(Some(Chosen {
+                name: name.clone(),
+                input,
+            }));
+            if let Some(mapping) = guess {
+                self.read(mapping, zone);
+            }
+        });
+    }
+
+    /// Reads the chosen file again with `mapping`, its days in `zone`.
+    fn read(self, mapping: Mapping, zone: Zone) {
+        if let Some(Chosen { name, input }) = self.chosen.get_value() {
+            self.read_input(name, input, mapping, zone);
         }
     }
 
@@ -107,7 +238,7 @@ impl YourData {
     }
 
     /// Reads `input` slice by slice; a new read or Stop ends this one.
-    fn read(self, name: String, input: Input) {
+    fn read_input(self, name: String, input: Input, mapping: Mapping, zone: Zone) {
         let generation = self.next_generation();
         let size = input.size();
         self.message.set(None);
@@ -118,18 +249,19 @@ impl YourData {
             rows: 0,
         }));
         leptos::task::spawn_local(async move {
-            let result = self.read_slices(&input, size, generation).await;
-            self.finish(name, generation, result);
+            let reader = LogReader::with(Some(mapping.clone()), zone);
+            let result = self.read_slices(reader, &input, size, generation).await;
+            self.finish(name, mapping, generation, result);
         });
     }
 
     async fn read_slices(
         &self,
+        mut reader: LogReader,
         input: &Input,
         size: f64,
         generation: u64,
     ) -> Result<Option<Loaded>, String> {
-        let mut reader = LogReader::new();
         let mut offset = 0.0;
         while offset < size {
             if !self.current(generation) {
@@ -154,7 +286,13 @@ impl YourData {
         reader.finish().map(Some).map_err(|e| describe(&e))
     }
 
-    fn finish(&self, name: String, generation: u64, result: Result<Option<Loaded>, String>) {
+    fn finish(
+        &self,
+        name: String,
+        mapping: Mapping,
+        generation: u64,
+        result: Result<Option<Loaded>, String>,
+    ) {
         if !self.current(generation) {
             return;
         }
@@ -162,7 +300,11 @@ impl YourData {
         match result {
             Ok(Some(loaded)) => {
                 self.message.set(None);
-                self.log.set(Some(Arc::new(Log { name, loaded })));
+                self.log.set(Some(Arc::new(Log {
+                    name,
+                    loaded,
+                    mapping,
+                })));
             }
             Ok(None) => {}
             Err(why) => {
@@ -253,6 +395,23 @@ pub fn YourDataPanel() -> impl IntoView {
     let data = expect_context::<YourData>();
     let settings = lab.settings;
     let run = Memo::new(move |_| settings.read().run);
+    let zone = Memo::new(move |_| settings.read().zone);
+    // A day in another zone holds other events: a new zone reads the file
+    // again, with the columns it was read with.
+    Effect::new(move |_| {
+        let zone = zone.get();
+        let stale = data
+            .log
+            .read()
+            .as_ref()
+            .filter(|log| log.zone() != zone)
+            .map(|log| log.mapping.clone());
+        if let Some(mapping) = stale {
+            if data.reading.read_untracked().is_none() {
+                data.read(mapping, zone);
+            }
+        }
+    });
     let close = Memo::new(move |_| CloseRule {
         business_day: settings.read().close_day,
     });
@@ -311,7 +470,11 @@ pub fn YourDataPanel() -> impl IntoView {
 
     let on_file = move |ev: leptos::ev::Event| {
         if let Some(file) = crate::ui::storage::chosen_file(&ev) {
-            data.read(file.name(), Input::File(file));
+            data.choose(
+                file.name(),
+                Input::File(file),
+                settings.read_untracked().zone,
+            );
         }
     };
     let on_drop = move |ev: leptos::ev::DragEvent| {
@@ -321,7 +484,11 @@ pub fn YourDataPanel() -> impl IntoView {
             .and_then(|t| t.files())
             .and_then(|files| files.get(0))
         {
-            data.read(file.name(), Input::File(file));
+            data.choose(
+                file.name(),
+                Input::File(file),
+                settings.read_untracked().zone,
+            );
         }
     };
     let pasted = RwSignal::new(String::new());
@@ -340,14 +507,14 @@ pub fn YourDataPanel() -> impl IntoView {
                 <label for="arrival-file">"Choose a CSV file (or drop it here)"</label>
                 <input id="arrival-file" type="file" accept=".csv,text/csv,text/plain" on:change=on_file />
                 <p class="muted">
-                    {format!("A header row naming event_time and arrival_time, and value if you have one (any order; other columns are ignored). Times in ISO 8601, such as 2026-08-03T09:10:00Z or 2026-08-03 11:10:00+02:00; without an offset they are UTC. Up to {} rows or 250 MB.", thousands(MAX_ROWS))}
+                    {format!("A header row naming the columns: you choose which hold the event time, the arrival time and the value, if you have one (event_time, arrival_time and value are found by themselves; other columns are ignored). Times in ISO 8601, such as 2026-08-03T09:10:00Z or 2026-08-03 11:10:00+02:00; without an offset they are UTC. Up to {} rows or 250 MB.", thousands(MAX_ROWS))}
                 </p>
             </div>
             <details class="paste">
                 <summary>"Or paste CSV text"</summary>
                 <label for="arrival-text">"CSV text, header row first"</label>
                 <textarea id="arrival-text" rows="6" spellcheck="false" on:input=move |ev| pasted.set(event_target_value(&ev))></textarea>
-                <button type="button" on:click=move |_| data.read("the pasted text".to_string(), Input::Text(pasted.get_untracked().into_bytes()))>"Read the pasted text"</button>
+                <button type="button" on:click=move |_| data.choose("the pasted text".to_string(), Input::Text(pasted.get_untracked().into_bytes()), settings.read_untracked().zone)>"Read the pasted text"</button>
             </details>
             {move || {
                 data.reading.get().map(|r| {
@@ -363,9 +530,11 @@ pub fn YourDataPanel() -> impl IntoView {
                 })
             }}
             <p class="field-error" role="alert">{move || data.message.get()}</p>
+            <ColumnPicker />
             <div class="your-settings">
+                <ZonePicker />
                 <div>
-                    <label for="run-time">"Daily run time (UTC)"</label>
+                    <label for="run-time">{move || format!("Daily run time ({})", zone.get().name())}</label>
                     <input
                         id="run-time"
                         type="time"
@@ -404,6 +573,9 @@ pub fn YourDataPanel() -> impl IntoView {
                     </select>
                 </div>
             </div>
+            <p id="zone-note" class="muted explain-text">
+                {move || format!("Partition d holds the events of day d in {}, and the run is at its local time. Where the clocks change, a run time they skip runs as if they had not changed yet (02:30 in a 02:00-03:00 gap runs at 03:30), and one that happens twice runs once, at the first. The lab holds 27 zones, with their clock rules since 2008.", zone.get().name())}
+            </p>
             <div
                 class="yours-results"
                 inner_html=move || {
@@ -428,7 +600,11 @@ pub fn YourDataPanel() -> impl IntoView {
             ></div>
             {move || data.log.read().is_some().then(|| view! {
                 <Curve curve=curve current=current full_at=full_at subject="your data" />
-                <Histogram buckets=buckets about=about />
+                <div class="two-col">
+                    <YourCalendar />
+                    <Histogram buckets=buckets about=about />
+                </div>
+                <YourLateRows figures=figures />
             })}
             {move || data.log.get().map(|log| view! { <Warehouse log=log /> })}
         </section>
@@ -593,7 +769,7 @@ fn results_html(log: &Log, c: &Completeness, f: &LogFigures, settings: &Settings
         "Events",
         "Complete by value",
         "Complete by events",
-        "Last day final after the run of",
+        "Last day final after the run of (local time)",
         "Finance can close",
     ] {
         h.element("th", &[("scope", "col")], title);
@@ -673,14 +849,350 @@ fn results_html(log: &Log, c: &Completeness, f: &LogFigures, settings: &Settings
     h.finish()
 }
 
+/// Which of the chosen file's columns hold what: shown once its header
+/// row is read, so a file with any column names can be read.
+#[component]
+fn ColumnPicker() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let data = expect_context::<YourData>();
+    let problem = RwSignal::new(None::<&'static str>);
+    let select = move |id: &'static str,
+                       label: &'static str,
+                       none: Option<&'static str>,
+                       get: fn(&Columns) -> Option<usize>,
+                       set: fn(&mut Columns, Option<usize>)| {
+        view! {
+            <div>
+                <label for=id>{label}</label>
+                <select
+                    id=id
+                    on:change=move |ev| {
+                        let picked = event_target_value(&ev).parse::<usize>().ok();
+                        data.columns.update(|c| {
+                            if let Some(c) = c {
+                                set(c, picked);
+                            }
+                        });
+                        problem.set(None);
+                    }
+                >
+                    <option value="" selected=move || data.columns.read().as_ref().and_then(get).is_none()>
+                        {none.unwrap_or("choose a column")}
+                    </option>
+                    {move || {
+                        let names = data.columns.read().as_ref().map(|c| c.names.clone()).unwrap_or_default();
+                        names
+                            .into_iter()
+                            .enumerate()
+                            .map(|(i, name)| {
+                                let shown = if name.is_empty() { format!("(column {}, unnamed)", i + 1) } else { name };
+                                view! {
+                                    <option value=i.to_string() selected=move || data.columns.read().as_ref().and_then(get) == Some(i)>
+                                        {shown}
+                                    </option>
+                                }
+                            })
+                            .collect_view()
+                    }}
+                </select>
+            </div>
+        }
+    };
+    let read = move |_| {
+        let Some(columns) = data.columns.get_untracked() else {
+            return;
+        };
+        match columns.mapping() {
+            Ok(mapping) => {
+                problem.set(None);
+                data.read(mapping, lab.settings.read_untracked().zone);
+            }
+            Err(why) => problem.set(Some(why)),
+        }
+    };
+    let name = move || {
+        data.chosen
+            .with_value(|c| c.as_ref().map(|c| c.name.clone()))
+            .unwrap_or_default()
+    };
+    view! {
+        <Show when=move || data.columns.read().is_some()>
+            <fieldset class="columns">
+                <legend>{move || format!("The columns of {}", name())}</legend>
+                <p class="muted" role="status">
+                    {move || {
+                        let read = data.log.read().as_ref().is_some_and(|l| l.name == name());
+                        if read {
+                            format!("{} was read with the columns below; choose others to read it again.", name())
+                        } else {
+                            format!("Which of {}'s columns hold the event time and the arrival time? Choose them, then read the file.", name())
+                        }
+                    }}
+                </p>
+                <div class="your-settings">
+                    {select("column-event", "Event time (when it happened)", None, |c| c.event, |c, i| c.event = i)}
+                    {select("column-arrival", "Arrival time (when it reached the pipeline)", None, |c| c.arrival, |c, i| c.arrival = i)}
+                    {select("column-value", "Value (optional)", Some("none: each event counts 1"), |c| c.value, |c, i| c.value = i)}
+                </div>
+                <button type="button" on:click=read>{move || format!("Read {} with these columns", name())}</button>
+                <p class="field-error" role="alert">{move || problem.get()}</p>
+            </fieldset>
+        </Show>
+    }
+}
+
+/// The time zone partitions are dated in: any of the zones the lab holds,
+/// typed or picked; any other name is refused where it was typed.
+#[component]
+fn ZonePicker() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let refused = RwSignal::new(None::<String>);
+    view! {
+        <div>
+            <label for="zone">"Partitions are dated in (time zone)"</label>
+            <input
+                id="zone"
+                type="text"
+                list="zone-names"
+                spellcheck="false"
+                autocomplete="off"
+                aria-describedby="zone-note"
+                prop:value=move || lab.settings.read().zone.name()
+                on:change=move |ev| match Zone::named(&event_target_value(&ev)) {
+                    Ok(zone) => {
+                        refused.set(None);
+                        lab.update(|s| s.zone = zone);
+                    }
+                    Err(e) => refused.set(Some(e.to_string())),
+                }
+            />
+            <datalist id="zone-names">
+                {NAMES.map(|n| view! { <option value=n></option> }).collect_view()}
+            </datalist>
+            <p class="field-error" role="alert">{move || refused.get()}</p>
+        </div>
+    }
+}
+
+/// The month of the log a chosen run sees: which of its partitions that
+/// run still rebuilds.
+#[component]
+fn YourCalendar() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let data = expect_context::<YourData>();
+    let range = Memo::new(move |_| {
+        data.log
+            .read()
+            .as_ref()
+            .and_then(|l| Some((l.loaded.log.first_day?, l.loaded.log.last_day?)))
+    });
+    // The run the day after the log's last day: the one that first builds it.
+    let chosen = RwSignal::new(None::<Day>);
+    let today = Signal::derive(move || {
+        chosen
+            .get()
+            .or_else(|| range.get().map(|(_, last)| shift(last, 1)))
+            .unwrap_or_default()
+    });
+    let bounds = move || {
+        range
+            .get()
+            .map(|(first, last)| (first.to_string(), shift(last, 20).to_string()))
+            .unwrap_or_default()
+    };
+    let picker = view! {
+        <label for="your-today">
+            {move || format!(
+                "Look at the run at {} ({}) on",
+                run_value(lab.settings.read().run),
+                lab.settings.read().zone.name()
+            )}
+        </label>
+        <input
+            id="your-today"
+            type="date"
+            min=move || bounds().0
+            max=move || bounds().1
+            prop:value=move || today.get().to_string()
+            on:change=move |ev| {
+                if let Some(day) = parse_iso_date(&event_target_value(&ev)) {
+                    chosen.set(Some(day));
+                }
+            }
+        />
+    };
+    view! {
+        <super::calendar::Month
+            picker=picker.into_any()
+            today=today
+            lateness=Signal::derive(move || lab.live.get())
+        />
+    }
+}
+
+/// The log's events that arrive after their day is final, and where they go.
+#[component]
+fn YourLateRows(figures: Memo<Option<LogFigures>>) -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let data = expect_context::<YourData>();
+    let policy = Memo::new(move |_| lab.settings.read().after);
+    view! {
+        <section class="late-rows" aria-labelledby="your-late-heading">
+            <h3 id="your-late-heading">"Events that miss their day"</h3>
+            <super::super::widgets::RadioGroup
+                legend="An event that arrives after its partition is final is"
+                name="your-after"
+                options=vec![(AfterPolicy::Drop, "dropped"), (AfterPolicy::Adjust, "booked to an adjustments table")]
+                current=Signal::derive(move || policy.get())
+                on_pick=move |p| lab.update(|s| s.after = p)
+            />
+            <div inner_html=move || {
+                let log = data.log.get();
+                let f = figures.read();
+                match (log, f.as_ref()) {
+                    (Some(log), Some(f)) => late_html(&log, f, &lab.settings.read()),
+                    _ => String::new(),
+                }
+            }></div>
+        </section>
+    }
+}
+
+/// What happens to the late events at the current setting, as markup.
+fn late_html(log: &Log, f: &LogFigures, settings: &Settings) -> String {
+    let has_value = log.loaded.has_value;
+    let log = &log.loaded.log;
+    let mut h = Html::default();
+    let Lateness::Days(l) = f.lateness else {
+        h.element(
+            "p",
+            &[("data-figure", "yours-late")],
+            "Nothing is ever final, so no event misses its day, and nothing is ever closed either.",
+        );
+        return h.finish();
+    };
+    let late = f.after_final;
+    let plural = |n: u64| if n == 1 { "" } else { "s" };
+    let by_value = if has_value {
+        format!(" worth {}", value_text(late.value))
+    } else {
+        String::new()
+    };
+    h.element(
+        "p",
+        &[("data-figure", "yours-late")],
+        &format!(
+            "{} event{}{by_value} arrive after their day is final and {} {}.",
+            thousands(late.count),
+            plural(late.count),
+            if late.count == 1 { "is" } else { "are" },
+            super::policy_name(settings.after),
+        ),
+    );
+    match settings.after {
+        AfterPolicy::Drop if late.count > 0 => {
+            h.open("p", &[("class", "alarm")])
+                .element("span", &[("aria-hidden", "true")], "✕ ")
+                .text(&format!(
+                    "Lost: {} event{}{by_value} never reach any report, and nothing tells finance.",
+                    thousands(late.count),
+                    plural(late.count)
+                ))
+                .close("p");
+        }
+        AfterPolicy::Drop => {}
+        AfterPolicy::Adjust => {
+            h.open("div", &[("class", "table-wrap")])
+                .open(
+                    "table",
+                    &[("class", "report"), ("data-figure", "yours-adjustments")],
+                )
+                .element(
+                    "caption",
+                    &[],
+                    "Report lines by the month they are booked in",
+                )
+                .open("thead", &[])
+                .open("tr", &[]);
+            for title in ["Month", "Line", "Events", "Value"] {
+                h.element("th", &[("scope", "col")], title);
+            }
+            h.close("tr").close("thead").open("tbody", &[]);
+            // Each month's lines together: its final partitions, then the
+            // adjustments booked in it for days already final.
+            let mut lines: Vec<(
+                crate::engine::arrivals::Month,
+                u8,
+                crate::engine::arrivals::Share,
+            )> = f
+                .months
+                .iter()
+                .map(|m| (m.month, 0, m.complete))
+                .chain(f.adjustments_by_month.iter().map(|(m, s)| (*m, 1, *s)))
+                .collect();
+            crate::order::sort_by_key(&mut lines, |(month, kind, _)| (*month, *kind));
+            for (month, kind, share) in lines {
+                h.open("tr", &[])
+                    .element("th", &[("scope", "row")], &month_name(month))
+                    .element(
+                        "td",
+                        &[],
+                        if kind == 0 {
+                            "final daily partitions"
+                        } else {
+                            "adjustments for days already final"
+                        },
+                    )
+                    .element("td", &[], &thousands(share.count))
+                    .element("td", &[], &value_text(share.value))
+                    .close("tr");
+            }
+            h.close("tbody").close("table").close("div");
+        }
+    }
+    let examples = log.late_rows(settings.run, l, 4);
+    if !examples.is_empty() {
+        let zone = log.zone();
+        h.element(
+            "p",
+            &[],
+            &format!("For example (times in {}):", zone.name()),
+        )
+        .open("ul", &[("class", "late-examples")]);
+        for e in examples {
+            h.element(
+                "li",
+                &[],
+                &format!(
+                    "Line {}{}: happened {}, arrived {}: needed {} of lateness.",
+                    thousands(e.row.line),
+                    if has_value {
+                        format!(" ({})", value_text(e.row.value))
+                    } else {
+                        String::new()
+                    },
+                    weekday_day_month_time(zone.local(e.row.event)),
+                    weekday_day_month_time(zone.local(e.row.arrived)),
+                    days_text(e.needed),
+                ),
+            );
+        }
+        h.close("ul");
+    }
+    h.finish()
+}
+
 /// The same analysis as SQL for the user's warehouse.
 #[component]
 fn Warehouse(log: Arc<Log>) -> impl IntoView {
     let lab = expect_context::<Lab>();
+    // The columns the file was read with, as the warehouse names them
+    // (the user can change them: a table's names need not be the CSV's).
     let table = RwSignal::new("arrivals".to_string());
-    let event = RwSignal::new("event_time".to_string());
-    let arrival = RwSignal::new("arrival_time".to_string());
-    let value = RwSignal::new(if log.loaded.has_value { "value" } else { "" }.to_string());
+    let event = RwSignal::new(log.mapping.event.clone());
+    let arrival = RwSignal::new(log.mapping.arrival.clone());
+    let value = RwSignal::new(log.mapping.value.clone().unwrap_or_default());
+    let zone = log.zone();
     let sql = move |dialect| {
         let source = Source {
             table: table.get(),
@@ -688,6 +1200,7 @@ fn Warehouse(log: Arc<Log>) -> impl IntoView {
             arrival_time: arrival.get(),
             value: Some(value.get()).filter(|v| !v.trim().is_empty()),
             run: lab.settings.read().run,
+            zone,
         };
         query(dialect, &source)
     };
@@ -705,7 +1218,7 @@ fn Warehouse(log: Arc<Log>) -> impl IntoView {
                 <summary>{title}</summary>
                 {move || match sql(dialect) {
                     Ok(text) => view! {
-                        <pre><code>{text.clone()}</code></pre>
+                        <pre tabindex="0" aria-label=format!("The {title} query")><code>{text.clone()}</code></pre>
                         <crate::ui::copy::CopyButton text=text what=format!("The {title} query") />
                     }.into_any(),
                     Err(e) => view! { <p class="field-error" role="alert">{e.to_string()}</p> }.into_any(),
@@ -717,7 +1230,7 @@ fn Warehouse(log: Arc<Log>) -> impl IntoView {
         <section class="warehouse" aria-labelledby="warehouse-heading">
             <h3 id="warehouse-heading">"The same analysis as SQL"</h3>
             <p>
-                "Keep answering the question on your warehouse: one query returns completeness for every allowed lateness from 0 to 14 days, by events and by value, with the run time set above. It gives the numbers this page shows for the same rows (a test runs it on DuckDB and Spark against the lab). Names you type are quoted, never run."
+                {format!("Keep answering the question on your warehouse: one query returns completeness for every allowed lateness from 0 to 14 days, by events and by value, with the run time set above and partitions dated in {}. It gives the numbers this page shows for the same rows (a test runs it on DuckDB and Spark against the lab, across clock changes). The column names are the ones this file was read with; names you type are quoted, never run.", zone.name())}
             </p>
             <div class="your-settings">
                 {field("sql-table", "Table", table)}
