@@ -874,15 +874,21 @@ const LOGS: [TestLog; 4] = [
         zones: &["UTC"],
         runs: &[(2, 0)],
     },
-    // Arrivals around the four clock changes of 2026 in London and New
-    // York, at run times the clocks skip (02:00 and 02:30 in New York's
-    // spring, 01:30 in London's), repeat (01:30 in both autumns) or keep.
+    // Arrivals around the six clock changes of 2026 in London, New York
+    // and Sydney, at run times the clocks skip (02:00 and 02:30 in New
+    // York's and Sydney's spring, 01:30 in London's), repeat (01:30 in the
+    // northern autumns, 02:30 in Sydney's) or keep.
     TestLog {
         file: "clock_changes.csv",
         event: "ordered_at",
         arrival: "received_at",
         value: Some("amount"),
-        zones: &["Europe/London", "America/New_York", "UTC"],
+        zones: &[
+            "Europe/London",
+            "America/New_York",
+            "Australia/Sydney",
+            "UTC",
+        ],
         runs: &[(1, 30), (2, 0), (2, 30), (0, 0)],
     },
 ];

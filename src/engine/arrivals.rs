@@ -78,8 +78,38 @@ pub struct LateRow {
     pub needed: u32,
 }
 
-/// Rows kept per number of days between a row's day and its arrival's.
+/// Rows kept per number of days between a row's day and its arrival's,
+/// at each end of the arrival day (see `Kept`).
 const EXAMPLES_PER_DAYS_AFTER: usize = 3;
+
+/// The rows of one number of days late that arrived earliest and latest
+/// in their arrival's day (by minutes into it, then line): whatever the
+/// run time, the latest are the ones that missed their run if any did
+/// (they need a day more), and the earliest the ones that made it if any
+/// did, so the nearest misses of any lateness are among them.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+struct Kept {
+    earliest: Vec<(u16, Arrival)>,
+    latest: Vec<(u16, Arrival)>,
+}
+
+impl Kept {
+    fn add(&mut self, minute: u16, row: Arrival) {
+        let key = |(m, a): &(u16, Arrival)| (*m, a.line);
+        let new = (minute, row);
+        self.earliest.push(new);
+        crate::order::sort_by_key(&mut self.earliest, key);
+        self.earliest.truncate(EXAMPLES_PER_DAYS_AFTER);
+        self.latest.push(new);
+        crate::order::sort_by_key(&mut self.latest, |e| std::cmp::Reverse(key(e)));
+        self.latest.truncate(EXAMPLES_PER_DAYS_AFTER);
+    }
+
+    fn rows(&self) -> impl Iterator<Item = &Arrival> {
+        let latest = self.latest.iter().filter(|l| !self.earliest.contains(l));
+        self.earliest.iter().chain(latest).map(|(_, a)| a)
+    }
+}
 
 /// How many events and how much value.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -143,8 +173,8 @@ pub struct ArrivalLog {
     zone: Zone,
     /// The last arrival day asked about and whether its clocks change.
     last_change: Option<(Day, bool)>,
-    /// The first few rows for each number of days after (1 and more).
-    late: Vec<Vec<Arrival>>,
+    /// A few rows for each number of days after (1 and more).
+    late: Vec<Kept>,
     /// Events per delay bucket (`DELAY_BUCKETS`).
     histogram: Vec<u64>,
     pub events: u64,
@@ -152,8 +182,8 @@ pub struct ArrivalLog {
     pub last_day: Option<Day>,
 }
 
-/// Two logs are equal when they hold the same events, whatever row they
-/// read last.
+/// Two logs are equal when they hold the same events and examples,
+/// whatever row they read last (a cache of the zone's clock changes).
 impl PartialEq for ArrivalLog {
     fn eq(&self, other: &Self) -> bool {
         (
@@ -163,6 +193,7 @@ impl PartialEq for ArrivalLog {
             self.events,
             self.first_day,
             self.last_day,
+            &self.late,
         ) == (
             &other.cells,
             other.zone,
@@ -170,6 +201,7 @@ impl PartialEq for ArrivalLog {
             other.events,
             other.first_day,
             other.last_day,
+            &other.late,
         )
     }
 }
@@ -270,12 +302,10 @@ impl ArrivalLog {
         if days_after > 0 {
             let slot = days_after as usize;
             if self.late.len() <= slot {
-                self.late.resize(slot.saturating_add(1), Vec::new());
+                self.late.resize(slot.saturating_add(1), Kept::default());
             }
             if let Some(kept) = self.late.get_mut(slot) {
-                if kept.len() < EXAMPLES_PER_DAYS_AFTER {
-                    kept.push(*a);
-                }
+                kept.add(minute, *a);
             }
         }
         self.events = self.events.saturating_add(1);
@@ -366,14 +396,14 @@ impl ArrivalLog {
     }
 
     /// Up to `n` rows that allowed lateness `l` loses with a run at `run`,
-    /// the nearest misses first (from the first few kept for each number
-    /// of days late).
+    /// the nearest misses first (from those `Kept` for each number of
+    /// days late).
     pub fn late_rows(&self, run: NaiveTime, l: u32, n: usize) -> Vec<LateRow> {
         let mut rows: Vec<LateRow> = self
             .late
             .iter()
             .skip(l.saturating_add(1) as usize)
-            .flatten()
+            .flat_map(Kept::rows)
             .map(|row| LateRow {
                 row: *row,
                 needed: self.needed(row, run),
@@ -509,8 +539,11 @@ impl Completeness {
     }
 
     /// The run on day `dt + 1 + l` at the run time.
+    /// (As a wall clock in the log's zone: a run time the clocks skip
+    /// that day is shown when it runs.)
     fn finalising_run(&self, dt: Day, l: u32) -> Instant {
-        shift(dt, 1i64.saturating_add(i64::from(l))).and_time(self.run)
+        let day = shift(dt, 1i64.saturating_add(i64::from(l)));
+        self.zone.local(self.zone.run_on(day, self.run))
     }
 
     pub fn figures(&self, lateness: Lateness, close: CloseRule) -> LogFigures {

@@ -62,7 +62,7 @@ impl Problem {
                 "value is not a decimal number (at most 15 digits before the point and 10 after)"
             }
             Problem::BeforeZoneRules => {
-                "it happened before 2008, and the lab holds time zones' clock rules from 2008 (in UTC every year reads)"
+                "it happened before 2008 (UTC), and the lab dates days in a time zone with its clock rules from 2008: choose UTC to keep such rows"
             }
         }
     }

@@ -80,6 +80,8 @@ pub struct Log {
     pub name: String,
     pub loaded: Loaded,
     pub mapping: Mapping,
+    /// The choice of file it was read from (`Chosen::id`).
+    id: u64,
 }
 
 impl Log {
@@ -88,25 +90,53 @@ impl Log {
     }
 }
 
-/// The file chosen, kept to be read again with other columns or zone.
+/// A file chosen (or text pasted), kept to be read again with other
+/// columns or zone; `id` tells one choice from the next, whatever its name.
 #[derive(Clone)]
 struct Chosen {
     name: String,
     input: Input,
+    id: u64,
+}
+
+/// The names the warehouse query uses: the file's columns until the user
+/// types others, kept across reads of the same columns.
+#[derive(Clone, Debug, PartialEq)]
+struct SqlNames {
+    table: String,
+    event: String,
+    arrival: String,
+    value: String,
+}
+
+impl SqlNames {
+    fn of(mapping: &Mapping, table: String) -> Self {
+        SqlNames {
+            table,
+            event: mapping.event.clone(),
+            arrival: mapping.arrival.clone(),
+            value: mapping.value.clone().unwrap_or_default(),
+        }
+    }
 }
 
 /// The chosen file's columns and which the user picked for what, by
 /// position in its header row.
 #[derive(Clone, Debug, Default, PartialEq)]
 struct Columns {
+    /// The file's name and its choice's id.
+    file: String,
+    id: u64,
     names: Vec<String>,
     event: Option<usize>,
     arrival: Option<usize>,
     value: Option<usize>,
+    /// Why the columns picked cannot be read, once the user tried.
+    problem: Option<String>,
 }
 
 impl Columns {
-    fn of(names: Vec<String>, guess: Option<&Mapping>) -> Self {
+    fn of(file: String, id: u64, names: Vec<String>, guess: Option<&Mapping>) -> Self {
         let at = |name: &str| names.iter().position(|n| n == name);
         let (event, arrival, value) = match guess {
             Some(m) => (
@@ -117,24 +147,55 @@ impl Columns {
             None => (None, None, None),
         };
         Columns {
+            file,
+            id,
             names,
             event,
             arrival,
             value,
+            problem: None,
         }
     }
 
     /// The mapping picked, or what is still missing.
-    fn mapping(&self) -> Result<Mapping, &'static str> {
+    fn mapping(&self) -> Result<Mapping, String> {
         let name = |i: Option<usize>| i.and_then(|i| self.names.get(i)).cloned();
         let (Some(event), Some(arrival)) = (name(self.event), name(self.arrival)) else {
-            return Err("Choose the columns that hold the event time and the arrival time.");
+            return Err(
+                "Choose the columns that hold the event time and the arrival time.".to_string(),
+            );
         };
         if self.event == self.arrival {
-            return Err("The event time and the arrival time must be different columns.");
+            return Err(
+                "The event time and the arrival time must be different columns.".to_string(),
+            );
         }
         if self.value.is_some() && (self.value == self.event || self.value == self.arrival) {
-            return Err("The value column must not be one of the time columns.");
+            return Err("The value column must not be one of the time columns.".to_string());
+        }
+        // Columns are read by name, as the warehouse query names them: a
+        // name the header has twice (or none) would read another column.
+        for picked in [self.event, self.arrival, self.value].into_iter().flatten() {
+            let Some(wanted) = self.names.get(picked) else {
+                continue;
+            };
+            let same = self
+                .names
+                .iter()
+                .filter(|n| n.trim().eq_ignore_ascii_case(wanted.trim()))
+                .count();
+            if wanted.trim().is_empty() {
+                return Err(format!(
+                    "Column {} has no name in the header row: give it one, since the lab (and the SQL) reads columns by name.",
+                    picked.saturating_add(1)
+                ));
+            }
+            if same > 1 {
+                return Err(format!(
+                    "The header row names {same} columns \"{}\": rename all but one, since the lab (and the SQL) reads columns by name.",
+                    wanted.trim()
+                ));
+            }
         }
         Ok(Mapping {
             event,
@@ -161,8 +222,12 @@ pub struct YourData {
     message: RwSignal<Option<String>>,
     /// Bumped to stop a read in progress (and by every new read).
     generation: StoredValue<u64>,
+    /// The file chosen last, which the column picker reads.
     chosen: StoredValue<Option<Chosen>, LocalStorage>,
+    /// The file the figures were read from, which a new zone reads again.
+    read_from: StoredValue<Option<Chosen>, LocalStorage>,
     columns: RwSignal<Option<Columns>>,
+    sql: RwSignal<SqlNames>,
 }
 
 impl YourData {
@@ -173,14 +238,25 @@ impl YourData {
             message: RwSignal::new(None),
             generation: StoredValue::new(0),
             chosen: StoredValue::new_local(None),
+            read_from: StoredValue::new_local(None),
             columns: RwSignal::new(None),
+            sql: RwSignal::new(SqlNames::of(
+                &Mapping {
+                    event: "event_time".to_string(),
+                    arrival: "arrival_time".to_string(),
+                    value: Some("value".to_string()),
+                },
+                "arrivals".to_string(),
+            )),
         }
     }
 
     /// Reads a new file's header row; reads the file itself at once if
     /// the header has the lab's own names, else asks for its columns.
     fn choose(self, name: String, input: Input, zone: Zone) {
+        // A new choice ends any read in progress.
         let generation = self.next_generation();
+        self.reading.set(None);
         self.message.set(None);
         leptos::task::spawn_local(async move {
             let size = input.size();
@@ -210,10 +286,16 @@ impl YourData {
                 return;
             };
             let guess = Mapping::guess(&names);
-            self.columns.set(Some(Columns::of(names, guess.as_ref())));
+            self.columns.set(Some(Columns::of(
+                name.clone(),
+                generation,
+                names,
+                guess.as_ref(),
+            )));
             self.chosen.set_value(Some(Chosen {
-                name: name.clone(),
+                name,
                 input,
+                id: generation,
             }));
             if let Some(mapping) = guess {
                 self.read(mapping, zone);
@@ -221,10 +303,22 @@ impl YourData {
         });
     }
 
-    /// Reads the chosen file again with `mapping`, its days in `zone`.
+    /// Reads the chosen file with `mapping`, its days in `zone`.
     fn read(self, mapping: Mapping, zone: Zone) {
-        if let Some(Chosen { name, input }) = self.chosen.get_value() {
-            self.read_input(name, input, mapping, zone);
+        if let Some(chosen) = self.chosen.get_value() {
+            self.read_input(chosen, mapping, zone);
+        }
+    }
+
+    /// Reads the figures' own file again, with its columns, in `zone`.
+    fn reread(self, zone: Zone) {
+        let mapping = self
+            .log
+            .read_untracked()
+            .as_ref()
+            .map(|l| l.mapping.clone());
+        if let (Some(chosen), Some(mapping)) = (self.read_from.get_value(), mapping) {
+            self.read_input(chosen, mapping, zone);
         }
     }
 
@@ -238,20 +332,22 @@ impl YourData {
     }
 
     /// Reads `input` slice by slice; a new read or Stop ends this one.
-    fn read_input(self, name: String, input: Input, mapping: Mapping, zone: Zone) {
+    fn read_input(self, chosen: Chosen, mapping: Mapping, zone: Zone) {
         let generation = self.next_generation();
-        let size = input.size();
+        let size = chosen.input.size();
         self.message.set(None);
         self.reading.set(Some(Reading {
-            name: name.clone(),
+            name: chosen.name.clone(),
             done: 0.0,
             size,
             rows: 0,
         }));
         leptos::task::spawn_local(async move {
             let reader = LogReader::with(Some(mapping.clone()), zone);
-            let result = self.read_slices(reader, &input, size, generation).await;
-            self.finish(name, mapping, generation, result);
+            let result = self
+                .read_slices(reader, &chosen.input, size, generation)
+                .await;
+            self.finish(chosen, mapping, generation, result);
         });
     }
 
@@ -288,7 +384,7 @@ impl YourData {
 
     fn finish(
         &self,
-        name: String,
+        chosen: Chosen,
         mapping: Mapping,
         generation: u64,
         result: Result<Option<Loaded>, String>,
@@ -300,31 +396,60 @@ impl YourData {
         match result {
             Ok(Some(loaded)) => {
                 self.message.set(None);
+                // Names typed for the warehouse stay while the columns do.
+                let same_columns = self
+                    .log
+                    .read_untracked()
+                    .as_ref()
+                    .is_some_and(|l| l.mapping == mapping);
+                if !same_columns {
+                    self.sql
+                        .update(|n| *n = SqlNames::of(&mapping, std::mem::take(&mut n.table)));
+                }
                 self.log.set(Some(Arc::new(Log {
-                    name,
+                    name: chosen.name.clone(),
                     loaded,
                     mapping,
+                    id: chosen.id,
                 })));
+                self.read_from.set_value(Some(chosen));
             }
             Ok(None) => {}
             Err(why) => {
-                let kept = if self.log.read_untracked().is_some() {
-                    " The figures below are still those of the data you read before."
-                } else {
-                    ""
-                };
-                self.message
-                    .set(Some(format!("{name} could not be read: {why}{kept}")));
+                self.message.set(Some(format!(
+                    "{} could not be read: {why}{}",
+                    chosen.name,
+                    self.still_shown()
+                )));
             }
         }
+    }
+
+    /// What the figures still on the page are, after a read that did not end.
+    fn still_shown(&self) -> String {
+        self.log
+            .read_untracked()
+            .as_ref()
+            .map(|l| {
+                format!(
+                    " The figures below are still those of {}, dated in {}.",
+                    l.name,
+                    l.zone().name()
+                )
+            })
+            .unwrap_or_default()
     }
 
     fn stop(&self) {
         self.next_generation();
         self.reading.set(None);
-        self.message.set(Some(
-            "Reading stopped. Nothing changed: the figures are those of the data read before, if any.".to_string(),
-        ));
+        self.message.set(Some(format!(
+            "Reading stopped.{}",
+            match self.still_shown() {
+                s if s.is_empty() => " No data has been read yet.".to_string(),
+                s => s,
+            }
+        )));
     }
 }
 
@@ -404,12 +529,9 @@ pub fn YourDataPanel() -> impl IntoView {
             .log
             .read()
             .as_ref()
-            .filter(|log| log.zone() != zone)
-            .map(|log| log.mapping.clone());
-        if let Some(mapping) = stale {
-            if data.reading.read_untracked().is_none() {
-                data.read(mapping, zone);
-            }
+            .is_some_and(|log| log.zone() != zone);
+        if stale {
+            data.reread(zone);
         }
     });
     let close = Memo::new(move |_| CloseRule {
@@ -574,7 +696,13 @@ pub fn YourDataPanel() -> impl IntoView {
                 </div>
             </div>
             <p id="zone-note" class="muted explain-text">
-                {move || format!("Partition d holds the events of day d in {}, and the run is at its local time. Where the clocks change, a run time they skip runs as if they had not changed yet (02:30 in a 02:00-03:00 gap runs at 03:30), and one that happens twice runs once, at the first. The lab holds 27 zones, with their clock rules since 2008.", zone.get().name())}
+                {move || format!(
+                    "Partition d holds the events of day d in {}, and the run is at its local time{}. Where the clocks change, a run time they skip runs as if they had not changed yet (an hour later by the clock), and one that happens twice runs once, at the first. Times in the file without an offset are read as UTC. The lab holds {} zones, with their clock rules since {}.",
+                    zone.get().name(),
+                    run_days(data.log.read().as_deref(), zone.get(), run.get()),
+                    NAMES.len(),
+                    crate::engine::zone::RULES_SINCE,
+                )}
             </p>
             <div
                 class="yours-results"
@@ -625,10 +753,11 @@ fn results_html(log: &Log, c: &Completeness, f: &LogFigures, settings: &Settings
         "p",
         &[("class", "data-summary"), ("data-figure", "yours-rows")],
         &format!(
-            "Based on {} of the {} rows in {}{}.",
+            "Based on {} of the {} rows in {}, dated in {}{}.",
             thousands(loaded.used()),
             thousands(loaded.rows),
             log.name,
+            log.zone().name(),
             if loaded.has_value {
                 ""
             } else {
@@ -849,13 +978,52 @@ fn results_html(log: &Log, c: &Completeness, f: &LogFigures, settings: &Settings
     h.finish()
 }
 
+/// The days of the log (and the runs that may still change it) on which
+/// the run time is one the clocks skip or repeat, said as the lab runs it.
+fn run_days(log: Option<&Log>, zone: Zone, run: chrono::NaiveTime) -> String {
+    let Some((first, last)) =
+        log.and_then(|l| Some((l.loaded.log.first_day?, l.loaded.log.last_day?)))
+    else {
+        return String::new();
+    };
+    let mut said = Vec::new();
+    let mut day = first;
+    // The runs that build and rebuild the log's days: to 15 days after its last.
+    while day <= shift(last, 16) && said.len() < 4 {
+        if zone.changes_on(day) {
+            let at = zone.run_on(day, run);
+            let clock = zone.local(at);
+            let wall = day.and_time(run);
+            if clock != wall {
+                said.push(format!(
+                    "on {} the clocks skip {}, so it runs at {}",
+                    weekday_day_month(day),
+                    run_value(run),
+                    run_value(clock.time())
+                ));
+            } else if zone.local(at + chrono::Duration::hours(1)) == wall {
+                said.push(format!(
+                    "on {} {} happens twice, and it runs at the first",
+                    weekday_day_month(day),
+                    run_value(run)
+                ));
+            }
+        }
+        day = shift(day, 1);
+    }
+    if said.is_empty() {
+        String::new()
+    } else {
+        format!(" (in your data's days, {})", said.join("; "))
+    }
+}
+
 /// Which of the chosen file's columns hold what: shown once its header
 /// row is read, so a file with any column names can be read.
 #[component]
 fn ColumnPicker() -> impl IntoView {
     let lab = expect_context::<Lab>();
     let data = expect_context::<YourData>();
-    let problem = RwSignal::new(None::<&'static str>);
     let select = move |id: &'static str,
                        label: &'static str,
                        none: Option<&'static str>,
@@ -871,9 +1039,9 @@ fn ColumnPicker() -> impl IntoView {
                         data.columns.update(|c| {
                             if let Some(c) = c {
                                 set(c, picked);
+                                c.problem = None;
                             }
                         });
-                        problem.set(None);
                     }
                 >
                     <option value="" selected=move || data.columns.read().as_ref().and_then(get).is_none()>
@@ -903,16 +1071,19 @@ fn ColumnPicker() -> impl IntoView {
             return;
         };
         match columns.mapping() {
-            Ok(mapping) => {
-                problem.set(None);
-                data.read(mapping, lab.settings.read_untracked().zone);
-            }
-            Err(why) => problem.set(Some(why)),
+            Ok(mapping) => data.read(mapping, lab.settings.read_untracked().zone),
+            Err(why) => data.columns.update(|c| {
+                if let Some(c) = c {
+                    c.problem = Some(why);
+                }
+            }),
         }
     };
     let name = move || {
-        data.chosen
-            .with_value(|c| c.as_ref().map(|c| c.name.clone()))
+        data.columns
+            .read()
+            .as_ref()
+            .map(|c| c.file.clone())
             .unwrap_or_default()
     };
     view! {
@@ -921,7 +1092,8 @@ fn ColumnPicker() -> impl IntoView {
                 <legend>{move || format!("The columns of {}", name())}</legend>
                 <p class="muted" role="status">
                     {move || {
-                        let read = data.log.read().as_ref().is_some_and(|l| l.name == name());
+                        let id = data.columns.read().as_ref().map(|c| c.id);
+                        let read = data.log.read().as_ref().is_some_and(|l| Some(l.id) == id);
                         if read {
                             format!("{} was read with the columns below; choose others to read it again.", name())
                         } else {
@@ -935,7 +1107,9 @@ fn ColumnPicker() -> impl IntoView {
                     {select("column-value", "Value (optional)", Some("none: each event counts 1"), |c| c.value, |c, i| c.value = i)}
                 </div>
                 <button type="button" on:click=read>{move || format!("Read {} with these columns", name())}</button>
-                <p class="field-error" role="alert">{move || problem.get()}</p>
+                <p class="field-error" role="alert">
+                    {move || data.columns.read().as_ref().and_then(|c| c.problem.clone())}
+                </p>
             </fieldset>
         </Show>
     }
@@ -1188,27 +1362,35 @@ fn Warehouse(log: Arc<Log>) -> impl IntoView {
     let lab = expect_context::<Lab>();
     // The columns the file was read with, as the warehouse names them
     // (the user can change them: a table's names need not be the CSV's).
-    let table = RwSignal::new("arrivals".to_string());
-    let event = RwSignal::new(log.mapping.event.clone());
-    let arrival = RwSignal::new(log.mapping.arrival.clone());
-    let value = RwSignal::new(log.mapping.value.clone().unwrap_or_default());
+    let data = expect_context::<YourData>();
+    let names = data.sql;
     let zone = log.zone();
     let sql = move |dialect| {
+        let n = names.get();
         let source = Source {
-            table: table.get(),
-            event_time: event.get(),
-            arrival_time: arrival.get(),
-            value: Some(value.get()).filter(|v| !v.trim().is_empty()),
+            table: n.table,
+            event_time: n.event,
+            arrival_time: n.arrival,
+            value: Some(n.value).filter(|v| !v.trim().is_empty()),
             run: lab.settings.read().run,
             zone,
         };
         query(dialect, &source)
     };
-    let field = move |id: &'static str, label: &'static str, signal: RwSignal<String>| {
+    let field = move |id: &'static str,
+                      label: &'static str,
+                      get: fn(&SqlNames) -> &String,
+                      set: fn(&mut SqlNames) -> &mut String| {
         view! {
             <div>
                 <label for=id>{label}</label>
-                <input id=id type="text" spellcheck="false" value=signal.get_untracked() on:input=move |ev| signal.set(event_target_value(&ev)) />
+                <input
+                    id=id
+                    type="text"
+                    spellcheck="false"
+                    prop:value=move || get(&names.read()).clone()
+                    on:input=move |ev| names.update(|n| *set(n) = event_target_value(&ev))
+                />
             </div>
         }
     };
@@ -1233,10 +1415,10 @@ fn Warehouse(log: Arc<Log>) -> impl IntoView {
                 {format!("Keep answering the question on your warehouse: one query returns completeness for every allowed lateness from 0 to 14 days, by events and by value, with the run time set above and partitions dated in {}. It gives the numbers this page shows for the same rows (a test runs it on DuckDB and Spark against the lab, across clock changes). The column names are the ones this file was read with; names you type are quoted, never run.", zone.name())}
             </p>
             <div class="your-settings">
-                {field("sql-table", "Table", table)}
-                {field("sql-event", "Event time column", event)}
-                {field("sql-arrival", "Arrival time column", arrival)}
-                {field("sql-value", "Value column (empty: none)", value)}
+                {field("sql-table", "Table", |n| &n.table, |n| &mut n.table)}
+                {field("sql-event", "Event time column", |n| &n.event, |n| &mut n.event)}
+                {field("sql-arrival", "Arrival time column", |n| &n.arrival, |n| &mut n.arrival)}
+                {field("sql-value", "Value column (empty: none)", |n| &n.value, |n| &mut n.value)}
             </div>
             {block(Dialect::DuckDb, "DuckDB")}
             {block(Dialect::SparkSql, "Spark SQL")}
