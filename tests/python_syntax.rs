@@ -237,3 +237,36 @@ fn every_scenario_backfill_job_is_python() {
     assert_eq!(pieces.len(), 2 * 3 * 3 * 3 * 2);
     check(&pieces);
 }
+
+/// The lateness lab's Beam pipeline, for a zone of each kind (UTC, a fixed
+/// offset, clocks that change), each run time the page offers in steps, a
+/// lateness and "never", odd column names, and no value or id column.
+#[test]
+fn the_beam_pipeline_parses() {
+    use partition_lab::engine::lateness::Lateness;
+    use partition_lab::engine::zone::Zone;
+    use partition_lab::export::beam::{pipeline, Stream};
+    let mut pieces = Vec::new();
+    for zone in ["UTC", "Asia/Kolkata", "Australia/Sydney"] {
+        for (hour, minute) in [(0, 0), (2, 30), (23, 45)] {
+            for lateness in [Lateness::Days(0), Lateness::Days(14), Lateness::Never] {
+                for value in [None, Some("amount \"gross\" \\ net\n".to_string())] {
+                    let stream = Stream {
+                        event_time: "Event Time".to_string(),
+                        arrival_time: "café's arrival".to_string(),
+                        value,
+                        id: Some("id\u{7}".to_string()),
+                        run: chrono::NaiveTime::from_hms_opt(hour, minute, 0).unwrap(),
+                        zone: Zone::named(zone).unwrap(),
+                        lateness,
+                    };
+                    pieces.push((
+                        format!("Beam {zone} {hour}:{minute} {lateness:?}"),
+                        pipeline(&stream),
+                    ));
+                }
+            }
+        }
+    }
+    check(&pieces);
+}

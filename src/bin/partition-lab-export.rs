@@ -21,7 +21,11 @@
 //!   the backfill lab offers, and `expected.json`, each plan's dates;
 //! - `lateness/`: the lateness lab's "your data" query for DuckDB, for each
 //!   test log in `tests/data/arrivals` and a few run times, and
-//!   `expected.json`, the lab's completeness for each.
+//!   `expected.json`, the lab's completeness for each;
+//! - `lateness-beam/`: the lateness lab's Beam pipeline for each built-in
+//!   profile (its month as a CSV) and each of those logs, zones and run
+//!   times, and `expected.json`, the rows the lab says arrive after their
+//!   day is final at each allowed lateness.
 //!
 //! Usage: partition-lab-export <folder>
 
@@ -984,6 +988,174 @@ fn lateness_files() -> Vec<File> {
     files
 }
 
+/// The allowed lateness each Beam case is checked at (each one a branch of
+/// the pipeline, and the DirectRunner's time grows with them): for a
+/// profile's month (37,200 events, about 8 s a branch) none, one and a
+/// week; for the test logs, whose rows are at most 4 days late but one, 0
+/// to 4 and the slider's last.
+const BEAM_PROFILE_DAYS: [u32; 3] = [0, 1, 7];
+const BEAM_LOG_DAYS: [u32; 6] = [0, 1, 2, 3, 4, 14];
+
+/// The lateness lab's Beam pipeline for every built-in profile (its month
+/// written as a CSV) and every test log, zone and run time, and the rows
+/// the lab says arrive after their day is final at each lateness.
+fn beam_files() -> Vec<File> {
+    use partition_lab::engine::lateness::{days_needed, Lateness};
+    use partition_lab::engine::zone::Zone;
+    use partition_lab::export::beam::{pipeline, Stream};
+    use partition_lab::labs::lateness::arrival_csv::{LogReader, Mapping};
+    use partition_lab::labs::lateness::model::{august, draws, study, Profile};
+    let mut files = Vec::new();
+    let mut expected = Vec::new();
+    let utc_run = chrono::NaiveTime::from_hms_opt(2, 0, 0).unwrap_or_default();
+    for &profile in Profile::ALL.iter().filter(|p| **p != Profile::Yours) {
+        let month = draws(profile);
+        let name = profile.file();
+        let mut csv = String::from("order_id,event_time,arrival_time\n");
+        for d in &month {
+            csv.push_str(&format!(
+                "{},{},{}\n",
+                d.id(),
+                d.event_time.format("%Y-%m-%dT%H:%M:%SZ"),
+                d.arrived_at.format("%Y-%m-%dT%H:%M:%SZ")
+            ));
+        }
+        files.push(File::new(format!("{name}.csv"), csv));
+        let stream = Stream {
+            event_time: "event_time".to_string(),
+            arrival_time: "arrival_time".to_string(),
+            value: None,
+            id: Some("order_id".to_string()),
+            run: utc_run,
+            zone: Zone::UTC,
+            lateness: Lateness::Days(1),
+        };
+        files.push(File::new(format!("{name}.py"), pipeline(&stream)));
+        let the_study = study(profile);
+        let mut dropped = serde_json::Map::new();
+        for l in BEAM_PROFILE_DAYS {
+            let ids: Vec<String> = month
+                .iter()
+                .filter(|d| (august(1)..=august(31)).contains(&d.event_time.date()))
+                .filter(|d| days_needed(d.event_time.date(), d.arrived_at) > l)
+                .map(|d| d.id())
+                .collect();
+            // The ids are the engine's rule row by row; the page's count is
+            // the study's: they must be one number.
+            let after = the_study.figures(Lateness::Days(l)).after_final.count;
+            if u64::try_from(ids.len()).ok() != Some(after) {
+                eprintln!(
+                    "{name}: {} rows miss their day at {l}, the study says {after}",
+                    ids.len()
+                );
+                std::process::exit(1);
+            }
+            dropped.insert(l.to_string(), serde_json::json!(ids));
+        }
+        expected.push(serde_json::json!({
+            "name": name,
+            "csv": format!("{name}.csv"),
+            "script": format!("{name}.py"),
+            "read": month.len(),
+            "left_out": 0,
+            "dropped": dropped,
+        }));
+    }
+    for TestLog {
+        file: log,
+        event,
+        arrival,
+        value,
+        zones,
+        runs,
+    } in LOGS
+    {
+        let path = format!("tests/data/arrivals/{log}");
+        let bytes = std::fs::read(&path).unwrap_or_default();
+        let mapping = Mapping {
+            event: event.to_string(),
+            arrival: arrival.to_string(),
+            value: value.map(str::to_string),
+        };
+        for (zone, (hour, minute)) in zones
+            .iter()
+            .flat_map(|z| runs.iter().map(move |r| (*z, *r)))
+        {
+            let Ok(zone) = Zone::named(zone) else {
+                eprintln!("{zone} is not a zone the lab holds");
+                std::process::exit(1);
+            };
+            let mut reader = LogReader::with(Some(mapping.clone()), zone).keeping_rows();
+            let loaded = match reader.feed(&bytes).and_then(|()| reader.finish()) {
+                Ok(loaded) => loaded,
+                Err(e) => {
+                    eprintln!("could not read {path}: {e}");
+                    std::process::exit(1);
+                }
+            };
+            // In UTC no clock changes: one run time is enough of the long log.
+            if zone.is_utc() && log == "clock_changes.csv" && (hour, minute) != (2, 0) {
+                continue;
+            }
+            let run = chrono::NaiveTime::from_hms_opt(hour, minute, 0).unwrap_or_default();
+            let place = if zone.is_utc() {
+                String::new()
+            } else {
+                format!("_{}", zone.name().replace('/', "_").to_ascii_lowercase())
+            };
+            let name = format!(
+                "{}{place}_{hour:02}{minute:02}",
+                log.trim_end_matches(".csv")
+            );
+            let stream = Stream {
+                event_time: event.to_string(),
+                arrival_time: arrival.to_string(),
+                value: value.map(str::to_string),
+                id: None,
+                run,
+                zone,
+                lateness: Lateness::Days(1),
+            };
+            files.push(File::new(format!("{name}.py"), pipeline(&stream)));
+            let completeness = loaded.log.at_run_time(run);
+            let mut dropped = serde_json::Map::new();
+            for l in BEAM_LOG_DAYS {
+                let lines: Vec<String> = loaded
+                    .kept
+                    .iter()
+                    .filter(|row| loaded.log.needed(row, run) > l)
+                    .map(|row| row.line.to_string())
+                    .collect();
+                let after = completeness
+                    .figures(Lateness::Days(l), Default::default())
+                    .after_final
+                    .count;
+                if u64::try_from(lines.len()).ok() != Some(after) {
+                    eprintln!(
+                        "{name}: {} rows miss their day at {l}, the figures say {after}",
+                        lines.len()
+                    );
+                    std::process::exit(1);
+                }
+                dropped.insert(l.to_string(), serde_json::json!(lines));
+            }
+            expected.push(serde_json::json!({
+                "name": name,
+                "csv": path,
+                "script": format!("{name}.py"),
+                "read": loaded.kept.len(),
+                "left_out": loaded.rows.saturating_sub(loaded.used()),
+                "dropped": dropped,
+            }));
+        }
+    }
+    files.push(File::new(
+        "expected.json",
+        serde_json::to_string_pretty(&expected).unwrap_or_default(),
+    ));
+    files
+}
+
 fn main() {
     let Some(out) = std::env::args().nth(1) else {
         eprintln!("usage: partition-lab-export <folder> | --pins");
@@ -1009,6 +1181,7 @@ fn main() {
         ("scenario-backfills", scenario_backfill_files()),
         ("airflow", airflow_files()),
         ("lateness", lateness_files()),
+        ("lateness-beam", beam_files()),
     ] {
         if let Err(e) = write(&root.join(dir), &files) {
             eprintln!("could not write {dir}: {e}");

@@ -415,8 +415,10 @@ impl ArrivalLog {
         rows
     }
 
-    /// The smallest lateness whose last run `row` arrived by.
-    fn needed(&self, row: &Arrival, run: NaiveTime) -> u32 {
+    /// The smallest lateness whose last run `row` arrived by, with a daily
+    /// run at `run`: more than `l`, and the row arrives after its day is
+    /// final at lateness `l`.
+    pub fn needed(&self, row: &Arrival, run: NaiveTime) -> u32 {
         let day = self.zone.day_of(row.event);
         let arrival_day = self.zone.day_of(row.arrived);
         let first_run = if row.arrived <= self.zone.run_on(arrival_day, run) {

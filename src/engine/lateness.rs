@@ -38,7 +38,7 @@ pub fn lateness_needed(event: &Event) -> u32 {
 }
 
 /// `lateness_needed` for an event of day `dt` that arrived at `arrived_at`.
-fn days_needed(dt: Day, arrived_at: Instant) -> u32 {
+pub fn days_needed(dt: Day, arrived_at: Instant) -> u32 {
     let first_build = finalising_run(dt, 0);
     if arrived_at <= first_build {
         return 0;

@@ -155,6 +155,11 @@ impl Zone {
         self == Zone::UTC
     }
 
+    /// Seconds east of UTC, for a zone whose clocks never change.
+    pub fn fixed_offset(self) -> Option<i64> {
+        (self.rules().2 == Rule::Fixed).then(|| self.standard())
+    }
+
     /// Seconds east of UTC in winter (standard time).
     fn standard(self) -> i64 {
         i64::from(self.rules().1).saturating_mul(60)

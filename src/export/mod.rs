@@ -6,6 +6,7 @@
 //! the rows with the engine's.
 
 pub mod airflow;
+pub mod beam;
 pub mod bundle;
 pub mod dbt;
 pub mod drift;
@@ -37,6 +38,11 @@ macro_rules! pyspark {
         "4.3"
     };
 }
+macro_rules! beam {
+    () => {
+        "2.77"
+    };
+}
 macro_rules! airflow {
     () => {
         "3.3"
@@ -54,6 +60,8 @@ pub const DBT_VERSIONS: &str = concat!(
 pub const SPARK_VERSIONS: &str = concat!("Apache Spark ", pyspark!(), " (PySpark), local mode");
 pub const SPARK_SQL: &str = concat!("Spark SQL ", pyspark!());
 pub const AIRFLOW_VERSIONS: &str = concat!("Apache Airflow ", airflow!());
+pub const BEAM_VERSIONS: &str = concat!("Apache Beam ", beam!(), " (Python SDK, DirectRunner)");
+pub const BEAM_RELEASE: &str = beam!();
 pub const DUCKDB_VERSIONS: &str = "DuckDB 1.4 or later";
 
 /// The pip requirements of each tool, as a README tells a reader to install them.
@@ -66,15 +74,17 @@ pub const DBT_PIP: &str = concat!(
 );
 pub const SPARK_PIP: &str = concat!("\"pyspark==", pyspark!(), ".*\"");
 pub const AIRFLOW_PIP: &str = concat!("\"apache-airflow==", airflow!(), ".*\"");
+pub const BEAM_PIP: &str = concat!("\"apache-beam==", beam!(), ".*\"");
 
 /// What `scripts/check-real` installs: one line per virtual environment,
 /// its name and then its pins.
 pub fn pins() -> String {
     format!(
-        "data {} duckdb {}\nairflow {}\n",
+        "data {} duckdb {}\nairflow {}\nbeam {}\n",
         DBT_PIP.replace('"', ""),
         SPARK_PIP.replace('"', ""),
-        AIRFLOW_PIP.replace('"', "")
+        AIRFLOW_PIP.replace('"', ""),
+        BEAM_PIP.replace('"', "")
     )
 }
 

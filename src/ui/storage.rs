@@ -52,8 +52,13 @@ pub fn set(key: &str, value: &str) -> Result<(), String> {
 
 /// A `data:` URL a download link can point at.
 pub fn data_url(text: &str) -> String {
+    text_url(text, "application/json")
+}
+
+/// A `data:` URL for a UTF-8 text file of type `mime`.
+pub fn text_url(text: &str, mime: &str) -> String {
     let encoded: String = js_sys::encode_uri_component(text).into();
-    format!("data:application/json;charset=utf-8,{encoded}")
+    format!("data:{mime};charset=utf-8,{encoded}")
 }
 
 /// A `data:` URL for an uncompressed tar archive.

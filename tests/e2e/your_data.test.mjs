@@ -276,3 +276,46 @@ test('a file with its own column names and partitions in a time zone: the figure
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('the allowed lateness as a Beam window setting: the file follows the page\'s columns, zone, run time and slider, and says how many events it drops', async () => {
+  const { page, errors, context } = await yours('/lab/lateness?profile=yours&lateness=1&zone=America%2FNew_York&run=01%3A30');
+  await upload(page, 'clock_changes.csv', fixture('clock_changes.csv'));
+  await page.locator('.columns [role="status"]', { hasText: "Which of clock_changes.csv's columns hold" }).waitFor();
+  await page.getByLabel('Event time (when it happened)').selectOption({ label: 'ordered_at' });
+  await page.getByLabel('Arrival time (when it reached the pipeline)').selectOption({ label: 'received_at' });
+  await page.getByRole('button', { name: 'Read clock_changes.csv with these columns' }).click();
+  await page.locator('[data-figure="yours-rows"]', { hasText: 'dated in America/New_York' }).waitFor();
+  const section = page.locator('section[aria-labelledby="streaming-heading"]');
+  await section.getByRole('heading', { name: 'The same lateness in a streaming engine' }).waitFor();
+  await section.getByText('Apache Beam (Python)', { exact: true }).click();
+  const code = () => section.locator('pre').innerText();
+  const late = async () => Number((await figure(page, 'yours-late')).match(/^([\d,]+) events/)[1].replaceAll(',', ''));
+  for (const l of [1, 3]) {
+    if (l !== 1) {
+      await page.getByRole('slider', { name: 'Allowed lateness' }).fill(String(l));
+      await page.waitForFunction((want) => new URL(location.href).searchParams.get('lateness') === want, String(l));
+    }
+    await page.waitForFunction(([want]) => [...document.querySelectorAll('section pre')].some((p) => p.innerText.includes(want)), [`ALLOWED_LATENESS_DAYS = ${l}\n`]);
+    const text = await code();
+    assert.match(text, /^ZONE = "America\/New_York"$/m);
+    assert.match(text, /^RUN_TIME = time\(1, 30\)$/m);
+    assert.match(text, /"event": "ordered_at",/);
+    assert.match(text, /"arrival": "received_at",/);
+    assert.match(text, /"value": None,/);
+    // New York's days are 23 or 25 hours long when its clocks change.
+    assert.match(text, /LocalDays\(\),\n\s+allowed_lateness=Duration\(seconds=lateness_days \* DAY \+ HOUR\)/);
+    const n = await late();
+    assert.ok(n > 0);
+    const words = await section.locator('p').first().innerText();
+    assert.ok(words.includes(`(${l} day${l === 1 ? '' : 's'}), it drops ${n.toLocaleString('en-GB')} events as late`), words);
+    // The download is the same file.
+    const link = section.getByRole('link', { name: 'Download lateness_beam.py' });
+    assert.equal(await link.getAttribute('download'), 'lateness_beam.py');
+    const href = await link.getAttribute('href');
+    assert.ok(href.startsWith('data:text/x-python;charset=utf-8,'), href.slice(0, 40));
+    assert.equal(decodeURIComponent(href.slice(href.indexOf(',') + 1)).trimEnd(), text.trimEnd());
+  }
+  assert.deepEqual(await axe(page), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -151,6 +151,9 @@ pub struct Loaded {
     pub bad: BadRows,
     /// Whether the file had a value column.
     pub has_value: bool,
+    /// Each row the figures count, in file order, if the reader was asked
+    /// to keep them (`LogReader::keeping_rows`: the exports' proofs).
+    pub kept: Vec<Arrival>,
 }
 
 impl Loaded {
@@ -213,6 +216,8 @@ pub struct LogReader {
     /// count lags by one for `\r\n` files (it stops at the `\r`).
     newlines: u64,
     last_byte: Option<u8>,
+    /// `Some`: every row folded in is kept too.
+    kept: Option<Vec<Arrival>>,
 }
 
 impl Default for LogReader {
@@ -231,6 +236,7 @@ impl Default for LogReader {
             bytes: 0,
             newlines: 0,
             last_byte: None,
+            kept: None,
         }
     }
 }
@@ -247,6 +253,14 @@ impl LogReader {
             log: ArrivalLog::in_zone(zone),
             ..Self::default()
         }
+    }
+
+    /// A reader that also keeps each row it counts (`Loaded::kept`), for
+    /// an export's proof to name them; the page never asks (a file's rows
+    /// can be millions).
+    pub fn keeping_rows(mut self) -> Self {
+        self.kept = Some(Vec::new());
+        self
     }
 
     /// Data rows read so far, for a progress bar.
@@ -285,6 +299,7 @@ impl LogReader {
             rows: self.rows,
             bad: self.bad,
             has_value: self.columns.is_some_and(|c| c.value.is_some()),
+            kept: self.kept.unwrap_or_default(),
         })
     }
 
@@ -368,7 +383,11 @@ impl LogReader {
         }
         match self.arrival(columns, line) {
             Ok(arrival) => {
-                self.log.add(&arrival);
+                if self.log.add(&arrival) {
+                    if let Some(kept) = &mut self.kept {
+                        kept.push(arrival);
+                    }
+                }
             }
             Err(problem) => {
                 // Only the first few rows are shown: the rest are counted.

@@ -3,7 +3,7 @@
 use chrono::NaiveTime;
 
 use crate::engine::calendar::Day;
-use crate::engine::generate::{order_draws, CurrencyMix, DelayProfile, OrderSpec};
+use crate::engine::generate::{order_draws, CurrencyMix, DelayProfile, OrderDraw, OrderSpec};
 use crate::engine::lateness::{Lateness, LatenessStudy};
 use crate::engine::zone::Zone;
 
@@ -122,8 +122,13 @@ pub const PER_DAY: u32 = 1_200;
 /// data. The user's own data has its own study (`engine::arrivals`); its
 /// month here is empty.
 pub fn study(profile: Profile) -> LatenessStudy {
+    LatenessStudy::of_draws(&draws(profile), august(1), august(31))
+}
+
+/// A profile's orders, one by one (none for the user's own data).
+pub fn draws(profile: Profile) -> Vec<OrderDraw> {
     let Some(delays) = profile.delays() else {
-        return LatenessStudy::new(&[], august(1), august(31));
+        return Vec::new();
     };
     let spec = OrderSpec {
         seed: 20_260_801 + profile as u64,
@@ -135,7 +140,7 @@ pub fn study(profile: Profile) -> LatenessStudy {
         min_minor: 99,
         max_minor: 4_999,
     };
-    LatenessStudy::of_draws(&order_draws(&spec), august(1), august(31))
+    order_draws(&spec)
 }
 
 /// A partition's state as the calendar shows it, seen right after the

@@ -8,6 +8,7 @@ mod curve;
 mod figures;
 mod histogram;
 mod late_rows;
+mod streaming;
 mod your_data;
 
 use leptos::prelude::*;

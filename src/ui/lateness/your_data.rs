@@ -734,7 +734,10 @@ pub fn YourDataPanel() -> impl IntoView {
                 </div>
                 <YourLateRows figures=figures />
             })}
-            {move || data.log.get().map(|log| view! { <Warehouse log=log /> })}
+            {move || data.log.get().map(|log| view! {
+                <Warehouse log=log.clone() />
+                <super::streaming::Streaming log=log figures=figures />
+            })}
         </section>
     }
 }

@@ -1,0 +1,260 @@
+//! The lateness lab's allowed lateness as a streaming engine's setting: an
+//! Apache Beam pipeline (Python SDK) with daily event-time windows in the
+//! lab's zone and the lab's allowed lateness, and a replay of a CSV log
+//! through it on the DirectRunner that prints which events Beam drops as
+//! late. `scripts/check-real` runs it on every built-in profile and on the
+//! test logs, and the ids it prints are the lab's "arrive after their day
+//! is final".
+//!
+//! The two rules meet under one convention, stated in the file: each daily
+//! run first moves the watermark to midnight of its own day, then reads
+//! what arrived since the run before. Beam drops an element when the
+//! watermark is past its window's end plus the allowed lateness, so the
+//! run on d+1+L still keeps day d's rows and the next one drops them.
+
+use chrono::{NaiveTime, Timelike};
+
+use crate::engine::lateness::Lateness;
+use crate::engine::zone::Zone;
+use crate::export::{BEAM_RELEASE, BEAM_VERSIONS};
+
+/// What "never final" becomes: a window has to close some time in Beam.
+const NEVER_DAYS: u32 = 3653;
+
+/// A log as the pipeline reads it, and the lab's settings.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Stream {
+    pub event_time: String,
+    pub arrival_time: String,
+    /// `None`: every row counts; a row with no readable value is not left out.
+    pub value: Option<String>,
+    /// The column that names a row; `None`: its line in the file.
+    pub id: Option<String>,
+    /// The daily run's local time, in `zone`.
+    pub run: NaiveTime,
+    /// The zone partitions are dated in.
+    pub zone: Zone,
+    pub lateness: Lateness,
+}
+
+/// `text` as a Python string literal.
+fn py_str(text: &str) -> String {
+    let mut out = String::from("\"");
+    for c in text.chars() {
+        match c {
+            '\\' => out.push_str("\\\\"),
+            '"' => out.push_str("\\\""),
+            c if c.is_control() => out.push_str(&format!("\\u{:04x}", u32::from(c))),
+            c => out.push(c),
+        }
+    }
+    out.push('"');
+    out
+}
+
+fn py_opt(text: &Option<String>) -> String {
+    text.as_deref().map_or_else(|| "None".to_string(), py_str)
+}
+
+/// The lateness in days the file sets, and what its docstring calls it.
+fn days(lateness: Lateness) -> (u32, String) {
+    match lateness {
+        Lateness::Days(l) => (l, format!("{l} day{}", if l == 1 { "" } else { "s" })),
+        Lateness::Never => (
+            NEVER_DAYS,
+            "never final (ten years here: a window has to close some time in Beam)".to_string(),
+        ),
+    }
+}
+
+/// The window function, and the lateness it needs beyond L days.
+fn windows(zone: Zone) -> (String, &'static str, &'static str) {
+    let imports = "from apache_beam.transforms.window import FixedWindows\n";
+    if zone.is_utc() {
+        return ("FixedWindows(DAY)".to_string(), "", imports);
+    }
+    if let Some(east) = zone.fixed_offset() {
+        // A day starts at local midnight: that many seconds into a UTC day.
+        let offset = east.saturating_neg().rem_euclid(86_400);
+        return (format!("FixedWindows(DAY, offset={offset})"), "", imports);
+    }
+    (
+        "LocalDays()".to_string(),
+        " + HOUR",
+        "from apache_beam.coders import coders\nfrom apache_beam.transforms.window import IntervalWindow, NonMergingWindowFn\n",
+    )
+}
+
+/// The pipeline, with the replay that proves it, as one Python file.
+pub fn pipeline(s: &Stream) -> String {
+    let (l, lateness_words) = days(s.lateness);
+    let zone = s.zone.name();
+    let run = format!("{:02}:{:02}", s.run.hour(), s.run.minute());
+    let (window, extra, imports) = windows(s.zone);
+    let changes = s.zone.fixed_offset().is_none();
+    let convention = if changes {
+        format!(
+            "Beam's allowed lateness is a length of time and {zone}'s days are not all\n\
+             24 hours long: between a window's end and midnight L days later the\n\
+             clocks may go back an hour, so the pipeline allows L days and an hour\n\
+             (and drops the same rows: the next midnight is a day later)."
+        )
+    } else {
+        "Every day here is 24 hours long, so L days of allowed lateness is exactly\n\
+         the lab's L days."
+            .to_string()
+    };
+    let local_days = if changes {
+        "\n\nclass LocalDays(NonMergingWindowFn):\n    \
+         \"\"\"One window per calendar day in ZONE: 23 or 25 hours long on the days\n    \
+         the clocks change (FixedWindows cannot follow them).\"\"\"\n\n    \
+         def assign(self, context):\n        \
+         day = datetime.fromtimestamp(context.timestamp.micros / 1e6, ZoneInfo(ZONE)).date()\n        \
+         return [IntervalWindow(midnight(day), midnight(day + timedelta(days=1)))]\n\n    \
+         def get_window_coder(self):\n        \
+         return coders.IntervalWindowCoder()\n"
+    } else {
+        ""
+    };
+    let head = format!(
+        r#""""Allowed lateness of {lateness_words} in Apache Beam, from Partition Lab's lateness lab.
+
+Written for and proven on {versions}. On Flink the
+same setting is `.allowedLateness(Time.days(L))` on a daily event-time window
+(Flink's default is 0), and `.sideOutputLateData(tag)` keeps what it drops.
+
+The lab's rule: partition d (the events of day d in {zone}) is rebuilt by
+each daily run at {run} until the run on day d+1+L, the last that may change
+it; an event that arrives after that run misses its day. Beam's rule: an
+element is dropped when the watermark is past its window's end plus the
+allowed lateness. The two agree when each run first moves the watermark to
+midnight of its own day, then reads what arrived since the run before (the
+replay below does this): the run on d+1+L sets it to exactly the end of day
+d plus L days, not past it. A watermark at the run time itself would need
+L days and {run} more to keep the same rows.
+{convention}
+
+usage: python {file} arrivals.csv [--lateness 0,1,3] [--json out.json]
+needs: pip install "apache-beam=={beam}.*" (and tzdata where the system has
+no time zone files). Prints, for each allowed lateness, how many events
+Beam dropped as late and which (by {id_words}).
+"""
+
+from datetime import datetime, time, timedelta
+from zoneinfo import ZoneInfo
+
+import apache_beam as beam
+{imports}from apache_beam.utils.timestamp import Duration
+
+ALLOWED_LATENESS_DAYS = {l}
+DAY = 24 * 60 * 60
+HOUR = 60 * 60
+ZONE = {zone_literal}
+RUN_TIME = time({hour}, {minute})
+COLUMNS = {{
+    "event": {event},
+    "arrival": {arrival},
+    "value": {value},
+    "id": {id},
+}}
+
+
+def midnight(day):
+    """The start of `day` in ZONE, in seconds since the epoch."""
+    return datetime.combine(day, time(0), tzinfo=ZoneInfo(ZONE)).timestamp()
+
+
+def windowed(lateness_days=ALLOWED_LATENESS_DAYS):
+    """Daily event-time windows that still take an element `lateness_days`
+    after their day; each late firing emits what is new since the last, as
+    an adjustment to the day."""
+    return beam.WindowInto(
+        {window},
+        allowed_lateness=Duration(seconds=lateness_days * DAY{extra}),
+    ){local_days}
+"#,
+        versions = BEAM_VERSIONS,
+        beam = BEAM_RELEASE,
+        file = FILE,
+        id_words = match &s.id {
+            Some(c) => format!("their {} column", quoted_words(c)),
+            None => "their line in the file, the header being line 1".to_string(),
+        },
+        zone_literal = py_str(zone),
+        hour = s.run.hour(),
+        minute = s.run.minute(),
+        event = py_str(&s.event_time),
+        arrival = py_str(&s.arrival_time),
+        value = py_opt(&s.value),
+        id = py_opt(&s.id),
+    );
+    format!("{head}{}", include_str!("python/lateness_beam.py"))
+}
+
+/// The file's name in a download.
+pub const FILE: &str = "lateness_beam.py";
+
+/// A column name inside the docstring: no quotes or backslashes to end it.
+fn quoted_words(name: &str) -> String {
+    name.chars()
+        .filter(|c| !matches!(c, '"' | '\\') && !c.is_control())
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn stream(zone: &str) -> Stream {
+        Stream {
+            event_time: "event_time".to_string(),
+            arrival_time: "arrival_time".to_string(),
+            value: Some("value".to_string()),
+            id: None,
+            run: NaiveTime::from_hms_opt(2, 0, 0).unwrap_or_default(),
+            zone: Zone::named(zone).unwrap_or_default(),
+            lateness: Lateness::Days(3),
+        }
+    }
+
+    #[test]
+    fn the_window_follows_the_zone() {
+        let utc = pipeline(&stream("UTC"));
+        assert!(utc.contains("FixedWindows(DAY),"), "{utc}");
+        assert!(utc.contains("lateness_days * DAY)"));
+        // Tokyo's midnight is 15:00 UTC.
+        let tokyo = pipeline(&stream("Asia/Tokyo"));
+        assert!(tokyo.contains("FixedWindows(DAY, offset=54000)"), "{tokyo}");
+        // New York's is 05:00 UTC in winter and 04:00 in summer.
+        let new_york = pipeline(&stream("America/New_York"));
+        assert!(new_york.contains("LocalDays(),"));
+        assert!(new_york.contains("lateness_days * DAY + HOUR)"));
+        assert!(new_york.contains("class LocalDays(NonMergingWindowFn)"));
+        assert!(!utc.contains("class LocalDays"));
+    }
+
+    #[test]
+    fn settings_are_the_labs() {
+        let mut s = stream("Europe/London");
+        s.run = NaiveTime::from_hms_opt(1, 30, 0).unwrap_or_default();
+        s.lateness = Lateness::Days(1);
+        s.value = None;
+        s.id = Some("order \"id\"".to_string());
+        let file = pipeline(&s);
+        assert!(file.contains("ALLOWED_LATENESS_DAYS = 1\n"));
+        assert!(file.contains("RUN_TIME = time(1, 30)"));
+        assert!(file.contains("ZONE = \"Europe/London\""));
+        assert!(file.contains("\"value\": None,"));
+        assert!(file.contains(r#""id": "order \"id\"","#), "{file}");
+        assert!(file.contains("Allowed lateness of 1 day in"));
+        s.lateness = Lateness::Never;
+        assert!(pipeline(&s).contains(&format!("ALLOWED_LATENESS_DAYS = {NEVER_DAYS}\n")));
+    }
+
+    #[test]
+    fn names_cannot_end_their_string() {
+        assert_eq!(py_str(r#"a"b\c"#), r#""a\"b\\c""#);
+        assert_eq!(py_str("a\nb"), r#""a\u000ab""#);
+        assert_eq!(py_str("café"), "\"café\"");
+    }
+}
