@@ -237,6 +237,10 @@ fn generated_commands_match_the_plan_for_every_choice() {
             .to_string();
         assert!(cmds["Drift query"].contains(&look_back));
         assert!(cmds["Drift query"].contains("round_even("));
+        // SQLMesh's --end is a day it includes (check-real proves it).
+        assert!(cmds["SQLMesh"].contains(&format!(
+            "--restate-model shop.silver_orders \\\n  --start {start} --end 2026-08-13"
+        )));
         assert!(
             !cmds
                 .iter()

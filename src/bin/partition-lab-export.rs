@@ -22,6 +22,9 @@
 //! - `lateness/`: the lateness lab's "your data" query for DuckDB, for each
 //!   test log in `tests/data/arrivals` and a few run times, and
 //!   `expected.json`, the lab's completeness for each;
+//! - `sqlmesh/`: the backfill lab's pipeline as a SQLMesh project, each
+//!   plan's restatement command, and the days it rebuilds with the lab's
+//!   fixed totals;
 //! - `lateness-beam/`: the lateness lab's Beam pipeline for each built-in
 //!   profile (its month as a CSV) and each of those logs, zones and run
 //!   times, and `expected.json`, the rows the lab says arrive after their
@@ -480,6 +483,40 @@ fn backfill_spark_files(sunday: Sunday) -> Vec<File> {
                 );
             }
         }
+    }
+    files.push(plans_and_truth(&case, plans));
+    files
+}
+
+/// The backfill lab's pipeline as a SQLMesh project over the drift
+/// project's bronze and rates, each plan start's restatement command as the
+/// page shows it, and the days it rebuilds with every day's fixed total.
+fn sqlmesh_files() -> Vec<File> {
+    use partition_lab::labs::backfill::commands::{sqlmesh_project, Command};
+    let case = Case::of(Sunday::Delivered);
+    let mut files = sqlmesh_project(&case);
+    let mut plans = serde_json::Map::new();
+    for from in PlanStart::ALL {
+        let choices = Choices {
+            from,
+            concurrency: Concurrency::Four,
+            markers: true,
+            sunday: Sunday::Delivered,
+            writer: Default::default(),
+        };
+        let plan = case.plan(&choices);
+        // The command exactly as the page's SQLMesh block ends with it.
+        let shown = partition_lab::labs::backfill::commands::commands(&plan)
+            .into_iter()
+            .find(|c: &Command| c.title == "SQLMesh")
+            .map(|c| c.code)
+            .unwrap_or_default();
+        let Some(command) = shown.find("sqlmesh plan").and_then(|at| shown.get(at..)) else {
+            eprintln!("no SQLMesh command for the plan from {}", plan.first);
+            std::process::exit(1);
+        };
+        let dates: Vec<String> = plan.dates().iter().map(ToString::to_string).collect();
+        plans.insert(command.to_string(), serde_json::json!(dates));
     }
     files.push(plans_and_truth(&case, plans));
     files
@@ -1182,6 +1219,7 @@ fn main() {
         ("airflow", airflow_files()),
         ("lateness", lateness_files()),
         ("lateness-beam", beam_files()),
+        ("sqlmesh", sqlmesh_files()),
     ] {
         if let Err(e) = write(&root.join(dir), &files) {
             eprintln!("could not write {dir}: {e}");

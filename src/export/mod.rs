@@ -15,6 +15,7 @@ pub mod project;
 pub mod replay;
 pub mod spark;
 pub mod spark_backfill;
+pub mod sqlmesh;
 
 // The versions the exports are proven on, in one place: every label the
 // app, the exports and the READMEs print is built from these, and
@@ -43,6 +44,11 @@ macro_rules! beam {
         "2.77"
     };
 }
+macro_rules! sqlmesh {
+    () => {
+        "0.236"
+    };
+}
 macro_rules! airflow {
     () => {
         "3.3"
@@ -62,6 +68,7 @@ pub const SPARK_SQL: &str = concat!("Spark SQL ", pyspark!());
 pub const AIRFLOW_VERSIONS: &str = concat!("Apache Airflow ", airflow!());
 pub const BEAM_VERSIONS: &str = concat!("Apache Beam ", beam!(), " (Python SDK, DirectRunner)");
 pub const BEAM_RELEASE: &str = beam!();
+pub const SQLMESH_VERSIONS: &str = concat!("SQLMesh ", sqlmesh!(), " on DuckDB");
 pub const DUCKDB_VERSIONS: &str = "DuckDB 1.4 or later";
 
 /// The pip requirements of each tool, as a README tells a reader to install them.
@@ -75,16 +82,18 @@ pub const DBT_PIP: &str = concat!(
 pub const SPARK_PIP: &str = concat!("\"pyspark==", pyspark!(), ".*\"");
 pub const AIRFLOW_PIP: &str = concat!("\"apache-airflow==", airflow!(), ".*\"");
 pub const BEAM_PIP: &str = concat!("\"apache-beam==", beam!(), ".*\"");
+pub const SQLMESH_PIP: &str = concat!("\"sqlmesh==", sqlmesh!(), ".*\"");
 
 /// What `scripts/check-real` installs: one line per virtual environment,
 /// its name and then its pins.
 pub fn pins() -> String {
     format!(
-        "data {} duckdb {}\nairflow {}\nbeam {}\n",
+        "data {} duckdb {}\nairflow {}\nbeam {}\nsqlmesh {} duckdb\n",
         DBT_PIP.replace('"', ""),
         SPARK_PIP.replace('"', ""),
         AIRFLOW_PIP.replace('"', ""),
-        BEAM_PIP.replace('"', "")
+        BEAM_PIP.replace('"', ""),
+        SQLMESH_PIP.replace('"', "")
     )
 }
 

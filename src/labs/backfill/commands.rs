@@ -1,14 +1,16 @@
 //! What the plan is in real tools, generated from the plan: the drift
 //! query (DuckDB), the Airflow 3 backfill, the dbt microbatch rebuild, a
-//! plain loop and a Spark job, each with the versions it is written for.
+//! SQLMesh restatement, a plain loop and a Spark job, each with the
+//! versions it is written for.
 
 use crate::engine::calendar::shift;
 use crate::export::{
-    airflow, dbt, drift, File, AIRFLOW_VERSIONS, DBT_PIP, DBT_VERSIONS, SPARK_VERSIONS,
+    airflow, dbt, drift, sqlmesh, File, AIRFLOW_VERSIONS, DBT_PIP, DBT_VERSIONS, SPARK_VERSIONS,
+    SQLMESH_VERSIONS,
 };
 use crate::labs::backfill::run::BackfillPlan;
 
-use super::case::{aug, Case};
+use super::case::{aug, last_existing, Case};
 
 /// One tool's code for the plan.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -132,6 +134,11 @@ pub fn commands(plan: &BackfillPlan) -> Vec<Command> {
             code: dbt(plan),
         },
         Command {
+            title: "SQLMesh",
+            versions: SQLMESH_VERSIONS,
+            code: sqlmesh::shown(plan.first, plan.last, aug(1), last_existing()),
+        },
+        Command {
             title: "Plain loop",
             versions: "Python 3",
             code: plain_loop(plan),
@@ -147,6 +154,19 @@ pub fn commands(plan: &BackfillPlan) -> Vec<Command> {
 /// The days the lab's rates cover.
 fn august() -> Vec<crate::engine::calendar::Day> {
     crate::engine::calendar::days(aug(1), aug(14)).collect()
+}
+
+/// The pipeline as a SQLMesh project on DuckDB: its settings and models,
+/// bronze and the rates as CSV for the raw tables it reads.
+pub fn sqlmesh_project(case: &Case) -> Vec<File> {
+    let mut files = vec![sqlmesh::config()];
+    files.extend(sqlmesh::models(aug(1), last_existing()));
+    files.extend(
+        drift_project(case)
+            .into_iter()
+            .filter(|f| f.path.ends_with("bronze_orders.csv") || f.path.ends_with("fx_rates.csv")),
+    );
+    files
 }
 
 /// The backfill's rebuild as a dbt-duckdb microbatch project: bronze and
