@@ -934,17 +934,28 @@ const LOGS: [TestLog; 4] = [
     },
 ];
 
-fn lateness_files() -> Vec<File> {
-    use partition_lab::engine::arrivals::value_text;
-    use partition_lab::engine::lateness::Lateness;
+/// One test log read in one zone for one run time, as each proof of the
+/// lateness lab's exports runs it.
+struct LogCase {
+    file: &'static str,
+    /// From the repository's root.
+    path: String,
+    mapping: partition_lab::labs::lateness::arrival_csv::Mapping,
+    zone: partition_lab::engine::zone::Zone,
+    run: chrono::NaiveTime,
+    /// `<log>[_<zone>]_<hhmm>`.
+    name: String,
+    /// With the rows it counts kept.
+    loaded: partition_lab::labs::lateness::arrival_csv::Loaded,
+}
+
+/// Every test log in every zone and run time of `LOGS`.
+fn log_cases() -> Vec<LogCase> {
     use partition_lab::engine::zone::Zone;
-    use partition_lab::export::drift::Dialect;
-    use partition_lab::export::lateness_sql::{query, Source, MAX_DAYS};
-    use partition_lab::labs::lateness::arrival_csv::{read_with, Mapping};
-    let mut files = Vec::new();
-    let mut expected = Vec::new();
+    use partition_lab::labs::lateness::arrival_csv::{LogReader, Mapping};
+    let mut cases = Vec::new();
     for TestLog {
-        file: log,
+        file,
         event,
         arrival,
         value,
@@ -952,9 +963,9 @@ fn lateness_files() -> Vec<File> {
         runs,
     } in LOGS
     {
-        let path = format!("tests/data/arrivals/{log}");
+        let path = format!("tests/data/arrivals/{file}");
         let bytes = std::fs::read(&path).unwrap_or_default();
-        // The columns the query names are the ones the lab read.
+        // The columns the exports name are the ones the lab read.
         let mapping = Mapping {
             event: event.to_string(),
             arrival: arrival.to_string(),
@@ -968,55 +979,87 @@ fn lateness_files() -> Vec<File> {
                 eprintln!("{zone} is not a zone the lab holds");
                 std::process::exit(1);
             };
-            let Ok(loaded) = read_with(&bytes, Some(mapping.clone()), zone) else {
-                eprintln!("could not read {path}");
-                std::process::exit(1);
-            };
-            let run = chrono::NaiveTime::from_hms_opt(hour, minute, 0).unwrap_or_default();
-            let source = Source {
-                table: "arrivals".to_string(),
-                event_time: event.to_string(),
-                arrival_time: arrival.to_string(),
-                value: value.map(str::to_string),
-                run,
-                zone,
+            let mut reader = LogReader::with(Some(mapping.clone()), zone).keeping_rows();
+            let loaded = match reader.feed(&bytes).and_then(|()| reader.finish()) {
+                Ok(loaded) => loaded,
+                Err(e) => {
+                    eprintln!("could not read {path}: {e}");
+                    std::process::exit(1);
+                }
             };
             let place = if zone.is_utc() {
                 String::new()
             } else {
                 format!("_{}", zone.name().replace('/', "_").to_ascii_lowercase())
             };
-            let name = format!(
-                "{}{place}_{hour:02}{minute:02}",
-                log.trim_end_matches(".csv")
-            );
-            let Ok(sql) = query(Dialect::DuckDb, &source) else {
-                eprintln!("no query for {name}");
-                std::process::exit(1);
-            };
-            files.push(File::new(format!("{name}.sql"), sql));
-            let Ok(spark) = query(Dialect::SparkSql, &source) else {
-                eprintln!("no Spark query for {name}");
-                std::process::exit(1);
-            };
-            files.push(File::new(format!("{name}.spark.sql"), spark));
-            let completeness = loaded.log.at_run_time(run);
-            let rows: Vec<serde_json::Value> = (0..=MAX_DAYS)
-                .map(|l| {
-                    let f = completeness.figures(Lateness::Days(l), Default::default());
-                    serde_json::json!({
-                        "allowed_lateness_days": l,
-                        "events_complete": f.complete.count,
-                        "events_total": f.total.count,
-                        "value_complete": value_text(f.complete.value),
-                        "value_total": value_text(f.total.value),
-                        "events_complete_pct": format!("{}.{:02}", f.count_bp / 100, f.count_bp % 100),
-                        "value_complete_pct": format!("{}.{:02}", f.value_bp / 100, f.value_bp % 100),
-                    })
-                })
-                .collect();
-            expected.push(serde_json::json!({"name": name, "csv": path, "rows": rows}));
+            cases.push(LogCase {
+                file,
+                name: format!(
+                    "{}{place}_{hour:02}{minute:02}",
+                    file.trim_end_matches(".csv")
+                ),
+                path: path.clone(),
+                mapping: mapping.clone(),
+                zone,
+                run: chrono::NaiveTime::from_hms_opt(hour, minute, 0).unwrap_or_default(),
+                loaded,
+            });
         }
+    }
+    cases
+}
+
+fn lateness_files() -> Vec<File> {
+    use partition_lab::engine::arrivals::value_text;
+    use partition_lab::engine::lateness::Lateness;
+    use partition_lab::export::drift::Dialect;
+    use partition_lab::export::lateness_sql::{query, Source, MAX_DAYS};
+    let mut files = Vec::new();
+    let mut expected = Vec::new();
+    for LogCase {
+        path,
+        mapping,
+        zone,
+        run,
+        name,
+        loaded,
+        ..
+    } in log_cases()
+    {
+        let source = Source {
+            table: "arrivals".to_string(),
+            event_time: mapping.event.clone(),
+            arrival_time: mapping.arrival.clone(),
+            value: mapping.value.clone(),
+            run,
+            zone,
+        };
+        let Ok(sql) = query(Dialect::DuckDb, &source) else {
+            eprintln!("no query for {name}");
+            std::process::exit(1);
+        };
+        files.push(File::new(format!("{name}.sql"), sql));
+        let Ok(spark) = query(Dialect::SparkSql, &source) else {
+            eprintln!("no Spark query for {name}");
+            std::process::exit(1);
+        };
+        files.push(File::new(format!("{name}.spark.sql"), spark));
+        let completeness = loaded.log.at_run_time(run);
+        let rows: Vec<serde_json::Value> = (0..=MAX_DAYS)
+            .map(|l| {
+                let f = completeness.figures(Lateness::Days(l), Default::default());
+                serde_json::json!({
+                    "allowed_lateness_days": l,
+                    "events_complete": f.complete.count,
+                    "events_total": f.total.count,
+                    "value_complete": value_text(f.complete.value),
+                    "value_total": value_text(f.total.value),
+                    "events_complete_pct": format!("{}.{:02}", f.count_bp / 100, f.count_bp % 100),
+                    "value_complete_pct": format!("{}.{:02}", f.value_bp / 100, f.value_bp % 100),
+                })
+            })
+            .collect();
+        expected.push(serde_json::json!({"name": name, "csv": path, "rows": rows}));
     }
     files.push(File::new(
         "expected.json",
@@ -1033,6 +1076,20 @@ fn lateness_files() -> Vec<File> {
 const BEAM_PROFILE_DAYS: [u32; 3] = [0, 1, 7];
 const BEAM_LOG_DAYS: [u32; 6] = [0, 1, 2, 3, 4, 14];
 
+/// The ids of the rows that miss their day at lateness `l`, by the
+/// engine's rule row by row; `after` is the count the page shows (the
+/// study's or the log's figures): they must be one number.
+fn late_ids(name: &str, l: u32, ids: Vec<String>, after: u64) -> serde_json::Value {
+    if u64::try_from(ids.len()).ok() != Some(after) {
+        eprintln!(
+            "{name}: {} rows miss their day at {l}, the page says {after}",
+            ids.len()
+        );
+        std::process::exit(1);
+    }
+    serde_json::json!(ids)
+}
+
 /// The lateness lab's Beam pipeline for every built-in profile (its month
 /// written as a CSV) and every test log, zone and run time, and the rows
 /// the lab says arrive after their day is final at each lateness.
@@ -1040,7 +1097,6 @@ fn beam_files() -> Vec<File> {
     use partition_lab::engine::lateness::{days_needed, Lateness};
     use partition_lab::engine::zone::Zone;
     use partition_lab::export::beam::{pipeline, Stream};
-    use partition_lab::labs::lateness::arrival_csv::{LogReader, Mapping};
     use partition_lab::labs::lateness::model::{august, draws, study, Profile};
     let mut files = Vec::new();
     let mut expected = Vec::new();
@@ -1077,17 +1133,8 @@ fn beam_files() -> Vec<File> {
                 .filter(|d| days_needed(d.event_time.date(), d.arrived_at) > l)
                 .map(|d| d.id())
                 .collect();
-            // The ids are the engine's rule row by row; the page's count is
-            // the study's: they must be one number.
             let after = the_study.figures(Lateness::Days(l)).after_final.count;
-            if u64::try_from(ids.len()).ok() != Some(after) {
-                eprintln!(
-                    "{name}: {} rows miss their day at {l}, the study says {after}",
-                    ids.len()
-                );
-                std::process::exit(1);
-            }
-            dropped.insert(l.to_string(), serde_json::json!(ids));
+            dropped.insert(l.to_string(), late_ids(name, l, ids, after));
         }
         expected.push(serde_json::json!({
             "name": name,
@@ -1098,93 +1145,53 @@ fn beam_files() -> Vec<File> {
             "dropped": dropped,
         }));
     }
-    for TestLog {
-        file: log,
-        event,
-        arrival,
-        value,
-        zones,
-        runs,
-    } in LOGS
+    for LogCase {
+        file,
+        path,
+        mapping,
+        zone,
+        run,
+        name,
+        loaded,
+    } in log_cases()
     {
-        let path = format!("tests/data/arrivals/{log}");
-        let bytes = std::fs::read(&path).unwrap_or_default();
-        let mapping = Mapping {
-            event: event.to_string(),
-            arrival: arrival.to_string(),
-            value: value.map(str::to_string),
-        };
-        for (zone, (hour, minute)) in zones
-            .iter()
-            .flat_map(|z| runs.iter().map(move |r| (*z, *r)))
-        {
-            let Ok(zone) = Zone::named(zone) else {
-                eprintln!("{zone} is not a zone the lab holds");
-                std::process::exit(1);
-            };
-            let mut reader = LogReader::with(Some(mapping.clone()), zone).keeping_rows();
-            let loaded = match reader.feed(&bytes).and_then(|()| reader.finish()) {
-                Ok(loaded) => loaded,
-                Err(e) => {
-                    eprintln!("could not read {path}: {e}");
-                    std::process::exit(1);
-                }
-            };
-            // In UTC no clock changes: one run time is enough of the long log.
-            if zone.is_utc() && log == "clock_changes.csv" && (hour, minute) != (2, 0) {
-                continue;
-            }
-            let run = chrono::NaiveTime::from_hms_opt(hour, minute, 0).unwrap_or_default();
-            let place = if zone.is_utc() {
-                String::new()
-            } else {
-                format!("_{}", zone.name().replace('/', "_").to_ascii_lowercase())
-            };
-            let name = format!(
-                "{}{place}_{hour:02}{minute:02}",
-                log.trim_end_matches(".csv")
-            );
-            let stream = Stream {
-                event_time: event.to_string(),
-                arrival_time: arrival.to_string(),
-                value: value.map(str::to_string),
-                id: None,
-                run,
-                zone,
-                lateness: Lateness::Days(1),
-            };
-            files.push(File::new(format!("{name}.py"), pipeline(&stream)));
-            let completeness = loaded.log.at_run_time(run);
-            let mut dropped = serde_json::Map::new();
-            for l in BEAM_LOG_DAYS {
-                let lines: Vec<String> = loaded
-                    .kept
-                    .iter()
-                    .filter(|row| loaded.log.needed(row, run) > l)
-                    .map(|row| row.line.to_string())
-                    .collect();
-                let after = completeness
-                    .figures(Lateness::Days(l), Default::default())
-                    .after_final
-                    .count;
-                if u64::try_from(lines.len()).ok() != Some(after) {
-                    eprintln!(
-                        "{name}: {} rows miss their day at {l}, the figures say {after}",
-                        lines.len()
-                    );
-                    std::process::exit(1);
-                }
-                dropped.insert(l.to_string(), serde_json::json!(lines));
-            }
-            expected.push(serde_json::json!({
-                "name": name,
-                "csv": path,
-                "script": format!("{name}.py"),
-                "read": loaded.kept.len(),
-                "left_out": loaded.rows.saturating_sub(loaded.used()),
-                "dropped": dropped,
-            }));
+        // In UTC no clock changes: one run time is enough of the long log.
+        if zone.is_utc() && file == "clock_changes.csv" && run != utc_run {
+            continue;
         }
+        let stream = Stream {
+            event_time: mapping.event.clone(),
+            arrival_time: mapping.arrival.clone(),
+            value: mapping.value.clone(),
+            id: None,
+            run,
+            zone,
+            lateness: Lateness::Days(1),
+        };
+        files.push(File::new(format!("{name}.py"), pipeline(&stream)));
+        let completeness = loaded.log.at_run_time(run);
+        let mut dropped = serde_json::Map::new();
+        for l in BEAM_LOG_DAYS {
+            let lines: Vec<String> = loaded
+                .kept
+                .iter()
+                .filter(|row| loaded.log.needed(row, run) > l)
+                .map(|row| row.line.to_string())
+                .collect();
+            let after = completeness
+                .figures(Lateness::Days(l), Default::default())
+                .after_final
+                .count;
+            dropped.insert(l.to_string(), late_ids(&name, l, lines, after));
+        }
+        expected.push(serde_json::json!({
+            "name": name,
+            "csv": path,
+            "script": format!("{name}.py"),
+            "read": loaded.kept.len(),
+            "left_out": loaded.rows.saturating_sub(loaded.used()),
+            "dropped": dropped,
+        }));
     }
     files.push(File::new(
         "expected.json",
