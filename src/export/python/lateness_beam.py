@@ -75,12 +75,16 @@ def rows(path):
                 names = [n.strip().lower() for n in record]
                 if all(not n for n in names):
                     continue
-                header = {n: i for i, n in enumerate(names)}
+                # A name the header has twice: the first, as the lab reads it.
+                header = {}
+                for i, n in enumerate(names):
+                    header.setdefault(n, i)
                 missing = [c for c in COLUMNS.values() if c and c.lower() not in header]
                 if missing:
                     sys.exit(f"{path}: no column {missing[0]!r} in the header row")
                 continue
-            if len(record) == 1 and not record[0].strip():
+            # A blank line is no row (the csv module reads it as no fields).
+            if not record or (len(record) == 1 and not record[0].strip()):
                 continue
             field = lambda name: (
                 record[header[name.lower()]].strip() if header[name.lower()] < len(record) else ""
