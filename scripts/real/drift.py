@@ -31,7 +31,11 @@ def main():
         print(f"drift query: the lab expects {len(expected)} drifting partition(s), DuckDB returned {len(rows)}: "
               "nothing to compare")
         sys.exit(1)
-    pence = lambda v: int((Decimal(v) * 100).to_integral_value())
+    # Exactly, as decimals: a float sum would be off by a fraction of a penny.
+    def pence(v):
+        if not isinstance(v, Decimal) or (v * 100) % 1:
+            raise SystemExit(f"drift query: {v!r} is not a decimal amount of pounds")
+        return int(v * 100)
     got = [{"dt": str(dt), "stored": pence(s), "recomputed": pence(r), "drift": pence(d)} for dt, s, r, d in rows]
     if got != expected:
         print("DuckDB drift query disagrees with the lab:")

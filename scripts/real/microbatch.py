@@ -10,6 +10,7 @@ import os
 import shlex
 import subprocess
 import sys
+from decimal import Decimal
 
 import duckdb
 
@@ -75,7 +76,9 @@ def main():
                 continue   # withdrawn, outside the plan: keeps its old rows, as the lab says
             if truth and n != truth["rows"]:
                 wrong.append(f"{dt}: {n} rows after the rebuild, the lab has {truth['rows']}")
-            if fresh and truth and round(total * 100) != truth["pence"]:
+            # Exactly, as a decimal: a float total would be off by a fraction
+            # of a penny, and rounding it here would hide that.
+            if fresh and truth and (not isinstance(total, Decimal) or total * 100 != truth["pence"]):
                 wrong.append(f"{dt}: rebuilt total {total}, the lab's fixed total {truth['pence'] / 100}")
     print(f"dbt microbatch: {len(expected['plans'])} plan range(s) run, {emptied_total[0]} withdrawn day(s) emptied, {len(wrong)} disagreement(s)")
     for line in wrong[:20]:

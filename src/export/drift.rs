@@ -18,10 +18,13 @@ pub enum Dialect {
 }
 
 impl Dialect {
-    fn half_even(self) -> &'static str {
+    /// `amount` converted to pounds, half to even, as a decimal. DuckDB
+    /// before 2.0 gives `round_even` of a decimal product a DOUBLE, so
+    /// its result is cast back: money never becomes a float.
+    pub fn half_even_pounds(self, amount: &str) -> String {
         match self {
-            Dialect::DuckDb => "round_even",
-            Dialect::SparkSql => "bround",
+            Dialect::DuckDb => format!("cast(round_even({amount}, 2) as decimal(18, 2))"),
+            Dialect::SparkSql => format!("bround({amount}, 2)"),
         }
     }
 
@@ -37,9 +40,9 @@ impl Dialect {
 /// amounts) and `fx` (a rate per currency and day), from `from` on.
 pub fn query(dialect: Dialect, silver: &str, bronze: &str, fx: &str, from: Day) -> String {
     let (silver, bronze, fx) = (quoted(silver), quoted(bronze), quoted(fx));
-    let round = dialect.half_even();
+    let fixed = dialect.half_even_pounds("src.amount * coalesce(rate.gbp_per_unit, 1)");
     format!(
-        "-- {}: stored totals against the source converted again, row by row,\n-- with the fixed logic (full-precision rate, half-to-even to the penny).\n-- Start well before the suspected deploy: the first row is where the damage begins.\nwith converted as (\n  select held.dt,\n         held.amount_gbp                                           as kept,\n         {round}(src.amount * coalesce(rate.gbp_per_unit, 1), 2)   as fixed\n  from {silver} as held\n  join {bronze} as src on src.order_id = held.order_id\n  left join {fx} as rate on rate.currency = src.currency and rate.dt = src.dt\n  where held.dt >= date '{from}'\n)\nselect dt,\n       sum(kept)                    as stored,\n       sum(fixed)                   as recomputed,\n       abs(sum(kept) - sum(fixed))  as drift\nfrom converted\ngroup by dt\nhaving abs(sum(kept) - sum(fixed)) > 0.01\norder by dt\n",
+        "-- {}: stored totals against the source converted again, row by row,\n-- with the fixed logic (full-precision rate, half-to-even to the penny).\n-- Start well before the suspected deploy: the first row is where the damage begins.\nwith converted as (\n  select held.dt,\n         held.amount_gbp                                           as kept,\n         {fixed} as fixed\n  from {silver} as held\n  join {bronze} as src on src.order_id = held.order_id\n  left join {fx} as rate on rate.currency = src.currency and rate.dt = src.dt\n  where held.dt >= date '{from}'\n)\nselect dt,\n       sum(kept)                    as stored,\n       sum(fixed)                   as recomputed,\n       abs(sum(kept) - sum(fixed))  as drift\nfrom converted\ngroup by dt\nhaving abs(sum(kept) - sum(fixed)) > 0.01\norder by dt\n",
         dialect.name()
     )
 }

@@ -7,12 +7,13 @@
 //! fixed totals.
 
 use crate::engine::calendar::Day;
-use crate::export::{File, SQLMESH_VERSIONS};
+use crate::export::{drift::Dialect, File, SQLMESH_VERSIONS};
 
 /// The project's models: silver by day with the fixed conversion, gold by
 /// day from silver, from `first` to `last` (the days that exist: tonight's
 /// partition is the daily run's).
 pub fn models(first: Day, last: Day) -> Vec<File> {
+    let fixed = Dialect::DuckDb.half_even_pounds("o.amount * COALESCE(fx.gbp_per_unit, 1)");
     vec![
         File::new(
             "models/silver_orders.sql",
@@ -22,9 +23,9 @@ pub fn models(first: Day, last: Day) -> Vec<File> {
                  -- missing ones, and a restatement runs its days again.\n\
                  MODEL (\n  name shop.silver_orders,\n  kind INCREMENTAL_BY_TIME_RANGE (time_column dt),\n  \
                  start '{first}',\n  end '{last}',\n  cron '@daily',\n  grain (order_id)\n);\n\n\
-                 -- ROUND_EVEN gives a DOUBLE on DuckDB: cast back, so money stays decimal.\n\
+                 -- round_even gives a DOUBLE on DuckDB before 2.0: cast back, so money stays decimal.\n\
                  SELECT o.order_id, o.dt, o.currency, o.amount,\n       \
-                 CAST(ROUND_EVEN(o.amount * COALESCE(fx.gbp_per_unit, 1), 2) AS DECIMAL(18, 2)) AS amount_gbp\n\
+                 {fixed} AS amount_gbp\n\
                  FROM raw.bronze_orders AS o\n\
                  LEFT JOIN raw.fx_rates AS fx ON fx.currency = o.currency AND fx.dt = o.dt\n\
                  WHERE o.dt BETWEEN @start_ds AND @end_ds\n"
@@ -98,7 +99,7 @@ mod tests {
         );
         assert!(text.contains("start '2026-08-01',\n  end '2026-08-14',"));
         assert!(text.contains(
-            "CAST(ROUND_EVEN(o.amount * COALESCE(fx.gbp_per_unit, 1), 2) AS DECIMAL(18, 2))"
+            "cast(round_even(o.amount * COALESCE(fx.gbp_per_unit, 1), 2) as decimal(18, 2)) AS amount_gbp"
         ));
     }
 }
