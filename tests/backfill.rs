@@ -241,6 +241,15 @@ fn generated_commands_match_the_plan_for_every_choice() {
         assert!(cmds["SQLMesh"].contains(&format!(
             "--restate-model shop.silver_orders \\\n  --start {start} --end 2026-08-13"
         )));
+        // Dagster launches the plan's partitions as one range it includes
+        // (check-real proves it), with the pool's limit at the source's.
+        assert!(cmds["Dagster"].ends_with(&format!(
+            "--assets silver_orders,gold_daily_totals \\\n  --partition-range {start}...2026-08-13"
+        )));
+        assert!(cmds["Dagster"].contains(&format!(
+            "dagster instance concurrency set source {}\n",
+            plan.pool
+        )));
         assert!(
             !cmds
                 .iter()

@@ -270,3 +270,39 @@ fn the_beam_pipeline_parses() {
     }
     check(&pieces);
 }
+
+/// The backfill lab's Dagster definitions, and the page's block without its
+/// shell lines, for every plan start, number at once and markers.
+#[test]
+fn the_dagster_definitions_parse() {
+    use partition_lab::labs::backfill::case::{Case, Choices, Concurrency, PlanStart};
+    use partition_lab::labs::backfill::commands::commands;
+    let case = Case::new();
+    let mut pieces = Vec::new();
+    for from in PlanStart::ALL {
+        for concurrency in [Concurrency::One, Concurrency::Four, Concurrency::Twelve] {
+            for markers in [true, false] {
+                let plan = case.plan(&Choices {
+                    from,
+                    concurrency,
+                    markers,
+                    ..Choices::default()
+                });
+                let shown = commands(&plan)
+                    .into_iter()
+                    .find(|c| c.title == "Dagster")
+                    .expect("the backfill lab offers Dagster")
+                    .code;
+                // The file is the block up to its first shell command.
+                let file = shown
+                    .split("\n# The source pool's limit")
+                    .next()
+                    .unwrap_or_default()
+                    .to_string();
+                assert!(file.contains("defs = Definitions("), "{file}");
+                pieces.push((format!("Dagster {from:?} {concurrency:?} {markers}"), file));
+            }
+        }
+    }
+    check(&pieces);
+}

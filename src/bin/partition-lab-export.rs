@@ -22,6 +22,9 @@
 //! - `lateness/`: the lateness lab's "your data" query for DuckDB, for each
 //!   test log in `tests/data/arrivals` and a few run times, and
 //!   `expected.json`, the lab's completeness for each;
+//! - `dagster/`, `dagster-withdrawn/`: the backfill lab's pipeline as
+//!   Dagster partitioned assets, each plan start's launch as the page
+//!   shows it and the days it rebuilds, with every day's fixed total.
 //! - `sqlmesh/`: the backfill lab's pipeline as a SQLMesh project, each
 //!   plan's restatement command, and the days it rebuilds with the lab's
 //!   fixed totals;
@@ -518,6 +521,44 @@ fn sqlmesh_files() -> Vec<File> {
         let dates: Vec<String> = plan.dates().iter().map(ToString::to_string).collect();
         plans.insert(command.to_string(), serde_json::json!(dates));
     }
+    files.push(plans_and_truth(&case, plans));
+    files
+}
+
+/// The backfill lab's pipeline as a Dagster project, each plan start's
+/// launch as the page shows it (and one partition's), the days each
+/// rebuilds, every day's fixed total; with the Sunday withdrawn, its orders
+/// as they were, for a rebuild to remove.
+fn dagster_files(sunday: Sunday) -> Vec<File> {
+    use partition_lab::labs::backfill::case::last_existing;
+    use partition_lab::labs::backfill::commands::{commands, dagster_project, Command};
+    let case = Case::of(sunday);
+    let mut files = dagster_project(&case);
+    let mut plans = serde_json::Map::new();
+    for from in PlanStart::ALL {
+        let plan = case.plan(&Choices {
+            from,
+            sunday,
+            ..Choices::default()
+        });
+        let shown = commands(&plan)
+            .into_iter()
+            .find(|c: &Command| c.title == "Dagster")
+            .map(|c| c.code)
+            .unwrap_or_default();
+        let Some(command) = shown.rfind("dg launch").and_then(|at| shown.get(at..)) else {
+            eprintln!("no Dagster launch for the plan from {}", plan.first);
+            std::process::exit(1);
+        };
+        let dates: Vec<String> = plan.dates().iter().map(ToString::to_string).collect();
+        plans.insert(command.to_string(), serde_json::json!(dates));
+    }
+    // One partition, as the page's launch reads when a plan is one day.
+    let day = last_existing();
+    plans.insert(
+        partition_lab::export::dagster::launch(day, day),
+        serde_json::json!([day.to_string()]),
+    );
     files.push(plans_and_truth(&case, plans));
     files
 }
@@ -1227,6 +1268,8 @@ fn main() {
         ("lateness", lateness_files()),
         ("lateness-beam", beam_files()),
         ("sqlmesh", sqlmesh_files()),
+        ("dagster", dagster_files(Sunday::Delivered)),
+        ("dagster-withdrawn", dagster_files(Sunday::Withdrawn)),
     ] {
         if let Err(e) = write(&root.join(dir), &files) {
             eprintln!("could not write {dir}: {e}");

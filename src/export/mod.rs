@@ -1,5 +1,5 @@
 //! The bridge to real tools: what the lab's pipelines and plans are in
-//! dbt, Spark, Airflow and DuckDB, generated from the engine's own inputs
+//! dbt, Spark, Airflow, DuckDB, SQLMesh, Dagster and Beam, generated from the engine's own inputs
 //! (a pipeline's configuration, a script, a backfill plan), never from a
 //! fixed template. Each generator names the versions it is proven on:
 //! `scripts/check-real` runs its output on those tools in CI and compares
@@ -8,6 +8,7 @@
 pub mod airflow;
 pub mod beam;
 pub mod bundle;
+pub mod dagster;
 pub mod dbt;
 pub mod drift;
 pub mod lateness_sql;
@@ -49,6 +50,11 @@ macro_rules! sqlmesh {
         "0.236"
     };
 }
+macro_rules! dagster {
+    () => {
+        "1.13"
+    };
+}
 macro_rules! airflow {
     () => {
         "3.3"
@@ -69,6 +75,7 @@ pub const AIRFLOW_VERSIONS: &str = concat!("Apache Airflow ", airflow!());
 pub const BEAM_VERSIONS: &str = concat!("Apache Beam ", beam!(), " (Python SDK, DirectRunner)");
 pub const BEAM_RELEASE: &str = beam!();
 pub const SQLMESH_VERSIONS: &str = concat!("SQLMesh ", sqlmesh!(), " on DuckDB");
+pub const DAGSTER_VERSIONS: &str = concat!("Dagster ", dagster!(), " on DuckDB");
 pub const DUCKDB_VERSIONS: &str = "DuckDB 1.4 or later";
 
 /// The pip requirements of each tool, as a README tells a reader to install them.
@@ -83,17 +90,27 @@ pub const SPARK_PIP: &str = concat!("\"pyspark==", pyspark!(), ".*\"");
 pub const AIRFLOW_PIP: &str = concat!("\"apache-airflow==", airflow!(), ".*\"");
 pub const BEAM_PIP: &str = concat!("\"apache-beam==", beam!(), ".*\"");
 pub const SQLMESH_PIP: &str = concat!("\"sqlmesh==", sqlmesh!(), ".*\"");
+// dagster-duckdb's own numbers (0.29 for 1.13) follow dagster's: pip
+// picks the one that fits.
+pub const DAGSTER_PIP: &str = concat!(
+    "\"dagster==",
+    dagster!(),
+    ".*\" \"dagster-dg-cli==",
+    dagster!(),
+    ".*\" dagster-duckdb"
+);
 
 /// What `scripts/check-real` installs: one line per virtual environment,
 /// its name and then its pins.
 pub fn pins() -> String {
     format!(
-        "data {} duckdb {}\nairflow {}\nbeam {}\nsqlmesh {} duckdb\n",
+        "data {} duckdb {}\nairflow {}\nbeam {}\nsqlmesh {} duckdb\ndagster {}\n",
         DBT_PIP.replace('"', ""),
         SPARK_PIP.replace('"', ""),
         AIRFLOW_PIP.replace('"', ""),
         BEAM_PIP.replace('"', ""),
-        SQLMESH_PIP.replace('"', "")
+        SQLMESH_PIP.replace('"', ""),
+        DAGSTER_PIP.replace('"', "")
     )
 }
 

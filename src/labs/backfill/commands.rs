@@ -1,12 +1,12 @@
 //! What the plan is in real tools, generated from the plan: the drift
 //! query (DuckDB), the Airflow 3 backfill, the dbt microbatch rebuild, a
-//! SQLMesh restatement, a plain loop and a Spark job, each with the
+//! SQLMesh restatement, a Dagster launch, a plain loop and a Spark job, each with the
 //! versions it is written for.
 
 use crate::engine::calendar::shift;
 use crate::export::{
-    airflow, dbt, drift, sqlmesh, File, AIRFLOW_VERSIONS, DBT_PIP, DBT_VERSIONS, SPARK_VERSIONS,
-    SQLMESH_VERSIONS,
+    airflow, dagster, dbt, drift, sqlmesh, File, AIRFLOW_VERSIONS, DAGSTER_VERSIONS, DBT_PIP,
+    DBT_VERSIONS, SPARK_VERSIONS, SQLMESH_VERSIONS,
 };
 use crate::labs::backfill::run::BackfillPlan;
 
@@ -139,6 +139,11 @@ pub fn commands(plan: &BackfillPlan) -> Vec<Command> {
             code: sqlmesh::shown(plan.first, plan.last, aug(1), last_existing()),
         },
         Command {
+            title: "Dagster",
+            versions: DAGSTER_VERSIONS,
+            code: dagster::shown(&dagster_plan(plan), aug(1)),
+        },
+        Command {
             title: "Plain loop",
             versions: "Python 3",
             code: plain_loop(plan),
@@ -149,6 +154,28 @@ pub fn commands(plan: &BackfillPlan) -> Vec<Command> {
             code: spark(plan),
         },
     ]
+}
+
+/// The plan as Dagster launches it.
+pub fn dagster_plan(plan: &BackfillPlan) -> dagster::Plan {
+    dagster::Plan {
+        first: plan.first,
+        last: plan.last,
+        at_once: plan.slots(),
+        pool: plan.pool,
+        markers: plan.markers,
+    }
+}
+
+/// The pipeline as a Dagster project on DuckDB: its definitions, bronze
+/// and the rates as CSV for the raw tables it reads (and, with the Sunday
+/// withdrawn, its orders as they were before).
+pub fn dagster_project(case: &Case) -> Vec<File> {
+    let mut files = vec![dagster::definitions(aug(1))];
+    files.extend(drift_project(case).into_iter().filter(|f| {
+        ["bronze_orders.csv", "fx_rates.csv", "withdrawn_orders.csv"].contains(&f.path.as_str())
+    }));
+    files
 }
 
 /// The days the lab's rates cover.
