@@ -15,24 +15,7 @@ import tempfile
 from decimal import Decimal
 
 import duckdb
-
-
-def load(bronze_sign):
-    """The raw tables; bronze's amounts times `bronze_sign` (-1 spoils every
-    day, so a day rebuilt from the true rows is told from one left alone)."""
-    con = duckdb.connect("warehouse.duckdb")
-    con.execute("create schema if not exists raw")
-    con.execute(
-        "create or replace table raw.bronze_orders as select order_id, cast(dt as date) as dt, "
-        f"cast(amount as decimal(18,2)) * {bronze_sign} as amount, currency "
-        "from read_csv('bronze_orders.csv', header = true, all_varchar = true)"
-    )
-    con.execute(
-        "create or replace table raw.fx_rates as select currency, cast(dt as date) as dt, "
-        "cast(gbp_per_unit as decimal(18,6)) as gbp_per_unit "
-        "from read_csv('fx_rates.csv', header = true, all_varchar = true)"
-    )
-    con.close()
+from raw_tables import load
 
 
 def days(table, value):
