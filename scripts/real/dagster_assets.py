@@ -10,18 +10,15 @@ usage: dagster_assets.py <folder written by partition-lab-export>/dagster <dg ex
 """
 import datetime
 import importlib.util
-import json
 import os
 import shlex
 import shutil
-import subprocess
 import sys
-import tempfile
 import warnings
 from decimal import Decimal
 
 import duckdb
-from raw_tables import load
+from raw_tables import load, runner, working_copy
 
 
 def days(table, value):
@@ -63,24 +60,13 @@ def dates_checked(definitions, days_):
 
 def main():
     folder, dg = os.path.abspath(sys.argv[1]), sys.argv[2]
-    with open(os.path.join(folder, "expected.json")) as f:
-        expected = json.load(f)
-    if not expected["plans"] or not all(expected["plans"].values()) or not expected["truth"]:
-        print("Dagster: no plan, a plan of no days or no truth: nothing to compare")
-        sys.exit(1)
-    work = tempfile.mkdtemp(prefix="dagster-")
-    shutil.copytree(folder, work, dirs_exist_ok=True)
-    os.chdir(work)
+    work, expected = working_copy(folder, "Dagster")
     # An instance of its own: no daemon, nothing from the user's.
     os.environ["DAGSTER_HOME"] = os.path.join(work, "home")
     os.makedirs(os.environ["DAGSTER_HOME"])
     open(os.path.join(os.environ["DAGSTER_HOME"], "dagster.yaml"), "w").close()
 
-    def run(args):
-        done = subprocess.run([dg, *args], capture_output=True, text=True, stdin=subprocess.DEVNULL)
-        if done.returncode != 0:
-            print(f"Dagster: `dg {' '.join(args)}` failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
-            sys.exit(1)
+    run = runner("Dagster", dg)
 
     failed = 0
     wrong = dates_checked(os.path.join(work, "definitions.py"), sorted(expected["truth"]))

@@ -5,17 +5,13 @@ lab's fixed totals, and leave every other day as it was.
 
 usage: sqlmesh.py <folder written by partition-lab-export>/sqlmesh <sqlmesh executable>
 """
-import json
 import os
 import shlex
-import shutil
-import subprocess
 import sys
-import tempfile
 from decimal import Decimal
 
 import duckdb
-from raw_tables import load
+from raw_tables import load, runner, working_copy
 
 
 def days(table, value):
@@ -29,20 +25,8 @@ def days(table, value):
 
 def main():
     folder, sqlmesh = os.path.abspath(sys.argv[1]), sys.argv[2]
-    with open(os.path.join(folder, "expected.json")) as f:
-        expected = json.load(f)
-    if not expected["plans"] or not all(expected["plans"].values()) or not expected["truth"]:
-        print("SQLMesh: no plan, a plan of no days or no truth: nothing to compare")
-        sys.exit(1)
-    work = tempfile.mkdtemp(prefix="sqlmesh-")
-    shutil.copytree(folder, work, dirs_exist_ok=True)
-    os.chdir(work)
-
-    def run(args):
-        done = subprocess.run([sqlmesh, *args], capture_output=True, text=True, stdin=subprocess.DEVNULL)
-        if done.returncode != 0:
-            print(f"SQLMesh: `sqlmesh {' '.join(args)}` failed:\n{done.stdout[-2000:]}\n{done.stderr[-2000:]}")
-            sys.exit(1)
+    work, expected = working_copy(folder, "SQLMesh")
+    run = runner("SQLMesh", sqlmesh)
 
     load(-1)
     run(["plan", "--auto-apply", "--no-prompts"])

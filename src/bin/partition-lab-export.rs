@@ -495,32 +495,9 @@ fn backfill_spark_files(sunday: Sunday) -> Vec<File> {
 /// project's bronze and rates, each plan start's restatement command as the
 /// page shows it, and the days it rebuilds with every day's fixed total.
 fn sqlmesh_files() -> Vec<File> {
-    use partition_lab::labs::backfill::commands::{sqlmesh_project, Command};
     let case = Case::of(Sunday::Delivered);
-    let mut files = sqlmesh_project(&case);
-    let mut plans = serde_json::Map::new();
-    for from in PlanStart::ALL {
-        let choices = Choices {
-            from,
-            concurrency: Concurrency::Four,
-            markers: true,
-            sunday: Sunday::Delivered,
-            writer: Default::default(),
-        };
-        let plan = case.plan(&choices);
-        // The command exactly as the page's SQLMesh block ends with it.
-        let shown = partition_lab::labs::backfill::commands::commands(&plan)
-            .into_iter()
-            .find(|c: &Command| c.title == "SQLMesh")
-            .map(|c| c.code)
-            .unwrap_or_default();
-        let Some(command) = shown.find("sqlmesh plan").and_then(|at| shown.get(at..)) else {
-            eprintln!("no SQLMesh command for the plan from {}", plan.first);
-            std::process::exit(1);
-        };
-        let dates: Vec<String> = plan.dates().iter().map(ToString::to_string).collect();
-        plans.insert(command.to_string(), serde_json::json!(dates));
-    }
+    let mut files = partition_lab::labs::backfill::commands::sqlmesh_project(&case);
+    let plans = shown_plans(&case, Sunday::Delivered, "SQLMesh", "sqlmesh plan");
     files.push(plans_and_truth(&case, plans));
     files
 }
@@ -531,28 +508,9 @@ fn sqlmesh_files() -> Vec<File> {
 /// as they were, for a rebuild to remove.
 fn dagster_files(sunday: Sunday) -> Vec<File> {
     use partition_lab::labs::backfill::case::last_existing;
-    use partition_lab::labs::backfill::commands::{commands, dagster_project, Command};
     let case = Case::of(sunday);
-    let mut files = dagster_project(&case);
-    let mut plans = serde_json::Map::new();
-    for from in PlanStart::ALL {
-        let plan = case.plan(&Choices {
-            from,
-            sunday,
-            ..Choices::default()
-        });
-        let shown = commands(&plan)
-            .into_iter()
-            .find(|c: &Command| c.title == "Dagster")
-            .map(|c| c.code)
-            .unwrap_or_default();
-        let Some(command) = shown.rfind("dg launch").and_then(|at| shown.get(at..)) else {
-            eprintln!("no Dagster launch for the plan from {}", plan.first);
-            std::process::exit(1);
-        };
-        let dates: Vec<String> = plan.dates().iter().map(ToString::to_string).collect();
-        plans.insert(command.to_string(), serde_json::json!(dates));
-    }
+    let mut files = partition_lab::labs::backfill::commands::dagster_project(&case);
+    let mut plans = shown_plans(&case, sunday, "Dagster", "dg launch");
     // One partition, as the page's launch reads when a plan is one day.
     let day = last_existing();
     plans.insert(
@@ -561,6 +519,39 @@ fn dagster_files(sunday: Sunday) -> Vec<File> {
     );
     files.push(plans_and_truth(&case, plans));
     files
+}
+
+/// For each plan start (four at once, markers on), the command the page's
+/// `title` block ends with, from its last `starts` on, and the plan's days.
+fn shown_plans(
+    case: &Case,
+    sunday: Sunday,
+    title: &str,
+    starts: &str,
+) -> serde_json::Map<String, serde_json::Value> {
+    use partition_lab::labs::backfill::commands::commands;
+    let mut plans = serde_json::Map::new();
+    for from in PlanStart::ALL {
+        let plan = case.plan(&Choices {
+            from,
+            concurrency: Concurrency::Four,
+            markers: true,
+            sunday,
+            writer: Default::default(),
+        });
+        let shown = commands(&plan)
+            .into_iter()
+            .find(|c| c.title == title)
+            .map(|c| c.code)
+            .unwrap_or_default();
+        let Some(command) = shown.rfind(starts).and_then(|at| shown.get(at..)) else {
+            eprintln!("no {title} command for the plan from {}", plan.first);
+            std::process::exit(1);
+        };
+        let dates: Vec<String> = plan.dates().iter().map(ToString::to_string).collect();
+        plans.insert(command.to_string(), serde_json::json!(dates));
+    }
+    plans
 }
 
 /// Scenarios 4 and 5: passing and failing backfill designs built as the
