@@ -1122,51 +1122,94 @@ fn late_ids(name: &str, l: u32, ids: Vec<String>, after: u64) -> serde_json::Val
     serde_json::json!(ids)
 }
 
+/// The ids of a profile's August orders that miss their day at lateness
+/// `l`, checked against the count the page shows.
+fn profile_late_ids(
+    profile: partition_lab::labs::lateness::model::Profile,
+    month: &[partition_lab::engine::generate::OrderDraw],
+    l: u32,
+) -> serde_json::Value {
+    use partition_lab::engine::lateness::{days_needed, Lateness};
+    use partition_lab::labs::lateness::model::{august, study};
+    use partition_lab::vocabulary::Choice;
+    let ids: Vec<String> = month
+        .iter()
+        .filter(|d| (august(1)..=august(31)).contains(&d.event_time.date()))
+        .filter(|d| days_needed(d.event_time.date(), d.arrived_at) > l)
+        .map(|d| d.id())
+        .collect();
+    let after = study(profile).figures(Lateness::Days(l)).after_final.count;
+    late_ids(profile.file(), l, ids, after)
+}
+
+/// The allowed lateness each SQLMesh lookback is checked at (`None`: never
+/// final, a FULL model): one model each, all run together over a month.
+const LOOKBACK_DAYS: [Option<u32>; 4] = [Some(0), Some(2), Some(7), None];
+
+/// A lookback case's name in the check: its model is `shop.orders_<key>`.
+fn lookback_key(l: Option<u32>) -> String {
+    l.map_or_else(|| "never".to_string(), |l| format!("l{l}"))
+}
+
+/// The lateness lab's lookback as SQLMesh models over every built-in
+/// profile's month (the CSVs the Beam check replays), and the orders each
+/// must never book.
+fn lookback_files() -> Vec<File> {
+    use partition_lab::engine::lateness::Lateness;
+    use partition_lab::export::sqlmesh::{config, lookback_model};
+    use partition_lab::labs::lateness::model::{august, draws, Profile};
+    let mut files = vec![config()];
+    for l in LOOKBACK_DAYS {
+        let key = lookback_key(l);
+        let lateness = l.map_or(Lateness::Never, Lateness::Days);
+        files.push(File::new(
+            format!("models/orders_{key}.sql"),
+            lookback_model(&format!("shop.orders_{key}"), august(1), lateness),
+        ));
+    }
+    let mut expected = Vec::new();
+    for &profile in Profile::ALL.iter().filter(|p| **p != Profile::Yours) {
+        let month = draws(profile);
+        let mut dropped = serde_json::Map::new();
+        for l in LOOKBACK_DAYS {
+            let ids = match l {
+                Some(l) => profile_late_ids(profile, &month, l),
+                None => serde_json::json!([]),
+            };
+            dropped.insert(lookback_key(l), ids);
+        }
+        expected.push(serde_json::json!({
+            "name": profile.file(),
+            "csv": format!("../lateness-beam/{}.csv", profile.file()),
+            "dropped": dropped,
+        }));
+    }
+    files.push(File::new(
+        "expected.json",
+        serde_json::to_string_pretty(&expected).unwrap_or_default(),
+    ));
+    files
+}
+
 /// The lateness lab's Beam pipeline for every built-in profile (its month
 /// written as a CSV) and every test log, zone and run time, and the rows
 /// the lab says arrive after their day is final at each lateness.
 fn beam_files() -> Vec<File> {
-    use partition_lab::engine::lateness::{days_needed, Lateness};
-    use partition_lab::engine::zone::Zone;
-    use partition_lab::export::beam::{pipeline, Stream};
-    use partition_lab::labs::lateness::model::{august, draws, study, Profile};
+    use partition_lab::engine::lateness::Lateness;
+    use partition_lab::export::beam::{month_csv, pipeline, Stream};
+    use partition_lab::labs::lateness::model::{draws, Profile};
     let mut files = Vec::new();
     let mut expected = Vec::new();
     let utc_run = chrono::NaiveTime::from_hms_opt(2, 0, 0).unwrap_or_default();
     for &profile in Profile::ALL.iter().filter(|p| **p != Profile::Yours) {
         let month = draws(profile);
         let name = profile.file();
-        let mut csv = String::from("order_id,event_time,arrival_time\n");
-        for d in &month {
-            csv.push_str(&format!(
-                "{},{},{}\n",
-                d.id(),
-                d.event_time.format("%Y-%m-%dT%H:%M:%SZ"),
-                d.arrived_at.format("%Y-%m-%dT%H:%M:%SZ")
-            ));
-        }
-        files.push(File::new(format!("{name}.csv"), csv));
-        let stream = Stream {
-            event_time: "event_time".to_string(),
-            arrival_time: "arrival_time".to_string(),
-            value: None,
-            id: Some("order_id".to_string()),
-            run: utc_run,
-            zone: Zone::UTC,
-            lateness: Lateness::Days(1),
-        };
+        files.push(File::new(format!("{name}.csv"), month_csv(&month)));
+        let stream = Stream::month(Lateness::Days(1));
         files.push(File::new(format!("{name}.py"), pipeline(&stream)));
-        let the_study = study(profile);
         let mut dropped = serde_json::Map::new();
         for l in BEAM_PROFILE_DAYS {
-            let ids: Vec<String> = month
-                .iter()
-                .filter(|d| (august(1)..=august(31)).contains(&d.event_time.date()))
-                .filter(|d| days_needed(d.event_time.date(), d.arrived_at) > l)
-                .map(|d| d.id())
-                .collect();
-            let after = the_study.figures(Lateness::Days(l)).after_final.count;
-            dropped.insert(l.to_string(), late_ids(name, l, ids, after));
+            dropped.insert(l.to_string(), profile_late_ids(profile, &month, l));
         }
         expected.push(serde_json::json!({
             "name": name,
@@ -1258,6 +1301,7 @@ fn main() {
         ("airflow", airflow_files()),
         ("lateness", lateness_files()),
         ("lateness-beam", beam_files()),
+        ("lateness-sqlmesh", lookback_files()),
         ("sqlmesh", sqlmesh_files()),
         ("dagster", dagster_files(Sunday::Delivered)),
         ("dagster-withdrawn", dagster_files(Sunday::Withdrawn)),

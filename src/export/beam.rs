@@ -12,8 +12,10 @@
 //! watermark is past its window's end plus the allowed lateness, so the
 //! run on d+1+L still keeps day d's rows and the next one drops them.
 
-use chrono::{NaiveTime, Timelike};
+use chrono::{Datelike, NaiveTime, Timelike};
 
+use crate::engine::calendar::Instant;
+use crate::engine::generate::OrderDraw;
 use crate::engine::lateness::Lateness;
 use crate::engine::zone::Zone;
 use crate::export::{BEAM_RELEASE, BEAM_VERSIONS};
@@ -35,6 +37,51 @@ pub struct Stream {
     /// The zone partitions are dated in.
     pub zone: Zone,
     pub lateness: Lateness,
+}
+
+impl Stream {
+    /// A month the lab generated, as [`month_csv`] writes it: dated in UTC
+    /// and built by the 02:00 run, as the lateness lab's profiles are.
+    pub fn month(lateness: Lateness) -> Stream {
+        Stream {
+            event_time: "event_time".to_string(),
+            arrival_time: "arrival_time".to_string(),
+            value: None,
+            id: Some("order_id".to_string()),
+            run: NaiveTime::from_hms_opt(2, 0, 0).unwrap_or_default(),
+            zone: Zone::UTC,
+            lateness,
+        }
+    }
+}
+
+/// A generated month as the CSV the pipeline reads, one line an order:
+/// the same file on the page and in `scripts/check-real`.
+pub fn month_csv(draws: &[OrderDraw]) -> String {
+    let mut csv = String::from("order_id,event_time,arrival_time\n");
+    for d in draws {
+        csv.push_str(&format!(
+            "{},{},{}\n",
+            d.id(),
+            utc_stamp(d.event_time),
+            utc_stamp(d.arrived_at)
+        ));
+    }
+    csv
+}
+
+/// `t` as `2026-08-01T09:30:00Z`. Written out because chrono's `format`
+/// brings its whole strftime parser into the page (15 KB gzipped).
+fn utc_stamp(t: Instant) -> String {
+    format!(
+        "{:04}-{:02}-{:02}T{:02}:{:02}:{:02}Z",
+        t.year(),
+        t.month(),
+        t.day(),
+        t.hour(),
+        t.minute(),
+        t.second()
+    )
 }
 
 /// `text` as a Python string literal.
@@ -249,6 +296,39 @@ mod tests {
         assert!(file.contains("Allowed lateness of 1 day in"));
         s.lateness = Lateness::Never;
         assert!(pipeline(&s).contains(&format!("ALLOWED_LATENESS_DAYS = {NEVER_DAYS}\n")));
+    }
+
+    #[test]
+    fn a_month_is_written_in_the_columns_its_stream_reads() {
+        use crate::labs::lateness::model::{draws, Profile};
+        let month = draws(Profile::Partner);
+        let csv = month_csv(&month);
+        let mut lines = csv.lines();
+        let s = Stream::month(Lateness::Days(2));
+        let header = lines.next().unwrap_or_default();
+        let names: Vec<&str> = header.split(',').collect();
+        assert_eq!(
+            names,
+            [
+                s.id.as_deref().unwrap_or_default(),
+                &s.event_time,
+                &s.arrival_time
+            ]
+        );
+        assert_eq!(lines.clone().count(), month.len());
+        // Every line as chrono's own strftime writes it.
+        for (line, d) in lines.zip(&month) {
+            let stamp = "%Y-%m-%dT%H:%M:%SZ";
+            let want = format!(
+                "{},{},{}",
+                d.id(),
+                d.event_time.format(stamp),
+                d.arrived_at.format(stamp)
+            );
+            assert_eq!(line, want);
+        }
+        assert!(s.zone.is_utc());
+        assert_eq!(s.run, NaiveTime::from_hms_opt(2, 0, 0).unwrap_or_default());
     }
 
     #[test]

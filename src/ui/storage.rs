@@ -61,6 +61,41 @@ pub fn text_url(text: &str, mime: &str) -> String {
     format!("data:{mime};charset=utf-8,{encoded}")
 }
 
+/// An object URL for a text too long for a `data:` URL (Chrome refuses to
+/// download one over 2 MB). Each new text revokes the URL of the one before,
+/// and the last is revoked when its owner goes.
+#[derive(Clone, Copy)]
+pub struct BlobUrl(leptos::prelude::StoredValue<Option<String>>);
+
+impl BlobUrl {
+    pub fn owned() -> BlobUrl {
+        use leptos::prelude::*;
+        let url = StoredValue::new(None::<String>);
+        on_cleanup(move || {
+            if let Some(old) = url.try_get_value().flatten() {
+                let _ = web_sys::Url::revoke_object_url(&old);
+            }
+        });
+        BlobUrl(url)
+    }
+
+    /// The URL of `text` as a file of type `mime`; `None` when the browser
+    /// will not make one.
+    pub fn replace(&self, text: &str, mime: &str) -> Option<String> {
+        use leptos::prelude::*;
+        let options = web_sys::BlobPropertyBag::new();
+        options.set_type(mime);
+        let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
+        let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).ok()?;
+        let url = web_sys::Url::create_object_url_with_blob(&blob).ok()?;
+        if let Some(old) = self.0.try_get_value().flatten() {
+            let _ = web_sys::Url::revoke_object_url(&old);
+        }
+        self.0.try_set_value(Some(url.clone()));
+        Some(url)
+    }
+}
+
 /// A `data:` URL for an uncompressed tar archive.
 pub fn tar_url(bytes: &[u8]) -> String {
     use base64::Engine;

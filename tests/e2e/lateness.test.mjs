@@ -3,6 +3,7 @@
 // mode, the URL, bad links, axe.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
+import { readFile } from 'node:fs/promises';
 import { launch, openPage, axe } from './browser.mjs';
 
 let env;
@@ -212,6 +213,94 @@ test('the browser shows the same seeded figures as the native build', async () =
     await page.waitForSelector('[data-figure="completeness"]');
     assert.equal((await page.textContent('[data-figure="completeness"]')).trim(), expected, `L=${i + 1}`);
   }
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// The lab's rule, written again from the chapter: partition d is built by the
+// 02:00 UTC run on d+1 and the run on d+1+L is the last that may change it, so
+// an event of day d misses its day when it arrives after d+1+L at 02:00.
+const missesItsDay = (row, l) => {
+  const event = new Date(row.event_time);
+  const day = Date.UTC(event.getUTCFullYear(), event.getUTCMonth(), event.getUTCDate());
+  const lastRun = day + (1 + l) * 86_400_000 + 2 * 3_600_000;
+  return new Date(row.arrival_time).getTime() > lastRun;
+};
+
+test('the allowed lateness as a Beam window setting for a built-in profile: the file follows the slider, and the month it replays, downloaded, has exactly the late events the page counts', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/lateness?profile=mobile&lateness=1');
+  const section = page.locator('section[aria-labelledby="streaming-heading"]');
+  await section.getByRole('heading', { name: 'The same lateness in a streaming engine' }).waitFor();
+  // Hidden links count too: the month must not even be written before.
+  assert.equal(await section.locator('a[download$=".csv"]').count(), 0, 'the month is written only when the pipeline is opened');
+  await section.getByText('Apache Beam (Python)', { exact: true }).click();
+  const link = section.getByRole('link', { name: 'Download august_mobile.csv' });
+  const [download] = await Promise.all([page.waitForEvent('download'), link.click()]);
+  assert.equal(download.suggestedFilename(), 'august_mobile.csv');
+  const [header, ...lines] = (await readFile(await download.path(), 'utf8')).trimEnd().split('\n');
+  assert.equal(header, 'order_id,event_time,arrival_time');
+  const rows = lines.map((line) => {
+    const [order_id, event_time, arrival_time] = line.split(',');
+    return { order_id, event_time, arrival_time };
+  });
+  const august = rows.filter((r) => r.event_time.startsWith('2026-08-'));
+  assert.equal(await section.locator('code', { hasText: 'python lateness_beam.py august_mobile.csv' }).count(), 1);
+  for (const l of [1, 3, 0]) {
+    if (l !== 1) {
+      await page.getByRole('slider', { name: 'Allowed lateness' }).fill(String(l));
+      await page.waitForFunction((want) => new URL(location.href).searchParams.get('lateness') === want, String(l));
+    }
+    await page.waitForFunction((want) => document.querySelector('section[aria-labelledby="streaming-heading"] pre')?.innerText.includes(want), `ALLOWED_LATENESS_DAYS = ${l}\n`);
+    const code = await section.locator('pre').innerText();
+    assert.match(code, /^ZONE = "UTC"$/m);
+    assert.match(code, /^RUN_TIME = time\(2, 0\)$/m);
+    assert.match(code, /"id": "order_id",/);
+    assert.match(code, /FixedWindows\(DAY\),\n\s+allowed_lateness=Duration\(seconds=lateness_days \* DAY\)/);
+    const late = august.filter((r) => missesItsDay(r, l));
+    const said = Number((await figure(page, 'late')).match(/^(\d+) events? worth/)[1]);
+    assert.equal(late.length, said, `at ${l} days the CSV has ${late.length} late events, the page says ${said}`);
+    assert.ok(said > 0);
+    const words = await section.locator('p').first().innerText();
+    assert.ok(words.includes(`(${l} day${l === 1 ? '' : 's'}), it drops ${said.toLocaleString('en-GB')} events as late`), words);
+    // The page's examples of late events are late in the file too.
+    const ids = new Set(late.map((r) => r.order_id));
+    for (const example of await page.locator('.late-examples li').allInnerTexts()) {
+      assert.ok(ids.has(example.split(' ')[0]), example);
+    }
+  }
+  await page.getByRole('radio', { name: 'Partner batch files' }).check();
+  await section.getByRole('link', { name: 'Download august_partner.csv' }).waitFor();
+  assert.deepEqual(await axe(page), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the allowed lateness as a SQLMesh lookback: the model follows the slider, a lookback of L days, none at 0, a FULL model when never final', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/lateness?profile=partner&lateness=2');
+  const section = page.locator('section[aria-labelledby="lookback-heading"]');
+  await section.getByRole('heading', { name: 'The same lateness in SQLMesh' }).waitFor();
+  await section.getByText('SQLMesh model (models/orders.sql)', { exact: true }).click();
+  const cases = [
+    ['2', /kind INCREMENTAL_BY_TIME_RANGE \(time_column dt, lookback 2\),/, 'the run at 02:00 on d+1+2 is the last to rebuild day d'],
+    ['0', /kind INCREMENTAL_BY_TIME_RANGE \(time_column dt\),/, 'the run at 02:00 on d+1 is the only one that builds day d'],
+    ['15', /kind FULL,/, 'the model is FULL, and every run rebuilds the whole month'],
+  ];
+  for (const [slider, model, words] of cases) {
+    if (slider !== '2') {
+      await page.getByRole('slider', { name: 'Allowed lateness' }).fill(slider);
+      await page.waitForFunction((want) => new URL(location.href).searchParams.get('lateness') === want, slider === '15' ? 'never' : slider);
+    }
+    await section.locator('p', { hasText: words }).waitFor();
+    const code = await section.locator('pre').innerText();
+    assert.match(code, model);
+    assert.match(code, /^  name shop\.orders,$/m);
+    assert.match(code, /^  start '2026-08-01',$/m);
+    assert.ok((await section.locator('p').first().innerText()).includes('open Apache Beam (Python) for august_partner.csv'));
+    const link = section.getByRole('link', { name: 'Download orders.sql' });
+    const href = await link.getAttribute('href');
+    assert.equal(decodeURIComponent(href.slice(href.indexOf(',') + 1)).trimEnd(), code.trimEnd());
+  }
+  assert.deepEqual(await axe(page), []);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -8,6 +8,7 @@ mod curve;
 mod figures;
 mod histogram;
 mod late_rows;
+mod lookback;
 mod streaming;
 mod your_data;
 
@@ -94,6 +95,7 @@ pub fn LatenessLab() -> impl IntoView {
     };
     provide_context(lab);
     provide_context(your_data::YourData::new());
+    let yours = Memo::new(move |_| profile.get() == Profile::Yours);
     let present = move || settings.read().present;
     // In presenter mode a clicker's keys move the slider.
     super::presenter::on_clicker(
@@ -167,9 +169,12 @@ pub fn LatenessLab() -> impl IntoView {
                     </div>
                 </div>
             </div>
-            {move || match profile.get() {
-                Profile::Yours => view! { <your_data::YourDataPanel /> }.into_any(),
-                _ => view! { <Generated /> }.into_any(),
+            // Built only when the kind of data changes: between profiles
+            // every section follows the study, and keeps what is open.
+            {move || if yours.get() {
+                view! { <your_data::YourDataPanel /> }.into_any()
+            } else {
+                view! { <Generated /> }.into_any()
             }}
         </section>
     }
@@ -213,7 +218,29 @@ fn Generated() -> impl IntoView {
             <histogram::Histogram buckets=buckets about=about />
         </div>
         <late_rows::LateRows />
+        <GeneratedStreaming />
+        <lookback::Lookback />
     }
+}
+
+/// The Beam pipeline for the profile's month, and the month as its CSV.
+#[component]
+fn GeneratedStreaming() -> impl IntoView {
+    use crate::export::beam::{month_csv, Stream};
+    use crate::labs::lateness::model::draws;
+    use crate::vocabulary::Choice;
+    let lab = expect_context::<Lab>();
+    let profile = Memo::new(move |_| lab.settings.read().profile);
+    let stream = Signal::derive(move || Stream::month(lab.settings.read().lateness));
+    let late = Signal::derive(move || {
+        let f = lab.figures.read();
+        Some((f.lateness, f.after_final.count))
+    });
+    let month = streaming::Month {
+        file: Signal::derive(move || format!("august_{}.csv", profile.get().file())),
+        csv: Signal::derive(move || month_csv(&draws(profile.get()))),
+    };
+    view! { <streaming::Streaming stream=stream subject="the month" late=late month=month /> }
 }
 
 /// The after-final policy names, shared by the switch and the report.

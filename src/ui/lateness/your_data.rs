@@ -19,6 +19,7 @@ use crate::engine::calendar::{
 use crate::engine::lateness::{percent, Lateness};
 use crate::engine::money::thousands;
 use crate::engine::zone::{Zone, NAMES};
+use crate::export::beam::Stream;
 use crate::export::drift::Dialect;
 use crate::export::lateness_sql::{query, Source};
 use crate::labs::lateness::arrival_csv::{
@@ -32,6 +33,7 @@ use crate::ui::html::Html;
 
 use super::curve::Curve;
 use super::histogram::Histogram;
+use super::streaming::Streaming;
 use super::Lab;
 
 /// Bytes read per slice: about 40,000 rows, a few tens of milliseconds.
@@ -736,10 +738,37 @@ pub fn YourDataPanel() -> impl IntoView {
             })}
             {move || data.log.get().map(|log| view! {
                 <Warehouse log=log.clone() />
-                <super::streaming::Streaming log=log figures=figures />
+                <YourStreaming log=log figures=figures />
             })}
         </section>
     }
+}
+
+/// The Beam pipeline for the user's file, its columns, zone and run time.
+#[component]
+fn YourStreaming(log: Arc<Log>, figures: Memo<Option<LogFigures>>) -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let zone = log.loaded.log.zone();
+    let mapping = log.mapping.clone();
+    let stream = Signal::derive(move || {
+        let s = lab.settings.read();
+        Stream {
+            event_time: mapping.event.clone(),
+            arrival_time: mapping.arrival.clone(),
+            value: mapping.value.clone(),
+            id: None,
+            run: s.run,
+            zone,
+            lateness: s.lateness,
+        }
+    });
+    let late = Signal::derive(move || {
+        figures
+            .read()
+            .as_ref()
+            .map(|f| (f.lateness, f.after_final.count))
+    });
+    view! { <Streaming stream=stream subject="your file" late=late /> }
 }
 
 /// Everything the log says at the current setting, as markup redrawn whole

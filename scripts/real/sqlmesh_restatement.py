@@ -3,7 +3,7 @@ restatement exactly as the page shows it: the restatement must rebuild
 exactly the plan's days in silver and, through silver, in gold, to the
 lab's fixed totals, and leave every other day as it was.
 
-usage: sqlmesh.py <folder written by partition-lab-export>/sqlmesh <sqlmesh executable>
+usage: sqlmesh_restatement.py <folder written by partition-lab-export>/sqlmesh <sqlmesh executable>
 """
 import os
 import shlex

@@ -1,0 +1,50 @@
+//! The allowed lateness as SQLMesh's `lookback`: the model for the page's
+//! month and setting, to copy or download.
+
+use leptos::prelude::*;
+
+use crate::engine::lateness::Lateness;
+use crate::export::sqlmesh::{lookback_model, LOOKBACK_FILE};
+use crate::export::SQLMESH_VERSIONS;
+use crate::labs::lateness::model::august;
+
+use crate::vocabulary::Choice;
+
+use super::Lab;
+
+#[component]
+pub fn Lookback() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let lateness = Memo::new(move |_| lab.settings.read().lateness);
+    let code = Memo::new(move |_| lookback_model("shop.orders", august(1), lateness.get()));
+    let how = move || {
+        match lateness.get() {
+        Lateness::Days(0) => "With no allowed lateness the model has no lookback: each run processes only the days it has not done, so the run at 02:00 on d+1 is the only one that builds day d.".to_string(),
+        Lateness::Days(l) => format!(
+            "With {l} day{} of allowed lateness the model has lookback {l}: each run processes the days it has not done and the {l} before them again, so the run at 02:00 on d+1+{l} is the last to rebuild day d, the lab's rule.",
+            if l == 1 { "" } else { "s" },
+        ),
+        Lateness::Never => "Never final has no lookback: the model is FULL, and every run rebuilds the whole month from what has arrived.".to_string(),
+    }
+    };
+    let file = LOOKBACK_FILE.rsplit('/').next().unwrap_or(LOOKBACK_FILE);
+    let download = move || crate::ui::storage::text_url(&code.get(), "text/x-sql");
+    view! {
+        <section class="warehouse" aria-labelledby="lookback-heading">
+            <h3 id="lookback-heading">"The same lateness in SQLMesh"</h3>
+            <p>
+                "In SQLMesh allowed lateness is a model's "<code>"lookback"</code>", counted in its intervals, here days. "
+                {how}
+                {move || format!(" It reads raw.arrivals, the table ingestion appends to, which at each run holds only what has arrived by then: that is what makes an order late. To try it on the month the Beam section above offers (open Apache Beam (Python) for august_{}.csv), load its times as UTC timestamps, as the model's first lines show, and add each day's arrivals before that day's run; a table holding the whole month books every order.", lab.settings.read().profile.file())}
+                {format!(" A test replays every profile's month through the model at 0, 2 and 7 days and never final on {SQLMESH_VERSIONS}, a run at each 02:00 after loading what arrived since the one before, and the orders it never books are exactly the ones the lab says arrive after their day is final, by id.")}
+            </p>
+            <details class="sql">
+                <summary>{format!("SQLMesh model ({LOOKBACK_FILE})")}</summary>
+                <pre class="long-code" tabindex="0" aria-label="The SQLMesh model"><code>{move || code.get()}</code></pre>
+                <crate::ui::copy::CopyButton text=code what="The SQLMesh model".to_string() />
+                " "
+                <a class="button-link" href=download download=file>{format!("Download {file}")}</a>
+            </details>
+        </section>
+    }
+}
