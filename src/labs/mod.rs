@@ -1,4 +1,5 @@
 pub mod backfill;
+pub mod dates;
 pub mod lateness;
 pub mod link;
 pub mod pool;

@@ -50,6 +50,7 @@ fn Shell(serves: Bundle, page: fn(&str) -> AnyView) -> impl IntoView {
                         <li><NavLink href="/lab/lateness">"Lateness"</NavLink></li>
                         <li><NavLink href="/lab/backfill">"Backfill"</NavLink></li>
                         <li><NavLink href="/scenarios">"Scenarios"</NavLink></li>
+                        <li><NavLink href="/dates">"Dates"</NavLink></li>
                         <li><NavLink href="/teach">"Teach"</NavLink></li>
                     </ul>
                 </nav>
@@ -74,6 +75,7 @@ fn labs_page(path: &str) -> AnyView {
         "/lab/lateness" => view! { <LatenessLab /> }.into_any(),
         "/lab/backfill" => view! { <BackfillLab /> }.into_any(),
         "/teach" => view! { <super::teach::Teach /> }.into_any(),
+        "/dates" => view! { <super::dates::Dates /> }.into_any(),
         _ if Bundle::of(path) == Bundle::Scenarios => elsewhere(),
         _ => view! { <NotFound /> }.into_any(),
     }

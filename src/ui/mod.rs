@@ -5,6 +5,7 @@ pub mod app;
 pub mod backfill;
 pub mod canvas;
 pub mod copy;
+pub mod dates;
 pub mod drift_lookback;
 pub mod drift_table;
 pub mod html;

@@ -28,6 +28,7 @@ const pages = [
   ['/scenarios/4?present=1', 'Scenario 4: The currency bug'],
   ['/?present=1', 'Partition Lab'],
   ['/teach?present=1', 'Lesson plan: one 50-minute session'],
+  ['/dates?lateness=1&present=1', "One pipeline's dates in every tool"],
 ];
 
 for (const [path, title] of pages) {

@@ -10,6 +10,7 @@ const ROUTES = [
   ['/lab/lateness', 'Allowed-lateness lab'],
   ['/lab/backfill', 'Currency-bug backfill lab'],
   ['/teach', 'Lesson plan: one 50-minute session'],
+  ['/dates', "One pipeline's dates in every tool"],
   ['/scenarios', 'Six design scenarios'],
   ['/scenarios/1', 'Scenario 1: Clicks, forward'],
   ['/scenarios/2', 'Scenario 2: Orders that change'],

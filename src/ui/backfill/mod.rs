@@ -245,6 +245,22 @@ pub fn BackfillLab() -> impl IntoView {
             <runner::Runner />
             <section aria-labelledby="commands-heading">
                 <h2 id="commands-heading">"The commands for this plan"</h2>
+                <p>
+                    {move || {
+                        let plan = lab.case.with(|case| case.plan(&choices.get()));
+                        let dates = crate::labs::dates::Pipeline {
+                            day: plan.first,
+                            first: plan.first,
+                            last: plan.last,
+                            ..Default::default()
+                        };
+                        view! {
+                            "Each tool counts these dates its own way (a logical date, a partition key, an end left out): "
+                            <a href=crate::labs::dates::query::href(&dates)>"this backfill's dates in every tool"</a>
+                            "."
+                        }
+                    }}
+                </p>
                 {move || {
                     lab.case
                         .with(|case| crate::labs::backfill::commands::runnable(case, &case.plan(&choices.get())))

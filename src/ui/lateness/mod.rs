@@ -220,6 +220,30 @@ fn Generated() -> impl IntoView {
         <late_rows::LateRows />
         <GeneratedStreaming />
         <lookback::Lookback />
+        <DatesLink />
+    }
+}
+
+/// The lateness as a date in every tool, on the dates page.
+#[component]
+fn DatesLink() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    move || match lab.settings.read().lateness {
+        Lateness::Days(l) => {
+            let p = crate::labs::dates::Pipeline {
+                lateness: l,
+                ..Default::default()
+            };
+            view! {
+                <p>
+                    "When is a day final in Airflow, Dagster, SQLMesh, dbt or Beam? "
+                    <a href=crate::labs::dates::query::href(&p)>{format!("This lateness ({}) as each tool's dates", lateness_text(Lateness::Days(l)))}</a>
+                    "."
+                </p>
+            }
+            .into_any()
+        }
+        Lateness::Never => ().into_any(),
     }
 }
 
