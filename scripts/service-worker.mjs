@@ -1,4 +1,4 @@
-// The last step of scripts/build, over the merged build of both halves: writes sw.js into it
+// The last step of scripts/build, over the merged build of every part: writes sw.js into it
 // from src/offline/sw.template.js, listing every file of the build and a
 // version that changes whenever any of their bytes do.
 import { createHash } from 'node:crypto';
@@ -24,7 +24,7 @@ const files = walk(staging)
   .map((path) => '/' + relative(staging, path).split(sep).join('/'))
   // Brotli copies are the server's business: the browser asks for NAME.
   .filter((url) => url !== '/sw.js' && !url.endsWith('.br'));
-for (const page of ['/index.html', '/scenarios.html']) {
+for (const page of ['/index.html', '/scenarios.html', '/dates.html']) {
   if (!files.includes(page)) {
     console.error(`service-worker: the build has no ${page}`);
     process.exit(1);

@@ -1,9 +1,10 @@
-//! The app ships as two wasm bundles, one per half of the site: the labs
-//! (the overview, the three labs, the lesson plan) and the scenarios (the
-//! list, the canvas, the grader). A page loads only its half, so each stays
-//! well inside the bundle budget and the lateness lab loads without the
-//! grader. Moving between halves is an ordinary page load; within a half
-//! the router moves without one. The static server (`tests/e2e/serve.mjs`),
+//! The app ships as three wasm bundles, one per part of the site: the labs
+//! (the overview, the three labs, the lesson plan), the scenarios (the
+//! list, the canvas, the grader) and the dates page (one pipeline's dates
+//! in every tool, a reference a lab links to). A page loads only its part,
+//! so each stays well inside the bundle budget: the lateness lab loads
+//! without the grader or the dates page's five tools. Moving between parts
+//! is an ordinary page load; within a part the router moves without one. The static server (`tests/e2e/serve.mjs`),
 //! the service worker (`src/offline/sw.template.js`) and the hosting rules
 //! in the README map paths to pages the same way; `tests/e2e/shell.test.mjs`
 //! holds them to it.
@@ -13,6 +14,7 @@
 pub enum Bundle {
     Labs,
     Scenarios,
+    Dates,
 }
 
 impl Bundle {
@@ -20,6 +22,8 @@ impl Bundle {
         let path = path.trim_end_matches('/');
         if path == "/scenarios" || path.starts_with("/scenarios/") {
             Bundle::Scenarios
+        } else if path == "/dates" {
+            Bundle::Dates
         } else {
             Bundle::Labs
         }
@@ -30,6 +34,7 @@ impl Bundle {
         match self {
             Bundle::Labs => "/index.html",
             Bundle::Scenarios => "/scenarios.html",
+            Bundle::Dates => "/dates.html",
         }
     }
 }
@@ -48,9 +53,14 @@ mod tests {
         ] {
             assert_eq!(Bundle::of(path), Bundle::Scenarios, "{path}");
         }
+        for path in ["/dates", "/dates/"] {
+            assert_eq!(Bundle::of(path), Bundle::Dates, "{path}");
+        }
         for path in [
             "/",
             "",
+            "/dates/2",
+            "/datesx",
             "/lab/lateness",
             "/teach",
             "/scenariosx",

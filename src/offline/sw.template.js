@@ -57,11 +57,12 @@ self.addEventListener('fetch', (event) => {
   const request = event.request;
   if (request.method !== 'GET' || new URL(request.url).origin !== self.location.origin) return;
   if (request.mode === 'navigate') {
-    // Every page is one of the app's two (deep links included; the same
+    // Every page is one of the app's three (deep links included; the same
     // split as src/bundles.rs): the network's newest build when it
     // answers, the saved one when it does not.
     const path = new URL(request.url).pathname.replace(/\/+$/, '');
-    const page = path === '/scenarios' || path.startsWith('/scenarios/') ? '/scenarios.html' : '/index.html';
+    const page = path === '/scenarios' || path.startsWith('/scenarios/') ? '/scenarios.html'
+      : path === '/dates' ? '/dates.html' : '/index.html';
     const saved = () => caches.open(CACHE).then((cache) => cache.match(page));
     event.respondWith(
       withTimeout(fetch(request), NETWORK_WAIT_MS)

@@ -24,6 +24,11 @@ pub fn ScenariosApp() -> impl IntoView {
 }
 
 #[component]
+pub fn DatesApp() -> impl IntoView {
+    view! { <Shell serves=Bundle::Dates page=dates_page /> }
+}
+
+#[component]
 fn Shell(serves: Bundle, page: fn(&str) -> AnyView) -> impl IntoView {
     provide_router(serves);
     let path = use_path();
@@ -75,8 +80,7 @@ fn labs_page(path: &str) -> AnyView {
         "/lab/lateness" => view! { <LatenessLab /> }.into_any(),
         "/lab/backfill" => view! { <BackfillLab /> }.into_any(),
         "/teach" => view! { <super::teach::Teach /> }.into_any(),
-        "/dates" => view! { <super::dates::Dates /> }.into_any(),
-        _ if Bundle::of(path) == Bundle::Scenarios => elsewhere(),
+        _ if Bundle::of(path) != Bundle::Labs => elsewhere(),
         _ => view! { <NotFound /> }.into_any(),
     }
 }
@@ -94,7 +98,14 @@ fn scenarios_page(path: &str) -> AnyView {
     }
 }
 
-/// A path of the other half, shown by this half's page: the host served
+fn dates_page(path: &str) -> AnyView {
+    if Bundle::of(path) != Bundle::Dates {
+        return elsewhere();
+    }
+    view! { <super::dates::Dates /> }.into_any()
+}
+
+/// A path of another part, shown by this part's page: the host served
 /// the wrong page for it (see the README's hosting rules). A link, not an
 /// automatic reload, so a misconfigured host cannot loop.
 fn elsewhere() -> AnyView {
@@ -103,13 +114,15 @@ fn elsewhere() -> AnyView {
         .unwrap_or_else(|| "/".to_string());
     view! {
         <section class="page">
-            <h1>"This page is in the other part of the lab"</h1>
+            <h1>"This page is in another part of the lab"</h1>
             <p>
-                "The labs and the scenarios load separately, and this address reached the wrong one: "
+                "The labs, the scenarios and the dates page load separately, and this address reached the wrong one: "
                 <a href=href>"open it"</a>
                 ". If this keeps happening, the site's host is not sending "
                 <code>"/scenarios"</code>
-                " addresses to scenarios.html (see the README)."
+                " addresses to scenarios.html and "
+                <code>"/dates"</code>
+                " to dates.html (see the README)."
             </p>
         </section>
     }

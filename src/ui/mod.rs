@@ -25,4 +25,4 @@ pub mod storage;
 pub mod teach;
 pub mod widgets;
 
-pub use app::{LabsApp, ScenariosApp};
+pub use app::{DatesApp, LabsApp, ScenariosApp};

@@ -1,6 +1,7 @@
 // A static server for dist/ with the fallback a static host is given, so
 // deep links such as /lab/lateness?profile=mobile load the app: /scenarios
-// and below get scenarios.html, every other extensionless path index.html.
+// and below get scenarios.html, /dates dates.html, every other extensionless
+// path index.html.
 // Used by `scripts/run` and by the browser tests.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
@@ -54,7 +55,8 @@ function gzipOnce(file, mtime, body) {
 /// src/bundles.rs splits it.
 export function page(path) {
   const trimmed = path.replace(/\/+$/, '');
-  return trimmed === '/scenarios' || trimmed.startsWith('/scenarios/') ? 'scenarios.html' : 'index.html';
+  if (trimmed === '/scenarios' || trimmed.startsWith('/scenarios/')) return 'scenarios.html';
+  return trimmed === '/dates' ? 'dates.html' : 'index.html';
 }
 
 const copies = new Map();

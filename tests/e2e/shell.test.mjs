@@ -92,10 +92,10 @@ test('the navigation moves within a half without a reload, loads the other half,
 
 test('the server, like a host given the README\'s rules, sends each path to its half', async () => {
   const { page: pageFor } = await import('./serve.mjs');
-  for (const [path, html] of [['/', 'index.html'], ['/lab/lateness', 'index.html'], ['/teach', 'index.html'], ['/scenarios', 'scenarios.html'], ['/scenarios/', 'scenarios.html'], ['/scenarios/4', 'scenarios.html'], ['/scenariosx', 'index.html']]) {
+  for (const [path, html] of [['/', 'index.html'], ['/lab/lateness', 'index.html'], ['/teach', 'index.html'], ['/scenarios', 'scenarios.html'], ['/scenarios/', 'scenarios.html'], ['/scenarios/4', 'scenarios.html'], ['/scenariosx', 'index.html'], ['/dates', 'dates.html'], ['/dates/', 'dates.html'], ['/datesx', 'index.html']]) {
     assert.equal(pageFor(path), html, path);
   }
-  for (const [path, bin] of [['/lab/state-write', 'partition-lab-'], ['/scenarios/2', 'partition-lab-scenarios-']]) {
+  for (const [path, bin] of [['/lab/state-write', 'partition-lab-'], ['/scenarios/2', 'partition-lab-scenarios-'], ['/dates?lateness=3', 'partition-lab-dates-']]) {
     const body = await (await fetch(`${env.url}${path}`)).text();
     assert.match(body, new RegExp(`src="/${bin}[0-9a-f]+\\.js"|/${bin}[0-9a-f]+\\.js`), `${path} loads ${bin}`);
   }

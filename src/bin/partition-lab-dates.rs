@@ -1,0 +1,8 @@
+//! The dates page's part of the site (see `partition_lab::bundles`): one
+//! pipeline's dates in every tool.
+
+fn main() {
+    console_error_panic_hook::set_once();
+    leptos::mount::mount_to_body(partition_lab::ui::DatesApp);
+    partition_lab::ui::offline::register();
+}
