@@ -1275,6 +1275,39 @@ fn beam_files() -> Vec<File> {
     files
 }
 
+/// The backfill lab's runnable project for the plan from the 3rd (four at
+/// once, markers on) exactly as the page offers it, as a tar, and the days
+/// its dbt, SQLMesh and Dagster parts must leave fixed.
+fn backfill_project_files() -> Vec<File> {
+    use partition_lab::labs::backfill::commands::runnable;
+    let case = Case::of(Sunday::Delivered);
+    let plan = case.plan(&Choices {
+        from: PlanStart::Third,
+        concurrency: Concurrency::Four,
+        markers: true,
+        sunday: Sunday::Delivered,
+        writer: Default::default(),
+    });
+    let Some((name, bytes)) = runnable(&case, &plan) else {
+        eprintln!(
+            "the backfill lab offers no project for the plan from {}",
+            plan.first
+        );
+        std::process::exit(1);
+    };
+    // A tar of text files is text: its headers are ASCII and NULs.
+    let Ok(tar) = String::from_utf8(bytes) else {
+        eprintln!("{name} is not text");
+        std::process::exit(1);
+    };
+    let days: Vec<String> = partition_lab::engine::calendar::days(plan.first, plan.last)
+        .map(|d| d.to_string())
+        .collect();
+    let mut plans = serde_json::Map::new();
+    plans.insert(name.clone(), serde_json::json!(days));
+    vec![File::new(name, tar), plans_and_truth(&case, plans)]
+}
+
 /// The pipelines whose dates `scripts/real/dates_*.py` ask each tool about:
 /// the page's default, a day at the month's end with no lateness and a
 /// one-day backfill, and a week of lateness over the whole month.
@@ -1410,6 +1443,7 @@ fn main() {
         ("dagster", dagster_files(Sunday::Delivered)),
         ("dagster-withdrawn", dagster_files(Sunday::Withdrawn)),
         ("dates", dates_files()),
+        ("backfill-project", backfill_project_files()),
     ] {
         if let Err(e) = write(&root.join(dir), &files) {
             eprintln!("could not write {dir}: {e}");

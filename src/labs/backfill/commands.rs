@@ -5,8 +5,8 @@
 
 use crate::engine::calendar::shift;
 use crate::export::{
-    airflow, dagster, dbt, drift, sqlmesh, File, AIRFLOW_VERSIONS, DAGSTER_VERSIONS, DBT_PIP,
-    DBT_VERSIONS, SPARK_VERSIONS, SQLMESH_VERSIONS,
+    airflow, dagster, dbt, drift, sqlmesh, File, AIRFLOW_VERSIONS, DAGSTER_PIP, DAGSTER_VERSIONS,
+    DBT_PIP, DBT_VERSIONS, SPARK_VERSIONS, SQLMESH_PIP, SQLMESH_VERSIONS,
 };
 use crate::labs::backfill::run::BackfillPlan;
 
@@ -178,6 +178,20 @@ pub fn dagster_project(case: &Case) -> Vec<File> {
     files
 }
 
+/// A Python script that loads `raw.bronze_orders` and `raw.fx_rates` into
+/// `warehouse.duckdb` from the project's CSV files, for SQLMesh and Dagster
+/// (whose models read them); money as decimals, dates as dates.
+pub fn raw_loader() -> String {
+    "# Loads the raw tables the models read from this folder's CSV files.\n\
+     import duckdb\n\n\
+     con = duckdb.connect(\"warehouse.duckdb\")\n\
+     con.execute(\"create schema if not exists raw\")\n\
+     con.execute(\n    \"create or replace table raw.bronze_orders as select order_id, cast(dt as date) as dt, \"\n    \"cast(amount as decimal(18,2)) as amount, currency \"\n    \"from read_csv('bronze_orders.csv', header = true, all_varchar = true)\"\n)\n\
+     con.execute(\n    \"create or replace table raw.fx_rates as select currency, cast(dt as date) as dt, \"\n    \"cast(gbp_per_unit as decimal(18,6)) as gbp_per_unit \"\n    \"from read_csv('fx_rates.csv', header = true, all_varchar = true)\"\n)\n\
+     con.close()\n"
+        .to_string()
+}
+
 /// The days the lab's rates cover.
 fn august() -> Vec<crate::engine::calendar::Day> {
     crate::engine::calendar::days(aug(1), aug(14)).collect()
@@ -280,9 +294,18 @@ pub fn dag_file(first: crate::engine::calendar::Day) -> File {
 }
 
 /// The plan as a project to run: the daily DAG and its backfill commands
-/// (Airflow), the microbatch rebuild (dbt-duckdb), and the drift query
-/// with its data (DuckDB), as an uncompressed tar and its file name.
+/// (Airflow), the microbatch rebuild (dbt-duckdb), the restatement
+/// (SQLMesh) and the launch (Dagster), each with a script that runs it, and
+/// the drift query with its data (DuckDB), as an uncompressed tar and its
+/// file name.
 pub fn runnable(case: &Case, plan: &BackfillPlan) -> Option<(String, Vec<u8>)> {
+    let root = format!("partition-lab-backfill-{}", plan.first);
+    crate::export::bundle::tar(&root, &project_files(case, plan))
+        .map(|bytes| (format!("{root}.tar"), bytes))
+}
+
+/// The files of [`runnable`]'s project.
+fn project_files(case: &Case, plan: &BackfillPlan) -> Vec<File> {
     let mut files = microbatch_project(case);
     files.extend(
         drift_project(case)
@@ -298,12 +321,34 @@ pub fn runnable(case: &Case, plan: &BackfillPlan) -> Option<(String, Vec<u8>)> {
         "rebuild.sh",
         format!("# {DBT_VERSIONS}\ndbt seed --profiles-dir .\ndbt run --profiles-dir .\n{} --profiles-dir .\n", dbt_rebuild(plan).replace("silver_orders+", "silver_orders")),
     ));
+    for f in sqlmesh_project(case) {
+        files.push(File::new(format!("sqlmesh/{}", f.path), f.text));
+    }
+    files.push(File::new("sqlmesh/load_raw.py", raw_loader()));
+    files.push(File::new(
+        "sqlmesh/restate.sh",
+        format!(
+            "# {SQLMESH_VERSIONS}\npython load_raw.py\nsqlmesh plan --auto-apply --no-prompts\n{} --no-prompts\n",
+            sqlmesh::restate(plan.first, plan.last)
+        ),
+    ));
+    for f in dagster_project(case) {
+        files.push(File::new(format!("dagster/{}", f.path), f.text));
+    }
+    files.push(File::new("dagster/load_raw.py", raw_loader()));
+    files.push(File::new(
+        "dagster/launch.sh",
+        format!(
+            "# {DAGSTER_VERSIONS}: an instance of its own, in process (no daemon).\nexport DAGSTER_HOME=\"$PWD/home\"\nmkdir -p \"$DAGSTER_HOME\" && touch \"$DAGSTER_HOME/dagster.yaml\"\npython load_raw.py\ndagster instance concurrency set source {}\n{}\n",
+            plan.pool,
+            dagster::launch(plan.first, plan.last)
+        ),
+    ));
     files.push(File::new(
         "README.txt",
-        format!("Exported from Partition Lab: the currency-bug backfill of {} to {}.\n\nAirflow ({AIRFLOW_VERSIONS}): put dags/ in your DAGs folder; backfill.sh creates the\npool and launches the backfill (add --dry-run to see the logical dates first);\nthe re-run after an interruption is in it, commented out.\n\ndbt ({DBT_VERSIONS}):\n    pip install {DBT_PIP}\n    DBT_SEND_ANONYMOUS_USAGE_STATS=false sh rebuild.sh\n\nDrift query ({}): pip install duckdb, then in drift/ load the three CSV files\nas tables of the same names and run drift.sql.\n", plan.first, plan.last, drift::Dialect::DuckDb.name()),
+        format!("Exported from Partition Lab: the currency-bug backfill of {} to {}.\n\nAirflow ({AIRFLOW_VERSIONS}): put dags/ in your DAGs folder; backfill.sh creates the\npool and launches the backfill (add --dry-run to see the logical dates first);\nthe re-run after an interruption is in it, commented out.\n\ndbt ({DBT_VERSIONS}):\n    pip install {DBT_PIP}\n    DBT_SEND_ANONYMOUS_USAGE_STATS=false sh rebuild.sh\n\nSQLMesh ({SQLMESH_VERSIONS}), in sqlmesh/:\n    pip install {SQLMESH_PIP} duckdb\n    sh restate.sh\nIt loads bronze and the rates into warehouse.duckdb, applies the models, then\nrestates the plan's days (SQLMesh deletes a restated day, then inserts it).\n\nDagster ({DAGSTER_VERSIONS}), in dagster/:\n    pip install {DAGSTER_PIP}\n    sh launch.sh\nIt loads the raw tables, sets the source pool's limit and launches the plan's\ndays in one run, in process (a range needs BackfillPolicy.single_run()).\n\nDrift query ({}): pip install duckdb, then in drift/ load the three CSV files\nas tables of the same names and run drift.sql.\n", plan.first, plan.last, drift::Dialect::DuckDb.name()),
     ));
-    let root = format!("partition-lab-backfill-{}", plan.first);
-    crate::export::bundle::tar(&root, &files).map(|bytes| (format!("{root}.tar"), bytes))
+    files
 }
 
 #[cfg(test)]
@@ -318,6 +363,46 @@ mod tests {
             markers,
             ..Choices::default()
         })
+    }
+
+    #[test]
+    fn the_project_runs_each_tool_on_the_plans_days_from_its_own_folder() {
+        let case = Case::new();
+        let p = plan(true, Concurrency::Four);
+        let files = project_files(&case, &p);
+        let text = |path: &str| {
+            files
+                .iter()
+                .find(|f| f.path == path)
+                .map(|f| f.text.clone())
+                .unwrap_or_else(|| panic!("no {path} in the project"))
+        };
+        for dir in ["sqlmesh", "dagster"] {
+            // What each folder's script and models read is in the folder.
+            for f in ["load_raw.py", "bronze_orders.csv", "fx_rates.csv"] {
+                text(&format!("{dir}/{f}"));
+            }
+            assert_eq!(text(&format!("{dir}/load_raw.py")), raw_loader());
+        }
+        text("sqlmesh/config.yaml");
+        text("sqlmesh/models/silver_orders.sql");
+        text("dagster/definitions.py");
+        let restate = text("sqlmesh/restate.sh");
+        assert!(
+            restate.contains("--start 2026-08-03 --end 2026-08-13"),
+            "{restate}"
+        );
+        let launch = text("dagster/launch.sh");
+        assert!(
+            launch.contains("--partition-range 2026-08-03...2026-08-13"),
+            "{launch}"
+        );
+        assert!(launch.contains(&format!("concurrency set source {}", p.pool)));
+        let readme = text("README.txt");
+        for how in ["sh rebuild.sh", "sh restate.sh", "sh launch.sh"] {
+            assert!(readme.contains(how), "the README does not say {how}");
+        }
+        assert!(runnable(&case, &p).is_some());
     }
 
     #[test]

@@ -267,7 +267,7 @@ pub fn BackfillLab() -> impl IntoView {
                         .map(|(file, bytes)| view! {
                             <p>
                                 <a class="button-link" href=crate::ui::storage::tar_url(&bytes) download=file>
-                                    "Download this plan as a runnable project (Airflow DAG, dbt rebuild, drift query)"
+                                    "Download this plan as a runnable project (Airflow DAG, dbt rebuild, SQLMesh restatement, Dagster launch, drift query)"
                                 </a>
                             </p>
                         })
