@@ -9,9 +9,8 @@ pub mod design;
 pub mod engine;
 pub mod export;
 pub mod labs;
-pub mod order;
+pub mod lean;
 pub mod scenarios;
-pub mod sorted;
 #[cfg(feature = "web")]
 pub mod ui;
 pub mod vocabulary;

@@ -203,7 +203,7 @@ mod tests {
         }
         check_words::<C>();
         let count = names.len();
-        names.sort_unstable();
+        crate::lean::order::sort(&mut names);
         names.dedup();
         assert_eq!(names.len(), count, "two variants share a name");
     }

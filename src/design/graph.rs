@@ -1,6 +1,6 @@
 //! Nodes, their configuration, and which node may feed which.
 
-use crate::sorted::{SortedMap, SortedSet};
+use crate::lean::sorted::{SortedMap, SortedSet};
 
 use chrono::NaiveDate;
 use serde::Serialize;

@@ -5,7 +5,7 @@
 //! same document (the shape `Serialize` writes) at a fraction of the size.
 //! Unknown fields are ignored, as serde does by default.
 
-use crate::sorted::{SortedMap, SortedSet};
+use crate::lean::sorted::{SortedMap, SortedSet};
 
 use serde_json::{Map, Value};
 

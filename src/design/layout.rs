@@ -2,7 +2,7 @@
 //! added from the keyboard goes. Pure, so the canvas view only draws.
 
 use super::graph::{Graph, Node, NodeId};
-use crate::sorted::SortedMap;
+use crate::lean::sorted::SortedMap;
 
 pub const NODE_W: i32 = 200;
 pub const NODE_H: i32 = 64;

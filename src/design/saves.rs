@@ -214,7 +214,7 @@ pub fn backup(store: &mut impl Store, scenario: u8, source: &str) -> Option<Grap
 #[cfg(test)]
 pub mod memory {
     use super::{Store, StoreError};
-    use crate::sorted::SortedMap;
+    use crate::lean::sorted::SortedMap;
 
     /// A store holding at most `room` bytes of values.
     pub struct Memory {

@@ -1,6 +1,6 @@
 //! Structural problems of a design, each pointing at its node or edge.
 
-use crate::sorted::{SortedMap, SortedSet};
+use crate::lean::sorted::{SortedMap, SortedSet};
 
 use super::form;
 use super::graph::{Graph, Layer, Node, NodeConfig, NodeId, NodeKind, WriteChoice};

@@ -26,7 +26,7 @@ use rustc_hash::FxHashMap as HashMap;
 use super::calendar::{is_business_day, nth_business_day, shift, Day, Instant};
 use super::lateness::{basis_points, Lateness, DELAY_BUCKETS, MAX_TRACKED_LATENESS};
 use super::zone::Zone;
-use crate::sorted::SortedMap;
+use crate::lean::sorted::SortedMap;
 
 /// A value in whole ten-billionths (1.5 is 15_000_000_000).
 pub type Units = i128;
@@ -98,10 +98,10 @@ impl Kept {
         let key = |(m, a): &(u16, Arrival)| (*m, a.line);
         let new = (minute, row);
         self.earliest.push(new);
-        crate::order::sort_by_key(&mut self.earliest, key);
+        crate::lean::order::sort_by_key(&mut self.earliest, key);
         self.earliest.truncate(EXAMPLES_PER_DAYS_AFTER);
         self.latest.push(new);
-        crate::order::sort_by_key(&mut self.latest, |e| std::cmp::Reverse(key(e)));
+        crate::lean::order::sort_by_key(&mut self.latest, |e| std::cmp::Reverse(key(e)));
         self.latest.truncate(EXAMPLES_PER_DAYS_AFTER);
     }
 
@@ -328,7 +328,7 @@ impl ArrivalLog {
         let run_minute = run.hour() * 60 + run.minute();
         let mut months: Vec<MonthNeeds> = Vec::new();
         let mut cells: Vec<(&Cell, &Share)> = self.cells.iter().collect();
-        crate::order::sort_by_key(&mut cells, |(key, _)| key.month);
+        crate::lean::order::sort_by_key(&mut cells, |(key, _)| key.month);
         let mut bookings: SortedMap<(u32, Month), Share> = SortedMap::new();
         for (cell, share) in cells {
             let Cell {
@@ -410,7 +410,7 @@ impl ArrivalLog {
             })
             .filter(|r| r.needed > l)
             .collect();
-        crate::order::sort_by_key(&mut rows, |r| (r.needed, r.row.line));
+        crate::lean::order::sort_by_key(&mut rows, |r| (r.needed, r.row.line));
         rows.truncate(n);
         rows
     }

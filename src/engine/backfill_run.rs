@@ -81,7 +81,7 @@ pub fn attempts(script: &Script, launch: Instant) -> Vec<Attempt> {
         .filter(|i| i.at >= launch)
         .copied()
         .collect();
-    crate::order::sort_by_key(&mut cuts, |i| (i.at, i.rerun_at));
+    crate::lean::order::sort_by_key(&mut cuts, |i| (i.at, i.rerun_at));
     let mut attempts = vec![Attempt {
         start: launch,
         interrupt: None,

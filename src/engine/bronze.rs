@@ -1,6 +1,6 @@
 //! Bronze as the pipeline sees it: indexes for "what had arrived by then".
 
-use crate::sorted::SortedMap;
+use crate::lean::sorted::SortedMap;
 
 use super::calendar::{Day, Instant};
 use super::config::ListDate;
@@ -19,7 +19,7 @@ pub struct Bronze<'a> {
 impl<'a> Bronze<'a> {
     pub fn index(events: &'a [Event]) -> Self {
         let mut by_arrival: Vec<usize> = (0..events.len()).collect();
-        crate::order::sort_by(&mut by_arrival, |&a, &b| {
+        crate::lean::order::sort_by(&mut by_arrival, |&a, &b| {
             let (ea, eb) = (&events[a], &events[b]);
             (ea.arrived_at, &ea.id).cmp(&(eb.arrived_at, &eb.id))
         });
@@ -36,7 +36,7 @@ impl<'a> Bronze<'a> {
                 .push(i);
         }
         let mut keys: Vec<&str> = events.iter().map(|e| &*e.key).collect();
-        crate::order::sort(&mut keys);
+        crate::lean::order::sort(&mut keys);
         let has_versions = keys.windows(2).any(|pair| pair[0] == pair[1]);
         Self {
             events,

@@ -1,6 +1,6 @@
 //! The checks a real pipeline would run after each load.
 
-use crate::sorted::SortedMap;
+use crate::lean::sorted::SortedMap;
 
 use super::calendar::{days, weekday_short, Day};
 use super::event::{Event, Id};

@@ -6,7 +6,7 @@
 //! last one. An interruption cancels every step that would finish at or
 //! after it; a re-run skips what its completion markers say is done.
 
-use crate::sorted::SortedSet;
+use crate::lean::sorted::SortedSet;
 use std::collections::VecDeque;
 
 use chrono::Duration;
@@ -215,7 +215,7 @@ pub fn run_clock(job: &Job, attempts: &[Attempt], bookings: &[Booking]) -> Timel
     let mut timeline = Timeline::default();
     let mut grants: Vec<Option<Grant>> = vec![None; bookings.len()];
     let mut order: Vec<usize> = (0..bookings.len()).collect();
-    crate::order::sort_by_key(&mut order, |&i| (bookings[i].at, i));
+    crate::lean::order::sort_by_key(&mut order, |&i| (bookings[i].at, i));
     for (n, attempt) in attempts.iter().enumerate() {
         let (todo, skipped): (Vec<Unit>, Vec<Unit>) = units(job)
             .into_iter()
@@ -399,7 +399,7 @@ pub fn run_clock(job: &Job, attempts: &[Attempt], bookings: &[Booking]) -> Timel
         timeline.done.extend(done);
         timeline.cancelled.extend(cancelled);
     }
-    crate::order::sort_by_key(&mut timeline.done, |s| (s.end, s.kind, s.dt, s.attempt));
+    crate::lean::order::sort_by_key(&mut timeline.done, |s| (s.end, s.kind, s.dt, s.attempt));
     timeline.grants = grants
         .into_iter()
         .enumerate()

@@ -2,7 +2,7 @@
 //! rows are recomputed with the fixed logic. Its first row is the true start
 //! of a bug's blast radius, whatever anyone believes about the deploy date.
 
-use crate::sorted::SortedMap;
+use crate::lean::sorted::SortedMap;
 
 use rust_decimal::Decimal;
 
@@ -111,7 +111,7 @@ pub struct CountRow {
 /// Per day from `from` on, silver's row count against `expected` (silver
 /// rebuilt from every bronze row, the reconcile's side of the truth).
 pub fn row_counts(silver: &Table, expected: &Table, from: Day) -> Vec<CountRow> {
-    let days: crate::sorted::SortedSet<Day> = expected
+    let days: crate::lean::sorted::SortedSet<Day> = expected
         .partitions()
         .chain(silver.partitions())
         .map(|(dt, _)| dt)

@@ -8,7 +8,7 @@
 //! profile so that moving the slider costs a few dozen additions. The
 //! native tests check these sums against full simulations.
 
-use crate::sorted::SortedMap;
+use crate::lean::sorted::SortedMap;
 
 use chrono::{Datelike, Duration};
 

@@ -3,7 +3,7 @@
 //! Amounts are integers of minor units (pence, cents) and fx rates are
 //! decimals; f64 never touches money, so totals reconcile to the penny.
 
-use crate::sorted::SortedMap;
+use crate::lean::sorted::SortedMap;
 use std::fmt;
 
 use rust_decimal::{Decimal, RoundingStrategy};

@@ -4,7 +4,7 @@
 //! fixes: bronze holds the raw amounts, silver only what some earlier logic
 //! made of them.
 
-use crate::sorted::SortedSet;
+use crate::lean::sorted::SortedSet;
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -96,7 +96,7 @@ pub fn apply(
     if let Some(at) = report_at {
         moments.push((at, 0, usize::MAX));
     }
-    crate::order::sort(&mut moments);
+    crate::lean::order::sort(&mut moments);
     let mut reads: Vec<Option<Read>> = (0..work.len()).map(|_| None).collect();
     let mut applied = Vec::new();
     let mut report = None;

@@ -1,6 +1,6 @@
 //! The monthly finance report, read from gold and the adjustments table.
 
-use crate::sorted::SortedMap;
+use crate::lean::sorted::SortedMap;
 
 use chrono::Datelike;
 

@@ -1,6 +1,6 @@
 //! The run loop: replays a script's runs against one pipeline configuration.
 
-use crate::sorted::{SortedMap, SortedSet};
+use crate::lean::sorted::{SortedMap, SortedSet};
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -385,7 +385,7 @@ fn schedule(script: &Script, catch_up: bool) -> Queue {
             Some(_) => {}
         }
     }
-    crate::order::sort_by_key(&mut runs, |r| (r.at, r.day));
+    crate::lean::order::sort_by_key(&mut runs, |r| (r.at, r.day));
     // Behind a catch-up nothing starts until the run before it has: what
     // falls due before the catch-ups are through waits a minute behind.
     let mut behind: Option<Instant> = None;

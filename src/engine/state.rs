@@ -1,6 +1,6 @@
 //! Processing state as it stands between runs.
 
-use crate::sorted::SortedSet;
+use crate::lean::sorted::SortedSet;
 use std::fmt;
 
 use super::calendar::{weekday_short, Day, Instant};

@@ -1,6 +1,6 @@
 //! Silver and gold: date-partitioned tables and how each write mode changes them.
 
-use crate::sorted::{SortedMap, SortedSet};
+use crate::lean::sorted::{SortedMap, SortedSet};
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -323,7 +323,7 @@ fn multiset_diff(before: &[Id], after: &[Id]) -> (Vec<Id>, Vec<Id>) {
     let mut added = Vec::new();
     let mut removed = Vec::new();
     let mut ordered: Vec<(&Id, i64)> = counts.into_iter().filter(|(_, n)| *n != 0).collect();
-    crate::order::sort(&mut ordered);
+    crate::lean::order::sort(&mut ordered);
     for (id, n) in ordered {
         let target = if n > 0 { &mut added } else { &mut removed };
         target.extend(std::iter::repeat_n(id.clone(), n.unsigned_abs() as usize));

@@ -1,6 +1,6 @@
 //! What a simulation reports: one trace per run attempt, and the outcome.
 
-use crate::sorted::SortedMap;
+use crate::lean::sorted::SortedMap;
 
 use super::calendar::{Day, Instant};
 use super::checks::{CheckKind, Checks};

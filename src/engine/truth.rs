@@ -1,6 +1,6 @@
 //! The truth a pipeline should have built, and how far a table is from it.
 
-use crate::sorted::{SortedMap, SortedSet};
+use crate::lean::sorted::{SortedMap, SortedSet};
 
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
@@ -118,7 +118,7 @@ pub fn diff(
                 .map(|(key, _)| (*key).clone())
                 .collect();
             for ids in [&mut duplicates, &mut misplaced, &mut stale] {
-                crate::order::sort(ids);
+                crate::lean::order::sort(ids);
             }
             PartitionDiff {
                 dt,

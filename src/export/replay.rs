@@ -7,7 +7,7 @@
 //! reading and the writing; a crash falls between the write and the state
 //! save, in whichever order the pipeline commits.
 
-use crate::sorted::SortedMap;
+use crate::lean::sorted::SortedMap;
 use crate::vocabulary::Choice;
 
 use serde_json::{json, Value};
@@ -144,7 +144,7 @@ pub fn expected_json(replays: &[Replay]) -> String {
                 .filter(|(_, rows)| !rows.is_empty())
                 .map(|(dt, rows)| {
                     let mut ids: Vec<String> = rows.iter().map(|row| row.id.to_string()).collect();
-                    crate::order::sort(&mut ids);
+                    crate::lean::order::sort(&mut ids);
                     (dt.to_string(), ids)
                 })
                 .collect();
@@ -212,7 +212,7 @@ mod tests {
         assert_eq!(crashed.len(), 1);
         let ats: Vec<&str> = a.iter().filter_map(|v| v["at"].as_str()).collect();
         let mut sorted = ats.clone();
-        sorted.sort();
+        crate::lean::order::sort(&mut sorted);
         assert_eq!(ats, sorted);
     }
 

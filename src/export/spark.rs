@@ -28,7 +28,7 @@ pub fn path(replay: &Replay) -> String {
 fn versioned(replay: &Replay) -> bool {
     let mut keys: Vec<&str> = replay.script.events.iter().map(|e| &*e.key).collect();
     let all = keys.len();
-    crate::order::sort(&mut keys);
+    crate::lean::order::sort(&mut keys);
     keys.dedup();
     keys.len() < all
 }

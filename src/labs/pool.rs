@@ -161,7 +161,7 @@ fn layer(kind: StepKind, dt: Day) -> Option<Holder> {
 /// a connection, from (date, asked, got) in minutes.
 fn stretches(waiting: &[(Day, i64, i64)]) -> Vec<Queue> {
     let mut moments: Vec<i64> = waiting.iter().flat_map(|(_, a, g)| [*a, *g]).collect();
-    crate::order::sort(&mut moments);
+    crate::lean::order::sort(&mut moments);
     moments.dedup();
     let mut out: Vec<Queue> = Vec::new();
     for pair in moments.windows(2) {
@@ -207,7 +207,7 @@ fn assemble(
     for b in &mut bars {
         b.to = b.to.min(minutes);
     }
-    crate::order::sort_by_key(&mut bars, |b| (b.lane, b.from));
+    crate::lean::order::sort_by_key(&mut bars, |b| (b.lane, b.from));
     PoolPicture {
         start,
         minutes,

@@ -4,7 +4,7 @@
 //! result is kept with what scenarios 4 and 5 judge it by. The moment by
 //! moment replay the smallest case shows is written here.
 
-use crate::sorted::SortedSet;
+use crate::lean::sorted::SortedSet;
 
 use crate::design::compile::{BackfillDesign, CompiledDesign};
 use crate::design::graph::{BackfillShape, Layer, Markers, Restate};
@@ -302,7 +302,7 @@ pub fn replay_at(done: &Backfilled, script: &Script) -> Vec<(Instant, String)> {
             "The finance report is restated from gold.".to_string(),
         ));
     }
-    crate::order::sort(&mut lines);
+    crate::lean::order::sort(&mut lines);
     lines
         .into_iter()
         .map(|(at, _, line)| (at, format!("{}: {line}", weekday_day_month_time(at))))

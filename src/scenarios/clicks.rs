@@ -1,7 +1,7 @@
 //! Scenario 1, "Clicks, forward": two weeks of immutable clicks, a crash
 //! retried at 02:05 and a manual re-run, graded on what the engine did.
 
-use crate::sorted::SortedMap;
+use crate::lean::sorted::SortedMap;
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -185,8 +185,8 @@ fn reruns_neither_duplicate_nor_remove(graph: &Graph, outcome: &Outcome) -> Rule
             .filter(|(id, n)| **n > before.get(**id).copied().unwrap_or(0).max(1))
             .map(|(id, _)| *id)
             .collect();
-        crate::order::sort(&mut removed);
-        crate::order::sort(&mut doubled);
+        crate::lean::order::sort(&mut removed);
+        crate::lean::order::sort(&mut doubled);
         if !doubled.is_empty() {
             let dts: Vec<String> = silver
                 .partitions

@@ -3,7 +3,7 @@
 //! 15th must repair exactly those partitions, in order, while tonight's
 //! 02:00 run builds the 14th with the fixed code and needs a connection.
 
-use crate::sorted::{SortedMap, SortedSet};
+use crate::lean::sorted::{SortedMap, SortedSet};
 
 use crate::design::{Graph, NodeKind};
 use crate::engine::calendar::{at, day_month, hh_mm, weekday_day_month_time, Day, Instant};

@@ -2,7 +2,7 @@
 //! partitions backfilled over a weekend, the source failing over in the
 //! small hours of Saturday, nightly runs wanting a slot each night.
 
-use crate::sorted::{SortedMap, SortedSet};
+use crate::lean::sorted::{SortedMap, SortedSet};
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -143,7 +143,7 @@ fn every_partition_matches_bronze(graph: &Graph, script: &Script, done: &Backfil
             .filter(|(_, n)| **n > 1)
             .map(|(id, _)| *id)
             .collect();
-        crate::order::sort(&mut twice);
+        crate::lean::order::sort(&mut twice);
         let missing: Vec<&str> = expected
             .iter()
             .filter(|id| !seen.contains_key(*id))

@@ -2,7 +2,7 @@
 //! purchases, a long offline tail, a crash, and finance closing August on
 //! Thursday 3 September at 09:00.
 
-use crate::sorted::SortedMap;
+use crate::lean::sorted::SortedMap;
 
 use rustc_hash::FxHashMap as HashMap;
 
@@ -139,7 +139,7 @@ fn value_in_place_when_final(graph: &Graph, script: &Script, outcome: &Outcome) 
                         .collect()
                 })
                 .unwrap_or_default();
-            crate::order::sort(&mut doubled);
+            crate::lean::order::sort(&mut doubled);
             at_final.insert(*dt, (value, doubled));
         }
     }
@@ -216,7 +216,7 @@ fn partition_value(rows: &[crate::engine::table::Row]) -> (i64, Vec<String>) {
         .filter(|(_, n)| **n > 1)
         .map(|(id, _)| id.to_string())
         .collect();
-    crate::order::sort(&mut doubled);
+    crate::lean::order::sort(&mut doubled);
     (rows.iter().map(|r| r.raw.minor).sum(), doubled)
 }
 

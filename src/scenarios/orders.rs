@@ -184,8 +184,8 @@ fn silver_holds_the_latest_version(
         }
     }
     // Listed in key order, whatever order the map kept them in.
-    crate::order::sort(&mut missing);
-    crate::order::sort_by_key(&mut stale, |(key, _, _)| *key);
+    crate::lean::order::sort(&mut missing);
+    crate::lean::order::sort_by_key(&mut stale, |(key, _, _)| *key);
     let mut evidence = Vec::new();
     if !missing.is_empty() {
         evidence.push(format!(
@@ -220,7 +220,7 @@ fn no_order_id_twice(graph: &Graph, outcome: &Outcome) -> RuleResult {
         *count.entry(row.key.as_ref()).or_insert(0) += 1;
     }
     let mut doubled: Vec<(&str, usize)> = count.into_iter().filter(|(_, n)| *n > 1).collect();
-    crate::order::sort(&mut doubled);
+    crate::lean::order::sort(&mut doubled);
     let evidence = match doubled.first() {
         None => Vec::new(),
         Some((key, n)) => {

@@ -4,7 +4,7 @@
 //! catch up by themselves; a trailing window only if the scheduler runs
 //! what it missed (SPEC 11).
 
-use crate::sorted::SortedMap;
+use crate::lean::sorted::SortedMap;
 
 use chrono::Duration;
 use rand::{Rng, SeedableRng};

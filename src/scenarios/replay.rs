@@ -3,7 +3,7 @@
 //! instead of asking the engine for a full snapshot after every run, which
 //! keeps a check well inside the browser's time budget.
 
-use crate::sorted::SortedMap;
+use crate::lean::sorted::SortedMap;
 
 use rustc_hash::FxHashMap as HashMap;
 

@@ -1,9 +1,10 @@
 //! The address bar as a signal, and links that move between pages without
 //! a reload.
 //!
-//! Six fixed paths and one number are all the app routes; leptos_router
-//! cost about 40 KB of the wasm for them (its matcher, nested outlets and
-//! a view-choosing function holding every page). This keeps its two
+//! A handful of fixed paths and one number are all the app routes;
+//! leptos_router brought its matcher, nested outlets and a view-choosing
+//! function holding every page into the wasm for them (one of the bundle's
+//! own tools: `src/lean/README.md`). This keeps its two
 //! behaviours the pages rely on: a click on an internal link is a history
 //! push, and a lab rewrites its query in place (a history replace).
 

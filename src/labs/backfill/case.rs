@@ -1,7 +1,7 @@
 //! Marlow's August: orders in GBP/EUR/USD, silver built by the daily run,
 //! broken from the run that built the 3rd, and what a backfill does to it.
 
-use crate::sorted::SortedSet;
+use crate::lean::sorted::SortedSet;
 
 use chrono::Duration;
 

@@ -7,7 +7,7 @@
 //! it; what the animation shows (which wave a date ran in, the dates an
 //! interruption left unstarted) is read off the clock's trace.
 
-use crate::sorted::SortedSet;
+use crate::lean::sorted::SortedSet;
 
 use crate::engine::backfill_run::{timeline, Plan};
 use crate::engine::calendar::{days, Day, Instant};
@@ -172,7 +172,7 @@ pub fn run(plan: &BackfillPlan, earlier: &[Execution], attempt: Attempt) -> Exec
         .filter(|s| s.kind == StepKind::Silver)
         .map(|s| s.start)
         .collect();
-    crate::order::sort(&mut starts);
+    crate::lean::order::sort(&mut starts);
     starts.dedup();
     let unit_start = |dt: Day| {
         done.iter()

@@ -165,7 +165,7 @@ fn grid_with_answers(
             // The latest finished step of this date in the latest run that touched it.
             let last = runs.iter().rev().find_map(|e| {
                 let mut steps: Vec<_> = e.done.iter().filter(|s| s.dt == dt).collect();
-                crate::order::sort_by_key(&mut steps, |s| s.kind);
+                crate::lean::order::sort_by_key(&mut steps, |s| s.kind);
                 steps.last().map(|s| s.kind)
             });
             let phase = match (running, last) {

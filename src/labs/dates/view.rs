@@ -297,7 +297,7 @@ impl Calendar {
         all.extend(airflow);
         all.extend([dagster, sqlmesh, dbt, beam]);
         for tool in &mut all {
-            crate::order::sort_by_key(tool, |(t, _)| *t);
+            crate::lean::order::sort_by_key(tool, |(t, _)| *t);
         }
         all
     }

@@ -2,7 +2,7 @@
 //! combination of controls: what went wrong, which run did it, and whether
 //! any future run could still repair it.
 
-use crate::sorted::{SortedMap, SortedSet};
+use crate::lean::sorted::{SortedMap, SortedSet};
 
 use crate::engine::calendar::{shift, weekday_short, Day};
 use crate::engine::{

@@ -142,7 +142,7 @@ fn outcome_at(run: &RunTrace) -> Option<Seen> {
         .partitions()
         .map(|(dt, rows)| {
             let mut ids: Vec<String> = rows.iter().map(|r| r.id.to_string()).collect();
-            crate::order::sort(&mut ids);
+            crate::lean::order::sort(&mut ids);
             (dt.to_string(), ids)
         })
         .collect();

@@ -1,6 +1,6 @@
 //! What one cell shows for the selected run, read off the engine's trace.
 
-use crate::sorted::SortedSet;
+use crate::lean::sorted::SortedSet;
 
 use crate::engine::calendar::{days, hh_mm, mm_dd_time, shift, weekday_short, Day};
 use crate::engine::checks::CheckResult;
@@ -316,7 +316,7 @@ pub fn week(script: &crate::engine::Script, runs: &[RunTrace]) -> Vec<WeekDay> {
                     ));
                 }
             }
-            crate::order::sort_by(&mut placed, |a, b| (&a.1, &a.0).cmp(&(&b.1, &b.0)));
+            crate::lean::order::sort_by(&mut placed, |a, b| (&a.1, &a.0).cmp(&(&b.1, &b.0)));
             let mut runs: Vec<String> = runs
                 .iter()
                 .filter(|r| r.day == day)

@@ -2,7 +2,7 @@
 //! what is left.
 
 use crate::labs::backfill::restatement::restatement;
-use crate::sorted::{SortedMap, SortedSet};
+use crate::lean::sorted::{SortedMap, SortedSet};
 use crate::ui::copy::CopyButton;
 
 use chrono::Duration;

@@ -1336,7 +1336,7 @@ fn late_html(log: &Log, f: &LogFigures, settings: &Settings) -> String {
                 .map(|m| (m.month, 0, m.complete))
                 .chain(f.adjustments_by_month.iter().map(|(m, s)| (*m, 1, *s)))
                 .collect();
-            crate::order::sort_by_key(&mut lines, |(month, kind, _)| (*month, *kind));
+            crate::lean::order::sort_by_key(&mut lines, |(month, kind, _)| (*month, *kind));
             for (month, kind, share) in lines {
                 h.open("tr", &[])
                     .element("th", &[("scope", "row")], &month_name(month))

@@ -2,8 +2,8 @@
 //!
 //! They stand in for `BTreeMap` and `BTreeSet`, whose node splitting,
 //! merging and iteration code is stamped out again for every key and value
-//! type: the forty-odd types here cost about 80 KB of the release wasm.
-//! A sorted vector is a binary search and a slice, which is all this crate
+//! type, forty-odd times over in this crate (what that costs is measured,
+//! not quoted: see `README.md` here). A sorted vector is a binary search and a slice, which is all this crate
 //! needs: its maps hold days, months and node ids (tens to a few thousand
 //! keys), are mostly built in key order (an append) or collected at once
 //! (one stable sort), and are read far more often than written.
@@ -22,7 +22,7 @@ use std::ops::{Bound, RangeBounds};
 
 use serde::ser::{Serialize, SerializeMap, SerializeSeq, Serializer};
 
-use crate::order;
+use crate::lean::order;
 
 /// An ordered map: entries sorted by key, each key once.
 #[derive(Clone, PartialEq, Eq, Hash)]
