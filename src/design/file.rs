@@ -9,7 +9,6 @@
 //! their inspector keys). It came later and is additive: a file without it
 //! has every choice made, as it was saved.
 
-use serde::Serialize;
 use thiserror::Error;
 
 use super::graph::{Graph, NodeConfig, NodeKind};
@@ -22,7 +21,8 @@ pub const VERSION: u32 = 1;
 /// allows (every node and connection it can hold) exports well below it.
 pub const MAX_BYTES: usize = 256 * 1024;
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+/// A design file's contents; `design::json` writes and reads its text.
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct DesignFile {
     pub format: String,
     pub version: u32,
@@ -51,7 +51,7 @@ pub fn export(graph: &Graph, scenario: Option<u8>) -> String {
         scenario,
         graph: graph.clone(),
     };
-    serde_json::to_string_pretty(&file).unwrap_or_default()
+    super::json::write_design_file(&file)
 }
 
 /// Reads a design file, checking everything the edit commands would have guaranteed.

@@ -3,17 +3,16 @@
 use crate::lean::sorted::{SortedMap, SortedSet};
 
 use chrono::NaiveDate;
-use serde::Serialize;
 
 use crate::engine::{
     AfterFinal, CommitOrder, ListDate, LogicVersion, MergeKey, PartitionKey, WatermarkColumn,
 };
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct NodeId(pub u32);
 
 /// The palette.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum NodeKind {
     Source,
     State,
@@ -63,7 +62,7 @@ impl NodeKind {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum StateChoice {
     Watermark {
         column: WatermarkColumn,
@@ -80,13 +79,13 @@ pub enum StateChoice {
     },
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Layer {
     Bronze,
     Silver,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum WriteChoice {
     Append,
     OverwritePartition,
@@ -97,7 +96,7 @@ pub enum WriteChoice {
     ReplaceTable,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum BackfillShape {
     /// Each date: silver then gold.
     PerDate,
@@ -107,20 +106,20 @@ pub enum BackfillShape {
     Together,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Markers {
     Off,
     AfterPartition,
     BeforePartition,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Restate {
     AfterAllGold,
     AtOnce,
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub enum NodeConfig {
     Source {
         table: String,
@@ -130,7 +129,6 @@ pub enum NodeConfig {
         commit: CommitOrder,
         /// Whether the scheduler runs what it missed while it was down
         /// (offered where a scenario has an outage; older files: no).
-        #[serde(skip_serializing_if = "std::ops::Not::not")]
         catch_up: bool,
     },
     Transform {
@@ -143,9 +141,7 @@ pub enum NodeConfig {
         mode: WriteChoice,
     },
     Backfill {
-        #[serde(serialize_with = "crate::engine::calendar::iso_date::serialize")]
         first: NaiveDate,
-        #[serde(serialize_with = "crate::engine::calendar::iso_date::serialize")]
         last: NaiveDate,
         max_concurrency: u32,
         shape: BackfillShape,
@@ -228,7 +224,7 @@ impl NodeConfig {
     }
 }
 
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Node {
     pub id: NodeId,
     pub x: i32,
@@ -240,7 +236,6 @@ pub struct Node {
     /// yet: a node from the palette arrives with every graded choice here,
     /// and `validate` names each one. Files saved before there was such a
     /// list read as every choice made.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub unchosen: Vec<&'static str>,
 }
 
@@ -250,13 +245,13 @@ impl Node {
     }
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Edge {
     pub from: NodeId,
     pub to: NodeId,
 }
 
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Graph {
     pub nodes: SortedMap<NodeId, Node>,
     pub edges: SortedSet<Edge>,

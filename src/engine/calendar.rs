@@ -192,23 +192,6 @@ pub fn parse_iso_date(text: &str) -> Option<Day> {
     Day::from_ymd_opt(y.parse().ok()?, m.parse().ok()?, d.parse().ok()?)
 }
 
-/// Serde for a date as `"YYYY-MM-DD"`, through `parse_iso_date`.
-pub mod iso_date {
-    use serde::{de::Error, Deserialize, Deserializer, Serializer};
-
-    use super::Day;
-
-    pub fn serialize<S: Serializer>(day: &Day, s: S) -> Result<S::Ok, S::Error> {
-        s.collect_str(day)
-    }
-
-    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Day, D::Error> {
-        let text = String::deserialize(d)?;
-        super::parse_iso_date(&text)
-            .ok_or_else(|| D::Error::custom(format!("“{text}” is not a YYYY-MM-DD date")))
-    }
-}
-
 #[cfg(test)]
 mod iso_tests {
     use super::*;

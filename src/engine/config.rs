@@ -1,11 +1,11 @@
 //! How a pipeline is built: its processing state, commit order, write mode.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::money::LogicVersion;
 
 /// The column a watermark tracks.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum WatermarkColumn {
     ArrivedAt,
     UpdatedAt,
@@ -13,7 +13,7 @@ pub enum WatermarkColumn {
 }
 
 /// Which bronze partitions a partition list counts in.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 pub enum ListDate {
     /// Bronze partitioned by when the event happened.
     #[default]
@@ -23,7 +23,7 @@ pub enum ListDate {
 }
 
 /// How the pipeline remembers where it got to.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum ProcessingState {
     /// Read rows whose `column` is past the mark (minus `overlap_minutes`).
     Watermark {
@@ -58,7 +58,7 @@ impl ProcessingState {
 }
 
 /// When the state is saved relative to the write.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 pub enum CommitOrder {
     /// Write, then save state: a crash in between makes the retry redo the write.
     #[default]
@@ -68,7 +68,7 @@ pub enum CommitOrder {
 }
 
 /// Which column identifies a row for a merge.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum MergeKey {
     /// The business key (order id, click id).
     Key,
@@ -76,7 +76,7 @@ pub enum MergeKey {
     RowId,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum WriteMode {
     Append,
     /// Replace every partition the run targets, emptying one it found no
@@ -95,7 +95,7 @@ pub enum WriteMode {
 }
 
 /// Which date a written row is filed under.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 pub enum PartitionKey {
     /// The date the event happened: late rows still land in their own day.
     #[default]
@@ -105,7 +105,7 @@ pub enum PartitionKey {
 }
 
 /// What happens to a row that arrives after its partition is final.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum AfterFinal {
     Drop,
     /// Book it to an adjustments table in the period it arrived.
@@ -115,13 +115,13 @@ pub enum AfterFinal {
 }
 
 /// Partition D is final at the end of the successful run for D + `allowed_lateness_days`.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Finaliser {
     pub allowed_lateness_days: u32,
     pub after_final: AfterFinal,
 }
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct PipelineConfig {
     pub state: ProcessingState,
     pub commit: CommitOrder,

@@ -2,7 +2,7 @@
 
 use std::sync::Arc;
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::calendar::{Day, Instant};
 use super::money::Money;
@@ -11,7 +11,7 @@ use super::money::Money;
 pub type Id = Arc<str>;
 
 /// Lifecycle of a mutable order (merge-style scenarios).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum OrderStatus {
     Placed,
     Paid,

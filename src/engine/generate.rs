@@ -8,7 +8,7 @@ use chrono::Duration;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use rust_decimal::Decimal;
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::calendar::{at, days, shift, Day, Instant};
 use super::event::Event;
@@ -16,7 +16,7 @@ use super::money::{Currency, FxRates, Money};
 use super::script::{RunSpec, Script};
 
 /// How long events take to reach the pipeline.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum DelayProfile {
     /// Web checkout: nearly everything within minutes.
     WebCheckout,

@@ -7,11 +7,11 @@ use crate::lean::sorted::SortedMap;
 use std::fmt;
 
 use rust_decimal::{Decimal, RoundingStrategy};
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use super::calendar::Day;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
 pub enum Currency {
     Gbp,
     Eur,
@@ -37,7 +37,7 @@ impl Currency {
 }
 
 /// An amount in minor units of its currency (pence, cents).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Money {
     pub minor: i64,
     pub currency: Currency,
@@ -95,7 +95,7 @@ pub fn thousands(n: u64) -> String {
 }
 
 /// Which version of the transform built a row.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 pub enum LogicVersion {
     /// Multiply by the full-precision rate, round half-to-even to the penny.
     #[default]

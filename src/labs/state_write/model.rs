@@ -1,7 +1,7 @@
 //! The State x Write lab's model: its controls, the fixed week it replays
 //! (SPEC 4) and the six pipelines it compares.
 
-use serde::{Deserialize, Serialize};
+use serde::Serialize;
 
 use crate::engine::calendar::{at, days, shift, Day};
 use crate::engine::{
@@ -10,7 +10,7 @@ use crate::engine::{
 };
 
 /// When the late order o-105 (Monday 23:58) shows up, if at all.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 pub enum LateOrder {
     Off,
     #[default]
@@ -46,7 +46,7 @@ impl LateOrder {
 }
 
 /// When the scheduler is down, if at all.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, Serialize)]
 pub enum Down {
     #[default]
     Off,
@@ -85,7 +85,7 @@ impl Down {
 }
 
 /// Everything the student can change.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub struct Controls {
     pub late: LateOrder,
     pub crash: bool,
@@ -148,7 +148,7 @@ impl Controls {
 }
 
 /// The six pipelines side by side.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 pub enum Cell {
     WatermarkAppend,
     WatermarkOverwrite,
