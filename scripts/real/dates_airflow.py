@@ -26,6 +26,8 @@ import subprocess
 import sys
 import tempfile
 
+from page_values import differs, instant
+
 DAG_FILE = '''# Partition Lab /dates check: the page's schedule, verbatim.
 from datetime import datetime, timezone
 
@@ -46,21 +48,6 @@ with DAG(
 
     build()
 '''
-
-
-def instant(text):
-    return datetime.datetime.fromisoformat(text)
-
-
-def differs(got, want, noun):
-    """got against the page's want, shortly: what one has that the other lacks."""
-    more = [x for x in got if x not in want]
-    fewer = [x for x in want if x not in got]
-    if not more and not fewer:
-        return f"{got} (the page's {noun}s in another order or repeated: {want})"
-    return (f"{len(got)} {noun}(s), the page {len(want)}"
-            + (f"; not on the page: {', '.join(map(str, more))}" if more else "")
-            + (f"; missing: {', '.join(map(str, fewer))}" if fewer else ""))
 
 
 def shown(value):

@@ -22,6 +22,8 @@ import sys
 import tempfile
 import warnings
 
+from page_values import differs, instant
+
 MODULE = '''# Partition Lab /dates check: the page's partitions, verbatim.
 from dagster import (AssetExecutionContext, BackfillPolicy, DailyPartitionsDefinition, Definitions, asset,
                      build_schedule_from_partitioned_job, define_asset_job)
@@ -39,21 +41,6 @@ job = define_asset_job("dates_job", selection=[day], partitions_def=PARTITIONS)
 schedule = build_schedule_from_partitioned_job(job, name="dates_schedule")
 defs = Definitions(assets=[day], jobs=[job], schedules=[schedule])
 '''
-
-
-def instant(text):
-    return datetime.datetime.fromisoformat(text)
-
-
-def differs(got, want, noun):
-    """got against the page's want, shortly: what one has that the other lacks."""
-    more = [x for x in got if x not in want]
-    fewer = [x for x in want if x not in got]
-    if not more and not fewer:
-        return f"{got} (the page's {noun}s in another order or repeated: {want})"
-    return (f"{len(got)} {noun}(s), the page {len(want)}"
-            + (f"; not on the page: {', '.join(map(str, more))}" if more else "")
-            + (f"; missing: {', '.join(map(str, fewer))}" if fewer else ""))
 
 
 def checked(module, page):

@@ -80,7 +80,7 @@ pub fn Dates() -> impl IntoView {
             </div>
             <LinkNotes notes=notes />
             <p class="lede">
-                "The lab's pipeline runs every day at 02:00 UTC: the run on d+1 builds partition d, and with an allowed lateness of L days the run on d+1+L is the last that may change it. Each tool names those moments differently, and the off-by-ones where people trip are marked. Every date here is checked by running the tool itself (a dry-run, a launch, a plan, a run) in the project's tests."
+                "The lab's pipeline runs every day at 02:00 UTC: the run on d+1 builds partition d, and with an allowed lateness of L days the run on d+1+L is the last that may change it. Each tool names those moments differently, and the off-by-ones where people trip are marked. Every date here is checked in the project's tests by asking each tool itself: Airflow's timetables and its backfill dry-run, Dagster's partitions and schedule, SQLMesh runs and a restatement plan, dbt runs on dbt's own clock, and a Beam pipeline."
             </p>
             <div class="dates-controls">
                 {day_select("dates-day", "Partition d", |p| p.day, |p, d| p.day = d)}

@@ -98,6 +98,14 @@ impl Timetable {
         }
     }
 
+    /// The partition the run stamped `logical` builds.
+    pub fn partition_of(self, logical: Instant) -> Day {
+        match self {
+            Timetable::Trigger => shift(logical.date(), -1),
+            Timetable::Interval => logical.date(),
+        }
+    }
+
     /// The logical date of the run that builds partition `dt`.
     pub fn logical_date(self, dt: Day) -> Instant {
         match self {
@@ -118,7 +126,8 @@ pub struct Airflow {
     pub interval: Span,
     /// `--from-date/--to-date` as full logical datetimes.
     pub backfill: Backfill<Instant>,
-    /// The same dates written bare: midnight, before the last run's 02:00.
+    /// The backfill's own dates typed bare (midnights), as a student
+    /// copying them would: what those run.
     pub bare: Backfill<Instant>,
 }
 
@@ -286,12 +295,9 @@ impl Calendar {
             .map(|&t| {
                 let dates: Vec<Instant> = range.iter().map(|&x| t.logical_date(x)).collect();
                 let (from, to) = (t.logical_date(p.first), t.logical_date(p.last));
-                // Bare dates are midnight: the dry-run keeps what lies between.
-                let bare_runs = dates
-                    .iter()
-                    .copied()
-                    .filter(|x| (midnight(from.date())..=midnight(to.date())).contains(x))
-                    .collect();
+                // The backfill's own dates, typed bare, are midnights: the
+                // dry-run keeps the 02:00 runs between them.
+                let bare_runs = days(p.first, shift(p.last, -1)).map(run_at).collect();
                 let logical_date = t.logical_date(d);
                 Airflow {
                     timetable: t,
@@ -312,7 +318,7 @@ impl Calendar {
                         runs: dates,
                     },
                     bare: Backfill {
-                        args: date_args(&from.date().to_string(), &to.date().to_string()),
+                        args: date_args(&p.first.to_string(), &p.last.to_string()),
                         runs: bare_runs,
                     },
                 }
@@ -439,12 +445,16 @@ impl Calendar {
     }
 }
 
+/// A correction re-runs dates that already ran: Airflow's default
+/// (`none`) would skip them all.
 fn date_args(from: &str, to: &str) -> Vec<String> {
     vec![
         "--from-date".to_string(),
         from.to_string(),
         "--to-date".to_string(),
         to.to_string(),
+        "--reprocess-behavior".to_string(),
+        "completed".to_string(),
     ]
 }
 

@@ -51,15 +51,20 @@ pub fn parse(get: impl Fn(&str) -> Option<String>) -> (Pipeline, Vec<String>) {
         }
     }
     if p.first > p.last {
-        notes.push(format!(
-            "Ignored from={} and to={}: a backfill's first date comes before its last; showing {} to {}.",
-            p.first.day(),
-            p.last.day(),
-            default.first.day(),
-            default.last.day()
-        ));
-        p.first = default.first;
-        p.last = default.last;
+        if get("to").is_some() {
+            notes.push(format!(
+                "Ignored from={} and to={}: a backfill's first date is not after its last; showing {} to {}.",
+                p.first.day(),
+                p.last.day(),
+                default.first.day(),
+                default.last.day()
+            ));
+            p.first = default.first;
+            p.last = default.last;
+        } else {
+            // Only the first date given: the last follows it, as on the page.
+            p.last = p.first;
+        }
     }
     (p, notes)
 }
@@ -124,6 +129,9 @@ mod tests {
         let (p, notes) = parse(lookup("from=20&to=4"));
         assert_eq!((p.first, p.last), (aug(3), aug(13)));
         assert!(notes[0].contains("showing 3 to 13"), "{notes:?}");
+        // A first date alone, after the default last: the last follows it.
+        let (p, notes) = parse(lookup("from=20"));
+        assert_eq!((p.first, p.last, notes.len()), (aug(20), aug(20), 0));
         let (p, notes) = parse(lookup("day= 7&lateness=0"));
         assert!(notes.is_empty());
         assert_eq!((p.day, p.lateness), (aug(7), 0));

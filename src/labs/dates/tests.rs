@@ -29,14 +29,29 @@ fn the_chapters_pipeline_in_each_tools_terms() {
             "--from-date",
             "2026-08-03T02:00:00+00:00",
             "--to-date",
-            "2026-08-13T02:00:00+00:00"
+            "2026-08-13T02:00:00+00:00",
+            "--reprocess-behavior",
+            "completed"
         ]
     );
     assert_eq!(trigger.backfill.args[1], "2026-08-04T02:00:00+00:00");
     // A bare --to-date is midnight: the last day's 02:00 run is after it.
     for a in &c.airflow {
         assert_eq!(a.backfill.runs.len(), 11);
-        assert_eq!(a.bare.runs[..], a.backfill.runs[..10]);
+        // Typed bare, 03..13 are midnights: the runs of 3 to 12 Aug 02:00.
+        let rebuilt: Vec<Day> = a
+            .bare
+            .runs
+            .iter()
+            .map(|r| a.timetable.partition_of(*r))
+            .collect();
+        let want = match a.timetable {
+            // Data intervals: the 13th is left out.
+            Timetable::Interval => days(aug(3), aug(12)).collect::<Vec<_>>(),
+            // The default: a good day (the 2nd) rebuilt, the 12th and 13th not.
+            Timetable::Trigger => days(aug(2), aug(11)).collect(),
+        };
+        assert_eq!(rebuilt, want, "{:?}", a.timetable);
     }
     assert_eq!(c.dagster.range, "2026-08-03...2026-08-13");
     assert_eq!(

@@ -77,10 +77,19 @@ fn mark(time: Instant, text: String, trap: bool) -> (Instant, Mark) {
 }
 
 fn plural(n: usize, one: &str) -> String {
-    if n == 1 {
-        format!("1 {one}")
+    match (n, one) {
+        (1, _) => format!("1 {one}"),
+        (_, "batch") => format!("{n} batches"),
+        _ => format!("{n} {one}s"),
+    }
+}
+
+/// "3 Aug to 13 Aug", or the one day.
+fn day_range(first: Day, last: Day) -> String {
+    if first == last {
+        day_month(first)
     } else {
-        format!("{n} {one}s")
+        format!("{} to {}", day_month(first), day_month(last))
     }
 }
 
@@ -264,30 +273,32 @@ impl Calendar {
             false,
         )];
         let first_refusal = e.runs.iter().find(|r| !r.accepts);
+        let last_accepting = e.runs.iter().rev().find(|r| r.accepts);
         for r in &e.runs {
-            let text = if r.watermark == e.window.end {
-                format!("the watermark reaches the window's end: its result is on time; later events of {d} still count")
+            let moves = format!("the run moves the watermark to {}", short(r.watermark));
+            let text = if r.watermark == e.window.end && Some(r) == last_accepting {
+                format!("{moves}, the window's end: its result is on time, and this is the last run that takes events of {d}")
+            } else if r.watermark == e.window.end {
+                format!("{moves}, the window's end: its result is on time; late events of {d} still count")
+            } else if Some(r) == last_accepting {
+                format!("{moves}: the last run that takes late events of {d}")
             } else if r.accepts {
-                format!(
-                    "watermark {}: late events of {d} still accepted",
-                    short(r.watermark)
-                )
+                format!("{moves}: late events of {d} still accepted")
             } else if Some(r) == first_refusal {
                 format!(
-                    "watermark {}, past the window's end plus {}: later events of {d} are dropped",
-                    short(r.watermark),
+                    "{moves}, past the window's end plus {}: later events of {d} are dropped",
                     plural(l as usize, "day")
                 )
             } else {
                 continue;
             };
-            beam.push(mark(r.watermark, text, false));
+            beam.push(mark(r.run, text, false));
         }
         if let Some(r) = e.at_run_time.iter().find(|r| !r.accepts) {
             beam.push(mark(
-                r.watermark,
+                r.run,
                 format!(
-                    "a watermark set at the run time ({}) already drops them here",
+                    "a watermark moved to the run time ({}) instead drops them from this run",
                     hh_mm(r.watermark)
                 ),
                 true,
@@ -307,7 +318,7 @@ impl Calendar {
         let p = self.pipeline;
         let d = day_month(p.day);
         let l = p.lateness;
-        let range = format!("{} to {}", day_month(p.first), day_month(p.last));
+        let range = day_range(p.first, p.last);
         let n = plural(self.dagster.keys.len(), "day");
         let mut cards = vec![Card {
             tool: TOOLS[0],
@@ -341,17 +352,55 @@ impl Calendar {
                 Timetable::Trigger => (TOOLS[1], "airflow-trigger"),
                 Timetable::Interval => (TOOLS[2], "airflow-interval"),
             };
-            let mut traps = vec![bare_dates(
-                &a.bare,
-                &a.backfill,
-                "--to-date",
-                "the last run's logical date is at 02:00, after that midnight",
-            )];
-            if a.timetable == Timetable::Trigger {
-                traps.insert(0, format!(
+            let rebuilt: Vec<Day> = a
+                .bare
+                .runs
+                .iter()
+                .map(|r| a.timetable.partition_of(*r))
+                .collect();
+            let typed = format!(
+                "Typed as the backfill's own dates, --from-date {} --to-date {} are midnights: {}",
+                p.first,
+                p.last,
+                if rebuilt.is_empty() {
+                    "Airflow runs nothing at all".to_string()
+                } else {
+                    format!(
+                        "Airflow runs the logical dates {}, which rebuild the partitions {}",
+                        first_last(&a.bare.runs, |t| short(*t)),
+                        first_last(&rebuilt, |x| day_month(*x))
+                    )
+                },
+            );
+            let wrong: Vec<Day> = rebuilt.iter().copied().filter(|x| *x < p.first).collect();
+            let missed = crate::engine::calendar::days(p.first, p.last)
+                .filter(|x| !rebuilt.contains(x))
+                .count();
+            let typed = if wrong.is_empty() {
+                format!(
+                    "{typed}: {} of the range not rebuilt.",
+                    plural(missed, "day")
+                )
+            } else {
+                format!(
+                    "{typed}: a good day ({}) rebuilt, and {} of the range not.",
+                    first_last(&wrong, |x| day_month(*x)),
+                    plural(missed, "day")
+                )
+            };
+            let mut traps = vec![
+                typed,
+                "Without --reprocess-behavior completed (the default is none) Airflow skips every date that already has a run: a correction of dates that ran would rebuild nothing. Only one backfill per DAG runs at a time, and the DAG must be unpaused for it to run.".to_string(),
+            ];
+            match a.timetable {
+                Timetable::Trigger => traps.insert(0, format!(
                     "The logical date of the run that builds {d} is {}: the day after the partition. A task that reads the partition from the logical date must take a day off; and the data interval is empty, so data_interval_start is no help.",
                     day_month(a.logical_date.date())
-                ));
+                )),
+                Timetable::Interval => traps.push(format!(
+                    "The chapter's airflow dags backfill --start-date {} --end-date {} --reset-dagruns is Airflow 2's, and Airflow 3 has no such command: backfill create takes logical dates (--from-date, --to-date) and --reprocess-behavior completed in place of --reset-dagruns.",
+                    p.first, p.last
+                )),
             }
             cards.push(Card {
                 tool,
@@ -380,11 +429,11 @@ impl Calendar {
                     },
                 ],
                 command: Some(format!(
-                    "airflow backfill create --dag-id daily_orders {}",
+                    "airflow backfill create --dag-id marlow_orders_daily {}",
                     a.backfill.args.join(" ")
                 )),
                 covers: format!(
-                    "the logical dates {} inclusive: {}, one per partition of {range}",
+                    "the logical dates {}, both ends included: {}, one per partition of {range}",
                     first_last(&a.backfill.runs, |t| short(*t)),
                     plural(a.backfill.runs.len(), "run")
                 ),
@@ -408,7 +457,7 @@ impl Calendar {
             )),
             covers: format!("the partition keys {}, both ends included: {n}", first_last(&g.keys, Day::to_string)),
             traps: vec![
-                format!("hour_offset=2 moves the window, not the data: partition {} runs from {}, while the asset reads every event dated {}.", g.key, span(g.window), p.day),
+                format!("hour_offset=2 moves the partition's time window ({}), which says when it is built, not what it holds: an asset that filters on context.partition_time_window reads 02:00 to 02:00; filter on the partition key (dt = '{}'), as the lab's definitions do.", span(g.window), g.key),
                 "A range in one launch needs BackfillPolicy.single_run(); a multi-run backfill needs the daemon.".to_string(),
             ],
         });
@@ -431,10 +480,13 @@ impl Calendar {
             ],
             command: Some(format!("sqlmesh plan {}", s.restate.args.join(" "))),
             covers: format!("the intervals {}: {}, the end date included", first_last(&s.restate.runs, |x| day_month(x.start.date())), plural(s.restate.runs.len(), "day")),
-            traps: vec![
-                "SQLMesh refuses lookback 0: no lookback is written by leaving it out.".to_string(),
-                "On DuckDB a restated interval is deleted, then inserted: between the two, a reader sees the day empty.".to_string(),
-            ],
+            traps: {
+                let mut traps = vec!["On DuckDB a restated interval is deleted, then inserted: between the two, a reader sees the day empty.".to_string()];
+                if l == 0 {
+                    traps.insert(0, "SQLMesh refuses lookback 0: no allowed lateness is written by leaving lookback out.".to_string());
+                }
+                traps
+            },
         });
         let b = &self.dbt;
         let short_last = b.short_runs.last().map_or_else(String::new, |t| short(*t));
@@ -459,12 +511,19 @@ impl Calendar {
                         p.last
                     )
                 } else {
-                    bare_dates(&b.bare, &b.backfill, "--event-time-end", "the end is excluded")
+                    bare_dates(&b.bare, &b.backfill, "--event-time-end", "batch", "the end is excluded")
                 },
-                format!(
-                    "lookback counts batches back from the current one, which a 02:00 run has only just started: lookback {} makes the run at {} the last to rebuild {d}; lookback {} would stop at {short_last}.",
-                    b.lookback, short(self.last_change), b.short_lookback
-                ),
+                if b.short_runs.iter().all(|r| r.date() == p.day) {
+                    format!(
+                        "lookback counts batches back from the current one, which a 02:00 run has only just started: lookback {} makes the run at {} the last to rebuild {d}; with lookback {} only the run at {short_last} builds it, two hours into the day, and it is never built whole.",
+                        b.lookback, short(self.last_change), b.short_lookback
+                    )
+                } else {
+                    format!(
+                        "lookback counts batches back from the current one, which a 02:00 run has only just started: lookback {} makes the run at {} the last to rebuild {d}; lookback {} would stop at {short_last}.",
+                        b.lookback, short(self.last_change), b.short_lookback
+                    )
+                },
                 format!(
                     "A plain run only reaches back from its own time: with every run between {} and {} missed, batch {d} is {}.",
                     short(b.gap.before),
@@ -503,7 +562,13 @@ impl Calendar {
 }
 
 /// The trap of giving a tool's end bound as the last date itself.
-fn bare_dates<T>(bare: &Backfill<T>, full: &Backfill<T>, flag: &str, why: &str) -> String {
+fn bare_dates<T>(
+    bare: &Backfill<T>,
+    full: &Backfill<T>,
+    flag: &str,
+    noun: &str,
+    why: &str,
+) -> String {
     let to = bare
         .args
         .iter()
@@ -514,7 +579,7 @@ fn bare_dates<T>(bare: &Backfill<T>, full: &Backfill<T>, flag: &str, why: &str) 
     let lost = full.runs.len().saturating_sub(bare.runs.len());
     format!(
         "{flag} {to} runs {} instead of {}: {why}, so {} of the range {} not rebuilt.",
-        plural(bare.runs.len(), "time"),
+        plural(bare.runs.len(), noun),
         full.runs.len(),
         plural(lost, "day"),
         if lost == 1 { "is" } else { "are" }
