@@ -35,9 +35,12 @@ pub enum ProcessingState {
     /// Full refresh: remember nothing, rebuild everything every run.
     None,
     /// Rebuild the run's day and the `days` before it on every run, and
-    /// remember nothing: the chapter's `WHERE dt >= current_date - 3`, dbt
-    /// microbatch's `lookback`. A day the window has passed is never built
-    /// again, so a missed run's day stays missing.
+    /// remember nothing: the chapter's `WHERE dt >= current_date - 3`, and
+    /// what dbt microbatch's `lookback` does, counted one further there (a
+    /// 02:00 run's current batch is the day it runs on, so a window of N
+    /// days is `lookback` N+1: `labs::dates`, proven on dbt). A day the
+    /// window has passed is never built again, so a missed run's day stays
+    /// missing.
     TrailingWindow { days: u32 },
 }
 
