@@ -121,6 +121,17 @@ pub fn weekday_day_month_time(at: Instant) -> String {
     format!("{} {}", weekday_day_month(at.date()), hh_mm(at))
 }
 
+/// "2026-08-03T14:05:00+00:00": an instant as Airflow writes a logical date.
+pub fn iso_utc(at: Instant) -> String {
+    format!(
+        "{}T{:02}:{:02}:{:02}+00:00",
+        at.date(),
+        at.hour(),
+        at.minute(),
+        at.second()
+    )
+}
+
 /// "08-03 14:05".
 pub fn mm_dd_time(at: Instant) -> String {
     format!("{} {}", mm_dd(at.date()), hh_mm(at))
@@ -209,6 +220,10 @@ mod iso_tests {
             at.format("%a %-d %b %H:%M").to_string()
         );
         assert_eq!(mm_dd_time(at), at.format("%m-%d %H:%M").to_string());
+        assert_eq!(
+            iso_utc(at),
+            at.and_utc().to_rfc3339_opts(chrono::SecondsFormat::Secs, false)
+        );
         for m in 1..=12 {
             let d = Day::from_ymd_opt(2026, m, 28).expect("date");
             assert_eq!(month_short(d), d.format("%b").to_string());

@@ -55,7 +55,11 @@ pub struct Tasks {
 
 /// The logical date of the run that builds partition `dt`.
 pub fn logical_date(dt: Day) -> String {
-    format!("{dt}T02:00:00+00:00")
+    crate::engine::calendar::iso_utc(crate::engine::calendar::at(
+        dt,
+        crate::engine::lateness::RUN_HOUR,
+        0,
+    ))
 }
 
 /// The daily DAG: build_silver (then build_gold, where there is gold) for

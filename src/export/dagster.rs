@@ -8,6 +8,7 @@
 //! at 02:00 on d+1.
 
 use crate::engine::calendar::Day;
+use crate::engine::lateness::RUN_HOUR;
 use crate::export::{drift::Dialect, File, DAGSTER_VERSIONS};
 
 /// The file `dg launch -f` reads.
@@ -16,9 +17,18 @@ pub const FILE: &str = "definitions.py";
 /// The assets the backfill launches, silver first.
 const ASSETS: &str = "silver_orders,gold_daily_totals";
 
+/// The daily partitions from `first`, each the window the 02:00 run on the
+/// day after builds, as Python.
+pub fn partitions(first: Day) -> String {
+    format!(
+        "DailyPartitionsDefinition(start_date=\"{first}\", hour_offset={RUN_HOUR}, timezone=\"UTC\")"
+    )
+}
+
 /// The project's one Python file: the partitions, the two assets, the
 /// nightly job and its schedule, partitions from `first` on.
 pub fn definitions(first: Day) -> File {
+    let partitions = partitions(first);
     let fixed = Dialect::DuckDb.half_even_pounds("o.amount * coalesce(fx.gbp_per_unit, 1)");
     File::new(
         FILE,
@@ -47,7 +57,7 @@ from dagster import (
 )
 from dagster_duckdb import DuckDBResource
 
-DAYS = DailyPartitionsDefinition(start_date="{first}", hour_offset=2, timezone="UTC")
+DAYS = {partitions}
 
 
 def replace_days(context, duckdb, table, columns, select):

@@ -14,7 +14,7 @@
 pub mod query;
 pub mod view;
 
-use chrono::{Duration, Timelike};
+use chrono::Duration;
 
 use crate::engine::calendar::{at, aug, days, shift, Day, Instant};
 use crate::engine::lateness::{finalising_run, RUN_HOUR};
@@ -246,15 +246,7 @@ fn after(day: Day, n: u32) -> Day {
 }
 
 /// `t` as Airflow, Dagster and the check scripts write an instant.
-pub fn iso(t: Instant) -> String {
-    format!(
-        "{}T{:02}:{:02}:{:02}+00:00",
-        t.date(),
-        t.hour(),
-        t.minute(),
-        t.second()
-    )
-}
+pub use crate::engine::calendar::iso_utc as iso;
 
 /// The batches of a plain microbatch run invoked at `now`, by dbt's rule
 /// (`MicrobatchBuilder`): the end is `now` rounded up to the next day (dbt
@@ -325,10 +317,7 @@ impl Calendar {
             })
             .collect();
         let dagster = Dagster {
-            partitions: format!(
-                "DailyPartitionsDefinition(start_date=\"{}\", hour_offset={RUN_HOUR}, timezone=\"UTC\")",
-                aug(1)
-            ),
+            partitions: crate::export::dagster::partitions(aug(1)),
             key: d,
             window: Span {
                 start: run_at(d),
@@ -376,16 +365,13 @@ impl Calendar {
                 .collect()
         };
         let lookback = l.saturating_add(1);
+        let (before, after_gap) = (run_at(shift(d, -1)), run_at(after(d, l.saturating_add(2))));
         let gap = Gap {
-            before: run_at(shift(d, -1)),
-            after: run_at(after(d, l.saturating_add(2))),
-            processes_day: false,
-        };
-        let gap = Gap {
-            processes_day: [gap.before, gap.after]
+            before,
+            after: after_gap,
+            processes_day: [before, after_gap]
                 .iter()
                 .any(|r| dbt_batches(*r, lookback).contains(&batch)),
-            ..gap
         };
         let event_range = |end: Day| Backfill {
             args: vec![
