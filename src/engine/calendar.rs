@@ -222,7 +222,8 @@ mod iso_tests {
         assert_eq!(mm_dd_time(at), at.format("%m-%d %H:%M").to_string());
         assert_eq!(
             iso_utc(at),
-            at.and_utc().to_rfc3339_opts(chrono::SecondsFormat::Secs, false)
+            at.and_utc()
+                .to_rfc3339_opts(chrono::SecondsFormat::Secs, false)
         );
         for m in 1..=12 {
             let d = Day::from_ymd_opt(2026, m, 28).expect("date");
