@@ -3,7 +3,8 @@ writes a module with exactly the page's partitions definition, a daily asset
 over it, its job and the schedule build_schedule_from_partitioned_job makes,
 and checks:
 - the schedule's cron is the page's, it fires at the page's tick, and its
-  tick there requests exactly partition d;
+  tick there requests exactly partition d, and no tick in the L+2 days
+  after asks for d again (the page: Dagster has no allowed lateness);
 - partition d's time window is the page's;
 - `dg launch --partition-range <range>`'s range (split and validated as dg
   does) covers exactly the page's keys: PartitionKeyRange's keys, and the
@@ -43,7 +44,7 @@ defs = Definitions(assets=[day], jobs=[job], schedules=[schedule])
 '''
 
 
-def checked(module, page):
+def checked(module, page, lateness):
     """Each way Dagster's dates differ from the page's."""
     from dagster import DagsterInstance, PartitionKeyRange, build_schedule_context, materialize
     from dagster._core.storage.tags import ASSET_PARTITION_RANGE_END_TAG, ASSET_PARTITION_RANGE_START_TAG
@@ -61,6 +62,13 @@ def checked(module, page):
     keys = [r.partition_key for r in requests]
     if keys != [page["key"]]:
         wrong.append(f"the tick at {page['tick']} requests {keys}, the page says [{page['key']}]")
+    # The page says Dagster has no allowed lateness: no later tick asks for
+    # d again, however many days the lab would keep it open.
+    for later in range(1, lateness + 3):
+        at = tick + datetime.timedelta(days=later)
+        again = schedule.evaluate_tick(build_schedule_context(scheduled_execution_time=at)).run_requests or []
+        if page["key"] in [r.partition_key for r in again]:
+            wrong.append(f"the tick at {at.isoformat()} requests {page['key']} again")
     try:
         window = module.PARTITIONS.time_window_for_partition_key(page["key"])
         if [window.start, window.end] != [instant(x) for x in page["window"]]:
@@ -114,7 +122,7 @@ def main():
         module = importlib.util.module_from_spec(spec)
         try:
             spec.loader.exec_module(module)
-            wrong = checked(module, page)
+            wrong = checked(module, page, case["lateness"])
         except Exception as e:
             wrong = [f"Dagster refuses the page's definitions: {type(e).__name__}: {e}"]
         if wrong:

@@ -349,6 +349,44 @@ fn scenario_files() -> Vec<File> {
         ),
     ];
     let mut compiled = Vec::new();
+    // Each design SQLMesh can express, as the page shows it: the model
+    // scenario_sqlmesh.py replays over the same runs.
+    let mut sqlmesh = Vec::new();
+    let mut sqlmesh_designs = serde_json::Map::new();
+    for (name, n, graph, fails) in &designs {
+        let shown = partition_lab::scenarios::export::code(*n, graph)
+            .ok()
+            .and_then(|codes| codes.into_iter().find(|c| c.tool == "SQLMesh"))
+            .map(|c| c.text)
+            .unwrap_or_default();
+        if shown.contains("MODEL (") {
+            let table = |kind| {
+                graph.of_kind(kind).find_map(|node| match &node.config {
+                    partition_lab::design::NodeConfig::Source { table }
+                    | partition_lab::design::NodeConfig::Write { table, .. } => Some(table.clone()),
+                    _ => None,
+                })
+            };
+            use partition_lab::design::NodeKind;
+            sqlmesh_designs.insert(
+                (*name).to_string(),
+                serde_json::json!({
+                    "scenario": n,
+                    "model": table(NodeKind::Write),
+                    "source": table(NodeKind::Source),
+                    "passes": fails.is_none(),
+                }),
+            );
+            sqlmesh.push(File::new(format!("sqlmesh/{name}.sql"), shown));
+        }
+    }
+    let mut config = partition_lab::export::sqlmesh::config();
+    config.path = "sqlmesh/config.yaml".into();
+    sqlmesh.push(config);
+    sqlmesh.push(File::new(
+        "sqlmesh/designs.json",
+        serde_json::to_string_pretty(&sqlmesh_designs).unwrap_or_default(),
+    ));
     for (name, n, graph, fails) in designs {
         let config = match compile(&graph) {
             Ok(c) => c.pipeline,
@@ -379,10 +417,12 @@ fn scenario_files() -> Vec<File> {
         })
         .collect();
     let all: Vec<(&str, &Script)> = scripts.iter().map(|(k, v)| (k.as_str(), v)).collect();
-    with_answers(
+    let mut files = with_answers(
         replay_project("partition_lab_scenarios", &replays, &all),
         &replays,
-    )
+    );
+    files.extend(sqlmesh);
+    files
 }
 
 /// The backfill lab's rebuild as a dbt microbatch project: bronze and the

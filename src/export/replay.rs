@@ -14,8 +14,8 @@ use serde_json::{json, Value};
 
 use crate::engine::calendar::Instant;
 use crate::engine::{
-    simulate_with, AfterFinal, CommitOrder, Detail, ListDate, PipelineConfig, ProcessingState,
-    Script, WriteMode,
+    script::RunKind, simulate_with, AfterFinal, CommitOrder, Detail, ListDate, PipelineConfig,
+    ProcessingState, Script, WriteMode,
 };
 
 /// One pipeline run over one script, under a name safe as a table name.
@@ -97,7 +97,17 @@ pub fn write_name(write: WriteMode) -> &'static str {
 fn attempts(script: &Script, catch_up: bool) -> Vec<Value> {
     crate::engine::simulate::planned(script, catch_up)
         .into_iter()
-        .map(|a| json!({"at": instant(a.at), "day": a.day.to_string(), "crashes": a.crashes}))
+        .map(|a| {
+            // Which kind tells a tool that keeps its own state (SQLMesh,
+            // Dagster) an operator's re-run from the scheduler's runs.
+            let kind = match a.kind {
+                RunKind::Scheduled => "scheduled",
+                RunKind::Retry => "retry",
+                RunKind::Manual => "manual",
+                RunKind::CatchUp => "catch-up",
+            };
+            json!({"at": instant(a.at), "day": a.day.to_string(), "crashes": a.crashes, "kind": kind})
+        })
         .collect()
 }
 

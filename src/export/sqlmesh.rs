@@ -8,6 +8,9 @@
 
 use crate::engine::calendar::Day;
 use crate::engine::lateness::Lateness;
+use crate::engine::{
+    CommitOrder, ListDate, PartitionKey, PipelineConfig, ProcessingState, WriteMode,
+};
 use crate::export::{drift::Dialect, File, SQLMESH_VERSIONS};
 
 /// The project's models: silver by day with the fixed conversion, gold by
@@ -145,6 +148,126 @@ pub fn lookback_model(name: &str, first: Day, lateness: Lateness) -> String {
     )
 }
 
+/// A scenario's daily design as a SQLMesh model that reads `source` into
+/// `target` from `start`, or what SQLMesh lacks to express it. SQLMesh
+/// keeps its own state, the intervals of the time column it has built, and
+/// saves it only after the write: a design is expressible when the lab's
+/// state is that (a partition list over the event date, or a trailing
+/// window that catches up) and its write replaces what it reads.
+pub fn daily_model(
+    p: &PipelineConfig,
+    source: &str,
+    target: &str,
+    start: Day,
+) -> Result<String, &'static str> {
+    if p.partition_key == PartitionKey::ProcessingDate {
+        return Err("SQLMesh builds intervals of a time column in the rows; processing-date partitions are filed by when the run happened, which no row holds");
+    }
+    if p.commit == CommitOrder::StateBeforeWrite
+        && !matches!(
+            p.state,
+            ProcessingState::None | ProcessingState::TrailingWindow { .. }
+        )
+    {
+        return Err("SQLMesh records an interval as built only after its write succeeds, so it cannot save the state first; the batch this design loses to a crash cannot be lost in SQLMesh");
+    }
+    if p.finaliser.is_some() {
+        return Err("SQLMesh has no final partitions: a day it has not built yet is built whenever it runs, and it has no adjustments table for rows that arrive after a day is final");
+    }
+    let (kind, scope, back) = match (p.state, p.write) {
+        (ProcessingState::None, WriteMode::ReplaceTable) => (
+            "FULL".to_string(),
+            "-- No state and the whole table replaced: SQLMesh's FULL kind rebuilds it\n\
+             -- from everything that has arrived, every run."
+                .to_string(),
+            None,
+        ),
+        (_, WriteMode::ReplaceTable) => return Err("SQLMesh's FULL kind rebuilds the table from everything; replacing the whole table with only what the state let a run read has no SQLMesh form"),
+        (_, WriteMode::Append) => return Err("SQLMesh's time-range models replace each interval they build; appending without replacing (INCREMENTAL_UNMANAGED) keeps no intervals, so no list or window decides what a run reads"),
+        (_, WriteMode::Merge { .. }) => return Err("SQLMesh merges by key with INCREMENTAL_BY_UNIQUE_KEY, a form this export does not write and the lab's checks do not run"),
+        (_, WriteMode::OverwritePresent) => return Err("SQLMesh deletes every interval it builds before inserting, so a day that receives no rows ends empty; replacing only the partitions present (a dynamic overwrite) has no SQLMesh form"),
+        (ProcessingState::Watermark { .. }, _) => return Err("SQLMesh records which intervals of the time column it has built, not the newest value a run read: a watermark has no SQLMesh form (the partition list over the event date is SQLMesh's own way)"),
+        (ProcessingState::PartitionList { over: ListDate::ChangeDate, .. }, _) => return Err("SQLMesh's intervals are of the column the model's rows are filed under; a list of change dates that rebuilds event-date partitions reads by another column, which SQLMesh cannot express"),
+        (ProcessingState::None, _) => return Err("with no state each run reads everything, which is SQLMesh's FULL kind, but FULL replaces the whole table: choose replace table"),
+        (ProcessingState::TrailingWindow { .. }, _) if !p.catch_up => return Err("SQLMesh builds every missing interval when it runs again, so it cannot skip the runs missed while the scheduler was down, as this trailing window does; with catch-up on, the window is SQLMesh's lookback"),
+        (ProcessingState::PartitionList { lookback, .. }, _) => (
+            time_range(lookback),
+            format!(
+                "-- The partition list is SQLMesh's own record: each run builds every day\n\
+                 -- not yet built{}.",
+                match lookback {
+                    0 => String::new(),
+                    n => format!(" and, with lookback {n}, {} before them again", days(n)),
+                }
+            ),
+            Some(lookback),
+        ),
+        (ProcessingState::TrailingWindow { days: window }, _) => (
+            time_range(window),
+            format!(
+                "-- A trailing window reaching {window} day{} back is SQLMesh's lookback: each run\n\
+                 -- builds the days missing since the run before and {} before them.",
+                if window == 1 { "" } else { "s" },
+                days(window),
+            ),
+            Some(window),
+        ),
+    };
+    let filter = if back.is_some() {
+        "WHERE dt BETWEEN @start_ds AND @end_ds\n"
+    } else {
+        ""
+    };
+    Ok(format!(
+        "-- Generated by Partition Lab for {SQLMESH_VERSIONS}.\n\
+         {scope}\n\
+         -- {source} is what ingestion has loaded so far: a run reads what has arrived.\n\
+         -- Run `sqlmesh run` at 02:00 UTC daily; with cron '@daily' day d is ready at\n\
+         -- midnight. A retry after a crash builds what the crash left unrecorded.\n\
+         -- Re-running day d by hand, as the lab's run for d again, is a restatement:\n\
+         --   {rerun}\n\
+         -- On DuckDB a rebuilt day's rows are deleted, then inserted.\n\
+         MODEL (\n  name {target},\n  kind {kind},\n  start '{start}',\n  cron '@daily'\n);\n\n\
+         -- one row per key: the latest version the run read\n\
+         SELECT id, key, event_time, updated_at, arrived_at, amount_minor, currency, dt\n\
+         FROM {source}\n\
+         {filter}\
+         QUALIFY row_number() OVER (PARTITION BY key ORDER BY updated_at DESC, arrived_at DESC, id DESC) = 1\n",
+        rerun = rerun(target, back),
+    ))
+}
+
+/// "the day" or "the n days".
+fn days(n: u32) -> String {
+    if n == 1 {
+        "the day".to_string()
+    } else {
+        format!("the {n} days")
+    }
+}
+
+/// The model kind of a list or window reaching `lookback` days back
+/// (SQLMesh refuses `lookback 0`: none is its default).
+fn time_range(lookback: u32) -> String {
+    if lookback == 0 {
+        "INCREMENTAL_BY_TIME_RANGE (time_column dt)".to_string()
+    } else {
+        format!("INCREMENTAL_BY_TIME_RANGE (time_column dt, lookback {lookback})")
+    }
+}
+
+/// An operator's re-run of day d as a restatement: of the days the run
+/// for d builds (d and `back` days before it), or of the whole table.
+pub fn rerun(model: &str, back: Option<u32>) -> String {
+    match back {
+        Some(0) => format!("sqlmesh plan --restate-model {model} --start d --end d --auto-apply"),
+        Some(n) => {
+            format!("sqlmesh plan --restate-model {model} --start <d - {n}> --end d --auto-apply")
+        }
+        None => format!("sqlmesh plan --restate-model {model} --auto-apply"),
+    }
+}
+
 /// How the lab's CSV writes a time, in DuckDB's `strptime`.
 const STAMP: &str = "%Y-%m-%dT%H:%M:%SZ";
 
@@ -169,6 +292,76 @@ mod tests {
         assert!(none.contains("(time_column dt),"), "{none}");
         let never = lookback_model("shop.orders", aug(1), Lateness::Never);
         assert!(never.contains("kind FULL,") && !never.contains("INCREMENTAL"));
+    }
+
+    #[test]
+    fn a_daily_design_is_a_model_when_sqlmesh_keeps_its_state_and_says_why_not_otherwise() {
+        use crate::engine::{AfterFinal, Finaliser, MergeKey, WatermarkColumn};
+        let list = |lookback| ProcessingState::PartitionList {
+            lookback,
+            over: ListDate::EventDate,
+        };
+        let model = |p: PipelineConfig| daily_model(&p, "bronze.clicks", "silver.clicks", aug(1));
+        let overwrite = |state| PipelineConfig::new(state, WriteMode::OverwritePartition);
+        let one = model(overwrite(list(1))).expect("a list is SQLMesh's own record");
+        assert!(one.contains("kind INCREMENTAL_BY_TIME_RANGE (time_column dt, lookback 1),"));
+        assert!(
+            one.contains("name silver.clicks,")
+                && one.contains("FROM bronze.clicks\nWHERE dt BETWEEN @start_ds AND @end_ds\n")
+        );
+        assert!(
+            one.contains("start '2026-08-01',")
+                && one.contains("with lookback 1, the day before them")
+        );
+        assert!(one.contains("--restate-model silver.clicks --start <d - 1> --end d"));
+        let none = model(overwrite(list(0))).expect("lookback 0");
+        assert!(none.contains("(time_column dt),") && none.contains("--start d --end d"));
+        let window = ProcessingState::TrailingWindow { days: 3 };
+        let catching_up = PipelineConfig {
+            catch_up: true,
+            ..overwrite(window)
+        };
+        assert!(model(catching_up)
+            .expect("a window that catches up")
+            .contains("lookback 3),"));
+        let full = model(PipelineConfig::full_refresh()).expect("a full refresh");
+        assert!(full.contains("kind FULL,") && !full.contains("@start_ds"));
+        // Each design SQLMesh cannot express says what it lacks.
+        let why = |p: PipelineConfig| model(p).expect_err("not expressible");
+        assert!(why(overwrite(window)).contains("cannot skip the runs missed"));
+        let watermark = ProcessingState::Watermark {
+            column: WatermarkColumn::ArrivedAt,
+            overlap_minutes: 0,
+        };
+        assert!(why(overwrite(watermark)).contains("a watermark has no SQLMesh form"));
+        assert!(why(PipelineConfig::new(list(1), WriteMode::Append)).contains("appending"));
+        assert!(why(PipelineConfig::new(
+            list(1),
+            WriteMode::Merge { key: MergeKey::Key }
+        ))
+        .contains("INCREMENTAL_BY_UNIQUE_KEY"));
+        assert!(
+            why(PipelineConfig::new(list(1), WriteMode::OverwritePresent))
+                .contains("dynamic overwrite")
+        );
+        assert!(why(PipelineConfig {
+            commit: CommitOrder::StateBeforeWrite,
+            ..overwrite(list(1))
+        })
+        .contains("only after its write succeeds"));
+        assert!(why(PipelineConfig {
+            finaliser: Some(Finaliser {
+                allowed_lateness_days: 2,
+                after_final: AfterFinal::Drop,
+            }),
+            ..overwrite(list(1))
+        })
+        .contains("no final partitions"));
+        assert!(why(overwrite(ProcessingState::PartitionList {
+            lookback: 1,
+            over: ListDate::ChangeDate
+        }))
+        .contains("change dates"));
     }
 
     #[test]

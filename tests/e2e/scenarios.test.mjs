@@ -275,6 +275,12 @@ test('scenario 6: a trailing window passes only if the scheduler catches up, and
   // Its Airflow DAG catches up too.
   await page.getByText('Export as code').click();
   assert.match(await page.locator('.code-block').filter({ hasText: 'Airflow' }).locator('pre').innerText(), /catchup=True/);
+  // A window that catches up is SQLMesh's lookback, the model check-real replays.
+  const sqlmesh = await page.locator('.code-block').filter({ has: page.getByRole('heading', { name: 'SQLMesh' }) }).locator('pre').innerText();
+  assert.match(sqlmesh, /kind INCREMENTAL_BY_TIME_RANGE \(time_column dt, lookback 1\),/);
+  assert.match(sqlmesh, /name silver\.sales,/);
+  const dagster = await page.locator('.code-block').filter({ has: page.getByRole('heading', { name: 'Dagster' }) }).locator('pre').innerText();
+  assert.match(dagster, /^# Not exported for Dagster\./);
   const violations = await axe(page);
   assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
   assert.deepEqual(errors, []);

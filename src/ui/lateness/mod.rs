@@ -236,6 +236,7 @@ fn DatesLink() -> impl IntoView {
             };
             view! {
                 <p>
+                    "Dagster has no allowed-lateness setting: its daily schedule builds each day's partition once, so an order that arrives later reaches it only when that partition is materialized again. "
                     "When is a day final in Airflow, Dagster, SQLMesh, dbt or Beam? "
                     <a href=crate::labs::dates::query::href(&p)>{format!("This lateness ({}) as each tool's dates", lateness_text(Lateness::Days(l)))}</a>
                     "."
