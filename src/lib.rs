@@ -1,16 +1,12 @@
 //! Partition Lab: a browser lab for incremental processing and backfills.
 //!
-//! `engine` is the pure simulation; `labs` turns each lab's controls into
-//! engine inputs; `scenarios` and `content` are teaching data; `ui` renders.
+//! The web app, on top of the layers below it (each a crate of its own:
+//! `crates/`): `engine` is the pure simulation; `labs` turns each lab's
+//! controls into engine inputs; `design`, `scenarios` and `export` are the
+//! canvas, the grader and the bridge to real tools; `ui` renders.
 
 pub mod bundles;
-pub mod content;
-pub mod design;
-pub mod engine;
-pub mod export;
-pub mod labs;
-pub mod lean;
-pub mod scenarios;
 #[cfg(feature = "web")]
 pub mod ui;
-pub mod vocabulary;
+
+pub use partition_lab_core::{content, design, engine, export, labs, lean, scenarios, vocabulary};

@@ -235,16 +235,28 @@ fn a_drift_query_from_too_late_a_date_hides_the_first_bad_days() {
     assert!(!drift_query_from(aug(8)).iter().any(|r| r.dt < aug(8)));
 }
 
-#[test]
-fn the_pool_picture_shows_tonight_s_run_waiting_for_a_connection() {
-    use partition_lab::labs::pool::Holder;
-    let starved = partition_lab::scenarios::grade::graded(
+/// The check panel's picture of the source pool over the run the grader
+/// judged (the grader hands back the trace; the picture is the view's).
+fn pool(plan: Plan) -> partition_lab::labs::pool::PoolPicture {
+    let trace = partition_lab::scenarios::grade::graded(
         4,
-        &currency(plan(4)),
+        &currency(plan),
         &partition_lab::scenarios::currency::script(),
     )
     .1
     .unwrap();
+    partition_lab::labs::pool::from_timeline(
+        &trace.timeline,
+        &trace.scheduled,
+        trace.pool,
+        trace.launch,
+    )
+}
+
+#[test]
+fn the_pool_picture_shows_tonight_s_run_waiting_for_a_connection() {
+    use partition_lab::labs::pool::Holder;
+    let starved = pool(plan(4));
     assert_eq!(starved.lanes, 4);
     let wait = starved.waits.first().expect("tonight's run waits");
     assert_eq!((wait.day, wait.got - wait.asked), (aug(14), 5));
@@ -263,13 +275,7 @@ fn the_pool_picture_shows_tonight_s_run_waiting_for_a_connection() {
             "one holder at a time on lane {lane}"
         );
     }
-    let fine = partition_lab::scenarios::grade::graded(
-        4,
-        &currency(plan(3)),
-        &partition_lab::scenarios::currency::script(),
-    )
-    .1
-    .unwrap();
+    let fine = pool(plan(3));
     assert!(
         fine.waits.is_empty(),
         "three at a time leaves tonight's connection free"

@@ -1,5 +1,5 @@
 //! Every version a page, an export, a README or a test names is the one
-//! `scripts/check-real` installs and runs (`src/export/mod.rs`): scanned
+//! `scripts/check-real` installs and runs (`crates/core/src/export/mod.rs`): scanned
 //! from the files themselves, so a label left behind by an upgrade fails.
 
 // Native only: std's ordered collections are fine here (clippy.toml).
@@ -53,7 +53,7 @@ fn every_named_version_is_the_one_checked() {
     }
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let mut all = vec![root.join("README.md"), root.join("ARCHITECTURE.md")];
-    for dir in ["src", "tests", "scripts/real"] {
+    for dir in ["src", "crates", "tests", "scripts/real"] {
         files(&root.join(dir), &mut all);
     }
     // (a tool as labels name it, the version it must be, versions that are facts, not labels)

@@ -43,7 +43,7 @@ use std::path::Path;
 
 use partition_lab::engine::{CommitOrder, Script};
 use partition_lab::export::project::replay_project;
-use partition_lab::export::replay::{expected_json, Replay};
+use partition_lab::export::replay::{expected_json, runner_files, Replay};
 use partition_lab::export::{airflow, File};
 use partition_lab::labs::backfill::case::{backfill_start, Sunday};
 use partition_lab::labs::backfill::{Case, Choices, Concurrency, PlanStart};
@@ -135,7 +135,7 @@ fn state_write() -> Vec<File> {
         .collect();
     let all: Vec<(&str, &Script)> = scripts.iter().map(|(k, v)| (k.as_str(), v)).collect();
     with_answers(
-        replay_project("partition_lab_week", &replays, &all),
+        replay_project("partition_lab_week", &replays, &all, &runner_files()),
         &replays,
     )
 }
@@ -418,7 +418,7 @@ fn scenario_files() -> Vec<File> {
         .collect();
     let all: Vec<(&str, &Script)> = scripts.iter().map(|(k, v)| (k.as_str(), v)).collect();
     let mut files = with_answers(
-        replay_project("partition_lab_scenarios", &replays, &all),
+        replay_project("partition_lab_scenarios", &replays, &all, &runner_files()),
         &replays,
     );
     files.extend(sqlmesh);

@@ -1,10 +1,10 @@
 //! "Download my work" and "Restore my work" on the scenario list: every
 //! scenario's design and verdict in one file, read back on another
-//! machine scenario by scenario (`design::work` has the rules).
+//! machine scenario by scenario (`scenarios::work` has the rules).
 
 use leptos::prelude::*;
 
-use crate::design::work::{export_work, read_work, restore, step, when, Step, Work, MAX_BYTES};
+use crate::scenarios::work::{export_work, read_work, restore, step, when, Step, Work, MAX_BYTES};
 
 use super::storage;
 

@@ -4,7 +4,7 @@
 //! A handful of fixed paths and one number are all the app routes;
 //! leptos_router brought its matcher, nested outlets and a view-choosing
 //! function holding every page into the wasm for them (one of the bundle's
-//! own tools: `src/lean/README.md`). This keeps its two
+//! own tools: `crates/lean/src/README.md`). This keeps its two
 //! behaviours the pages rely on: a click on an internal link is a history
 //! push, and a lab rewrites its query in place (a history replace).
 

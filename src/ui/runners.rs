@@ -1,18 +1,23 @@
 //! The Python runners of the downloadable projects, loaded from
 //! `/runners/` once, the first time a page offers a project (they are not
-//! in the wasm; `export::replay::runner_files` says why). Until they are
-//! here the download link waits; if they cannot be loaded it says so.
+//! in the wasm; `export::replay::runner_files` says why), and handed as a
+//! value to whatever builds a project. Until they are here the download
+//! link waits; if they cannot be loaded it says so.
 
 use leptos::prelude::*;
 use wasm_bindgen::JsCast;
 
-use crate::export::replay::{provide_runners, RUNNERS};
+use std::sync::Arc;
+
+use crate::export::replay::{runners, RUNNERS};
+use crate::export::File;
 
 /// Whether the runners can be bundled yet.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Runners {
     Loading,
-    Ready,
+    /// The runners, as files of a project.
+    Ready(Arc<Vec<File>>),
     Failed,
 }
 
@@ -38,8 +43,7 @@ pub fn use_runners() -> RwSignal<Runners> {
                     }
                 }
             }
-            provide_runners(texts);
-            state.set(Runners::Ready);
+            state.set(Runners::Ready(Arc::new(runners(texts))));
         });
     }
     state

@@ -64,6 +64,11 @@ fn progress_text(c: Checking) -> String {
 
 /// Before the progress box matching `progress` goes: keyboard focus in it
 /// (on its Stop button) moves to `button`, the one that started the work.
+/// The source pool over a backfill's run, as the check panel draws it.
+fn pool_picture(t: &crate::scenarios::grade::BackfillTrace) -> crate::labs::pool::PoolPicture {
+    crate::labs::pool::from_timeline(&t.timeline, &t.scheduled, t.pool, t.launch)
+}
+
 fn focus_back(progress: &str, button: NodeRef<leptos::html::Button>) {
     let in_progress = document()
         .active_element()
@@ -166,8 +171,8 @@ pub fn CheckPanel() -> impl IntoView {
                     return;
                 }
             }
-            let (report, picture) = grading.finish();
-            finish(graph, report, picture);
+            let (report, trace) = grading.finish();
+            finish(graph, report, trace.as_ref().map(pool_picture));
         });
     };
     let stale =
@@ -390,7 +395,8 @@ fn SmallestCase(shrunk: Shrunk, graph: Graph, rule: &'static str) -> impl IntoVi
         .unzip();
     // The step on show, shared by the stepper and the pool's picture.
     let at = RwSignal::new(0usize);
-    let (report, picture) = graded(d.scenario, &graph, &shrunk.script);
+    let (report, trace) = graded(d.scenario, &graph, &shrunk.script);
+    let picture = trace.as_ref().map(pool_picture);
     let evidence = match report {
         Report::Graded(rules) => rules
             .into_iter()

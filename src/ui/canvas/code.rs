@@ -24,7 +24,7 @@ pub fn ExportCode() -> impl IntoView {
         use crate::ui::runners::Runners;
         let graph = d.graph.get_untracked();
         let made = match runners.get_untracked() {
-            Runners::Ready => crate::scenarios::export::runnable(d.scenario, &graph)
+            Runners::Ready(files) => crate::scenarios::export::runnable(d.scenario, &graph, &files)
                 .map(|(file, bytes)| (file, crate::ui::storage::tar_url(&bytes))),
             Runners::Loading => Err("its Python runners are still loading; try again in a moment".to_string()),
             Runners::Failed => Err("its Python runners could not be loaded (check the connection, then reload the page)".to_string()),

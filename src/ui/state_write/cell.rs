@@ -168,7 +168,7 @@ pub fn CellPanel(cell: Cell) -> impl IntoView {
                         .collect_view()
                 }}
                 {move || match runners.get() {
-                    Runners::Ready => crate::labs::state_write::code::runnable(cell, &lab.controls.get()).map(|(file, bytes)| view! {
+                    Runners::Ready(files) => crate::labs::state_write::code::runnable(cell, &lab.controls.get(), &files).map(|(file, bytes)| view! {
                         <p>
                             <a class="button-link" href=crate::ui::storage::tar_url(&bytes) download=file>
                                 "Download this week as a runnable project (dbt and Spark)"

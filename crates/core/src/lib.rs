@@ -1,0 +1,16 @@
+//! The pure logic over the engine: each lab's model and view models
+//! (`labs`), the canvas's design model (`design`), the graded scenarios
+//! (`scenarios`), the exports to real tools (`export`), every choice's
+//! words (`vocabulary`) and shared teaching text (`content`). No web crate
+//! is in this crate's tree: the web app draws what these return.
+
+pub mod content;
+pub mod design;
+pub mod export;
+pub mod labs;
+pub mod scenarios;
+pub mod vocabulary;
+
+// The layers below, under the names every module here uses.
+pub use partition_lab_engine as engine;
+pub use partition_lab_lean as lean;

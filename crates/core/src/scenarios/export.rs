@@ -1,0 +1,456 @@
+//! A scenario's design as a project to run on real tools: the pipeline it
+//! compiles to, replayed over the scenario's own runs (faults included) on
+//! dbt-duckdb and Spark, and as a SQLMesh model where SQLMesh can express
+//! it, as `scripts/check-real` does for the listed designs; where a tool
+//! cannot, what it lacks.
+
+use crate::design::code::{export_code_with, Code};
+use crate::design::compile::{compile, CompiledDesign};
+use crate::design::graph::{Layer, NodeConfig};
+use crate::design::validate::Problem;
+use crate::design::Graph;
+use crate::engine::{LogicVersion, PartitionKey, ProcessingState, Script};
+use crate::export::airflow::Dates;
+use crate::export::{
+    bundle::tar, dbt, project::replay_project, replay::Replay, spark, spark_backfill, sqlmesh,
+    DAGSTER_VERSIONS, DBT_VERSIONS, SPARK_VERSIONS, SQLMESH_VERSIONS,
+};
+
+use super::grade::script;
+
+/// The tables a scenario's backfill job reads and writes: the scenario's
+/// bronze source, the design's own silver table, gold's daily totals.
+fn backfill_tables<'a>(source: &'a str, silver: &'a str) -> spark_backfill::Tables<'a> {
+    spark_backfill::Tables {
+        bronze: source,
+        fx: "silver.fx_rates",
+        silver,
+        gold: "gold.daily_totals",
+    }
+}
+
+/// The PySpark job of `graph`'s backfill in scenario `number`, following
+/// every choice of it (range, dates at once against the pool, shape,
+/// markers, logic, write mode), or why the job cannot express the design.
+/// It is what "Export as code" shows and what `scripts/check-real` runs.
+pub fn backfill_job(number: u8, graph: &Graph) -> Result<String, &'static str> {
+    let design = compile(graph).map_err(|_| "the design does not compile yet")?;
+    let b = design.backfill.ok_or("the design has no backfill job")?;
+    if b.reads == Layer::Silver {
+        return Err("a rebuild that reads silver starts from amounts already converted; the job rebuilds from bronze");
+    }
+    if design.pipeline.partition_key == PartitionKey::ProcessingDate {
+        return Err("a backfill files each row under its event date; processing-date partitions have no date to rebuild");
+    }
+    if let Some(why) = spark_backfill::cannot(b.write) {
+        return Err(why);
+    }
+    let setting = super::grade::setting(number).ok_or("the scenario has no backfill")?;
+    let (source, silver) = tables(graph);
+    Ok(spark_backfill::job(&spark_backfill::Job {
+        first: b.first,
+        last: b.last,
+        at_once: b.max_concurrency,
+        pool: setting.pool,
+        shape: super::backfilled::shape(b.shape),
+        markers: super::backfilled::marking(b.markers),
+        logic: b.logic,
+        write: b.write,
+        yields: b.yield_to_scheduled,
+        tables: backfill_tables(source, silver),
+    }))
+}
+
+/// The design's source and write tables (the scenario's bronze and the
+/// student's silver).
+fn tables(graph: &Graph) -> (&str, &str) {
+    let mut source = "bronze.events";
+    let mut silver = "silver.events";
+    for n in graph.nodes.values() {
+        match &n.config {
+            NodeConfig::Source { table } => source = table,
+            NodeConfig::Write { table, .. } => silver = table,
+            _ => {}
+        }
+    }
+    (source, silver)
+}
+
+/// The design as SQLMesh, or what SQLMesh lacks to express it. A daily
+/// design SQLMesh can express is the model `scripts/check-real` replays
+/// over the scenario's runs on SQLMesh; a backfill design's SQLMesh form
+/// is the backfill lab's restatement, which takes none of its choices.
+fn sqlmesh_code(number: u8, graph: &Graph, design: &CompiledDesign) -> String {
+    let (source, silver) = tables(graph);
+    if let Some(b) = &design.backfill {
+        return format!(
+            "-- No SQLMesh form of this backfill design. SQLMesh's backfill is a restatement\n\
+             -- of its dates, which rebuilds each interval and everything downstream of it:\n\
+             --   {}\n\
+             -- It takes none of this design's choices: how many dates at once against the\n\
+             -- source pool, their order, markers, yielding to tonight's run and the write\n\
+             -- are SQLMesh's own. The backfill lab's restatement is the one the lab's checks run.\n",
+            crate::export::sqlmesh::restate(b.first, b.last).replace("\\\n  ", ""),
+        );
+    }
+    if let Some(why) = not_replayable(design) {
+        return commented("--", &format!("No SQLMesh form of this design: {why}."));
+    }
+    let start = super::catalog::palette(number).first;
+    match sqlmesh::daily_model(&design.pipeline, source, silver, start) {
+        Ok(model) => model,
+        Err(missing) => commented("--", &format!("No SQLMesh form of this design: {missing}.")),
+    }
+}
+
+/// What the lab offers of the design in Dagster. Dagster keeps which
+/// partitions are materialized and runs what an asset's code does; which
+/// days a run rebuilds is a schedule's code, and what a schedule does after
+/// downtime is Dagster's scheduler's rule. The lab proves Dagster's daily
+/// partitions and range launches, so it offers those, and says what a
+/// design would need beyond them rather than showing code nothing ran.
+fn dagster_code(graph: &Graph, design: &CompiledDesign) -> String {
+    let (_, silver) = tables(graph);
+    if let Some(b) = &design.backfill {
+        return format!(
+            "# This backfill in Dagster: {silver} as daily-partitioned assets (the backfill\n\
+             # lab's definitions.py), its dates launched as one range, in process:\n\
+             {}\n\
+             # The source pool is a Dagster pool (dagster instance concurrency set source N).\n\
+             # Not in that launch: this design's dates at once (one run per date needs a\n\
+             # backfill with the daemon, BackfillPolicy.multi_run), its order, its markers\n\
+             # (Dagster records a run's partitions when the run succeeds) and yielding to\n\
+             # tonight's run. The lab's checks run the backfill lab's launch, not this one.\n",
+            crate::export::dagster::launch(b.first, b.last).replace("\\\n  ", ""),
+        );
+    }
+    let missing = match design.pipeline.state {
+        ProcessingState::PartitionList { .. } | ProcessingState::TrailingWindow { .. } => {
+            "a schedule whose code picks the run's partitions (every day not yet materialized and the lookback, or the window) from Dagster's record, and, after the scheduler was down, Dagster's rule: a schedule like that launches only its latest missed tick, one built from a partitioned job at most five"
+        }
+        ProcessingState::Watermark { .. } => {
+            "Dagster records materialized partitions, not a watermark: the newest value read would be kept by the asset's own code, as the runnable project's runner keeps it for dbt"
+        }
+        ProcessingState::None => {
+            "an unpartitioned asset rebuilt by a daily schedule, which is all Dagster adds to the dbt or Spark code above"
+        }
+    };
+    commented(
+        "#",
+        &format!(
+            "Not exported for Dagster. Its daily partitions and range launches are what the lab's checks prove (the backfill lab's project, the dates page); this design would also need {missing}."
+        ),
+    )
+}
+
+/// `text` as comment lines of at most 80 characters, each starting `mark`.
+fn commented(mark: &str, text: &str) -> String {
+    let mut out = String::new();
+    let mut line = String::from(mark);
+    for word in text.split_whitespace() {
+        if line.len() > mark.len() && line.len() + 1 + word.len() > 80 {
+            out.push_str(&line);
+            out.push('\n');
+            line = String::from(mark);
+        }
+        line.push(' ');
+        line.push_str(word);
+    }
+    out.push_str(&line);
+    out.push('\n');
+    out
+}
+
+/// Why the replay cannot run `design`, if it cannot.
+fn not_replayable(design: &CompiledDesign) -> Option<&'static str> {
+    if design.backfill.is_some() {
+        return Some("backfill designs export their Airflow and dbt commands; the runnable replay covers daily pipelines");
+    }
+    if design.reads == Layer::Silver
+        || design.pipeline.partition_key == PartitionKey::ProcessingDate
+        || design.pipeline.logic == LogicVersion::Broken
+    {
+        return Some("the runnable replay covers transforms that read bronze with the fixed logic into event-date partitions");
+    }
+    None
+}
+
+/// The design as the pipeline the runners replay over the scenario's runs.
+fn replay<'a>(number: u8, design: &CompiledDesign, script: &'a Script) -> Replay<'a> {
+    Replay {
+        name: format!("silver_scenario{number}"),
+        config: design.pipeline,
+        script_id: format!("scenario{number}"),
+        script,
+    }
+}
+
+/// "Export as code" for `graph` in scenario `number`. A design the runners
+/// can replay shows the dbt model and the PySpark module of its runnable
+/// project, the code `scripts/check-real` runs; any other shows the
+/// readable forms, each saying that the lab's checks do not run it and why.
+pub fn code(number: u8, graph: &Graph) -> Result<Vec<Code>, Vec<Problem>> {
+    let mut codes = classic_code(number, graph)?;
+    let design = compile(graph)?;
+    codes.push(Code {
+        tool: "SQLMesh",
+        versions: SQLMESH_VERSIONS,
+        text: sqlmesh_code(number, graph, &design),
+    });
+    codes.push(Code {
+        tool: "Dagster",
+        versions: DAGSTER_VERSIONS,
+        text: dagster_code(graph, &design),
+    });
+    Ok(codes)
+}
+
+/// The dbt, Airflow and Spark blocks.
+fn classic_code(number: u8, graph: &Graph) -> Result<Vec<Code>, Vec<Problem>> {
+    let history = super::catalog::SCENARIOS
+        .iter()
+        .any(|s| s.number == number && s.history);
+    let dates = if history {
+        Dates::NeverRun
+    } else {
+        Dates::AlreadyRun
+    };
+    let mut codes = export_code_with(graph, dates)?;
+    let design = compile(graph)?;
+    if design.backfill.is_some() {
+        for c in codes.iter_mut() {
+            match (c.tool, backfill_job(number, graph)) {
+                ("Spark", Ok(job)) => {
+                    c.text = job;
+                    c.versions = SPARK_VERSIONS;
+                }
+                ("Airflow", _) => {}
+                (tool, result) => {
+                    let mark = if tool == "Spark" { "#" } else { "--" };
+                    let why = match result {
+                        Err(why) => why,
+                        Ok(_) => "the lab's checks run the Spark job of a backfill design; this is its dbt form",
+                    };
+                    c.text = format!(
+                        "{mark} A readable form, not run by the lab's checks: {why}.\n{}",
+                        c.text
+                    );
+                }
+            }
+        }
+        return Ok(codes);
+    }
+    let script = match (not_replayable(&design), script(number)) {
+        (None, Some(script)) => script,
+        (why, _) => {
+            let why = why.unwrap_or("the scenario has no runs to replay");
+            for c in codes.iter_mut().filter(|c| c.tool != "Airflow") {
+                let mark = if c.tool == "Spark" { "#" } else { "--" };
+                c.text = format!(
+                    "{mark} A readable form, not run by the lab's checks: {why}.\n{}",
+                    c.text
+                );
+            }
+            return Ok(codes);
+        }
+    };
+    let r = replay(number, &design, &script);
+    for c in &mut codes {
+        match c.tool {
+            "dbt" => {
+                c.text = dbt::model(&r);
+                c.versions = DBT_VERSIONS;
+            }
+            "Spark" => {
+                c.text = spark::module(&r);
+                c.versions = SPARK_VERSIONS;
+            }
+            _ => {}
+        }
+    }
+    Ok(codes)
+}
+
+/// The project for `graph` in scenario `number` with `runners`
+/// (`export::replay`), as a tar and its file name, or why there is none for
+/// this design.
+pub fn runnable(
+    number: u8,
+    graph: &Graph,
+    runners: &[crate::export::File],
+) -> Result<(String, Vec<u8>), String> {
+    let design = compile(graph).map_err(|p| {
+        format!(
+            "the design has {} structural problem{} to fix first",
+            p.len(),
+            if p.len() == 1 { "" } else { "s" }
+        )
+    })?;
+    if let Some(why) = not_replayable(&design) {
+        return Err(why.to_string());
+    }
+    let script =
+        script(number).ok_or_else(|| format!("scenario {number} has no runs to replay"))?;
+    let id = format!("scenario{number}");
+    let files = replay_project(
+        &format!("partition_lab_{id}"),
+        &[replay(number, &design, &script)],
+        &[(&id, &script)],
+        runners,
+    );
+    let root = format!("partition-lab-{id}");
+    tar(&root, &files)
+        .map(|bytes| (format!("{root}.tar"), bytes))
+        .ok_or_else(|| "a file name was too long for the archive".to_string())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::design::graph::WriteChoice;
+    use crate::export::replay::runner_files;
+    use crate::scenarios::sample::sample;
+
+    #[test]
+    fn a_daily_design_exports_and_a_backfill_says_why_not() {
+        let (name, bytes) = runnable(
+            1,
+            &sample(1, WriteChoice::OverwritePartition),
+            &runner_files(),
+        )
+        .expect("exports");
+        assert_eq!(name, "partition-lab-scenario1.tar");
+        assert!(bytes.len() > 1024);
+        let text = String::from_utf8_lossy(&bytes);
+        assert!(text.contains("models/silver_scenario1.sql") && text.contains("replay_dbt.py"));
+        assert!(runnable(
+            4,
+            &sample(4, WriteChoice::OverwritePartition),
+            &runner_files()
+        )
+        .is_err());
+    }
+
+    #[test]
+    fn a_comment_wraps_at_80_columns_and_keeps_every_word() {
+        let text = "SQLMesh records an interval as built only after its write succeeds, so it cannot save the state first; the batch this design loses to a crash cannot be lost in SQLMesh.";
+        let wrapped = commented("--", text);
+        assert!(wrapped.lines().count() > 1);
+        assert!(wrapped
+            .lines()
+            .all(|l| l.len() <= 80 && l.starts_with("-- ")));
+        let words: Vec<&str> = wrapped.split_whitespace().filter(|w| *w != "--").collect();
+        assert_eq!(words, text.split_whitespace().collect::<Vec<_>>());
+    }
+
+    #[test]
+    fn every_scenario_says_what_sqlmesh_and_dagster_make_of_its_design() {
+        use crate::design::graph::StateChoice;
+        use crate::engine::{CommitOrder, ListDate};
+        use crate::scenarios::sample::daily;
+        let block = |codes: &[Code], tool: &str| {
+            codes
+                .iter()
+                .find(|c| c.tool == tool)
+                .map(|c| (c.versions, c.text.clone()))
+                .expect("a block per tool")
+        };
+        for s in super::super::catalog::SCENARIOS {
+            let codes = code(s.number, &sample(s.number, WriteChoice::OverwritePartition))
+                .expect("the sample compiles");
+            let (versions, sqlmesh) = block(&codes, "SQLMesh");
+            assert_eq!(versions, SQLMESH_VERSIONS);
+            assert!(
+                sqlmesh.starts_with("-- No SQLMesh form"),
+                "{}: {sqlmesh}",
+                s.number
+            );
+            let (versions, dagster) = block(&codes, "Dagster");
+            assert_eq!(versions, DAGSTER_VERSIONS);
+            assert!(dagster.starts_with("# "), "{dagster}");
+        }
+        // A backfill design names the restatement and the launch of its dates.
+        let codes = code(4, &sample(4, WriteChoice::OverwritePartition)).expect("compiles");
+        assert!(block(&codes, "SQLMesh")
+            .1
+            .contains("--start 2026-08-03 --end 2026-08-13"));
+        assert!(block(&codes, "Dagster")
+            .1
+            .contains("--partition-range 2026-08-03...2026-08-13"));
+        // A list over event dates is a SQLMesh model from the scenario's
+        // first day, reading its source into the student's table.
+        let list = daily(
+            6,
+            StateChoice::PartitionList {
+                lookback: 5,
+                over: ListDate::EventDate,
+            },
+            CommitOrder::StateAfterWrite,
+            WriteChoice::OverwritePartition,
+            None,
+        );
+        let codes = code(6, &list).expect("compiles");
+        let sqlmesh = block(&codes, "SQLMesh").1;
+        let start = script(6).expect("runs").start;
+        assert!(sqlmesh.contains(&format!("start '{start}',")), "{sqlmesh}");
+        assert!(sqlmesh.contains("name silver.sales,") && sqlmesh.contains("FROM bronze.sales\n"));
+        assert!(sqlmesh.contains("lookback 5),"));
+        assert!(block(&codes, "Dagster").1.contains("latest missed tick"));
+    }
+
+    #[test]
+    fn the_code_shown_is_the_projects_or_says_it_is_not_run() {
+        let graph = sample(1, WriteChoice::OverwritePartition);
+        let design = compile(&graph).expect("compiles");
+        let s = script(1).expect("runs");
+        let files = replay_project(
+            "p",
+            &[replay(1, &design, &s)],
+            &[("scenario1", &s)],
+            &crate::export::replay::runner_files(),
+        );
+        let codes = code(1, &graph).expect("code");
+        let text = |tool: &str| {
+            codes
+                .iter()
+                .find(|c| c.tool == tool)
+                .map(|c| c.text.clone())
+        };
+        let file = |path: &str| {
+            files
+                .iter()
+                .find(|f| f.path == path)
+                .map(|f| f.text.clone())
+        };
+        assert_eq!(text("dbt"), file("models/silver_scenario1.sql"));
+        assert_eq!(text("Spark"), file("spark_jobs/silver_scenario1.py"));
+        // A backfill design shows the Spark job check-real runs, and says
+        // that its dbt form is not run.
+        let graph = sample(4, WriteChoice::OverwritePartition);
+        let backfill = code(4, &graph).expect("code");
+        let shown = |tool: &str| {
+            backfill
+                .iter()
+                .find(|c| c.tool == tool)
+                .map(|c| c.text.clone())
+        };
+        assert_eq!(shown("Spark"), backfill_job(4, &graph).ok());
+        assert!(shown("dbt").is_some_and(|t| t.contains("not run by the lab's checks")));
+        // What the job cannot express is said, not shown as runnable.
+        let mut merged = graph.clone();
+        for n in merged.nodes.values_mut() {
+            if let NodeConfig::Write { mode, .. } = &mut n.config {
+                *mode = WriteChoice::Merge {
+                    key: Some(crate::engine::MergeKey::Key),
+                };
+            }
+        }
+        let codes = code(4, &merged).expect("code");
+        assert!(codes
+            .iter()
+            .filter(|c| c.tool == "dbt" || c.tool == "Spark")
+            .all(|c| c
+                .text
+                .contains("not run by the lab's checks: a merge needs")));
+    }
+}

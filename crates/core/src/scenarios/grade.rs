@@ -1,0 +1,684 @@
+//! The grader: structural validation first, then the design run through
+//! the engine on the scenario's script, then every rule. A check is a
+//! `Grading` taken one step at a time (compile, each part of the run, each
+//! rule), so that the page can show its progress, paint between steps and
+//! stop it; `graded` takes every step at once.
+
+use crate::design::{compile, CompiledDesign, Graph, Problem};
+use crate::engine::calendar::Instant;
+use crate::engine::script::Script;
+use crate::engine::simulate::Simulation;
+use crate::engine::{Detail, Outcome, PipelineConfig};
+
+use super::backfilled::{self, Backfilled, Clocked, Launched, Setting};
+use super::report::{Report, Rule, RuleResult};
+use super::{clicks, currency, history, mobile, orders, outage};
+use crate::engine::clock::Timeline;
+
+/// What a daily scenario's rules read: the compiled pipeline and one
+/// simulation of it on the script.
+pub struct Daily {
+    pub config: PipelineConfig,
+    pub outcome: Outcome,
+}
+
+/// One rule of a daily scenario, judged on its one simulation.
+pub type DailyRule = fn(&Graph, &Script, &Daily) -> RuleResult;
+/// One rule of a backfill scenario, judged on the design's backfill run in
+/// the scenario's setting (launch, pool, faults).
+pub type BackfillRule = fn(&Graph, &Script, &Backfilled) -> RuleResult;
+
+/// How a scenario judges a design: one judge per rule, in the rules' order.
+#[derive(Clone, Copy)]
+pub enum Judge {
+    /// Daily runs only.
+    Daily(&'static [DailyRule]),
+    /// A backfill beside the daily runs.
+    Backfill {
+        rules: &'static [BackfillRule],
+        setting: fn() -> Setting,
+    },
+}
+
+impl Judge {
+    fn len(&self) -> usize {
+        match self {
+            Judge::Daily(rules) => rules.len(),
+            Judge::Backfill { rules, .. } => rules.len(),
+        }
+    }
+}
+
+/// Everything the grader knows about one scenario.
+#[derive(Clone, Copy)]
+pub struct Scenario {
+    pub number: u8,
+    pub rules: &'static [Rule],
+    /// Its event script, faults included.
+    pub script: fn() -> Script,
+    pub judge: Judge,
+}
+
+/// The six scenarios, in order: the one place a new one is added.
+pub const SCENARIOS: [Scenario; 6] = [
+    Scenario {
+        number: 1,
+        rules: &clicks::RULES,
+        script: clicks::script,
+        judge: Judge::Daily(&clicks::JUDGES),
+    },
+    Scenario {
+        number: 2,
+        rules: &orders::RULES,
+        script: orders::script,
+        judge: Judge::Daily(&orders::JUDGES),
+    },
+    Scenario {
+        number: 3,
+        rules: &mobile::RULES,
+        script: mobile::script,
+        judge: Judge::Daily(&mobile::JUDGES),
+    },
+    Scenario {
+        number: 4,
+        rules: &currency::RULES,
+        script: currency::script,
+        judge: Judge::Backfill {
+            rules: &currency::JUDGES,
+            setting: currency::setting,
+        },
+    },
+    Scenario {
+        number: 5,
+        rules: &history::RULES,
+        script: history::script,
+        judge: Judge::Backfill {
+            rules: &history::JUDGES,
+            setting: history::setting,
+        },
+    },
+    Scenario {
+        number: 6,
+        rules: &outage::RULES,
+        script: outage::script,
+        judge: Judge::Daily(&outage::JUDGES),
+    },
+];
+
+pub fn scenario(number: u8) -> Option<&'static Scenario> {
+    SCENARIOS.iter().find(|s| s.number == number)
+}
+
+/// Whether scenario `number` can be checked.
+pub fn gradable(number: u8) -> bool {
+    scenario(number).is_some()
+}
+
+/// The rules of scenario `number`.
+pub fn rules(number: u8) -> &'static [Rule] {
+    scenario(number).map_or(&[], |s| s.rules)
+}
+
+/// The scenario's event script, faults included.
+pub fn script(number: u8) -> Option<Script> {
+    scenario(number).map(|s| (s.script)())
+}
+
+/// The backfill setting of scenario `number`, if it has one.
+pub fn setting(number: u8) -> Option<Setting> {
+    match scenario(number)?.judge {
+        Judge::Backfill { setting, .. } => Some(setting()),
+        Judge::Daily(_) => None,
+    }
+}
+
+/// When scenario `number`'s backfill is launched, if it has one.
+pub fn launch(number: u8) -> Option<Instant> {
+    setting(number).map(|s| s.launch)
+}
+
+/// Grades `graph` for scenario `number` on `script` (the scenario's own,
+/// or a smaller one while shrinking).
+pub fn grade_on(number: u8, graph: &Graph, script: &Script) -> Report {
+    graded(number, graph, script).0
+}
+
+/// A backfill scenario's run as the rules judged it: the clock's trace,
+/// the scheduled runs and the scenario's source pool. The check panel
+/// draws the pool's picture from it; the grader draws nothing.
+#[derive(Clone, Debug)]
+pub struct BackfillTrace {
+    pub timeline: Timeline,
+    pub scheduled: Vec<backfilled::Scheduled>,
+    /// The source pool's connections.
+    pub pool: u32,
+    pub launch: Instant,
+}
+
+impl BackfillTrace {
+    fn of(done: Backfilled, setting: &Setting) -> Self {
+        BackfillTrace {
+            timeline: done.timeline,
+            scheduled: done.scheduled,
+            pool: setting.pool,
+            launch: setting.launch,
+        }
+    }
+}
+
+/// The report, and for a backfill scenario (4 and 5) the run the rules
+/// judged: what the check panel draws the source pool from.
+pub fn graded(number: u8, graph: &Graph, script: &Script) -> (Report, Option<BackfillTrace>) {
+    let mut grading = Grading::new(number, graph, script);
+    while !grading.step() {}
+    grading.finish()
+}
+
+/// Whether rule `id` of scenario `number` fails for `graph` on `script`,
+/// judging that rule alone (false for a design that cannot run).
+pub fn rule_fails(number: u8, graph: &Graph, script: &Script, id: &str) -> bool {
+    let mut grading = Grading::only(number, graph, script, id);
+    while !grading.step() {}
+    fails_in(&grading.finish().0, id)
+}
+
+/// Whether `report` has rule `id` failed.
+pub fn fails_in(report: &Report, id: &str) -> bool {
+    match report {
+        Report::Graded(rules) => rules.iter().any(|r| r.rule.id == id && !r.passed),
+        Report::Structural(_) => false,
+    }
+}
+
+/// Grades `graph` for scenario `number` on the scenario's script.
+pub fn grade(number: u8, graph: &Graph) -> Report {
+    match script(number) {
+        Some(script) => grade_on(number, graph, &script),
+        None => Report::Graded(Vec::new()),
+    }
+}
+
+/// One check, a step at a time. Every step is a bounded piece of work: the
+/// design compiled, one scheduled run of the daily simulation (or the
+/// backfill's history, its clock, its tables), then one rule.
+pub struct Grading<'a> {
+    scenario: Option<&'static Scenario>,
+    graph: &'a Graph,
+    script: &'a Script,
+    stage: Stage<'a>,
+    /// Judge only the rule at this index (the smallest-case search asks
+    /// about one rule).
+    only: Option<usize>,
+    results: Vec<RuleResult>,
+    taken: usize,
+}
+
+enum Stage<'a> {
+    Compile,
+    Simulate(PipelineConfig, Simulation<'a>),
+    Launch(Setting, CompiledDesign),
+    Clock(Setting, Launched),
+    Rebuild(Setting, Clocked),
+    Judge(Ran),
+    Done(Report, Option<BackfillTrace>),
+}
+
+/// The run the rules read.
+enum Ran {
+    Daily(Daily),
+    Backfill(Backfilled, Setting),
+}
+
+/// What a check is doing, for its progress line.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Doing {
+    Compiling,
+    /// The daily runs: the next is `run` of `of` (retries included).
+    Simulating {
+        run: usize,
+        of: usize,
+    },
+    /// The tables the scheduler built before the launch.
+    History,
+    Clock,
+    Tables,
+    /// The rule with this id.
+    Rule(&'static str),
+    /// Nothing left to do (or, asked about a rule the scenario does not
+    /// have, nothing to judge).
+    Done,
+}
+
+impl<'a> Grading<'a> {
+    pub fn new(number: u8, graph: &'a Graph, script: &'a Script) -> Self {
+        Grading {
+            scenario: scenario(number),
+            graph,
+            script,
+            stage: Stage::Compile,
+            only: None,
+            results: Vec::new(),
+            taken: 0,
+        }
+    }
+
+    /// A check of the one rule `id`, on the same run.
+    pub fn only(number: u8, graph: &'a Graph, script: &'a Script, id: &str) -> Self {
+        let mut grading = Grading::new(number, graph, script);
+        grading.only = Some(
+            rules(number)
+                .iter()
+                .position(|r| r.id == id)
+                .unwrap_or(usize::MAX),
+        );
+        grading
+    }
+
+    /// The index in the rules of the next rule to judge.
+    fn next_rule(&self) -> usize {
+        self.only.unwrap_or(self.results.len())
+    }
+
+    /// Rules this check judges.
+    fn to_judge(&self) -> usize {
+        match self.only {
+            Some(_) => 1,
+            None => self.scenario.map_or(0, |s| s.judge.len()),
+        }
+    }
+
+    /// Takes the next step; true once the report is ready.
+    pub fn step(&mut self) -> bool {
+        let stage = std::mem::replace(&mut self.stage, Stage::Compile);
+        self.stage = self.next(stage);
+        self.taken = self.taken.saturating_add(1);
+        matches!(self.stage, Stage::Done(..))
+    }
+
+    fn next(&mut self, stage: Stage<'a>) -> Stage<'a> {
+        let Some(scenario) = self.scenario else {
+            return Stage::Done(Report::Graded(Vec::new()), None);
+        };
+        match stage {
+            Stage::Compile => {
+                let compiled = match compile(self.graph) {
+                    Ok(compiled) => compiled,
+                    Err(problems) => return Stage::Done(Report::Structural(problems), None),
+                };
+                match scenario.judge {
+                    Judge::Daily(_) => Stage::Simulate(
+                        compiled.pipeline,
+                        Simulation::new(compiled.pipeline, self.script, Detail::Ids),
+                    ),
+                    Judge::Backfill { .. } if compiled.backfill.is_none() => {
+                        Stage::Done(Report::Structural(vec![no_backfill()]), None)
+                    }
+                    Judge::Backfill { setting, .. } => Stage::Launch(setting(), compiled),
+                }
+            }
+            Stage::Simulate(config, mut simulation) => {
+                if simulation.step() {
+                    return Stage::Simulate(config, simulation);
+                }
+                let outcome = simulation.finish();
+                self.judged(Ran::Daily(Daily { config, outcome }))
+            }
+            Stage::Launch(setting, compiled) => {
+                match backfilled::launch(&setting, &compiled, self.script) {
+                    Some(launched) => Stage::Clock(setting, launched),
+                    None => Stage::Done(Report::Graded(Vec::new()), None),
+                }
+            }
+            Stage::Clock(setting, launched) => Stage::Rebuild(setting, launched.clock()),
+            Stage::Rebuild(setting, clocked) => {
+                let done = clocked.rebuild(self.script);
+                self.judged(Ran::Backfill(done, setting))
+            }
+            Stage::Judge(ran) => {
+                let n = self.next_rule();
+                let result = match (&ran, scenario.judge) {
+                    (Ran::Daily(daily), Judge::Daily(rules)) => rules
+                        .get(n)
+                        .map(|rule| rule(self.graph, self.script, daily)),
+                    (Ran::Backfill(done, _), Judge::Backfill { rules, .. }) => {
+                        rules.get(n).map(|rule| rule(self.graph, self.script, done))
+                    }
+                    _ => None,
+                };
+                match result {
+                    Some(result) => {
+                        self.results.push(result);
+                        self.judged(ran)
+                    }
+                    None => self.report(ran),
+                }
+            }
+            done @ Stage::Done(..) => done,
+        }
+    }
+
+    /// Judging `ran` next, or the report when every rule has been judged.
+    fn judged(&mut self, ran: Ran) -> Stage<'a> {
+        let judged = self.results.len() >= self.to_judge();
+        if judged {
+            self.report(ran)
+        } else {
+            Stage::Judge(ran)
+        }
+    }
+
+    fn report(&mut self, ran: Ran) -> Stage<'a> {
+        let trace = match ran {
+            Ran::Backfill(done, setting) => Some(BackfillTrace::of(done, &setting)),
+            Ran::Daily(_) => None,
+        };
+        Stage::Done(Report::Graded(std::mem::take(&mut self.results)), trace)
+    }
+
+    /// Steps a whole check takes when it runs to the end: the progress
+    /// bar's length (a structural problem ends it sooner).
+    pub fn steps(&self) -> usize {
+        let Some(scenario) = self.scenario else {
+            return 1;
+        };
+        let run = match scenario.judge {
+            // Each attempt, then the outcome read off.
+            Judge::Daily(_) => attempts(self.script, self.graph).saturating_add(1),
+            Judge::Backfill { .. } => 3,
+        };
+        1 + run + self.to_judge()
+    }
+
+    /// Steps taken so far.
+    pub fn taken(&self) -> usize {
+        self.taken
+    }
+
+    /// What the next step does.
+    pub fn doing(&self) -> Doing {
+        match &self.stage {
+            Stage::Compile => Doing::Compiling,
+            Stage::Simulate(_, simulation) => Doing::Simulating {
+                run: simulation
+                    .attempts_run()
+                    .saturating_add(1)
+                    .min(attempts(self.script, self.graph)),
+                of: attempts(self.script, self.graph),
+            },
+            Stage::Launch(..) => Doing::History,
+            Stage::Clock(..) => Doing::Clock,
+            Stage::Rebuild(..) => Doing::Tables,
+            Stage::Judge(_) => self
+                .scenario
+                .and_then(|s| s.rules.get(self.next_rule()))
+                .map_or(Doing::Done, |r| Doing::Rule(r.id)),
+            Stage::Done(..) => Doing::Done,
+        }
+    }
+
+    /// The report (and a backfill's trace), once `step` has said it is
+    /// ready; before that, whatever has been judged so far.
+    pub fn finish(self) -> (Report, Option<BackfillTrace>) {
+        match self.stage {
+            Stage::Done(report, trace) => (report, trace),
+            _ => (Report::Graded(self.results), None),
+        }
+    }
+}
+
+/// What a backfill scenario says of a design without a backfill job.
+fn no_backfill() -> Problem {
+    Problem {
+        node: None,
+        field: None,
+        message: "This scenario is a backfill: add a backfill job and connect it to the transform it runs.".to_string(),
+    }
+}
+
+/// The attempts a daily simulation of `script` makes for `graph`: each
+/// run the scheduler starts (an outage skips some, a catch-up runs them
+/// later), and a retry for each run that crashes.
+fn attempts(script: &Script, graph: &Graph) -> usize {
+    // Whether the design catches up after an outage decides which runs happen.
+    let catch_up = graph.nodes.values().any(|n| {
+        matches!(
+            n.config,
+            crate::design::NodeConfig::State { catch_up: true, .. }
+        )
+    });
+    crate::engine::simulate::planned(script, catch_up).len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::labs::pool::PoolPicture;
+
+    /// The registry is consistent with the catalogue the pages list.
+    #[test]
+    fn every_listed_scenario_is_registered_once_with_rules() {
+        for (i, s) in SCENARIOS.iter().enumerate() {
+            assert_eq!(usize::from(s.number), i + 1);
+            assert!(!s.rules.is_empty());
+            assert!(super::super::catalog::find(&s.number.to_string()).is_some());
+        }
+        assert!(scenario(0).is_none() && scenario(7).is_none());
+        assert!(gradable(6) && !gradable(7));
+        assert!(launch(4).is_some());
+        assert!(launch(3).is_none());
+    }
+
+    /// Verdicts are the judges' own, and a failure always says why.
+    #[test]
+    fn every_failed_rule_carries_evidence() {
+        use crate::design::graph::WriteChoice;
+        use crate::engine::MergeKey;
+        use crate::scenarios::sample::{failing, sample};
+        for s in &SCENARIOS {
+            let mut designs = vec![
+                sample(s.number, WriteChoice::Append),
+                sample(s.number, WriteChoice::OverwritePartition),
+                sample(
+                    s.number,
+                    WriteChoice::Merge {
+                        key: Some(MergeKey::Key),
+                    },
+                ),
+            ];
+            designs.extend(failing(s.number).map(|(g, _, _)| g));
+            let mut failures = 0;
+            for graph in designs {
+                if let Report::Graded(results) = grade(s.number, &graph) {
+                    for r in results.iter().filter(|r| !r.passed) {
+                        failures += 1;
+                        assert!(
+                            !r.evidence.is_empty(),
+                            "scenario {} {}",
+                            s.number,
+                            r.rule.id
+                        );
+                    }
+                }
+            }
+            assert!(
+                failures > 0,
+                "scenario {}: no failing design tried",
+                s.number
+            );
+        }
+    }
+
+    /// Designs of every kind for scenario `number`: the samples with each
+    /// write, and the classic mistakes.
+    fn designs(number: u8) -> Vec<Graph> {
+        use crate::design::graph::WriteChoice;
+        use crate::engine::MergeKey;
+        use crate::scenarios::sample::{failing, sample};
+        let mut designs: Vec<Graph> = [
+            WriteChoice::Append,
+            WriteChoice::OverwritePartition,
+            WriteChoice::Merge {
+                key: Some(MergeKey::Key),
+            },
+        ]
+        .into_iter()
+        .map(|mode| sample(number, mode))
+        .collect();
+        designs.extend(failing(number).map(|(g, _, _)| g));
+        designs
+    }
+
+    /// The oracle: the run made in one go (a full-detail simulation, or
+    /// the backfill run whole), then every judge on it.
+    fn at_once(s: &Scenario, graph: &Graph, script: &Script) -> (Report, Option<PoolPicture>) {
+        use crate::labs::pool::from_timeline;
+        let compiled = match compile(graph) {
+            Ok(compiled) => compiled,
+            Err(problems) => return (Report::Structural(problems), None),
+        };
+        match s.judge {
+            Judge::Daily(rules) => {
+                let daily = Daily {
+                    config: compiled.pipeline,
+                    outcome: crate::engine::simulate_with(&compiled.pipeline, script, Detail::Full),
+                };
+                let results = rules.iter().map(|r| r(graph, script, &daily)).collect();
+                (Report::Graded(results), None)
+            }
+            Judge::Backfill { rules, setting } => {
+                let setting = setting();
+                let Some(done) = backfilled::run(&setting, &compiled, script) else {
+                    return (Report::Structural(vec![no_backfill()]), None);
+                };
+                let results = rules.iter().map(|r| r(graph, script, &done)).collect();
+                let picture = from_timeline(
+                    &done.timeline,
+                    &done.scheduled,
+                    setting.pool,
+                    setting.launch,
+                );
+                (Report::Graded(results), Some(picture))
+            }
+        }
+    }
+
+    /// Taking a check a step at a time, on the grader's lighter simulation,
+    /// reaches exactly the verdicts, evidence and picture of the run made
+    /// in one go with full detail; and the progress bar ends full.
+    #[test]
+    fn a_check_step_by_step_is_the_check_made_at_once() {
+        for s in &SCENARIOS {
+            let script = (s.script)();
+            for graph in designs(s.number) {
+                let mut grading = Grading::new(s.number, &graph, &script);
+                let steps = grading.steps();
+                let mut seen = Vec::new();
+                while !grading.step() {
+                    seen.push(grading.doing());
+                    assert!(grading.taken() < steps, "scenario {}", s.number);
+                }
+                assert_eq!(grading.taken(), steps, "scenario {}: {seen:?}", s.number);
+                let (report, trace) = grading.finish();
+                let picture = trace.map(|t| {
+                    crate::labs::pool::from_timeline(&t.timeline, &t.scheduled, t.pool, t.launch)
+                });
+                assert_eq!(
+                    (report, picture),
+                    at_once(s, &graph, &script),
+                    "scenario {}",
+                    s.number
+                );
+            }
+        }
+    }
+
+    /// The search's question about one rule gets the answer the whole
+    /// report gives, in fewer steps.
+    #[test]
+    fn judging_one_rule_agrees_with_the_whole_report() {
+        for s in &SCENARIOS {
+            let script = (s.script)();
+            for graph in designs(s.number) {
+                let Report::Graded(all) = grade_on(s.number, &graph, &script) else {
+                    continue;
+                };
+                for want in &all {
+                    let mut one = Grading::only(s.number, &graph, &script, want.rule.id);
+                    while !one.step() {}
+                    assert_eq!(one.taken(), one.steps());
+                    assert_eq!(
+                        one.taken() + s.rules.len(),
+                        Grading::new(s.number, &graph, &script).steps() + 1
+                    );
+                    assert_eq!(one.finish().0, Report::Graded(vec![want.clone()]));
+                    assert_eq!(
+                        rule_fails(s.number, &graph, &script, want.rule.id),
+                        !want.passed
+                    );
+                }
+            }
+        }
+    }
+
+    /// The progress line walks forward: the design read, each scheduled
+    /// run in turn (or the backfill's history, clock and tables), then
+    /// each requirement in the rules' order.
+    #[test]
+    fn a_check_says_what_it_does_in_order() {
+        use crate::design::graph::WriteChoice;
+        use crate::scenarios::sample::sample;
+        for s in &SCENARIOS {
+            let script = (s.script)();
+            let graph = sample(s.number, WriteChoice::OverwritePartition);
+            let mut grading = Grading::new(s.number, &graph, &script);
+            let mut seen = vec![grading.doing()];
+            while !grading.step() {
+                seen.push(grading.doing());
+            }
+            let mut want = vec![Doing::Compiling];
+            match s.judge {
+                Judge::Daily(_) => {
+                    let of = attempts(&script, &graph);
+                    want.extend((1..=of).map(|run| Doing::Simulating { run, of }));
+                    want.push(Doing::Simulating { run: of, of });
+                }
+                Judge::Backfill { .. } => {
+                    want.extend([Doing::History, Doing::Clock, Doing::Tables])
+                }
+            }
+            want.extend(s.rules.iter().map(|r| Doing::Rule(r.id)));
+            assert_eq!(seen, want, "scenario {}", s.number);
+        }
+    }
+
+    /// A design that cannot run stops after reading it, with its problems:
+    /// one that does not compile, and a backfill scenario's design without
+    /// a backfill. An unknown scenario or rule has nothing to judge.
+    #[test]
+    fn a_structural_problem_ends_the_check_at_the_first_step() {
+        use crate::design::graph::WriteChoice;
+        use crate::scenarios::sample::sample;
+        let script = (SCENARIOS[3].script)();
+        let daily = sample(1, WriteChoice::Append);
+        let mut unconnected = sample(4, WriteChoice::Append);
+        unconnected.edges = Default::default();
+        assert!(compile(&unconnected).is_err());
+        for (number, graph) in [(4, &daily), (4, &unconnected), (1, &unconnected)] {
+            let mut grading = Grading::new(number, graph, &script);
+            assert!(grading.step(), "one step");
+            assert_eq!(grading.doing(), Doing::Done);
+            assert!(matches!(grading.finish().0, Report::Structural(p) if !p.is_empty()));
+        }
+        let mut unknown = Grading::new(9, &daily, &script);
+        assert_eq!(unknown.steps(), 1);
+        assert!(unknown.step());
+        assert_eq!(unknown.finish().0, Report::Graded(Vec::new()));
+        // No such rule: the run is made, nothing is judged, nothing fails.
+        let graph = sample(4, WriteChoice::OverwritePartition);
+        let mut no_rule = Grading::only(4, &graph, &script, "R9");
+        while !no_rule.step() {}
+        assert_eq!(no_rule.taken(), no_rule.steps());
+        assert_eq!(no_rule.finish().0, Report::Graded(Vec::new()));
+        assert!(!rule_fails(4, &graph, &script, "R9"));
+    }
+}

@@ -1,0 +1,458 @@
+//! All of a student's work as one file: every scenario's saved design, its
+//! last verdict and when it was saved, so work started on a lab computer
+//! carries on at home. Restoring merges scenario by scenario: a copy that
+//! is the same or older than the file's is replaced (kept first as the
+//! backup the scenario page offers back), one that is newer, or whose age
+//! is unknown, is replaced only if the student says so. Each design goes
+//! through the design importer's rules, exactly as a single imported file.
+//!
+//! Format, version 1:
+//! `{"format": "partition-lab-work", "version": 1, "scenarios": [{"scenario": 1..5,
+//!   "saved_at": <milliseconds since 1970-01-01 UTC> | null, "progress": "passed" | "failing:R1,R3" | "structural" | "",
+//!   "design": <a design file, as `design::file` writes it>}]}`
+
+// Outside input arrives here: no unchecked indexing or arithmetic.
+#![deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+
+use chrono::{DateTime, Utc};
+use serde_json::Value;
+
+use super::catalog::SCENARIOS;
+use super::progress::Progress;
+use crate::design::file::{export, import_value, read_stored, Stored};
+use crate::design::graph::Graph;
+use crate::design::saves::{design_key, keep_backup, progress_key, saved_at_key, Store};
+
+pub const FORMAT: &str = "partition-lab-work";
+pub const VERSION: u64 = 1;
+/// Five designs at the importer's limit, and room for the rest.
+pub const MAX_BYTES: usize = 5 * crate::design::file::MAX_BYTES + 64 * 1024;
+
+/// One scenario's work as the file carries it, already through the importer.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Work {
+    pub scenario: u8,
+    pub graph: Graph,
+    pub progress: Progress,
+    pub saved_at: Option<DateTime<Utc>>,
+}
+
+/// A save time as the page shows it: "2026-12-01 09:00 UTC".
+pub fn when(t: &DateTime<Utc>) -> String {
+    use chrono::Timelike;
+    let utc = t.naive_utc();
+    format!("{} {:02}:{:02} UTC", utc.date(), utc.hour(), utc.minute())
+}
+
+/// What restoring does for one scenario.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// The browser already has this design.
+    Same,
+    /// Nothing of the student's here (or only the empty canvas): take the file's.
+    Take,
+    /// The browser's copy is older than the file's: replace it, keeping it as the backup.
+    Replace,
+    /// The browser's copy is newer, or its age is unknown, or replacing it
+    /// would push out an older backup: only if the student says so.
+    Ask {
+        here: Option<DateTime<Utc>>,
+        /// The backup kept from before (a link, an import) would be replaced.
+        replaces_backup: bool,
+    },
+}
+
+fn source(scenario: u8) -> &'static str {
+    SCENARIOS
+        .iter()
+        .find(|s| s.number == scenario)
+        .map_or("", |s| s.source)
+}
+
+/// Save times are kept as milliseconds since 1970 (what the browser's clock
+/// gives): comparing and checking them needs none of chrono's text formats,
+/// which would cost the bundle kilobytes.
+pub fn from_millis(text: &str) -> Option<DateTime<Utc>> {
+    DateTime::from_timestamp_millis(text.trim().parse::<i64>().ok()?)
+}
+
+fn saved_at(store: &impl Store, scenario: u8) -> Option<DateTime<Utc>> {
+    from_millis(&store.get(&saved_at_key(scenario)).ok().flatten()?)
+}
+
+/// The work file for everything saved in `store`. Written as text around
+/// each design's own file text: building a JSON value first would compile
+/// a second JSON writer into the app (kilobytes of bundle).
+pub fn export_work(store: &impl Store) -> String {
+    let entries: Vec<String> = SCENARIOS
+        .iter()
+        .filter_map(|s| {
+            let text = store.get(&design_key(s.number)).ok().flatten();
+            let Stored::Design(graph) = read_stored(text, s.number, s.source) else {
+                return None;
+            };
+            let progress = store.get(&progress_key(s.number)).ok().flatten();
+            let progress = Progress::parse(progress.as_deref()).to_text();
+            let saved_at = saved_at(store, s.number)
+                .map_or("null".to_string(), |t| t.timestamp_millis().to_string());
+            let design = export(&graph, Some(s.number)).replace('\n', "\n    ");
+            Some(format!(
+                "  {{\n    \"scenario\": {},\n    \"saved_at\": {saved_at},\n    \"progress\": {},\n    \"design\": {design}\n  }}",
+                s.number,
+                serde_json::to_string(&progress).unwrap_or_default(),
+            ))
+        })
+        .collect();
+    format!(
+        "{{\n\"format\": \"{FORMAT}\",\n\"version\": {VERSION},\n\"scenarios\": [\n{}\n]\n}}\n",
+        entries.join(",\n")
+    )
+}
+
+/// Reads a work file; refuses the whole file if any part of it is wrong,
+/// naming the scenario, so nothing is half restored.
+pub fn read_work(text: &str) -> Result<Vec<Work>, String> {
+    if text.len() > MAX_BYTES {
+        return Err(format!(
+            "the file is {} KB; a work file is at most {} KB",
+            text.len() / 1024,
+            MAX_BYTES / 1024
+        ));
+    }
+    let value: Value = serde_json::from_str(text)
+        .map_err(|_| "this is not a Partition Lab work file: it is not JSON".to_string())?;
+    match value.get("format").and_then(Value::as_str) {
+        Some(FORMAT) => {}
+        Some(crate::design::file::FORMAT) => {
+            return Err(
+                "this is a single design, not a work file: import it on its scenario's page"
+                    .to_string(),
+            )
+        }
+        _ => return Err("this is not a Partition Lab work file".to_string()),
+    }
+    match value.get("version").and_then(Value::as_u64) {
+        Some(VERSION) => {}
+        Some(v) if v > VERSION => {
+            return Err(format!(
+                "this work file was saved by a newer version of Partition Lab (version {v}); this one reads version 1"
+            ))
+        }
+        _ => return Err("this work file has no version Partition Lab writes (1)".to_string()),
+    }
+    let entries = value
+        .get("scenarios")
+        .and_then(Value::as_array)
+        .ok_or("this work file lists no scenarios")?;
+    let mut works: Vec<Work> = Vec::new();
+    for entry in entries {
+        let scenario = entry
+            .get("scenario")
+            .and_then(Value::as_u64)
+            .and_then(|n| u8::try_from(n).ok())
+            .filter(|n| SCENARIOS.iter().any(|s| s.number == *n))
+            .ok_or("an entry names no scenario from 1 to 5")?;
+        if works.iter().any(|w| w.scenario == scenario) {
+            return Err(format!("scenario {scenario} appears twice"));
+        }
+        let design = entry
+            .get("design")
+            .ok_or(format!("scenario {scenario} has no design"))?;
+        let graph = import_value(design)
+            .map_err(|e| e.to_string())
+            .and_then(|file| crate::design::file::for_scenario(file, scenario, source(scenario)))
+            .map_err(|why| format!("scenario {scenario}'s design: {why}"))?;
+        let progress = match entry.get("progress") {
+            None | Some(Value::Null) => Progress::NotStarted,
+            Some(Value::String(text)) => match Progress::parse(Some(text)) {
+                Progress::Unreadable => {
+                    return Err(format!("scenario {scenario}'s verdict cannot be read"))
+                }
+                p => p,
+            },
+            Some(_) => return Err(format!("scenario {scenario}'s verdict cannot be read")),
+        };
+        let saved_at = match entry.get("saved_at") {
+            None | Some(Value::Null) => None,
+            Some(Value::Number(ms)) => Some(
+                ms.as_i64()
+                    .and_then(DateTime::from_timestamp_millis)
+                    .ok_or(format!("scenario {scenario}'s save time cannot be read"))?,
+            ),
+            Some(_) => return Err(format!("scenario {scenario}'s save time cannot be read")),
+        };
+        works.push(Work {
+            scenario,
+            graph,
+            progress,
+            saved_at,
+        });
+    }
+    if works.is_empty() {
+        return Err("this work file holds no designs".to_string());
+    }
+    Ok(works)
+}
+
+/// What restoring `work` over what `store` holds would do.
+pub fn step(store: &impl Store, work: &Work) -> Step {
+    let text = store.get(&design_key(work.scenario)).ok().flatten();
+    let here = match read_stored(text, work.scenario, source(work.scenario)) {
+        Stored::Nothing => return Step::Take,
+        // Damaged saves are set aside before a restore writes (see `restore`).
+        Stored::Damaged { .. } => return Step::Take,
+        Stored::Design(graph) => graph,
+    };
+    if here == work.graph {
+        return Step::Same;
+    }
+    if here == Graph::with_source(source(work.scenario)) {
+        return Step::Take;
+    }
+    let when = saved_at(store, work.scenario);
+    // Replacing keeps the current design as the one backup: a different
+    // backup already there would be lost, so that too is asked first.
+    let kept =
+        crate::design::saves::backup(&mut ReadOnly(store), work.scenario, source(work.scenario));
+    let replaces_backup = kept.is_some_and(|b| b != here);
+    match (when, work.saved_at) {
+        (Some(here), Some(there)) if here <= there && !replaces_backup => Step::Replace,
+        (here, _) => Step::Ask {
+            here,
+            replaces_backup,
+        },
+    }
+}
+
+/// A store that reads through and writes nothing: `step` only looks.
+struct ReadOnly<'a, S: Store>(&'a S);
+
+impl<S: Store> Store for ReadOnly<'_, S> {
+    fn get(&self, key: &str) -> Result<Option<String>, crate::design::saves::StoreError> {
+        self.0.get(key)
+    }
+    fn set(&mut self, _: &str, _: &str) -> Result<(), crate::design::saves::StoreError> {
+        Ok(())
+    }
+    fn remove(&mut self, _: &str) {}
+}
+
+/// Writes `work` over `store`'s copy: the copy first kept as the backup
+/// (or, if damaged, set aside), then the design, its time and its verdict.
+pub fn restore(store: &mut impl Store, work: &Work) -> Result<(), String> {
+    let scenario = work.scenario;
+    let loaded = crate::design::saves::load(store, scenario, source(scenario));
+    if loaded.held.is_some() {
+        return Err(format!(
+            "scenario {scenario}'s saved design is damaged and could not be set aside, so it was left as it is"
+        ));
+    }
+    if loaded.graph != Graph::with_source(source(scenario)) && loaded.graph != work.graph {
+        keep_backup(store, scenario, &loaded.graph)?;
+    }
+    store
+        .set(&design_key(scenario), &export(&work.graph, Some(scenario)))
+        .map_err(|e| e.message().to_string())?;
+    // The design is in; what follows only describes it.
+    let partly = |e: crate::design::saves::StoreError| {
+        format!(
+            "the design was restored, but its save time or verdict could not be kept: {}",
+            e.message()
+        )
+    };
+    match work.saved_at {
+        Some(t) => store
+            .set(&saved_at_key(scenario), &t.timestamp_millis().to_string())
+            .map_err(partly)?,
+        None => store.remove(&saved_at_key(scenario)),
+    }
+    store
+        .set(&progress_key(scenario), &work.progress.to_text())
+        .map_err(partly)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::design::saves::memory::Memory;
+    use crate::design::{Edit, History, NodeConfig, NodeKind};
+    use serde_json::json;
+
+    fn with_transform(scenario: u8, x: i32) -> Graph {
+        let mut h = History::new(Graph::with_source(source(scenario)));
+        h.edit(&Edit::Add {
+            config: NodeConfig::default_for(NodeKind::Transform),
+            x,
+            y: 100,
+        })
+        .expect("add");
+        h.current
+    }
+
+    fn save(store: &mut Memory, scenario: u8, graph: &Graph, at: &str, progress: &str) {
+        store
+            .set(&design_key(scenario), &export(graph, Some(scenario)))
+            .expect("room");
+        store.set(&saved_at_key(scenario), at).expect("room");
+        store.set(&progress_key(scenario), progress).expect("room");
+    }
+
+    #[test]
+    fn work_round_trips_through_its_file() {
+        let mut lab = Memory::with_room(1 << 20);
+        save(
+            &mut lab,
+            1,
+            &with_transform(1, 200),
+            "1764579600000",
+            "passed",
+        );
+        save(
+            &mut lab,
+            4,
+            &with_transform(4, 300),
+            "1764583200000",
+            "failing:R5",
+        );
+        let works = read_work(&export_work(&lab)).expect("reads");
+        assert_eq!(works.len(), 2);
+        let mut home = Memory::with_room(1 << 20);
+        for w in &works {
+            assert_eq!(step(&home, w), Step::Take);
+            restore(&mut home, w).expect("room");
+        }
+        assert_eq!(export_work(&home), export_work(&lab));
+        assert!(works.iter().all(|w| step(&home, w) == Step::Same));
+    }
+
+    #[test]
+    fn restoring_asks_before_replacing_newer_work_and_keeps_what_it_replaces() {
+        let mut lab = Memory::with_room(1 << 20);
+        save(
+            &mut lab,
+            2,
+            &with_transform(2, 200),
+            "1764579600000",
+            "failing:R2",
+        );
+        let works = read_work(&export_work(&lab)).expect("reads");
+        let work = works.first().expect("one");
+
+        let mut older = Memory::with_room(1 << 20);
+        let mine = with_transform(2, 500);
+        save(&mut older, 2, &mine, "1764493200000", "");
+        assert_eq!(step(&older, work), Step::Replace);
+        restore(&mut older, work).expect("room");
+        let kept = crate::design::saves::backup(&mut older, 2, source(2));
+        assert_eq!(kept, Some(mine.clone()), "the replaced design is kept");
+
+        let mut newer = Memory::with_room(1 << 20);
+        save(&mut newer, 2, &mine, "1764583200000", "passed");
+        assert!(matches!(
+            step(&newer, work),
+            Step::Ask {
+                here: Some(_),
+                replaces_backup: false
+            }
+        ));
+
+        // An older design here, but a different backup kept from a link:
+        // replacing would lose that backup, so it is asked first.
+        let mut linked = Memory::with_room(1 << 20);
+        save(&mut linked, 2, &mine, "1764493200000", "");
+        crate::design::saves::keep_backup(&mut linked, 2, &with_transform(2, 700)).expect("room");
+        assert!(matches!(
+            step(&linked, work),
+            Step::Ask {
+                replaces_backup: true,
+                ..
+            }
+        ));
+
+        let mut unknown = Memory::with_room(1 << 20);
+        unknown
+            .set(&design_key(2), &export(&mine, Some(2)))
+            .expect("room");
+        assert_eq!(
+            step(&unknown, work),
+            Step::Ask {
+                here: None,
+                replaces_backup: false
+            }
+        );
+    }
+
+    #[test]
+    fn a_full_store_fails_with_its_reason_and_loses_nothing() {
+        let mut lab = Memory::with_room(1 << 20);
+        save(
+            &mut lab,
+            1,
+            &with_transform(1, 200),
+            "1764579600000",
+            "passed",
+        );
+        let work = read_work(&export_work(&lab)).expect("reads").remove(0);
+        let mut tiny = Memory::with_room(10);
+        assert!(restore(&mut tiny, &work).is_err());
+        assert_eq!(tiny.get(&design_key(1)), Ok(None));
+    }
+
+    #[test]
+    fn a_bad_file_is_refused_whole_with_the_reason() {
+        let mut lab = Memory::with_room(1 << 20);
+        save(
+            &mut lab,
+            1,
+            &with_transform(1, 200),
+            "1764579600000",
+            "passed",
+        );
+        let good: Value = serde_json::from_str(&export_work(&lab)).expect("json");
+        let changed = |path: &str, to: Value| {
+            let mut v = good.clone();
+            let shown = v.to_string();
+            *v.pointer_mut(path)
+                .unwrap_or_else(|| panic!("{path} in {shown}")) = to;
+            v.to_string()
+        };
+        let twice = {
+            let mut v = good.clone();
+            let first = v.pointer("/scenarios/0").cloned().expect("one");
+            v["scenarios"].as_array_mut().expect("list").push(first);
+            v.to_string()
+        };
+        let cases = [
+            ("not json".to_string(), "not JSON"),
+            (
+                "{\"format\":\"partition-lab-design\"}".to_string(),
+                "a single design",
+            ),
+            (changed("/version", json!(2)), "newer version"),
+            (changed("/version", json!(0)), "no version"),
+            (changed("/scenarios/0/scenario", json!(9)), "no scenario"),
+            (
+                changed("/scenarios/0/progress", json!("winning")),
+                "verdict",
+            ),
+            (
+                changed("/scenarios/0/saved_at", json!("yesterday")),
+                "save time",
+            ),
+            (
+                changed(
+                    "/scenarios/0/design/graph/nodes/0/config/Source/table",
+                    json!("bronze.orders"),
+                ),
+                "scenario 1's design",
+            ),
+            (changed("/scenarios", json!([])), "no designs"),
+            (twice, "appears twice"),
+            ("x".repeat(MAX_BYTES + 1), "at most"),
+        ];
+        for (text, reason) in cases {
+            let why = read_work(&text).expect_err(reason);
+            assert!(why.contains(reason), "{why} (wanted {reason})");
+        }
+    }
+}

@@ -1,0 +1,151 @@
+//! The rules between this crate's modules, which one crate cannot make
+//! the compiler keep (the crate boundaries keep the rest: the engine below
+//! names nothing here, nothing here names the web app). Each module may
+//! name only the modules its layer allows, outside its tests: a test may
+//! reach further to check a value against another module's.
+
+use std::path::{Path, PathBuf};
+
+/// (module, the project modules it must not name, why)
+const RULES: &[(&str, &[&str], &str)] = &[
+    (
+        "vocabulary",
+        &["design", "labs", "scenarios", "export", "content"],
+        "the vocabulary owns the words; the design types use them, never the reverse",
+    ),
+    (
+        "design",
+        &["scenarios", "labs"],
+        "the canvas's graph model knows no scenario and no lab",
+    ),
+    (
+        "scenarios",
+        &["labs"],
+        "grading knows no screen: a check returns the run, the view draws it",
+    ),
+    (
+        "export",
+        &["design", "labs", "scenarios"],
+        "an export is made from the engine's inputs; the labs and scenarios call it",
+    ),
+    (
+        "labs",
+        &["design", "scenarios"],
+        "a lab's model knows no canvas and no scenario",
+    ),
+    (
+        "content",
+        &[
+            "design",
+            "labs",
+            "scenarios",
+            "export",
+            "vocabulary",
+            "engine",
+        ],
+        "teaching text is data",
+    ),
+];
+
+fn files(dir: &Path, out: &mut Vec<PathBuf>) {
+    for entry in std::fs::read_dir(dir).expect("a source folder").flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            files(&path, out);
+        } else if path.extension().is_some_and(|e| e == "rs") {
+            out.push(path);
+        }
+    }
+}
+
+/// The module's files: `src/<module>.rs` or everything under `src/<module>/`.
+fn module_files(module: &str) -> Vec<PathBuf> {
+    let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
+    let mut out = Vec::new();
+    let single = src.join(format!("{module}.rs"));
+    if single.exists() {
+        out.push(single);
+    }
+    let folder = src.join(module);
+    if folder.is_dir() {
+        files(&folder, &mut out);
+    }
+    out
+}
+
+/// The code outside tests: everything before the file's test module (clippy
+/// keeps test modules last), without comments.
+fn code(text: &str) -> String {
+    let before_tests = text.split("#[cfg(test)]").next().unwrap_or_default();
+    before_tests
+        .lines()
+        .map(|line| line.split("//").next().unwrap_or_default())
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Whether `code` names the crate's module `name`: a path `crate::name`
+/// or a group `crate::{..., name::...}`.
+fn names(code: &str, name: &str) -> bool {
+    let path = format!("crate::{name}");
+    let by_path = code.match_indices(&path).any(|(i, _)| {
+        !code[i + path.len()..]
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_alphanumeric() || c == '_')
+    });
+    let by_group = code.match_indices("crate::{").any(|(i, _)| {
+        let group = &code[i..];
+        let group = &group[..group.find('}').unwrap_or(group.len())];
+        group
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .any(|word| word == name)
+    });
+    by_path || by_group
+}
+
+#[test]
+fn each_module_names_only_what_its_layer_allows() {
+    let mut broken = Vec::new();
+    for (module, forbidden, why) in RULES {
+        let found = module_files(module);
+        assert!(!found.is_empty(), "no files for {module}");
+        for file in found {
+            let text = std::fs::read_to_string(&file).expect("readable");
+            let code = code(&text);
+            for name in *forbidden {
+                if names(&code, name) {
+                    broken.push(format!("{} names {name}: {why}", file.display()));
+                }
+            }
+        }
+    }
+    assert!(broken.is_empty(), "{}", broken.join("\n"));
+}
+
+/// The scanner sees what it must: an import it allows, each way of
+/// writing a forbidden one, and nothing in a comment or a test.
+#[test]
+fn the_scanner_finds_imports_however_they_are_written() {
+    let grade = module_files("scenarios")
+        .into_iter()
+        .find(|f| f.ends_with("scenarios/grade.rs"))
+        .expect("the grader");
+    let text = std::fs::read_to_string(grade).expect("readable");
+    assert!(names(&code(&text), "design"), "the grader compiles designs");
+    assert!(names("use crate::labs::pool::X;", "labs"));
+    assert!(names("use crate::{engine::Day, labs::pool};", "labs"));
+    assert!(names(
+        "let p = crate::labs::pool::from_timeline(t);",
+        "labs"
+    ));
+    assert!(!names("use crate::labsx::y;", "labs"));
+    assert!(!names(
+        &code("// crate::labs is drawn by the view\n"),
+        "labs"
+    ));
+    assert!(!names(
+        &code("fn f() {}\n#[cfg(test)]\nmod tests { use crate::labs::pool; }\n"),
+        "labs"
+    ));
+}
