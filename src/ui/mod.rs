@@ -20,6 +20,7 @@ pub mod presenter;
 pub mod route;
 pub mod runners;
 pub mod scenarios;
+pub mod slices;
 pub mod state_write;
 pub mod storage;
 pub mod teach;

@@ -4,6 +4,9 @@
 //! name only the modules its layer allows, outside its tests: a test may
 //! reach further to check a value against another module's.
 
+// A test file: a failure here is the point.
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 use std::path::{Path, PathBuf};
 
 /// (module, the project modules it must not name, why)

@@ -6,10 +6,10 @@ use leptos::prelude::*;
 
 use crate::design::Graph;
 use crate::engine::calendar::weekday_day_month_time;
-use crate::scenarios::grade::{fails_in, graded, launch, script, Doing, Grading};
+use crate::scenarios::grade::{at_once, fails_in, launch, script, Doing, Grading};
 use crate::scenarios::progress::Progress;
 use crate::scenarios::report::{Evidence, Report, RuleResult};
-use crate::scenarios::shrink::{replay_at, Search, Shrunk};
+use crate::scenarios::shrink::{lines, Search, Shrunk};
 use crate::ui::storage;
 
 use super::Designer;
@@ -134,7 +134,7 @@ pub fn CheckPanel() -> impl IntoView {
             doing: Doing::Compiling,
         }));
         leptos::task::spawn_local(async move {
-            gloo_timers::future::TimeoutFuture::new(0).await;
+            crate::ui::slices::yield_to_browser().await;
             let Some(script) = script(number) else {
                 done_checking();
                 return;
@@ -158,7 +158,7 @@ pub fn CheckPanel() -> impl IntoView {
                 if checking.try_set(Some(now)).is_some() {
                     return;
                 }
-                gloo_timers::future::TimeoutFuture::new(0).await;
+                crate::ui::slices::yield_to_browser().await;
                 if stop.try_get_untracked().unwrap_or(true) {
                     let what = format!(
                         "Stopped after {} of {} steps: no verdict was given or saved.",
@@ -312,7 +312,7 @@ fn RuleView(result: RuleResult) -> impl IntoView {
                         if tried.try_set((search.tried(), search.budget())).is_some() {
                             return;
                         }
-                        gloo_timers::future::TimeoutFuture::new(0).await;
+                        crate::ui::slices::yield_to_browser().await;
                         if stop.try_get_untracked().unwrap_or(true) {
                             done_searching();
                             shrunk.set(Some(Err(format!(
@@ -390,13 +390,18 @@ fn evidence_line(e: &Evidence) -> impl IntoView {
 #[component]
 fn SmallestCase(shrunk: Shrunk, graph: Graph, rule: &'static str) -> impl IntoView {
     let d = expect_context::<Designer>();
-    let (times, replay): (Vec<_>, Vec<_>) = replay_at(d.scenario, &graph, &shrunk.script)
+    // One run of the smallest case gives its verdict, its replay and the
+    // pool's picture.
+    let (report, judged) = at_once(d.scenario, &graph, &shrunk.script);
+    let (times, replay): (Vec<_>, Vec<_>) = judged
+        .as_ref()
+        .map(|j| lines(j, &shrunk.script))
+        .unwrap_or_default()
         .into_iter()
         .unzip();
     // The step on show, shared by the stepper and the pool's picture.
     let at = RwSignal::new(0usize);
-    let (report, trace) = graded(d.scenario, &graph, &shrunk.script);
-    let picture = trace.as_ref().map(pool_picture);
+    let picture = judged.and_then(|j| j.trace()).as_ref().map(pool_picture);
     let evidence = match report {
         Report::Graded(rules) => rules
             .into_iter()

@@ -376,7 +376,7 @@ impl YourData {
                 }
             });
             // Let the browser paint the progress and handle input.
-            gloo_timers::future::TimeoutFuture::new(0).await;
+            crate::ui::slices::yield_to_browser().await;
         }
         if !self.current(generation) {
             return Ok(None);

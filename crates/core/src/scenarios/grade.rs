@@ -174,6 +174,63 @@ pub fn graded(number: u8, graph: &Graph, script: &Script) -> (Report, Option<Bac
     grading.finish()
 }
 
+/// The run a check made in one go judged, kept for what the page shows
+/// of it (the smallest case's replay and the pool's picture).
+pub enum Judged {
+    Daily(Daily),
+    Backfill(Backfilled, Setting),
+}
+
+impl Judged {
+    /// A backfill's trace, for the pool's picture.
+    pub fn trace(&self) -> Option<BackfillTrace> {
+        match self {
+            Judged::Backfill(done, setting) => Some(BackfillTrace {
+                timeline: done.timeline.clone(),
+                scheduled: done.scheduled.clone(),
+                pool: setting.pool,
+                launch: setting.launch,
+            }),
+            Judged::Daily(_) => None,
+        }
+    }
+}
+
+/// A check made in one go (a full-detail simulation, or the backfill run
+/// whole), every judge on it, and the run: one simulation gives the
+/// smallest case its verdict, its replay and its picture. The check taken
+/// a step at a time reaches the same report (a test holds them equal).
+pub fn at_once(number: u8, graph: &Graph, script: &Script) -> (Report, Option<Judged>) {
+    let Some(s) = scenario(number) else {
+        return (Report::Graded(Vec::new()), None);
+    };
+    let compiled = match compile(graph) {
+        Ok(compiled) => compiled,
+        Err(problems) => return (Report::Structural(problems), None),
+    };
+    match s.judge {
+        Judge::Daily(rules) => {
+            let daily = Daily {
+                config: compiled.pipeline,
+                outcome: crate::engine::simulate_with(&compiled.pipeline, script, Detail::Full),
+            };
+            let results = rules.iter().map(|r| r(graph, script, &daily)).collect();
+            (Report::Graded(results), Some(Judged::Daily(daily)))
+        }
+        Judge::Backfill { rules, setting } => {
+            let setting = setting();
+            let Some(done) = backfilled::run(&setting, &compiled, script) else {
+                return (Report::Structural(vec![no_backfill()]), None);
+            };
+            let results = rules.iter().map(|r| r(graph, script, &done)).collect();
+            (
+                Report::Graded(results),
+                Some(Judged::Backfill(done, setting)),
+            )
+        }
+    }
+}
+
 /// Whether rule `id` of scenario `number` fails for `graph` on `script`,
 /// judging that rule alone (false for a design that cannot run).
 pub fn rule_fails(number: u8, graph: &Graph, script: &Script, id: &str) -> bool {
@@ -452,7 +509,6 @@ fn attempts(script: &Script, graph: &Graph) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::labs::pool::PoolPicture;
 
     /// The registry is consistent with the catalogue the pages list.
     #[test]
@@ -528,40 +584,6 @@ mod tests {
         designs
     }
 
-    /// The oracle: the run made in one go (a full-detail simulation, or
-    /// the backfill run whole), then every judge on it.
-    fn at_once(s: &Scenario, graph: &Graph, script: &Script) -> (Report, Option<PoolPicture>) {
-        use crate::labs::pool::from_timeline;
-        let compiled = match compile(graph) {
-            Ok(compiled) => compiled,
-            Err(problems) => return (Report::Structural(problems), None),
-        };
-        match s.judge {
-            Judge::Daily(rules) => {
-                let daily = Daily {
-                    config: compiled.pipeline,
-                    outcome: crate::engine::simulate_with(&compiled.pipeline, script, Detail::Full),
-                };
-                let results = rules.iter().map(|r| r(graph, script, &daily)).collect();
-                (Report::Graded(results), None)
-            }
-            Judge::Backfill { rules, setting } => {
-                let setting = setting();
-                let Some(done) = backfilled::run(&setting, &compiled, script) else {
-                    return (Report::Structural(vec![no_backfill()]), None);
-                };
-                let results = rules.iter().map(|r| r(graph, script, &done)).collect();
-                let picture = from_timeline(
-                    &done.timeline,
-                    &done.scheduled,
-                    setting.pool,
-                    setting.launch,
-                );
-                (Report::Graded(results), Some(picture))
-            }
-        }
-    }
-
     /// Taking a check a step at a time, on the grader's lighter simulation,
     /// reaches exactly the verdicts, evidence and picture of the run made
     /// in one go with full detail; and the progress bar ends full.
@@ -578,13 +600,14 @@ mod tests {
                     assert!(grading.taken() < steps, "scenario {}", s.number);
                 }
                 assert_eq!(grading.taken(), steps, "scenario {}: {seen:?}", s.number);
-                let (report, trace) = grading.finish();
-                let picture = trace.map(|t| {
+                let picture = |t: BackfillTrace| {
                     crate::labs::pool::from_timeline(&t.timeline, &t.scheduled, t.pool, t.launch)
-                });
+                };
+                let (report, trace) = grading.finish();
+                let (whole, judged) = at_once(s.number, &graph, &script);
                 assert_eq!(
-                    (report, picture),
-                    at_once(s, &graph, &script),
+                    (report, trace.map(picture)),
+                    (whole, judged.and_then(|j| j.trace()).map(picture)),
                     "scenario {}",
                     s.number
                 );

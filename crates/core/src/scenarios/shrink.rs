@@ -7,7 +7,7 @@ use crate::design::Graph;
 use crate::engine::calendar::Instant;
 use crate::engine::script::{RunKind, RunSpec, Script};
 
-use super::grade::{launch, rule_fails, setting};
+use super::grade::{launch, rule_fails, Judged};
 use super::report::{capital, run_name};
 
 /// One removable piece of a script.
@@ -361,20 +361,24 @@ pub fn replay(number: u8, graph: &Graph, script: &Script) -> Vec<String> {
 /// `replay`'s lines, each with its moment for a backfill scenario (the
 /// source pool's picture steps with them); `None` for a daily run's line.
 pub fn replay_at(number: u8, graph: &Graph, script: &Script) -> Vec<(Option<Instant>, String)> {
-    let Ok(compiled) = crate::design::compile(graph) else {
-        return Vec::new();
+    super::grade::at_once(number, graph, script)
+        .1
+        .map(|judged| lines(&judged, script))
+        .unwrap_or_default()
+}
+
+/// The lines of a run a check judged: each run that read, wrote, crashed
+/// or was a fault, or each moment of a backfill.
+pub fn lines(judged: &Judged, script: &Script) -> Vec<(Option<Instant>, String)> {
+    let outcome = match judged {
+        Judged::Backfill(done, _) => {
+            return super::backfilled::replay_at(done, script)
+                .into_iter()
+                .map(|(at, line)| (Some(at), line))
+                .collect();
+        }
+        Judged::Daily(daily) => &daily.outcome,
     };
-    if let Some(setting) = setting(number) {
-        return super::backfilled::run(&setting, &compiled, script)
-            .map(|done| {
-                super::backfilled::replay_at(&done, script)
-                    .into_iter()
-                    .map(|(at, line)| (Some(at), line))
-                    .collect()
-            })
-            .unwrap_or_default();
-    }
-    let outcome = crate::engine::simulate(&compiled.pipeline, script);
     outcome
         .runs
         .iter()
