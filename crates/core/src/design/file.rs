@@ -21,14 +21,7 @@ pub const VERSION: u32 = 1;
 /// allows (every node and connection it can hold) exports well below it.
 pub const MAX_BYTES: usize = 256 * 1024;
 
-/// A design file's contents; `design::json` writes and reads its text.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct DesignFile {
-    pub format: String,
-    pub version: u32,
-    pub scenario: Option<u8>,
-    pub graph: Graph,
-}
+pub use super::json::DesignFile;
 
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ImportError {

@@ -8,6 +8,10 @@ use crate::engine::{
     AfterFinal, CommitOrder, ListDate, LogicVersion, MergeKey, PartitionKey, WatermarkColumn,
 };
 
+/// Ids handed out over a design's life: deleting and adding again uses
+/// new ids, so this bounds the edits too, at a number nobody reaches.
+pub const MAX_NEXT_ID: u32 = 1_000_000;
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct NodeId(pub u32);
 
@@ -284,7 +288,7 @@ impl Graph {
     /// The next unused id, or `None` once ids run out (never wrapping
     /// round onto a node that exists).
     pub fn fresh_id(&mut self) -> Option<NodeId> {
-        if self.next_id >= super::limits::MAX_NEXT_ID {
+        if self.next_id >= MAX_NEXT_ID {
             return None;
         }
         let id = NodeId(self.next_id);

@@ -18,7 +18,6 @@ use super::words::{StateKind, WriteKind};
 use crate::engine::calendar::parse_iso_date;
 use crate::vocabulary::Choice;
 
-use super::file::DesignFile;
 use super::graph::{Edge, Graph, Node, NodeConfig, NodeId, StateChoice, WriteChoice};
 
 type Read<T> = Result<T, String>;
@@ -105,6 +104,15 @@ fn print(out: &Out, indent: usize, to: &mut String) {
             to.push(']');
         }
     }
+}
+
+/// A design file's contents, as this module writes and reads its text.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct DesignFile {
+    pub format: String,
+    pub version: u32,
+    pub scenario: Option<u8>,
+    pub graph: Graph,
 }
 
 /// The file's text.

@@ -12,9 +12,7 @@ use super::graph::{Graph, NodeConfig, StateChoice};
 pub const MAX_NODES: usize = 200;
 /// Connections in one design (each node feeds a handful at most).
 pub const MAX_EDGES: usize = 4 * MAX_NODES;
-/// Ids handed out over a design's life: deleting and adding again uses
-/// new ids, so this bounds the edits too, at a number nobody reaches.
-pub const MAX_NEXT_ID: u32 = 1_000_000;
+pub use super::graph::MAX_NEXT_ID;
 /// Node positions stay on a generous canvas.
 pub const CANVAS: i32 = 10_000;
 /// Table names: at most this many characters.

@@ -16,7 +16,7 @@ use crate::engine::script::{Deploy, RunSpec, Script};
 use crate::engine::LogicVersion;
 
 use super::backfilled::{Backfilled, Setting};
-use super::grade::BackfillRule;
+use super::judge::BackfillRule;
 use super::report::{capped, nodes_of, result, Evidence, Rule, RuleResult, SHOWN};
 
 pub const SEED: u64 = 4;

@@ -8,46 +8,14 @@ use crate::design::{compile, CompiledDesign, Graph, Problem};
 use crate::engine::calendar::Instant;
 use crate::engine::script::Script;
 use crate::engine::simulate::Simulation;
-use crate::engine::{Detail, Outcome, PipelineConfig};
+use crate::engine::{Detail, PipelineConfig};
 
 use super::backfilled::{self, Backfilled, Clocked, Launched, Setting};
 use super::report::{Report, Rule, RuleResult};
 use super::{clicks, currency, history, mobile, orders, outage};
 use crate::engine::clock::Timeline;
 
-/// What a daily scenario's rules read: the compiled pipeline and one
-/// simulation of it on the script.
-pub struct Daily {
-    pub config: PipelineConfig,
-    pub outcome: Outcome,
-}
-
-/// One rule of a daily scenario, judged on its one simulation.
-pub type DailyRule = fn(&Graph, &Script, &Daily) -> RuleResult;
-/// One rule of a backfill scenario, judged on the design's backfill run in
-/// the scenario's setting (launch, pool, faults).
-pub type BackfillRule = fn(&Graph, &Script, &Backfilled) -> RuleResult;
-
-/// How a scenario judges a design: one judge per rule, in the rules' order.
-#[derive(Clone, Copy)]
-pub enum Judge {
-    /// Daily runs only.
-    Daily(&'static [DailyRule]),
-    /// A backfill beside the daily runs.
-    Backfill {
-        rules: &'static [BackfillRule],
-        setting: fn() -> Setting,
-    },
-}
-
-impl Judge {
-    fn len(&self) -> usize {
-        match self {
-            Judge::Daily(rules) => rules.len(),
-            Judge::Backfill { rules, .. } => rules.len(),
-        }
-    }
-}
+pub use super::judge::{BackfillRule, Daily, DailyRule, Judge};
 
 /// Everything the grader knows about one scenario.
 #[derive(Clone, Copy)]

@@ -20,7 +20,7 @@ use crate::engine::script::{Interruption, RunSpec, Script};
 use crate::engine::table::DailyTotal;
 
 use super::backfilled::{Backfilled, Setting};
-use super::grade::BackfillRule;
+use super::judge::BackfillRule;
 use super::report::{capped, lines, nodes_of, result, some_ids, Evidence, Rule, RuleResult, SHOWN};
 
 pub const SEED: u64 = 5;

@@ -9,6 +9,7 @@ pub mod currency;
 pub mod export;
 pub mod grade;
 pub mod history;
+pub mod judge;
 pub mod mobile;
 pub mod orders;
 pub mod outage;

@@ -8,7 +8,7 @@ use chrono::Duration;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::grade::DailyRule;
+use super::judge::DailyRule;
 use crate::design::{Graph, NodeKind};
 use crate::engine::calendar::{at, days, mm_dd, weekday_day_month_time, Day, Instant};
 use crate::engine::event::{Event, Id, OrderStatus};

@@ -10,7 +10,7 @@ use chrono::Duration;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::grade::DailyRule;
+use super::judge::DailyRule;
 use crate::design::{Graph, NodeKind};
 use crate::engine::calendar::{at, days, mm_dd, shift, weekday_day_month_time, Day, Instant};
 use crate::engine::event::Event;
@@ -111,7 +111,7 @@ fn due(script: &Script, dt: Day) -> Option<Instant> {
     script.runs.iter().find(|r| r.day == dt).map(|r| r.at)
 }
 
-fn every_day_whole(graph: &Graph, script: &Script, ran: &super::grade::Daily) -> RuleResult {
+fn every_day_whole(graph: &Graph, script: &Script, ran: &super::judge::Daily) -> RuleResult {
     let outcome = &ran.outcome;
     let end = outcome.runs.last().map(|r| r.at);
     let mut missing: SortedMap<Day, Vec<&Event>> = SortedMap::new();
@@ -172,7 +172,7 @@ fn every_day_whole(graph: &Graph, script: &Script, ran: &super::grade::Daily) ->
 /// The night after `dt` is when a pipeline that re-reads the day before
 /// (a lookback or a window of a day or more) picks up `dt`'s late sales:
 /// say so when that run fell in the outage and never ran.
-fn next_night_missed(script: &Script, ran: &super::grade::Daily, dt: Day) -> String {
+fn next_night_missed(script: &Script, ran: &super::judge::Daily, dt: Day) -> String {
     use crate::engine::ProcessingState;
     let rereads = match ran.config.state {
         ProcessingState::PartitionList { lookback, .. } => lookback >= 1,
