@@ -1,17 +1,14 @@
 //! Running the backfill: animated waves, pause, interrupt, re-run; then
 //! what is left.
 
-use crate::labs::backfill::restatement::restatement;
-use crate::lean::sorted::{SortedMap, SortedSet};
+use crate::labs::backfill::outcome::outcome as outcome_of;
 use crate::ui::copy::CopyButton;
 
 use chrono::Duration;
 use gloo_timers::callback::Interval;
 use leptos::prelude::*;
 
-use crate::engine::calendar::{day_month, weekday_day_month_time, Day};
-use crate::engine::Money;
-use crate::labs::backfill::case::Case;
+use crate::engine::calendar::weekday_day_month_time;
 use crate::labs::backfill::session::{next_start, tick as next_minute, wave_at, Ran};
 
 use super::Lab;
@@ -135,36 +132,8 @@ pub fn Runner() -> impl IntoView {
         if runs.is_empty() || lab.current.read().is_some() {
             return None;
         }
-        Some(lab.case.with(|case| {
-            // One rebuild for every figure below.
-            let rebuilt = case.rebuilt(&runs);
-            let (silver, gold) = (&rebuilt.silver, &rebuilt.gold);
-            let (silver_left, gold_left) = case.drift_left(silver, gold);
-            let truth = case.truth_total();
-            let plan = case.plan(&lab.choices.get_untracked());
-            let gold_done: SortedSet<Day> = runs.iter().flat_map(|e| e.gold_rebuilt()).collect();
-            let restated = plan.dates().iter().all(|d| gold_done.contains(d));
-            let rebuilt_twice: usize = {
-                let mut counts = SortedMap::<Day, usize>::new();
-                for dt in runs.iter().flat_map(|e| e.silver_rebuilt()) {
-                    *counts.entry(dt).or_default() += 1;
-                }
-                counts.values().filter(|n| **n > 1).count()
-            };
-            RunOutcome {
-                interrupted: runs.last().is_some_and(|e| e.interrupted_at.is_some()),
-                silver_left: silver_left.iter().map(|r| (r.dt, r.drift())).collect(),
-                gold_left: gold_left.len(),
-                needless: case.needless_rebuilds(&runs).len(),
-                rebuilt_twice,
-                before: Case::finance_total(&case.gold),
-                after: Case::finance_total(gold),
-                truth,
-                restated,
-                note: restatement((&case.silver, &case.gold), (silver, gold)).note(),
-                kept: crate::labs::backfill::view::kept_words(&Case::kept_in(&rebuilt)),
-            }
-        }))
+        let choices = lab.choices.get_untracked();
+        Some(lab.case.with(|case| outcome_of(case, &runs, &choices)))
     });
 
     view! {
@@ -210,34 +179,15 @@ pub fn Runner() -> impl IntoView {
                 outcome
                     .get()
                     .map(|o| {
-                        let left_total: i64 = o.silver_left.iter().map(|(_, d)| d).sum();
                         view! {
                             <div class="run-outcome">
-                                <p class="outcome-headline">
-                                    {if o.interrupted {
-                                        "The backfill was interrupted. Run it again: with completion markers it resumes; without them it starts over.".to_string()
-                                    } else if o.silver_left.is_empty() && o.gold_left == 0 {
-                                        "✓ Every partition matches its source again.".to_string()
-                                    } else {
-                                        "✗ The backfill finished, but some partitions are still wrong.".to_string()
-                                    }}
-                                </p>
+                                <p class="outcome-headline">{o.headline()}</p>
                                 {lab.finished.with(|runs| crate::labs::pool::from_executions(runs, crate::labs::backfill::case::SOURCE_POOL)).map(|picture| view! {
                                     <crate::ui::pool_timeline::PoolTimeline picture=picture id="pool" title="The source pool's 4 connections during the runs so far" />
                                 })}
                                 <dl class="facts">
                                     <dt>"Remaining drift"</dt>
-                                    <dd data-figure="remaining">
-                                        {if o.silver_left.is_empty() {
-                                            "none".to_string()
-                                        } else {
-                                            format!(
-                                                "{} in total: {}",
-                                                Money::gbp(left_total).grouped(),
-                                                o.silver_left.iter().map(|(dt, d)| format!("{} ({})", day_month(*dt), Money::gbp(*d).grouped())).collect::<Vec<_>>().join(", "),
-                                            )
-                                        }}
-                                    </dd>
+                                    <dd data-figure="remaining">{o.remaining()}</dd>
                                     {(!o.kept.is_empty()).then(|| view! {
                                         <dt>"Rebuilt from no rows, still full"</dt>
                                         <dd data-figure="kept">{o.kept.join(" ")}</dd>
@@ -249,13 +199,11 @@ pub fn Runner() -> impl IntoView {
                                     <dt>"Partitions rebuilt more than once"</dt>
                                     <dd data-figure="twice">{o.rebuilt_twice}</dd>
                                     <dt>"Finance total, 1–13 Aug"</dt>
-                                    <dd data-figure="finance">
-                                        {format!("before {} · now {} · truth {}", Money::gbp(o.before).grouped(), Money::gbp(o.after).grouped(), Money::gbp(o.truth).grouped())}
-                                    </dd>
+                                    <dd data-figure="finance">{o.finance()}</dd>
                                     <dt>"Finance report"</dt>
-                                    <dd>{if o.restated { "restated: all gold has landed" } else { "not restated yet: consumers still read the old total" }}</dd>
+                                    <dd>{o.report()}</dd>
                                 </dl>
-                                {(o.restated && !o.interrupted).then(|| {
+                                {o.shows_note().then(|| {
                                     let text = o.note.join("\n");
                                     view! {
                                         <section class="restatement" aria-labelledby="restatement-heading">
@@ -273,21 +221,4 @@ pub fn Runner() -> impl IntoView {
             }}
         </section>
     }
-}
-
-#[derive(Clone, Debug, PartialEq, Eq)]
-struct RunOutcome {
-    interrupted: bool,
-    silver_left: Vec<(Day, i64)>,
-    gold_left: usize,
-    needless: usize,
-    rebuilt_twice: usize,
-    before: i64,
-    after: i64,
-    truth: i64,
-    restated: bool,
-    /// What finance receives (see `labs::backfill::restatement`).
-    note: Vec<String>,
-    /// Dates rebuilt from no rows that kept their old rows, in words.
-    kept: Vec<String>,
 }

@@ -6,6 +6,7 @@ pub mod case;
 pub mod clicker;
 pub mod commands;
 pub mod guess;
+pub mod outcome;
 pub mod query;
 pub mod reconcile;
 pub mod restatement;
