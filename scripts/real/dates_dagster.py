@@ -62,6 +62,12 @@ def checked(module, page, lateness):
     keys = [r.partition_key for r in requests]
     if keys != [page["key"]]:
         wrong.append(f"the tick at {page['tick']} requests {keys}, the page says [{page['key']}]")
+    # The page says that after downtime Dagster launches only the latest
+    # missed tick: its scheduler catches up more (max_catchup_runs) only for
+    # a schedule with a partition set, which no schedule defined in code has.
+    from dagster._core.remote_representation.external_data import ScheduleSnap
+    if ScheduleSnap.from_def(schedule, module.defs.get_repository_def()).partition_set_name is not None:
+        wrong.append("the schedule has a partition set: Dagster would catch up more than its latest missed tick")
     # The page says Dagster has no allowed lateness: no later tick asks for
     # d again, however many days the lab would keep it open.
     for later in range(1, lateness + 3):

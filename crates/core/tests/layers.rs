@@ -76,10 +76,13 @@ fn module_files(module: &str) -> Vec<PathBuf> {
     out
 }
 
-/// The code outside tests: everything before the file's test module (clippy
-/// keeps test modules last), without comments.
+/// The code outside tests: everything before the file's test module
+/// (clippy keeps test modules last; a `#[cfg(test)]` on a single item
+/// elsewhere does not end the code), without comments.
 fn code(text: &str) -> String {
-    let before_tests = text.split("#[cfg(test)]").next().unwrap_or_default();
+    let before_tests = text
+        .find("#[cfg(test)]\nmod ")
+        .map_or(text, |at| &text[..at]);
     before_tests
         .lines()
         .map(|line| line.split("//").next().unwrap_or_default())
@@ -87,8 +90,52 @@ fn code(text: &str) -> String {
         .join("\n")
 }
 
+/// The text of the group that opens at `group[0]` (a `{`), to its
+/// matching `}`, nested groups included.
+fn group_of(group: &str) -> &str {
+    let mut depth = 0usize;
+    for (i, c) in group.char_indices() {
+        match c {
+            '{' => depth += 1,
+            '}' => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return &group[..=i];
+                }
+            }
+            _ => {}
+        }
+    }
+    group
+}
+
+/// The first path segment of each item directly in `group` (`{a::b,
+/// c::{d, e}}` gives a and c): the crate's modules the group names.
+fn top_level(group: &str) -> impl Iterator<Item = &str> {
+    let mut starts = Vec::new();
+    let mut depth = 0usize;
+    for (i, c) in group.char_indices() {
+        match c {
+            '{' => {
+                depth += 1;
+                if depth == 1 {
+                    starts.push(i + 1);
+                }
+            }
+            '}' => depth = depth.saturating_sub(1),
+            ',' if depth == 1 => starts.push(i + 1),
+            _ => {}
+        }
+    }
+    starts.into_iter().filter_map(move |at| {
+        group[at..]
+            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
+            .find(|word| !word.is_empty())
+    })
+}
+
 /// Whether `code` names the crate's module `name`: a path `crate::name`
-/// or a group `crate::{..., name::...}`.
+/// or a group `crate::{..., name::...}`, however deeply nested.
 fn names(code: &str, name: &str) -> bool {
     let path = format!("crate::{name}");
     let by_path = code.match_indices(&path).any(|(i, _)| {
@@ -97,13 +144,9 @@ fn names(code: &str, name: &str) -> bool {
             .next()
             .is_some_and(|c| c.is_alphanumeric() || c == '_')
     });
-    let by_group = code.match_indices("crate::{").any(|(i, _)| {
-        let group = &code[i..];
-        let group = &group[..group.find('}').unwrap_or(group.len())];
-        group
-            .split(|c: char| !(c.is_alphanumeric() || c == '_'))
-            .any(|word| word == name)
-    });
+    let by_group = code
+        .match_indices("crate::{")
+        .any(|(i, _)| top_level(group_of(&code[i + "crate::".len()..])).any(|m| m == name));
     by_path || by_group
 }
 
@@ -139,6 +182,14 @@ fn the_scanner_finds_imports_however_they_are_written() {
     assert!(names("use crate::labs::pool::X;", "labs"));
     assert!(names("use crate::{engine::Day, labs::pool};", "labs"));
     assert!(names(
+        "use crate::{engine::{Day, Instant}, labs::pool};",
+        "labs"
+    ));
+    assert!(!names(
+        "use crate::{engine::{labs, Instant}, design};",
+        "labs"
+    ));
+    assert!(names(
         "let p = crate::labs::pool::from_timeline(t);",
         "labs"
     ));
@@ -149,6 +200,10 @@ fn the_scanner_finds_imports_however_they_are_written() {
     ));
     assert!(!names(
         &code("fn f() {}\n#[cfg(test)]\nmod tests { use crate::labs::pool; }\n"),
+        "labs"
+    ));
+    assert!(names(
+        &code("#[cfg(test)]\nconst A: u8 = 1;\nuse crate::labs::pool;\n"),
         "labs"
     ));
 }

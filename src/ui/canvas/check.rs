@@ -62,13 +62,13 @@ fn progress_text(c: Checking) -> String {
     format!("Step {now} of {}: {}", c.steps, doing_text(c.doing))
 }
 
-/// Before the progress box matching `progress` goes: keyboard focus in it
-/// (on its Stop button) moves to `button`, the one that started the work.
 /// The source pool over a backfill's run, as the check panel draws it.
 fn pool_picture(t: &crate::scenarios::grade::BackfillTrace) -> crate::labs::pool::PoolPicture {
     crate::labs::pool::from_timeline(&t.timeline, &t.scheduled, t.pool, t.launch)
 }
 
+/// Before the progress box matching `progress` goes: keyboard focus in it
+/// (on its Stop button) moves to `button`, the one that started the work.
 fn focus_back(progress: &str, button: NodeRef<leptos::html::Button>) {
     let in_progress = document()
         .active_element()

@@ -154,11 +154,16 @@ pub fn lookback_model(name: &str, first: Day, lateness: Lateness) -> String {
 /// saves it only after the write: a design is expressible when the lab's
 /// state is that (a partition list over the event date, or a trailing
 /// window that catches up) and its write replaces what it reads.
+///
+/// `outage`: whether the scheduler is down for a while in the scenario.
+/// After an outage SQLMesh builds every missing day in one run and counts
+/// its lookback back from the first of them; the model says so.
 pub fn daily_model(
     p: &PipelineConfig,
     source: &str,
     target: &str,
     start: Day,
+    outage: bool,
 ) -> Result<String, &'static str> {
     if p.partition_key == PartitionKey::ProcessingDate {
         return Err("SQLMesh builds intervals of a time column in the rows; processing-date partitions are filed by when the run happened, which no row holds");
@@ -172,7 +177,7 @@ pub fn daily_model(
         return Err("SQLMesh records an interval as built only after its write succeeds, so it cannot save the state first; the batch this design loses to a crash cannot be lost in SQLMesh");
     }
     if p.finaliser.is_some() {
-        return Err("SQLMesh has no final partitions: a day it has not built yet is built whenever it runs, and it has no adjustments table for rows that arrive after a day is final");
+        return Err("SQLMesh has no finaliser of its own: a lookback stops rebuilding a day that many runs later, but a day it has not built yet is built whenever it runs, and nothing books later rows to an adjustments table or reopens a day");
     }
     let (kind, scope, back) = match (p.state, p.write) {
         (ProcessingState::None, WriteMode::ReplaceTable) => (
@@ -189,15 +194,15 @@ pub fn daily_model(
         (ProcessingState::Watermark { .. }, _) => return Err("SQLMesh records which intervals of the time column it has built, not the newest value a run read: a watermark has no SQLMesh form (the partition list over the event date is SQLMesh's own way)"),
         (ProcessingState::PartitionList { over: ListDate::ChangeDate, .. }, _) => return Err("SQLMesh's intervals are of the column the model's rows are filed under; a list of change dates that rebuilds event-date partitions reads by another column, which SQLMesh cannot express"),
         (ProcessingState::None, _) => return Err("with no state each run reads everything, which is SQLMesh's FULL kind, but FULL replaces the whole table: choose replace table"),
-        (ProcessingState::TrailingWindow { .. }, _) if !p.catch_up => return Err("SQLMesh builds every missing interval when it runs again, so it cannot skip the runs missed while the scheduler was down, as this trailing window does; with catch-up on, the window is SQLMesh's lookback"),
+        (ProcessingState::TrailingWindow { .. }, _) if outage && !p.catch_up => return Err("SQLMesh builds every missing interval when it runs again, so it cannot skip the runs missed while the scheduler was down, as this trailing window does; with catch-up on, the window is SQLMesh's lookback"),
         (ProcessingState::PartitionList { lookback, .. }, _) => (
             time_range(lookback),
             format!(
-                "-- The partition list is SQLMesh's own record: each run builds every day\n\
-                 -- not yet built{}.",
+                "-- The partition list is SQLMesh's record of the days it has built: each run\n\
+                 -- builds every day not yet built{}.",
                 match lookback {
                     0 => String::new(),
-                    n => format!(" and, with lookback {n}, {} before them again", days(n)),
+                    n => format!(" and, with lookback {n}, {} before the first of them", days(n)),
                 }
             ),
             Some(lookback),
@@ -206,12 +211,22 @@ pub fn daily_model(
             time_range(window),
             format!(
                 "-- A trailing window reaching {window} day{} back is SQLMesh's lookback: each run\n\
-                 -- builds the days missing since the run before and {} before them.",
+                 -- builds the days missing since the run before and {} before the first of them.",
                 if window == 1 { "" } else { "s" },
                 days(window),
             ),
             Some(window),
         ),
+    };
+    let after_outage = match back {
+        Some(n) if outage && n > 0 => format!(
+            "-- After the scheduler was down, SQLMesh builds every missing day in one run\n\
+             -- and counts its lookback back from the first of them: that run rebuilds the\n\
+             -- missing days and {} before the first, more partitions in one run than\n\
+             -- any of the lab's runs reads (the rows end the same here: a check replays it).\n",
+            days(n)
+        ),
+        _ => String::new(),
     };
     let filter = if back.is_some() {
         "WHERE dt BETWEEN @start_ds AND @end_ds\n"
@@ -221,12 +236,13 @@ pub fn daily_model(
     Ok(format!(
         "-- Generated by Partition Lab for {SQLMESH_VERSIONS}.\n\
          {scope}\n\
+         {after_outage}\
          -- {source} is what ingestion has loaded so far: a run reads what has arrived.\n\
          -- Run `sqlmesh run` at 02:00 UTC daily; with cron '@daily' day d is ready at\n\
          -- midnight. A retry after a crash builds what the crash left unrecorded.\n\
          -- Re-running day d by hand, as the lab's run for d again, is a restatement:\n\
          --   {rerun}\n\
-         -- On DuckDB a rebuilt day's rows are deleted, then inserted.\n\
+         {rewrite}\n\
          MODEL (\n  name {target},\n  kind {kind},\n  start '{start}',\n  cron '@daily'\n);\n\n\
          -- one row per key: the latest version the run read\n\
          SELECT id, key, event_time, updated_at, arrived_at, amount_minor, currency, dt\n\
@@ -234,6 +250,11 @@ pub fn daily_model(
          {filter}\
          QUALIFY row_number() OVER (PARTITION BY key ORDER BY updated_at DESC, arrived_at DESC, id DESC) = 1\n",
         rerun = rerun(target, back),
+        rewrite = if back.is_some() {
+            "-- On DuckDB a rebuilt day's rows are deleted, then inserted."
+        } else {
+            "-- Each run replaces the whole table."
+        },
     ))
 }
 
@@ -301,7 +322,8 @@ mod tests {
             lookback,
             over: ListDate::EventDate,
         };
-        let model = |p: PipelineConfig| daily_model(&p, "bronze.clicks", "silver.clicks", aug(1));
+        let model =
+            |p: PipelineConfig| daily_model(&p, "bronze.clicks", "silver.clicks", aug(1), true);
         let overwrite = |state| PipelineConfig::new(state, WriteMode::OverwritePartition);
         let one = model(overwrite(list(1))).expect("a list is SQLMesh's own record");
         assert!(one.contains("kind INCREMENTAL_BY_TIME_RANGE (time_column dt, lookback 1),"));
@@ -311,7 +333,7 @@ mod tests {
         );
         assert!(
             one.contains("start '2026-08-01',")
-                && one.contains("with lookback 1, the day before them")
+                && one.contains("with lookback 1, the day before the first of them")
         );
         assert!(one.contains("--restate-model silver.clicks --start <d - 1> --end d"));
         let none = model(overwrite(list(0))).expect("lookback 0");
@@ -329,6 +351,12 @@ mod tests {
         // Each design SQLMesh cannot express says what it lacks.
         let why = |p: PipelineConfig| model(p).expect_err("not expressible");
         assert!(why(overwrite(window)).contains("cannot skip the runs missed"));
+        // Without an outage there is nothing to skip: the window is the lookback.
+        let calm = daily_model(&overwrite(window), "b.c", "s.c", aug(1), false).expect("no outage");
+        assert!(calm.contains("lookback 3),") && !calm.contains("After the scheduler was down"));
+        assert!(model(overwrite(list(2)))
+            .expect("a list")
+            .contains("missing days and the 2 days before the first,"));
         let watermark = ProcessingState::Watermark {
             column: WatermarkColumn::ArrivedAt,
             overlap_minutes: 0,
@@ -356,7 +384,7 @@ mod tests {
             }),
             ..overwrite(list(1))
         })
-        .contains("no final partitions"));
+        .contains("no finaliser of its own"));
         assert!(why(overwrite(ProcessingState::PartitionList {
             lookback: 1,
             over: ListDate::ChangeDate

@@ -85,7 +85,8 @@ fn sqlmesh_code(number: u8, graph: &Graph, design: &CompiledDesign) -> String {
     if let Some(b) = &design.backfill {
         return format!(
             "-- No SQLMesh form of this backfill design. SQLMesh's backfill is a restatement\n\
-             -- of its dates, which rebuilds each interval and everything downstream of it:\n\
+             -- of its dates, which rebuilds each interval and everything downstream of it;\n\
+             -- for the backfill lab's model (put this design's table in its place):\n\
              --   {}\n\
              -- It takes none of this design's choices: how many dates at once against the\n\
              -- source pool, their order, markers, yielding to tonight's run and the write\n\
@@ -93,13 +94,27 @@ fn sqlmesh_code(number: u8, graph: &Graph, design: &CompiledDesign) -> String {
             crate::export::sqlmesh::restate(b.first, b.last).replace("\\\n  ", ""),
         );
     }
-    if let Some(why) = not_replayable(design) {
-        return commented("--", &format!("No SQLMesh form of this design: {why}."));
-    }
-    let start = super::catalog::palette(number).first;
-    match sqlmesh::daily_model(&design.pipeline, source, silver, start) {
-        Ok(model) => model,
+    let palette = super::catalog::palette(number);
+    let model = sqlmesh::daily_model(
+        &design.pipeline,
+        source,
+        silver,
+        palette.first,
+        palette.outage,
+    );
+    match model {
         Err(missing) => commented("--", &format!("No SQLMesh form of this design: {missing}.")),
+        // A form SQLMesh has, but not one this export writes: the model
+        // reads bronze with the fixed conversion.
+        Ok(_) if design.reads == Layer::Silver => commented(
+            "--",
+            "Not exported for SQLMesh: the model this export writes reads bronze, as the lab's checks run it; this design's transform reads silver.",
+        ),
+        Ok(_) if design.pipeline.logic == LogicVersion::Broken => commented(
+            "--",
+            "Not exported for SQLMesh: the model this export writes keeps the fixed conversion; this design keeps the old one.",
+        ),
+        Ok(model) => model,
     }
 }
 
@@ -126,7 +141,7 @@ fn dagster_code(graph: &Graph, design: &CompiledDesign) -> String {
     }
     let missing = match design.pipeline.state {
         ProcessingState::PartitionList { .. } | ProcessingState::TrailingWindow { .. } => {
-            "a schedule whose code picks the run's partitions (every day not yet materialized and the lookback, or the window) from Dagster's record, and, after the scheduler was down, Dagster's rule: a schedule like that launches only its latest missed tick, one built from a partitioned job at most five"
+            "a schedule whose code picks the run's partitions (every day not yet materialized and the lookback, or the window) from Dagster's record; and after the scheduler was down, Dagster launches only the latest missed tick of a schedule defined in code (one built from a partitioned job too), so the days missed need a backfill"
         }
         ProcessingState::Watermark { .. } => {
             "Dagster records materialized partitions, not a watermark: the newest value read would be kept by the asset's own code, as the runnable project's runner keeps it for dbt"

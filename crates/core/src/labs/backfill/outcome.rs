@@ -43,7 +43,8 @@ pub fn outcome(case: &Case, runs: &[Execution], choices: &Choices) -> RunOutcome
     let gold_done: SortedSet<Day> = runs.iter().flat_map(|e| e.gold_rebuilt()).collect();
     let mut counts = SortedMap::<Day, usize>::new();
     for dt in runs.iter().flat_map(|e| e.silver_rebuilt()) {
-        *counts.entry(dt).or_default() += 1;
+        let n = counts.entry(dt).or_default();
+        *n = n.saturating_add(1);
     }
     RunOutcome {
         interrupted: runs.last().is_some_and(|e| e.interrupted_at.is_some()),
@@ -77,7 +78,10 @@ impl RunOutcome {
         if self.silver_left.is_empty() {
             return "none".to_string();
         }
-        let total: i64 = self.silver_left.iter().map(|(_, d)| d).sum();
+        let total = self
+            .silver_left
+            .iter()
+            .fold(0i64, |sum, (_, d)| sum.saturating_add(*d));
         let days: Vec<String> = self
             .silver_left
             .iter()

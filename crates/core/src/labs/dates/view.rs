@@ -458,10 +458,15 @@ impl Calendar {
             covers: format!("the partition keys {}, both ends included: {n}", first_last(&g.keys, Day::to_string)),
             traps: vec![
                 format!(
-                    "Dagster has no allowed-lateness setting: the schedule's tick at {} builds d and no later tick requests it again, so {} rows for d that arrive after that reach it only when d is materialized again (a backfill of d, or a schedule of your own that also requests the {} before).",
-                    weekday_day_month_time(g.tick),
+                    "Dagster has no allowed-lateness setting: the schedule's tick at {tick} builds {key} and no later tick requests it again, so {} rows for {key} that arrive after that reach it only when it is materialized again ({}). After the scheduler was down, Dagster launches only the latest missed tick: the days it missed need a backfill.",
                     if l == 0 { "as the lab's lateness of 0 days says," } else { "unlike the lab's allowed lateness," },
-                    if l == 1 { "day".to_string() } else { format!("{l} days") },
+                    match l {
+                        0 => "a backfill of it".to_string(),
+                        1 => "a backfill of it, or a schedule of your own that also requests the day before".to_string(),
+                        n => format!("a backfill of it, or a schedule of your own that also requests the {n} days before"),
+                    },
+                    tick = weekday_day_month_time(g.tick),
+                    key = g.key,
                 ),
                 format!("hour_offset=2 moves the partition's time window ({}), which says when it is built, not what it holds: an asset that filters on context.partition_time_window reads 02:00 to 02:00; filter on the partition key (dt = '{}'), as the lab's definitions do.", span(g.window), g.key),
                 "A range in one launch needs BackfillPolicy.single_run(); a multi-run backfill needs the daemon.".to_string(),
