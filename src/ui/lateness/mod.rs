@@ -236,7 +236,8 @@ fn DatesLink() -> impl IntoView {
             };
             view! {
                 <p>
-                    "Dagster has no allowed-lateness setting: its daily schedule requests each day's partition once, the morning after, so an order that arrives later reaches it only when that partition is materialized again (and a day missed while the scheduler was down, only by a backfill). "
+                    {crate::labs::dates::DAGSTER_HAS_NO_LATENESS}
+                    " "
                     "When is a day final in Airflow, Dagster, SQLMesh, dbt or Beam? "
                     <a href=crate::labs::dates::query::href(&p)>{format!("This lateness ({}) as each tool's dates", lateness_text(Lateness::Days(l)))}</a>
                     "."

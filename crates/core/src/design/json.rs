@@ -575,7 +575,7 @@ mod tests {
 
     /// The bytes serde's derived writer gave for this design, before the
     /// writer was written by hand: files written since read the same.
-    const WRITTEN: &str = include_str!("../../../../tests/data/design-v1.json");
+    const WRITTEN: &str = include_str!("../../tests/data/design-v1.json");
 
     #[test]
     fn the_writer_writes_todays_files_and_the_reader_reads_them_back() {

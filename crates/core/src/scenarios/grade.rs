@@ -244,14 +244,8 @@ enum Stage<'a> {
     Launch(Setting, CompiledDesign),
     Clock(Setting, Launched),
     Rebuild(Setting, Clocked),
-    Judge(Ran),
+    Judge(Judged),
     Done(Report, Option<BackfillTrace>),
-}
-
-/// The run the rules read.
-enum Ran {
-    Daily(Daily),
-    Backfill(Backfilled, Setting),
 }
 
 /// What a check is doing, for its progress line.
@@ -346,7 +340,7 @@ impl<'a> Grading<'a> {
                     return Stage::Simulate(config, simulation);
                 }
                 let outcome = simulation.finish();
-                self.judged(Ran::Daily(Daily { config, outcome }))
+                self.judged(Judged::Daily(Daily { config, outcome }))
             }
             Stage::Launch(setting, compiled) => {
                 match backfilled::launch(&setting, &compiled, self.script) {
@@ -357,15 +351,15 @@ impl<'a> Grading<'a> {
             Stage::Clock(setting, launched) => Stage::Rebuild(setting, launched.clock()),
             Stage::Rebuild(setting, clocked) => {
                 let done = clocked.rebuild(self.script);
-                self.judged(Ran::Backfill(done, setting))
+                self.judged(Judged::Backfill(done, setting))
             }
             Stage::Judge(ran) => {
                 let n = self.next_rule();
                 let result = match (&ran, scenario.judge) {
-                    (Ran::Daily(daily), Judge::Daily(rules)) => rules
+                    (Judged::Daily(daily), Judge::Daily(rules)) => rules
                         .get(n)
                         .map(|rule| rule(self.graph, self.script, daily)),
-                    (Ran::Backfill(done, _), Judge::Backfill { rules, .. }) => {
+                    (Judged::Backfill(done, _), Judge::Backfill { rules, .. }) => {
                         rules.get(n).map(|rule| rule(self.graph, self.script, done))
                     }
                     _ => None,
@@ -383,7 +377,7 @@ impl<'a> Grading<'a> {
     }
 
     /// Judging `ran` next, or the report when every rule has been judged.
-    fn judged(&mut self, ran: Ran) -> Stage<'a> {
+    fn judged(&mut self, ran: Judged) -> Stage<'a> {
         let judged = self.results.len() >= self.to_judge();
         if judged {
             self.report(ran)
@@ -392,10 +386,10 @@ impl<'a> Grading<'a> {
         }
     }
 
-    fn report(&mut self, ran: Ran) -> Stage<'a> {
+    fn report(&mut self, ran: Judged) -> Stage<'a> {
         let trace = match ran {
-            Ran::Backfill(done, setting) => Some(BackfillTrace::of(done, &setting)),
-            Ran::Daily(_) => None,
+            Judged::Backfill(done, setting) => Some(BackfillTrace::of(done, &setting)),
+            Judged::Daily(_) => None,
         };
         Stage::Done(Report::Graded(std::mem::take(&mut self.results)), trace)
     }

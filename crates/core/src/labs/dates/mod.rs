@@ -44,6 +44,11 @@ impl Default for Pipeline {
     }
 }
 
+/// What the lateness lab says of Dagster beside its link here: Dagster has
+/// no allowed-lateness setting (the dates card says it for the page's day,
+/// and `scripts/real/dates_dagster.py` checks both halves).
+pub const DAGSTER_HAS_NO_LATENESS: &str = "Dagster has no allowed-lateness setting: its daily schedule requests each day's partition once, the morning after, so an order that arrives later reaches it only when that partition is materialized again (and a day missed while the scheduler was down, only by a backfill).";
+
 /// The largest allowed lateness the page offers, as the lateness lab.
 pub const MAX_LATENESS: u32 = crate::labs::lateness::model::MAX_DAYS;
 
