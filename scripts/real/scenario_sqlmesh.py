@@ -13,7 +13,6 @@ import contextlib
 import io
 import json
 import os
-import re
 import shutil
 import subprocess
 import sys
@@ -26,19 +25,15 @@ from sqlmesh import Context
 COLUMNS = "id, key, event_time, updated_at, arrived_at, amount_minor, currency, dt"
 
 
-def lookback(model_text):
-    """The days a re-run of d restates before d: the model's lookback, or
-    None for a FULL model (restated whole)."""
-    if "kind FULL" in model_text:
-        return None
-    found = re.search(r"lookback (\d+)\)", model_text)
-    return int(found.group(1)) if found else 0
-
-
 def replay(folder, name, design, pipeline):
     """The design's silver after its attempts: day -> sorted row ids."""
     model_text = open(os.path.join(folder, "sqlmesh", f"{name}.sql")).read()
-    back = lookback(model_text)
+    # The days before d the lab's run for d rebuilds: what the re-run of d
+    # restates, as the model's header says (None: a FULL model, restated whole).
+    back = design["rerun_days_before"]
+    said = {None: "--auto-apply\n", 0: "--start d --end d"}.get(back, f"--start <d - {back}> --end d")
+    if said not in model_text:
+        raise SystemExit(f"{name}: the model's header does not name the re-run the replay makes ({said.strip()})")
     work = tempfile.mkdtemp(prefix="sqlmesh-scenario-")
     try:
         os.makedirs(os.path.join(work, "models"))

@@ -353,7 +353,7 @@ fn scenario_files() -> Vec<File> {
     // scenario_sqlmesh.py replays over the same runs.
     let mut sqlmesh = Vec::new();
     let mut sqlmesh_designs = serde_json::Map::new();
-    for (name, n, graph, fails) in &designs {
+    for (name, n, graph, _) in &designs {
         let shown = partition_lab::scenarios::export::code(*n, graph)
             .ok()
             .and_then(|codes| codes.into_iter().find(|c| c.tool == "SQLMesh"))
@@ -368,13 +368,21 @@ fn scenario_files() -> Vec<File> {
                 })
             };
             use partition_lab::design::NodeKind;
+            use partition_lab::engine::ProcessingState;
+            // The days before d that the lab's run for d rebuilds, which an
+            // operator's re-run restates (none for a full refresh: all).
+            let before = match compile(graph).map(|c| c.pipeline.state) {
+                Ok(ProcessingState::PartitionList { lookback, .. }) => Some(lookback),
+                Ok(ProcessingState::TrailingWindow { days }) => Some(days),
+                _ => None,
+            };
             sqlmesh_designs.insert(
                 (*name).to_string(),
                 serde_json::json!({
                     "scenario": n,
                     "model": table(NodeKind::Write),
                     "source": table(NodeKind::Source),
-                    "passes": fails.is_none(),
+                    "rerun_days_before": before,
                 }),
             );
             sqlmesh.push(File::new(format!("sqlmesh/{name}.sql"), shown));
