@@ -22,7 +22,13 @@ pub fn next_start(finished: &[Execution]) -> Instant {
 /// middle of it: steps that end by the shown minute have happened, later
 /// ones have not.
 pub fn cut(exec: &Execution, minute: i64) -> Instant {
-    exec.started + Duration::minutes(minute) + Duration::seconds(30)
+    cut_at(exec.started, minute)
+}
+
+/// `cut` for a run started at `started`: the moment is known before the
+/// run is, so replaying an interrupted run runs it once.
+fn cut_at(started: Instant, minute: i64) -> Instant {
+    started + Duration::minutes(minute) + Duration::seconds(30)
 }
 
 /// The minute after `minute`, or `None` once the run has finished by then.
@@ -63,12 +69,14 @@ pub fn replay(
     let mut finished: Vec<Execution> = Vec::new();
     for r in ran {
         let start = next_start(&finished);
-        let exec = case.execute(choices, &finished, start, None);
         let run = match r {
-            Ran::ToTheEnd => exec,
-            Ran::InterruptedAt(m) => {
-                case.execute_until(choices, &finished, start, Some(cut(&exec, i64::from(*m))))
-            }
+            Ran::ToTheEnd => case.execute(choices, &finished, start, None),
+            Ran::InterruptedAt(m) => case.execute_until(
+                choices,
+                &finished,
+                start,
+                Some(cut_at(start, i64::from(*m))),
+            ),
         };
         finished.push(run);
     }
