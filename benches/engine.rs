@@ -121,22 +121,22 @@ fn lateness() {
 fn grading() {
     use partition_lab::design::graph::WriteChoice;
     use partition_lab::engine::MergeKey;
-    use partition_lab::scenarios::catalog::SCENARIOS;
-    use partition_lab::scenarios::grade::{gradable, grade, script};
+    use partition_lab::scenarios::grade::grade;
     use partition_lab::scenarios::sample::{failing, sample};
     use partition_lab::scenarios::shrink::shrink;
+    use partition_lab::scenarios::SCENARIOS;
 
     println!();
     println!("grading (native, best of {REPEATS}): one design per scenario, full script");
     let merge = WriteChoice::Merge {
         key: Some(MergeKey::Key),
     };
-    for info in SCENARIOS.iter().filter(|s| gradable(s.number)) {
-        let graph = sample(info.number, merge);
+    for info in SCENARIOS {
+        let graph = sample(info, merge);
         let best = (0..REPEATS)
             .map(|_| {
                 let started = Instant::now();
-                black_box(grade(info.number, &graph));
+                black_box(grade(info, &graph));
                 started.elapsed()
             })
             .min()
@@ -147,13 +147,13 @@ fn grading() {
             best.as_secs_f64() * 1e3
         );
     }
-    for number in 1..=5 {
-        let Some((graph, rule, what)) = failing(number) else {
+    for scenario in SCENARIOS {
+        let number = scenario.number;
+        let Some((graph, rule, what)) = failing(scenario) else {
             continue;
         };
-        let Some(s) = script(number) else { continue };
         let started = Instant::now();
-        let shrunk = shrink(number, &graph, &s, rule, 400);
+        let shrunk = shrink(scenario, &graph, scenario.script(), rule, 400);
         println!(
             "  shrinking scenario {number} {rule} ({what}): {:.1} ms, {} simulations, {} event(s) and {} fault(s) left",
             started.elapsed().as_secs_f64() * 1e3,

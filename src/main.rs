@@ -75,13 +75,16 @@ mod bench_hooks {
         use partition_lab::scenarios::report::Report;
         use partition_lab::scenarios::sample::sample;
 
+        let Some(scenario) = partition_lab::scenarios::numbered(number) else {
+            return -1;
+        };
         let graph = sample(
-            number,
+            scenario,
             WriteChoice::Merge {
                 key: Some(MergeKey::Key),
             },
         );
-        match grade(number, &graph) {
+        match grade(scenario, &graph) {
             Report::Graded(rules) => {
                 i32::try_from(rules.iter().filter(|r| r.passed).count()).unwrap_or(i32::MAX)
             }
@@ -93,13 +96,15 @@ mod bench_hooks {
     /// (budget 400); returns the simulations spent, 0 when there is none.
     #[wasm_bindgen]
     pub fn bench_shrink(number: u8) -> u32 {
-        use partition_lab::scenarios::grade::script;
         use partition_lab::scenarios::sample::failing;
         use partition_lab::scenarios::shrink::shrink;
 
-        let (Some((graph, rule, _)), Some(s)) = (failing(number), script(number)) else {
+        let Some(scenario) = partition_lab::scenarios::numbered(number) else {
             return 0;
         };
-        shrink(number, &graph, &s, rule, 400).map_or(0, |x| x.simulations as u32)
+        let Some((graph, rule, _)) = failing(scenario) else {
+            return 0;
+        };
+        shrink(scenario, &graph, scenario.script(), rule, 400).map_or(0, |x| x.simulations as u32)
     }
 }

@@ -26,7 +26,11 @@ use partition_lab::scenarios::{backfilled, currency, sample::sample};
 fn the_lab_and_scenario_4_find_the_same_blast_radius() {
     let lab: BTreeSet<_> = Case::new().blast_radius().into_iter().collect();
     let script = currency::script();
-    let design = compile(&sample(4, WriteChoice::OverwritePartition)).expect("compiles");
+    let design = compile(&sample(
+        &partition_lab::scenarios::currency::SCENARIO,
+        WriteChoice::OverwritePartition,
+    ))
+    .expect("compiles");
     let done = backfilled::run(&currency::setting(), &design, &script).expect("runs");
     let scenario = currency::blast_radius(&script, &done);
     let expected: BTreeSet<_> = days(true_ship_date(), last_existing()).collect();

@@ -25,7 +25,10 @@ use common::*;
 /// The scenario 4 design that passes every rule, as a file's JSON.
 fn passing_backfill_file() -> Value {
     let graph = backfill_design("bronze.orders", Plan::new(aug(3), aug(13), 3));
-    assert!(grade(4, &graph).passed(), "the base design passes");
+    assert!(
+        grade(&partition_lab::scenarios::currency::SCENARIO, &graph).passed(),
+        "the base design passes"
+    );
     serde_json::from_str(&export(&graph, Some(4))).expect("own export is JSON")
 }
 
@@ -350,7 +353,7 @@ proptest! {
                 let again = import(&export(&design.graph, design.scenario));
                 prop_assert_eq!(again.as_ref(), Ok(&design));
                 // Whatever it is, it grades (or is reported as unbuildable) without panicking.
-                let _ = grade(4, &design.graph);
+                let _ = grade(&partition_lab::scenarios::currency::SCENARIO, &design.graph);
             }
         }
         // The same bytes as a share link are judged the same way.

@@ -11,23 +11,19 @@ use partition_lab::design::choose::placed;
 use partition_lab::design::file::{export, import};
 use partition_lab::design::form::fields;
 use partition_lab::design::{validate, Edit, Graph, History, NodeId, NodeKind};
-use partition_lab::scenarios::catalog::{palette, SCENARIOS};
 use partition_lab::scenarios::grade::grade;
 use partition_lab::scenarios::report::Report;
+use partition_lab::scenarios::{Scenario, SCENARIOS};
 
 /// Each scenario's design as a student lays it out from the palette:
 /// `kinds` placed, wired as the canvas allows (the source into the state
 /// and any backfill, state -> transform -> write, the backfill into the
 /// transform, the write target into everything that reads it).
-fn laid_out(number: u8, kinds: &[NodeKind]) -> Graph {
-    let info = SCENARIOS
-        .iter()
-        .find(|s| s.number == number)
-        .expect("a scenario");
+fn laid_out(info: &Scenario, kinds: &[NodeKind]) -> Graph {
     let mut h = History::new(Graph::with_source(info.source));
     let mut ids = Vec::new();
     for kind in kinds {
-        let (config, unchosen) = placed(*kind, &palette(number));
+        let (config, unchosen) = placed(*kind, &info.palette);
         h.edit(&Edit::Place {
             config,
             unchosen,
@@ -73,18 +69,18 @@ const EVERYTHING: [NodeKind; 7] = [
     NodeKind::Backfill,
 ];
 
-fn layouts(number: u8) -> Vec<Graph> {
+fn layouts(info: &Scenario) -> Vec<Graph> {
     let mut daily = DAILY.to_vec();
-    if number >= 4 {
+    if info.launch().is_some() {
         daily.push(NodeKind::Backfill);
     }
-    vec![laid_out(number, &daily), laid_out(number, &EVERYTHING)]
+    vec![laid_out(info, &daily), laid_out(info, &EVERYTHING)]
 }
 
 #[test]
 fn a_design_wired_without_a_choice_lists_each_choice_and_gets_no_verdict() {
-    for info in &SCENARIOS {
-        for graph in layouts(info.number) {
+    for info in SCENARIOS {
+        for graph in layouts(info) {
             let problems = validate(&graph);
             let mut waiting = 0;
             for node in graph.nodes.values() {
@@ -107,7 +103,7 @@ fn a_design_wired_without_a_choice_lists_each_choice_and_gets_no_verdict() {
             assert!(waiting >= 5, "scenario {}: {waiting}", info.number);
             // Wired as the canvas wants, the only problems are the choices.
             assert_eq!(problems.len(), waiting, "{problems:?}");
-            let report = grade(info.number, &graph);
+            let report = grade(info, &graph);
             assert!(
                 matches!(&report, Report::Structural(p) if p.len() == waiting),
                 "scenario {}: {report:?}",
@@ -119,12 +115,12 @@ fn a_design_wired_without_a_choice_lists_each_choice_and_gets_no_verdict() {
 
 #[test]
 fn the_placeholders_taken_as_choices_pass_no_scenario() {
-    for info in &SCENARIOS {
-        for mut graph in layouts(info.number) {
+    for info in SCENARIOS {
+        for mut graph in layouts(info) {
             for node in graph.nodes.values_mut() {
                 node.unchosen.clear();
             }
-            let report = grade(info.number, &graph);
+            let report = grade(info, &graph);
             assert!(
                 matches!(&report, Report::Graded(_)) && !report.failed().is_empty(),
                 "scenario {}: {report:?}",
@@ -136,8 +132,8 @@ fn the_placeholders_taken_as_choices_pass_no_scenario() {
 
 #[test]
 fn the_palette_names_the_scenarios_own_table_and_dates() {
-    for info in &SCENARIOS {
-        let p = palette(info.number);
+    for info in SCENARIOS {
+        let p = info.palette;
         let bronze = info.source.trim_start_matches("bronze.");
         assert!(p.table.starts_with("silver."), "{}", p.table);
         // The orders scenarios keep one row per order: silver.orders.
@@ -156,14 +152,14 @@ fn the_palette_names_the_scenarios_own_table_and_dates() {
         );
     }
     // Scenario 5 covers two years ending in May 2026, not August.
-    let history = palette(5);
+    let history = partition_lab::scenarios::history::SCENARIO.palette;
     assert_eq!(history.first.to_string(), "2024-06-01");
     assert_eq!(history.last.to_string(), "2026-05-31");
 }
 
 #[test]
 fn unchosen_settings_survive_a_file_and_older_files_keep_their_choices() {
-    let graph = laid_out(2, &EVERYTHING);
+    let graph = laid_out(&partition_lab::scenarios::orders::SCENARIO, &EVERYTHING);
     let text = export(&graph, Some(2));
     assert!(text.contains("\"unchosen\""));
     assert_eq!(import(&text).map(|f| f.graph), Ok(graph.clone()));

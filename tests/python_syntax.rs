@@ -148,19 +148,26 @@ fn every_scenario_spark_code_is_python() {
         WriteChoice::ReplaceTable,
     ];
     let mut pieces = Vec::new();
-    for n in 1..=3 {
+    for scenario in &partition_lab::scenarios::SCENARIOS[..3] {
+        let n = scenario.number;
         for state in states {
             for mode in modes {
                 for commit in [CommitOrder::StateAfterWrite, CommitOrder::StateBeforeWrite] {
                     for key in [PartitionKey::EventDate, PartitionKey::ProcessingDate] {
-                        let mut graph =
-                            daily(n, state, commit, mode, Some((2, AfterFinal::Adjustments)));
+                        let mut graph = daily(
+                            scenario,
+                            state,
+                            commit,
+                            mode,
+                            Some((2, AfterFinal::Adjustments)),
+                        );
                         for node in graph.nodes.values_mut() {
                             if let NodeConfig::Transform { partition_key, .. } = &mut node.config {
                                 *partition_key = key;
                             }
                         }
-                        let Ok(codes) = partition_lab::scenarios::export::code(n, &graph) else {
+                        let Ok(codes) = partition_lab::scenarios::export::code(scenario, &graph)
+                        else {
                             continue;
                         };
                         for c in codes.into_iter().filter(|c| c.tool == "Spark") {
@@ -190,7 +197,8 @@ fn every_scenario_backfill_job_is_python() {
     use partition_lab::engine::LogicVersion;
     use partition_lab::scenarios::sample::sample;
     let mut pieces = Vec::new();
-    for n in [4, 5] {
+    for scenario in &partition_lab::scenarios::SCENARIOS[3..5] {
+        let n = scenario.number;
         for shape in [
             BackfillShape::PerDate,
             BackfillShape::TwoPhases,
@@ -207,7 +215,7 @@ fn every_scenario_backfill_job_is_python() {
                     WriteChoice::ReplaceTable,
                 ] {
                     for logic in [LogicVersion::Fixed, LogicVersion::Broken] {
-                        let mut graph = sample(n, mode);
+                        let mut graph = sample(scenario, mode);
                         for node in graph.nodes.values_mut() {
                             match &mut node.config {
                                 NodeConfig::Backfill {
@@ -223,7 +231,7 @@ fn every_scenario_backfill_job_is_python() {
                                 _ => {}
                             }
                         }
-                        let job = partition_lab::scenarios::export::backfill_job(n, &graph)
+                        let job = partition_lab::scenarios::export::backfill_job(scenario, &graph)
                             .expect("every such design has a job");
                         pieces.push((
                             format!("scenario {n} {shape:?} {markers:?} {mode:?} {logic:?}"),

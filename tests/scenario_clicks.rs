@@ -23,7 +23,7 @@ fn watermark() -> StateChoice {
 }
 
 fn failed(graph: &Graph) -> Vec<&'static str> {
-    let report = grade(1, graph);
+    let report = grade(&partition_lab::scenarios::clicks::SCENARIO, graph);
     assert!(matches!(report, Report::Graded(_)), "{report:?}");
     report.failed()
 }
@@ -45,7 +45,7 @@ fn the_listed_passing_designs_pass_every_rule() {
         ),
         ("list(1) + merge", design(list(1), AFTER, MERGE)),
     ] {
-        let report = grade(1, &graph);
+        let report = grade(&partition_lab::scenarios::clicks::SCENARIO, &graph);
         assert!(report.passed(), "{name}: {report:#?}");
     }
 }
@@ -59,7 +59,7 @@ fn a_partition_list_does_not_care_when_its_state_is_saved() {
         CommitOrder::StateBeforeWrite,
         WriteChoice::OverwritePartition,
     );
-    assert!(grade(1, &graph).passed());
+    assert!(grade(&partition_lab::scenarios::clicks::SCENARIO, &graph).passed());
 }
 
 #[test]
@@ -98,21 +98,29 @@ fn each_listed_mistake_fails_exactly_its_rules() {
             vec!["R3"],
         ),
     ] {
-        assert_eq!(failed(&graph), rules, "{name}: {:#?}", grade(1, &graph));
+        assert_eq!(
+            failed(&graph),
+            rules,
+            "{name}: {:#?}",
+            grade(&partition_lab::scenarios::clicks::SCENARIO, &graph)
+        );
     }
 }
 
 #[test]
 fn grading_is_deterministic() {
     let graph = design(watermark(), AFTER, WriteChoice::OverwritePartition);
-    assert_eq!(grade(1, &graph), grade(1, &graph));
+    assert_eq!(
+        grade(&partition_lab::scenarios::clicks::SCENARIO, &graph),
+        grade(&partition_lab::scenarios::clicks::SCENARIO, &graph)
+    );
 }
 
 #[test]
 fn the_smallest_case_still_fails_the_same_rule_and_is_smaller() {
-    use partition_lab::scenarios::grade::{grade_on, script};
+    use partition_lab::scenarios::grade::grade_on;
     use partition_lab::scenarios::shrink::shrink;
-    let original = script(1).expect("scenario 1 has a script");
+    let original = partition_lab::scenarios::clicks::SCENARIO.script().clone();
     for (graph, rule, most_events) in [
         (design(list(1), AFTER, WriteChoice::Append), "R2", 1),
         (
@@ -126,8 +134,19 @@ fn the_smallest_case_still_fails_the_same_rule_and_is_smaller() {
             4,
         ),
     ] {
-        let shrunk = shrink(1, &graph, &original, rule, 400).expect("the rule fails");
-        let report = grade_on(1, &graph, &shrunk.script);
+        let shrunk = shrink(
+            &partition_lab::scenarios::clicks::SCENARIO,
+            &graph,
+            &original,
+            rule,
+            400,
+        )
+        .expect("the rule fails");
+        let report = grade_on(
+            &partition_lab::scenarios::clicks::SCENARIO,
+            &graph,
+            &shrunk.script,
+        );
         assert!(
             report.failed().contains(&rule),
             "{rule} still fails: {report:?}"
@@ -144,5 +163,12 @@ fn the_smallest_case_still_fails_the_same_rule_and_is_smaller() {
     }
     // A rule that passes has no counterexample.
     let good = design(list(1), AFTER, WriteChoice::OverwritePartition);
-    assert!(shrink(1, &good, &original, "R1", 50).is_none());
+    assert!(shrink(
+        &partition_lab::scenarios::clicks::SCENARIO,
+        &good,
+        &original,
+        "R1",
+        50
+    )
+    .is_none());
 }

@@ -44,7 +44,7 @@ fn the_listed_passing_designs_pass_every_rule() {
             },
         ),
     ] {
-        let report = grade(4, &currency(p));
+        let report = grade(&partition_lab::scenarios::currency::SCENARIO, &currency(p));
         assert!(report.passed(), "{name}: {report:#?}");
     }
 }
@@ -106,7 +106,7 @@ fn each_listed_mistake_fails_exactly_its_rules() {
             vec!["R1"],
         ),
     ] {
-        let report = grade(4, &currency(p));
+        let report = grade(&partition_lab::scenarios::currency::SCENARIO, &currency(p));
         assert_eq!(report.failed(), rules, "{name}: {report:#?}");
     }
 }
@@ -114,16 +114,21 @@ fn each_listed_mistake_fails_exactly_its_rules() {
 #[test]
 fn grading_is_deterministic() {
     let graph = currency(plan(4));
-    assert_eq!(grade(4, &graph), grade(4, &graph));
+    assert_eq!(
+        grade(&partition_lab::scenarios::currency::SCENARIO, &graph),
+        grade(&partition_lab::scenarios::currency::SCENARIO, &graph)
+    );
 }
 
 /// The shrunk case still fails the same rule and is no larger than the
 /// scenario's own.
 #[test]
 fn the_smallest_case_still_fails_and_is_no_larger() {
-    use partition_lab::scenarios::grade::{grade_on, script};
+    use partition_lab::scenarios::grade::grade_on;
     use partition_lab::scenarios::shrink::{replay, shrink};
-    let original = script(4).expect("scenario 4 has a script");
+    let original = partition_lab::scenarios::currency::SCENARIO
+        .script()
+        .clone();
     for (p, rule, most_events) in [
         (plan(4), "R5", 0),
         (Plan::new(aug(8), aug(13), 3), "R1", 1),
@@ -137,16 +142,39 @@ fn the_smallest_case_still_fails_and_is_no_larger() {
         ),
     ] {
         let graph = currency(p);
-        let shrunk = shrink(4, &graph, &original, rule, 400).expect("the rule fails");
-        let report = grade_on(4, &graph, &shrunk.script);
+        let shrunk = shrink(
+            &partition_lab::scenarios::currency::SCENARIO,
+            &graph,
+            &original,
+            rule,
+            400,
+        )
+        .expect("the rule fails");
+        let report = grade_on(
+            &partition_lab::scenarios::currency::SCENARIO,
+            &graph,
+            &shrunk.script,
+        );
         assert!(report.failed().contains(&rule), "{rule}: {report:?}");
         assert!(shrunk.script.events.len() <= most_events, "{rule}");
         assert!(shrunk.faults() <= shrunk.original_faults);
         assert!(shrunk.simulations <= 400);
-        assert!(!replay(4, &graph, &shrunk.script).is_empty());
+        assert!(!replay(
+            &partition_lab::scenarios::currency::SCENARIO,
+            &graph,
+            &shrunk.script
+        )
+        .is_empty());
     }
     // A rule that passes has no counterexample.
-    assert!(shrink(4, &currency(plan(3)), &original, "R5", 50).is_none());
+    assert!(shrink(
+        &partition_lab::scenarios::currency::SCENARIO,
+        &currency(plan(3)),
+        &original,
+        "R5",
+        50
+    )
+    .is_none());
 }
 
 /// A ten-year backfill typed into the inspector fails R2 on thousands of
@@ -156,7 +184,7 @@ fn evidence_is_capped_for_the_largest_backfill_the_inspector_allows() {
     use partition_lab::scenarios::report::{Report, MOST_EVIDENCE};
     let first = chrono::NaiveDate::from_ymd_opt(2016, 8, 6).expect("date");
     let graph = currency(Plan::new(first, aug(13), 64));
-    let Report::Graded(rules) = grade(4, &graph) else {
+    let Report::Graded(rules) = grade(&partition_lab::scenarios::currency::SCENARIO, &graph) else {
         panic!("a 3,660-date backfill is graded");
     };
     let r2 = rules.iter().find(|r| r.rule.id == "R2").expect("R2");
@@ -176,7 +204,10 @@ fn evidence_is_capped_for_the_largest_backfill_the_inspector_allows() {
 fn r1_names_the_partitions_left_drifting() {
     use partition_lab::engine::calendar::days;
     use partition_lab::scenarios::report::Report;
-    let Report::Graded(rules) = grade(4, &currency(Plan::new(aug(8), aug(13), 3))) else {
+    let Report::Graded(rules) = grade(
+        &partition_lab::scenarios::currency::SCENARIO,
+        &currency(Plan::new(aug(8), aug(13), 3)),
+    ) else {
         panic!("graded");
     };
     let r1 = rules.iter().find(|r| r.rule.id == "R1").expect("R1");
@@ -204,9 +235,7 @@ fn the_page_s_evidence_is_the_blast_radius_the_grader_uses() {
     let expected: Vec<_> = partition_lab::engine::calendar::days(aug(3), aug(13)).collect();
     assert_eq!(dates, expected);
     assert!(rows.iter().all(|r| r.recomputed > r.stored));
-    let story = partition_lab::scenarios::catalog::SCENARIOS[3]
-        .story
-        .join(" ");
+    let story = partition_lab::scenarios::currency::SCENARIO.story.join(" ");
     assert!(!story.contains("3 to 13"), "{story}");
 }
 
@@ -238,13 +267,11 @@ fn a_drift_query_from_too_late_a_date_hides_the_first_bad_days() {
 /// The check panel's picture of the source pool over the run the grader
 /// judged (the grader hands back the trace; the picture is the view's).
 fn pool(plan: Plan) -> partition_lab::labs::pool::PoolPicture {
-    let trace = partition_lab::scenarios::grade::graded(
-        4,
-        &currency(plan),
-        &partition_lab::scenarios::currency::script(),
-    )
-    .1
-    .unwrap();
+    let scenario = &partition_lab::scenarios::currency::SCENARIO;
+    let trace =
+        partition_lab::scenarios::grade::graded(scenario, &currency(plan), scenario.script())
+            .1
+            .unwrap();
     partition_lab::labs::pool::from_timeline(
         &trace.timeline,
         &trace.scheduled,

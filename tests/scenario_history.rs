@@ -43,7 +43,7 @@ fn the_listed_passing_designs_pass_every_rule() {
             },
         ),
     ] {
-        let report = grade(5, &history(p));
+        let report = grade(&partition_lab::scenarios::history::SCENARIO, &history(p));
         assert!(report.passed(), "{name}: {report:#?}");
     }
 }
@@ -79,7 +79,7 @@ fn each_listed_mistake_fails_exactly_its_rules() {
             vec!["R1"],
         ),
     ] {
-        let report = grade(5, &history(p));
+        let report = grade(&partition_lab::scenarios::history::SCENARIO, &history(p));
         assert_eq!(report.failed(), rules, "{name}: {report:#?}");
     }
 }
@@ -89,7 +89,7 @@ fn each_listed_mistake_fails_exactly_its_rules() {
 #[test]
 fn without_markers_the_ninety_finished_partitions_are_rebuilt() {
     let report = grade(
-        5,
+        &partition_lab::scenarios::history::SCENARIO,
         &history(Plan {
             markers: Markers::Off,
             ..plan(3)
@@ -113,7 +113,7 @@ fn without_markers_the_ninety_finished_partitions_are_rebuilt() {
 #[test]
 fn two_phases_without_markers_fails_r2_for_the_finished_silver() {
     let report = grade(
-        5,
+        &partition_lab::scenarios::history::SCENARIO,
         &history(Plan {
             shape: BackfillShape::TwoPhases,
             markers: Markers::Off,
@@ -135,16 +135,19 @@ fn two_phases_without_markers_fails_r2_for_the_finished_silver() {
 #[test]
 fn grading_is_deterministic() {
     let graph = history(plan(4));
-    assert_eq!(grade(5, &graph), grade(5, &graph));
+    assert_eq!(
+        grade(&partition_lab::scenarios::history::SCENARIO, &graph),
+        grade(&partition_lab::scenarios::history::SCENARIO, &graph)
+    );
 }
 
 /// The shrunk case still fails the same rule, is no larger than the
 /// scenario's own, and keeps only what the failure needs.
 #[test]
 fn the_smallest_case_still_fails_and_is_no_larger() {
-    use partition_lab::scenarios::grade::{grade_on, script};
+    use partition_lab::scenarios::grade::grade_on;
     use partition_lab::scenarios::shrink::{replay, shrink};
-    let original = script(5).expect("scenario 5 has a script");
+    let original = partition_lab::scenarios::history::SCENARIO.script().clone();
     for (p, rule) in [
         (
             Plan {
@@ -163,12 +166,30 @@ fn the_smallest_case_still_fails_and_is_no_larger() {
         ),
     ] {
         let graph = history(p);
-        let shrunk = shrink(5, &graph, &original, rule, 400).expect("the rule fails");
-        assert!(grade_on(5, &graph, &shrunk.script).failed().contains(&rule));
+        let shrunk = shrink(
+            &partition_lab::scenarios::history::SCENARIO,
+            &graph,
+            &original,
+            rule,
+            400,
+        )
+        .expect("the rule fails");
+        assert!(grade_on(
+            &partition_lab::scenarios::history::SCENARIO,
+            &graph,
+            &shrunk.script
+        )
+        .failed()
+        .contains(&rule));
         assert!(shrunk.script.events.len() <= original.events.len());
         assert!(shrunk.faults() <= shrunk.original_faults);
         assert!(shrunk.simulations <= 400);
-        assert!(!replay(5, &graph, &shrunk.script).is_empty());
+        assert!(!replay(
+            &partition_lab::scenarios::history::SCENARIO,
+            &graph,
+            &shrunk.script
+        )
+        .is_empty());
         match rule {
             // Rebuilding finished dates needs the failover and no event.
             "R2" => {

@@ -29,7 +29,7 @@ fn the_listed_passing_designs_pass_every_rule() {
         ),
         ("list(4) + merge, L=2", mobile(list(4), MERGE, L2)),
     ] {
-        let report = grade(3, &graph);
+        let report = grade(&partition_lab::scenarios::mobile::SCENARIO, &graph);
         assert!(report.passed(), "{name}: {report:#?}");
     }
 }
@@ -89,10 +89,10 @@ fn each_listed_mistake_fails_exactly_its_rules() {
         ),
     ] {
         assert_eq!(
-            grade(3, &graph).failed(),
+            grade(&partition_lab::scenarios::mobile::SCENARIO, &graph).failed(),
             rules,
             "{name}: {:#?}",
-            grade(3, &graph)
+            grade(&partition_lab::scenarios::mobile::SCENARIO, &graph)
         );
     }
 }
@@ -101,8 +101,10 @@ fn each_listed_mistake_fails_exactly_its_rules() {
 #[test]
 fn r1_evidence_prints_each_amount_with_one_pound_sign() {
     use partition_lab::scenarios::report::Report;
-    let Report::Graded(rules) = grade(3, &mobile(list(2), OVERWRITE, Some((1, Adjustments))))
-    else {
+    let Report::Graded(rules) = grade(
+        &partition_lab::scenarios::mobile::SCENARIO,
+        &mobile(list(2), OVERWRITE, Some((1, Adjustments))),
+    ) else {
         panic!("graded");
     };
     let r1 = rules.iter().find(|r| r.rule.id == "R1").expect("R1");
@@ -132,7 +134,7 @@ fn a_finaliser_on_another_write_target_changes_no_verdict() {
         mobile(list(2), OVERWRITE, L2),
         mobile(list(2), OVERWRITE, None),
     ] {
-        let before = grade(3, &graph);
+        let before = grade(&partition_lab::scenarios::mobile::SCENARIO, &graph);
         let mut stray = graph.clone();
         let transform = stray.of_kind(NodeKind::Transform).next().unwrap().id;
         let mut add = |config: NodeConfig, from| {
@@ -165,6 +167,9 @@ fn a_finaliser_on_another_write_target_changes_no_verdict() {
             },
             scratch,
         );
-        assert_eq!(verdicts(&grade(3, &stray)), verdicts(&before));
+        assert_eq!(
+            verdicts(&grade(&partition_lab::scenarios::mobile::SCENARIO, &stray)),
+            verdicts(&before)
+        );
     }
 }

@@ -35,7 +35,7 @@ fn the_listed_passing_designs_pass_every_rule() {
             orders(watermark(UpdatedAt, 180), AFTER, MERGE),
         ),
     ] {
-        let report = grade(2, &graph);
+        let report = grade(&partition_lab::scenarios::orders::SCENARIO, &graph);
         assert!(report.passed(), "{name}: {report:#?}");
     }
 }
@@ -83,10 +83,10 @@ fn each_listed_mistake_fails_exactly_its_rules() {
         ),
     ] {
         assert_eq!(
-            grade(2, &graph).failed(),
+            grade(&partition_lab::scenarios::orders::SCENARIO, &graph).failed(),
             rules,
             "{name}: {:#?}",
-            grade(2, &graph)
+            grade(&partition_lab::scenarios::orders::SCENARIO, &graph)
         );
     }
 }
@@ -96,7 +96,10 @@ fn each_listed_mistake_fails_exactly_its_rules() {
 /// retry, which is not re-reading anything a successful run had read.
 #[test]
 fn a_crashed_run_saving_its_list_first_is_not_an_overlap_mistake() {
-    let report = grade(2, &orders(list_by_change(1), BEFORE, MERGE));
+    let report = grade(
+        &partition_lab::scenarios::orders::SCENARIO,
+        &orders(list_by_change(1), BEFORE, MERGE),
+    );
     assert!(
         !report.failed().contains(&"R3"),
         "list(1) + merge + state before the write: {report:#?}"
@@ -106,7 +109,10 @@ fn a_crashed_run_saving_its_list_first_is_not_an_overlap_mistake() {
 #[test]
 fn grading_is_deterministic() {
     let graph = orders(watermark(UpdatedAt, 0), AFTER, MERGE);
-    assert_eq!(grade(2, &graph), grade(2, &graph));
+    assert_eq!(
+        grade(&partition_lab::scenarios::orders::SCENARIO, &graph),
+        grade(&partition_lab::scenarios::orders::SCENARIO, &graph)
+    );
 }
 
 /// The grader rebuilds silver from each run's recorded writes instead of
@@ -115,16 +121,19 @@ fn grading_is_deterministic() {
 fn replayed_silver_matches_the_engines_snapshots() {
     use partition_lab::design::compile;
     use partition_lab::engine::simulate;
-    use partition_lab::scenarios::grade::script;
     use partition_lab::scenarios::replay::Silver;
+    use partition_lab::scenarios::{clicks, orders::SCENARIO as ORDERS};
     use std::collections::HashMap;
-    for (number, graph) in [
-        (1, design("bronze.clicks", list(1), AFTER, APPEND, None)),
-        (2, orders(watermark(UpdatedAt, 180), AFTER, MERGE)),
-        (2, orders(watermark(ArrivedAt, 0), AFTER, OVERWRITE)),
+    for (scenario, graph) in [
+        (
+            &clicks::SCENARIO,
+            design("bronze.clicks", list(1), AFTER, APPEND, None),
+        ),
+        (&ORDERS, orders(watermark(UpdatedAt, 180), AFTER, MERGE)),
+        (&ORDERS, orders(watermark(ArrivedAt, 0), AFTER, OVERWRITE)),
     ] {
         let config = compile(&graph).expect("valid").pipeline;
-        let outcome = simulate(&config, &script(number).expect("script"));
+        let outcome = simulate(&config, scenario.script());
         let mut silver = Silver::default();
         for run in &outcome.runs {
             silver.apply(run);
@@ -139,7 +148,7 @@ fn replayed_silver_matches_the_engines_snapshots() {
                     *got.entry(format!("{id}@{dt}")).or_insert(0) += n;
                 }
             }
-            assert_eq!(got, want, "scenario {number}, run {}", run.attempt);
+            assert_eq!(got, want, "{scenario:?}, run {}", run.attempt);
         }
     }
 }

@@ -26,7 +26,7 @@ fn window(days: u32) -> StateChoice {
 
 /// (rule id, passed, evidence) for each rule.
 fn verdicts(graph: &Graph) -> Vec<(&'static str, bool, String)> {
-    let Report::Graded(rules) = grade(6, graph) else {
+    let Report::Graded(rules) = grade(&partition_lab::scenarios::outage::SCENARIO, graph) else {
         panic!("graded");
     };
     rules

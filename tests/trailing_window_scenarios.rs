@@ -43,9 +43,12 @@ fn a_window_of_n_days_is_graded_as_a_list_with_lookback_n_in_every_daily_scenari
     let finalisers = [None, Some((2, AfterFinal::Adjustments))];
     let mut passes = 0;
     for (scenario, source) in [
-        (1, "bronze.clicks"),
-        (2, "bronze.orders"),
-        (3, "bronze.purchases"),
+        (&partition_lab::scenarios::clicks::SCENARIO, "bronze.clicks"),
+        (&partition_lab::scenarios::orders::SCENARIO, "bronze.orders"),
+        (
+            &partition_lab::scenarios::mobile::SCENARIO,
+            "bronze.purchases",
+        ),
     ] {
         for days in 0..=3 {
             for mode in [OVERWRITE, MERGE, APPEND] {
@@ -60,7 +63,7 @@ fn a_window_of_n_days_is_graded_as_a_list_with_lookback_n_in_every_daily_scenari
                     ));
                     assert_eq!(
                         as_window, as_list,
-                        "scenario {scenario}, {days} day(s), {mode:?}, {finaliser:?}"
+                        "{scenario:?}, {days} day(s), {mode:?}, {finaliser:?}"
                     );
                     passes += usize::from(as_window.iter().all(|v| v.1));
                 }
@@ -70,7 +73,7 @@ fn a_window_of_n_days_is_graded_as_a_list_with_lookback_n_in_every_daily_scenari
     // Not vacuous: some windows pass, scenario 1's one-day window among them.
     assert!(passes > 0);
     let one_day = verdicts(grade(
-        1,
+        &partition_lab::scenarios::clicks::SCENARIO,
         &design("bronze.clicks", window(1), AFTER, OVERWRITE, None),
     ));
     assert!(one_day.iter().all(|v| v.1), "{one_day:?}");

@@ -153,6 +153,15 @@ fn with_answers(mut files: Vec<File>, replays: &[Replay]) -> Vec<File> {
 /// replayed over the scenario's own runs (retries and the manual re-run
 /// included). Scenario 2's append mistake is there for Spark, which cannot
 /// merge.
+/// Scenario `n`, which the export's own tables name: an unknown number
+/// stops the export.
+fn scenario(n: u8) -> &'static partition_lab::scenarios::Scenario {
+    partition_lab::scenarios::numbered(n).unwrap_or_else(|| {
+        eprintln!("no scenario {n}");
+        std::process::exit(1)
+    })
+}
+
 /// Stops the export unless the grader judges `graph` as its label says:
 /// `None` passes, `Some(rule)` fails that rule.
 fn graded_as_labelled(
@@ -161,7 +170,7 @@ fn graded_as_labelled(
     graph: &partition_lab::design::Graph,
     fails: Option<&str>,
 ) {
-    let failed = partition_lab::scenarios::grade::grade(n, graph).failed();
+    let failed = partition_lab::scenarios::grade::grade(scenario(n), graph).failed();
     let as_labelled = match fails {
         None => failed.is_empty(),
         Some(rule) => failed.contains(&rule),
@@ -193,7 +202,7 @@ fn scenario_files() -> Vec<File> {
             "s1_list1_overwrite",
             1,
             daily(
-                1,
+                &partition_lab::scenarios::clicks::SCENARIO,
                 list(1, ListDate::EventDate),
                 after,
                 M::OverwritePartition,
@@ -205,7 +214,7 @@ fn scenario_files() -> Vec<File> {
             "s1_window1_overwrite",
             1,
             daily(
-                1,
+                &partition_lab::scenarios::clicks::SCENARIO,
                 S::TrailingWindow { days: 1 },
                 after,
                 M::OverwritePartition,
@@ -217,7 +226,7 @@ fn scenario_files() -> Vec<File> {
             "s6_window1_overwrite_catching_up",
             6,
             partition_lab::scenarios::sample::catching_up(daily(
-                6,
+                &partition_lab::scenarios::outage::SCENARIO,
                 S::TrailingWindow { days: 1 },
                 after,
                 M::OverwritePartition,
@@ -229,7 +238,7 @@ fn scenario_files() -> Vec<File> {
             "s6_list5_overwrite",
             6,
             daily(
-                6,
+                &partition_lab::scenarios::outage::SCENARIO,
                 list(5, ListDate::EventDate),
                 after,
                 M::OverwritePartition,
@@ -241,7 +250,7 @@ fn scenario_files() -> Vec<File> {
             "s6_mistake_window1_no_catch_up",
             6,
             daily(
-                6,
+                &partition_lab::scenarios::outage::SCENARIO,
                 S::TrailingWindow { days: 1 },
                 after,
                 M::OverwritePartition,
@@ -252,38 +261,68 @@ fn scenario_files() -> Vec<File> {
         (
             "s1_watermark_merge",
             1,
-            daily(1, watermark(W::ArrivedAt, 0), after, merge, None),
+            daily(
+                &partition_lab::scenarios::clicks::SCENARIO,
+                watermark(W::ArrivedAt, 0),
+                after,
+                merge,
+                None,
+            ),
             None,
         ),
         (
             "s1_mistake_list1_append",
             1,
-            daily(1, list(1, ListDate::EventDate), after, M::Append, None),
+            daily(
+                &partition_lab::scenarios::clicks::SCENARIO,
+                list(1, ListDate::EventDate),
+                after,
+                M::Append,
+                None,
+            ),
             Some("R2"),
         ),
         (
             "s2_watermark_arrival_merge",
             2,
-            daily(2, watermark(W::ArrivedAt, 0), after, merge, None),
+            daily(
+                &partition_lab::scenarios::orders::SCENARIO,
+                watermark(W::ArrivedAt, 0),
+                after,
+                merge,
+                None,
+            ),
             None,
         ),
         (
             "s2_list1_change_date_merge",
             2,
-            daily(2, list(1, ListDate::ChangeDate), after, merge, None),
+            daily(
+                &partition_lab::scenarios::orders::SCENARIO,
+                list(1, ListDate::ChangeDate),
+                after,
+                merge,
+                None,
+            ),
             None,
         ),
         (
             "s2_updated_at_3h_overlap_merge",
             2,
-            daily(2, watermark(W::UpdatedAt, 180), after, merge, None),
+            daily(
+                &partition_lab::scenarios::orders::SCENARIO,
+                watermark(W::UpdatedAt, 180),
+                after,
+                merge,
+                None,
+            ),
             None,
         ),
         (
             "s2_mistake_merge_on_change_id",
             2,
             daily(
-                2,
+                &partition_lab::scenarios::orders::SCENARIO,
                 watermark(W::ArrivedAt, 0),
                 after,
                 M::Merge {
@@ -296,14 +335,20 @@ fn scenario_files() -> Vec<File> {
         (
             "s2_mistake_watermark_append",
             2,
-            daily(2, watermark(W::ArrivedAt, 0), after, M::Append, None),
+            daily(
+                &partition_lab::scenarios::orders::SCENARIO,
+                watermark(W::ArrivedAt, 0),
+                after,
+                M::Append,
+                None,
+            ),
             Some("R2"),
         ),
         (
             "s3_list2_overwrite_l2",
             3,
             daily(
-                3,
+                &partition_lab::scenarios::mobile::SCENARIO,
                 list(2, ListDate::EventDate),
                 after,
                 M::OverwritePartition,
@@ -315,7 +360,7 @@ fn scenario_files() -> Vec<File> {
             "s3_watermark_merge_l2",
             3,
             daily(
-                3,
+                &partition_lab::scenarios::mobile::SCENARIO,
                 watermark(W::ArrivedAt, 0),
                 after,
                 merge,
@@ -327,7 +372,7 @@ fn scenario_files() -> Vec<File> {
             "s3_list4_merge_l2",
             3,
             daily(
-                3,
+                &partition_lab::scenarios::mobile::SCENARIO,
                 list(4, ListDate::EventDate),
                 after,
                 merge,
@@ -339,7 +384,7 @@ fn scenario_files() -> Vec<File> {
             "s3_mistake_reopen",
             3,
             daily(
-                3,
+                &partition_lab::scenarios::mobile::SCENARIO,
                 watermark(W::ArrivedAt, 0),
                 after,
                 merge,
@@ -354,7 +399,7 @@ fn scenario_files() -> Vec<File> {
     let mut sqlmesh = Vec::new();
     let mut sqlmesh_designs = serde_json::Map::new();
     for (name, n, graph, _) in &designs {
-        let shown = partition_lab::scenarios::export::code(*n, graph)
+        let shown = partition_lab::scenarios::export::code(scenario(*n), graph)
             .ok()
             .and_then(|codes| codes.into_iter().find(|c| c.tool == "SQLMesh"))
             .map(|c| c.text)
@@ -408,9 +453,7 @@ fn scenario_files() -> Vec<File> {
     }
     let scripts: Vec<(String, Script)> = [1u8, 2, 3, 6]
         .iter()
-        .filter_map(|n| {
-            partition_lab::scenarios::grade::script(*n).map(|s| (format!("scenario{n}"), s))
-        })
+        .map(|n| (format!("scenario{n}"), scenario(*n).script().clone()))
         .collect();
     let replays: Vec<Replay> = compiled
         .iter()
@@ -617,10 +660,9 @@ fn scenario_backfill_files() -> Vec<File> {
     use partition_lab::export::drift::pounds;
     use partition_lab::scenarios::backfilled::{run, uninterrupted};
     use partition_lab::scenarios::export::backfill_job;
-    use partition_lab::scenarios::grade::{script, setting};
     use partition_lab::scenarios::sample::sample;
     let with = |n: u8, change: &dyn Fn(&mut NodeConfig)| -> Graph {
-        let mut g = sample(n, WriteChoice::OverwritePartition);
+        let mut g = sample(scenario(n), WriteChoice::OverwritePartition);
         for node in g.nodes.values_mut() {
             change(&mut node.config);
         }
@@ -680,11 +722,11 @@ fn scenario_backfill_files() -> Vec<File> {
     let mut files = Vec::new();
     let mut expected = serde_json::Map::new();
     for n in [4u8, 5] {
-        let (Some(s), Some(set)) = (script(n), setting(n)) else {
+        let (s, Some(set)) = (scenario(n).script(), scenario(n).setting()) else {
             eprintln!("scenario {n} has no backfill to export");
             std::process::exit(1);
         };
-        let (silver, gold) = partition_lab::engine::backfill_run::history(&s, set.launch);
+        let (silver, gold) = partition_lab::engine::backfill_run::history(s, set.launch);
         let arrived = s.events.iter().filter(|e| e.arrived_at <= set.launch);
         files.push(File::new(
             format!("scenario{n}/bronze.csv"),
@@ -722,7 +764,7 @@ fn scenario_backfill_files() -> Vec<File> {
     }
     for (name, n, graph, fails, first_run) in designs {
         graded_as_labelled(name, n, &graph, fails);
-        let job = match backfill_job(n, &graph) {
+        let job = match backfill_job(scenario(n), &graph) {
             Ok(job) => job,
             Err(why) => {
                 eprintln!("{name}: no Spark job ({why})");
@@ -730,7 +772,9 @@ fn scenario_backfill_files() -> Vec<File> {
             }
         };
         files.push(File::new(format!("jobs/{name}.py"), job));
-        let (Ok(design), Some(s), Some(set)) = (compile(&graph), script(n), setting(n)) else {
+        let (Ok(design), s, Some(set)) =
+            (compile(&graph), scenario(n).script(), scenario(n).setting())
+        else {
             eprintln!("{name} does not compile");
             std::process::exit(1);
         };
@@ -764,7 +808,7 @@ fn scenario_backfill_files() -> Vec<File> {
             "silver": table_of(partition_lab::design::NodeKind::Write),
         });
         if first_run {
-            let Some(once) = uninterrupted(&set, &design, &s) else {
+            let Some(once) = uninterrupted(&set, &design, s) else {
                 eprintln!("{name}: no backfill");
                 std::process::exit(1);
             };
@@ -798,7 +842,7 @@ fn scenario_backfill_files() -> Vec<File> {
                 "markers": markers_of(&once, 1),
             });
         }
-        let Some(done) = run(&set, &design, &s) else {
+        let Some(done) = run(&set, &design, s) else {
             eprintln!("{name}: no backfill");
             std::process::exit(1);
         };
@@ -890,7 +934,7 @@ fn airflow_files() -> Vec<File> {
             ("s4_from3_c3", 4u8, Dates::AlreadyRun, false),
             ("s5_history_c4_yields", 5, Dates::NeverRun, true),
         ] {
-            let mut graph = sample(n, WriteChoice::OverwritePartition);
+            let mut graph = sample(scenario(n), WriteChoice::OverwritePartition);
             let mut range = None;
             for node in graph.nodes.values_mut() {
                 if let partition_lab::design::NodeConfig::Backfill {
@@ -928,7 +972,7 @@ fn airflow_files() -> Vec<File> {
         use partition_lab::export::airflow::Dates;
         use partition_lab::scenarios::sample::{catching_up, daily};
         let graph = catching_up(daily(
-            6,
+            &partition_lab::scenarios::outage::SCENARIO,
             StateChoice::TrailingWindow { days: 1 },
             CommitOrder::StateAfterWrite,
             WriteChoice::OverwritePartition,

@@ -12,9 +12,8 @@ use super::page::set_title;
 use super::presenter::{PresenterLink, PresenterToggle};
 use super::storage;
 use super::widgets::LinkNotes;
-use crate::scenarios::catalog::{find, SCENARIOS};
-use crate::scenarios::grade::gradable;
 use crate::scenarios::progress::Progress;
+use crate::scenarios::{find, SCENARIOS};
 
 fn progress(number: u8) -> Progress {
     let saved = storage::get(&progress_key(number)).ok().flatten();
@@ -75,7 +74,6 @@ pub fn ScenarioPage(number: String) -> impl IntoView {
     match find(&number) {
         Some(s) => {
             set_title(&format!("Scenario {}: {}", s.number, s.title));
-            let can_check = gradable(s.number);
             // The canvas may have read the design from the fragment already:
             // the toggle rewrites the query alone.
             let (present, notes, toggle) =
@@ -95,12 +93,7 @@ pub fn ScenarioPage(number: String) -> impl IntoView {
                     <h2>"The numbers"</h2>
                     <ul>{s.facts.iter().map(|f| view! { <li>{*f}</li> }).collect_view()}</ul>
                     {(s.number == 4).then(|| view! { <DriftLookBack /> })}
-                    {(!can_check).then(|| view! {
-                        <p class="notice" role="note">
-                            "Checking designs for this scenario is not available yet: you can build, save, export and share a design here, and check it once the scenario's grader lands."
-                        </p>
-                    })}
-                    <Canvas scenario=s.number source=s.source gradable=can_check />
+                    <Canvas scenario=s />
                 </section>
             }
             .into_any()

@@ -6,7 +6,7 @@ use leptos::prelude::*;
 
 use crate::design::Graph;
 use crate::engine::calendar::weekday_day_month_time;
-use crate::scenarios::grade::{at_once, fails_in, launch, script, Doing, Grading};
+use crate::scenarios::grade::{at_once, fails_in, Doing, Grading};
 use crate::scenarios::progress::Progress;
 use crate::scenarios::report::{Evidence, Report, RuleResult};
 use crate::scenarios::shrink::{lines, Search, Shrunk};
@@ -96,7 +96,7 @@ pub fn CheckPanel() -> impl IntoView {
     };
     let finish = move |graph: Graph, report: Report, picture| {
         let progress = Progress::of(&report);
-        if let Err(message) = storage::set(&progress_key(d.scenario), &progress.to_text()) {
+        if let Err(message) = storage::set(&progress_key(d.scenario.number), &progress.to_text()) {
             d.notice.set(Some(super::Notice::Error(message)));
         }
         d.announcement.set(match &report {
@@ -124,7 +124,7 @@ pub fn CheckPanel() -> impl IntoView {
             return;
         }
         let graph = d.graph.get_untracked();
-        let number = d.scenario;
+        let scenario = d.scenario;
         stop.set(false);
         stopped.set(None);
         // Steps not known yet: the scenario's days are made after a paint.
@@ -135,11 +135,7 @@ pub fn CheckPanel() -> impl IntoView {
         }));
         leptos::task::spawn_local(async move {
             crate::ui::slices::yield_to_browser().await;
-            let Some(script) = script(number) else {
-                done_checking();
-                return;
-            };
-            let mut grading = Grading::new(number, &graph, &script);
+            let mut grading = Grading::new(scenario, &graph, scenario.script());
             loop {
                 let slice = js_sys::Date::now();
                 let mut done = false;
@@ -288,9 +284,7 @@ fn RuleView(result: RuleResult) -> impl IntoView {
         if working.get_untracked() {
             return;
         }
-        let Some(original) = script(d.scenario) else {
-            return;
-        };
+        let original = d.scenario.script().clone();
         let searched = d.graph.get_untracked();
         let mut search = Search::new(d.scenario, searched.clone(), original, id, SHRINK_BUDGET);
         working.set(true);
@@ -300,11 +294,11 @@ fn RuleView(result: RuleResult) -> impl IntoView {
         // Each candidate is judged a step at a time (`Grading`), in slices:
         // after each, the browser paints and handles input (the Stop
         // button), so not even one large simulation freezes the page.
-        let number = d.scenario;
+        let scenario = d.scenario;
         leptos::task::spawn_local(async move {
             let mut slice = js_sys::Date::now();
             while let Some(candidate) = search.ask() {
-                let mut grading = Grading::only(number, &searched, &candidate, id);
+                let mut grading = Grading::only(scenario, &searched, &candidate, id);
                 loop {
                     let judged = grading.step();
                     if js_sys::Date::now() - slice >= SLICE_MS {
@@ -449,7 +443,7 @@ fn SmallestCase(shrunk: Shrunk, graph: Graph, rule: &'static str) -> impl IntoVi
                     </table>
                 }.into_any()
             }}
-            <h4>{if launch(d.scenario).is_some() {
+            <h4>{if d.scenario.launch().is_some() {
                 "Moment by moment (the backfill, the scheduled runs, the faults)"
             } else {
                 "Run by run (runs that touched these events)"

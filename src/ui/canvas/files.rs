@@ -26,11 +26,17 @@ pub fn OpenLink() -> impl IntoView {
     let open = move |value: String| {
         match link::decode(&value)
             .map_err(|e| e.to_string())
-            .and_then(|file| for_scenario(file, d.scenario, d.source))
+            .and_then(|file| for_scenario(file, d.scenario.number, d.scenario.source))
         {
             Ok(graph) => {
                 let current = d.graph.get_untracked();
-                match saves::opening(&storage::Local, d.scenario, d.source, &current, &graph) {
+                match saves::opening(
+                    &storage::Local,
+                    d.scenario.number,
+                    d.scenario.source,
+                    &current,
+                    &graph,
+                ) {
                     LinkOpening::Open => d.replace(graph, "Opened the design from the link."),
                     LinkOpening::Ask { replaces_backup } => {
                         d.pending_link.set(Some(PendingLink {
@@ -54,7 +60,7 @@ pub fn OpenLink() -> impl IntoView {
         } else {
             ""
         };
-        crate::ui::route::replace(&format!("/scenarios/{}{keep}", d.scenario));
+        crate::ui::route::replace(&format!("/scenarios/{}{keep}", d.scenario.number));
     };
     let in_fragment = || {
         let hash = web_sys::window()?.location().hash().ok()?;
@@ -84,7 +90,7 @@ pub fn LinkPrompt() -> impl IntoView {
             return;
         };
         let current = d.graph.get_untracked();
-        match saves::keep_backup(&mut storage::Local, d.scenario, &current) {
+        match saves::keep_backup(&mut storage::Local, d.scenario.number, &current) {
             Ok(()) => {
                 d.backup.set(Some(current));
                 d.pending_link.set(None);
@@ -142,7 +148,7 @@ enum Keep {
 #[component]
 pub fn KeptCopies() -> impl IntoView {
     let d = expect_context::<Designer>();
-    let scenario = d.scenario;
+    let scenario = d.scenario.number;
     let damaged = RwSignal::new(saves::damaged_copies(&storage::Local, scenario));
     let bring_back = move || {
         let Some(kept) = d.backup.get_untracked() else {
@@ -248,15 +254,18 @@ fn share_link(d: &Designer, query: &str) -> String {
     let origin = web_sys::window()
         .and_then(|w| w.location().origin().ok())
         .unwrap_or_default();
-    let value = d.graph.with(|g| link::encode(g, Some(d.scenario)));
-    format!("{origin}/scenarios/{}{query}#design={value}", d.scenario)
+    let value = d.graph.with(|g| link::encode(g, Some(d.scenario.number)));
+    format!(
+        "{origin}/scenarios/{}{query}#design={value}",
+        d.scenario.number
+    )
 }
 
 #[component]
 pub fn Files() -> impl IntoView {
     let d = expect_context::<Designer>();
-    let file_name = format!("scenario-{}-design.json", d.scenario);
-    let download = move || storage::data_url(&d.graph.with(|g| export(g, Some(d.scenario))));
+    let file_name = format!("scenario-{}-design.json", d.scenario.number);
+    let download = move || storage::data_url(&d.graph.with(|g| export(g, Some(d.scenario.number))));
     let share = move || share_link(&d, "");
     if let Some(PresenterLink(out)) = use_context::<PresenterLink>() {
         Effect::new(move |_| out.set(share_link(&d, "?present=1")));
@@ -280,7 +289,7 @@ pub fn Files() -> impl IntoView {
             let result = text
                 .ok_or_else(|| "the browser could not read it as text".to_string())
                 .and_then(|text| import(&text).map_err(|e| e.to_string()))
-                .and_then(|file| for_scenario(file, d.scenario, d.source));
+                .and_then(|file| for_scenario(file, d.scenario.number, d.scenario.source));
             match result {
                 Ok(graph) => d.replace_keeping(
                     graph,
@@ -294,7 +303,7 @@ pub fn Files() -> impl IntoView {
     };
     let start_again = move |_| {
         d.replace_keeping(
-            Graph::with_source(d.source),
+            Graph::with_source(d.scenario.source),
             "Started again from the scenario's canvas. Your design is kept as a backup (above), and Undo (Ctrl+Z) brings it back too.",
         )
     };

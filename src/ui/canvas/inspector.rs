@@ -53,7 +53,7 @@ fn NodeSettings(id: NodeId) -> impl IntoView {
     let form = Memo::new(move |_| {
         d.graph.with(|g| {
             g.node(id)
-                .map(|n| offered_fields(&d.palette, &n.config))
+                .map(|n| offered_fields(&d.scenario.palette, &n.config))
                 .unwrap_or_default()
         })
     });

@@ -14,12 +14,13 @@ mod steps;
 
 use leptos::prelude::*;
 
-use crate::design::choose::{placed, Palette};
+use crate::design::choose::placed;
 use crate::design::describe::name_of;
 use crate::design::file::export;
 use crate::design::layout::free_spot;
 use crate::design::saves::{self, Loaded};
 use crate::design::{validate, Edit, EditError, Graph, History, NodeId, NodeKind, Problem};
+use crate::scenarios::Scenario;
 
 use super::storage;
 
@@ -46,10 +47,9 @@ const LIST_BELOW: &str = "(max-width: 640px)";
 
 #[derive(Clone, Copy)]
 pub struct Designer {
-    pub scenario: u8,
-    pub source: &'static str,
-    /// What a node from the palette arrives as in this scenario.
-    pub palette: Palette,
+    /// The scenario being designed for: its saves' keys, its source
+    /// table, what a node from the palette arrives as, its check.
+    pub scenario: &'static Scenario,
     pub history: RwSignal<History>,
     pub graph: Memo<Graph>,
     pub problems: Memo<Vec<Problem>>,
@@ -122,14 +122,14 @@ impl Designer {
         }
         let text = self
             .history
-            .with_untracked(|h| export(&h.current, Some(self.scenario)));
-        if let Err(message) = storage::set(&saves::design_key(self.scenario), &text) {
+            .with_untracked(|h| export(&h.current, Some(self.scenario.number)));
+        if let Err(message) = storage::set(&saves::design_key(self.scenario.number), &text) {
             self.notice.set(Some(Notice::Error(message)));
             return;
         }
         // When, so a restore from a work file can tell which copy is newer.
         let now = js_sys::Date::now() as i64;
-        let _ = storage::set(&saves::saved_at_key(self.scenario), &now.to_string());
+        let _ = storage::set(&saves::saved_at_key(self.scenario.number), &now.to_string());
     }
 
     /// Lets autosave write again over a held damaged save, once the
@@ -179,7 +179,7 @@ impl Designer {
             kind.name(),
             id.0
         );
-        let (config, unchosen) = placed(kind, &self.palette);
+        let (config, unchosen) = placed(kind, &self.scenario.palette);
         let added = self.edit(
             Edit::Place {
                 config,
@@ -261,8 +261,10 @@ impl Designer {
     /// survives a reload as well as Undo; refuses if it cannot be kept.
     pub fn replace_keeping(&self, graph: Graph, said: &str) {
         let current = self.graph.get_untracked();
-        if current != Graph::with_source(self.source) {
-            if let Err(why) = saves::keep_backup(&mut storage::Local, self.scenario, &current) {
+        if current != Graph::with_source(self.scenario.source) {
+            if let Err(why) =
+                saves::keep_backup(&mut storage::Local, self.scenario.number, &current)
+            {
                 self.notice.set(Some(Notice::Error(format!(
                     "Your design was not replaced, because it could not be kept as a backup first: {why}"
                 ))));
@@ -294,19 +296,18 @@ fn capitalised(text: &str) -> String {
 }
 
 #[component]
-pub fn Canvas(scenario: u8, source: &'static str, gradable: bool) -> impl IntoView {
+pub fn Canvas(scenario: &'static Scenario) -> impl IntoView {
+    let (number, source) = (scenario.number, scenario.source);
     let Loaded {
         graph,
         message,
         held,
-    } = saves::load(&mut storage::Local, scenario, source);
+    } = saves::load(&mut storage::Local, number, source);
     let history = RwSignal::new(History::new(graph));
     let graph = Memo::new(move |_| history.with(|h| h.current.clone()));
     let problems = Memo::new(move |_| graph.with(validate));
     let designer = Designer {
         scenario,
-        source,
-        palette: crate::scenarios::catalog::palette(scenario),
         history,
         graph,
         problems,
@@ -327,7 +328,7 @@ pub fn Canvas(scenario: u8, source: &'static str, gradable: bool) -> impl IntoVi
         highlight: RwSignal::new(Vec::new()),
         held: RwSignal::new(held),
         pending_link: RwSignal::new(None),
-        backup: RwSignal::new(saves::backup(&mut storage::Local, scenario, source)),
+        backup: RwSignal::new(saves::backup(&mut storage::Local, number, source)),
     };
     provide_context(designer);
     board::fit_if_hidden(&designer);
@@ -377,9 +378,7 @@ pub fn Canvas(scenario: u8, source: &'static str, gradable: bool) -> impl IntoVi
                 <inspector::Inspector />
             </div>
             <problems::Problems />
-            <Show when=move || gradable>
-                <check::CheckPanel />
-            </Show>
+            <check::CheckPanel />
             <files::Files />
             <code::ExportCode />
             <p class="visually-hidden" role="status" aria-live="polite">

@@ -10,6 +10,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::judge::DailyRule;
+use super::scenario::{Ruled, Rules, Scenario};
+use crate::design::choose::Palette;
 use crate::design::{Graph, NodeKind};
 use crate::engine::calendar::{at, days, mm_dd, shift, weekday_day_month_time, Day, Instant};
 use crate::engine::event::Event;
@@ -17,10 +19,41 @@ use crate::engine::generate::daily_runs;
 use crate::engine::money::Money;
 use crate::engine::script::{RunKind, RunSpec, Script};
 use crate::engine::trace::Outcome;
+use std::sync::OnceLock;
 
 use super::replay::Silver;
 use super::report::{
     capital, lines, nodes_of, reads_at_most, result, run_name, some_ids, Evidence, Rule, RuleResult,
+};
+
+/// The scenario as one value: story, palette, script and rules.
+pub static SCENARIO: Scenario = Scenario {
+    number: 1,
+    title: "Clicks, forward",
+    brief: "Two weeks of immutable click events, some of them hours late, one crashed run and one manual re-run: load them incrementally without losing or doubling a click.",
+    idea: "append-style incremental",
+    source: "bronze.clicks",
+    story: &[
+        "Marlow's web shop logs every click on a product page into bronze.clicks. A click never changes once written, but the logging pipeline sometimes holds a batch back for hours, so some clicks land long after they happened.",
+        "Build the daily job that fills silver.clicks, one partition per event date. The job runs at 02:00 for the day before. This fortnight, one night's run dies after writing and the scheduler retries it five minutes later, and an engineer re-runs one day by hand the next afternoon.",
+    ],
+    facts: &[
+        "Clicks from 1 to 14 June 2026, 300 a day; they never change.",
+        "Arrival delay: 88 % within 10 minutes, 9 % between 10 minutes and 6 hours, 3 % between 6 hours and 25 h 50 min.",
+        "Runs daily at 02:00 for the day before; a partition is final after the run for D+2.",
+        "Faults: the run for 3 June crashes after writing and is retried at 02:05; the run for 8 June is re-run by hand on Tuesday 9 June at 14:00.",
+    ],
+    history: false,
+    palette: Palette {
+        table: "silver.clicks",
+        first: first(),
+        last: last(),
+        logic_matters: false,
+        outage: false,
+    },
+    rules: Rules::Daily(&RULES),
+    make: script,
+    made: OnceLock::new(),
 };
 
 pub const SEED: u64 = 1;
@@ -30,29 +63,39 @@ pub const FINAL_AFTER_DAYS: i64 = 2;
 /// R3's bound on bronze partitions read by one run.
 pub const MOST_PARTITIONS_READ: usize = 3;
 
-pub const RULES: [Rule; 3] = [
-    Rule {
-        id: "R1",
-        text: "Every click that arrived before its partition was final is in its event-date partition.",
-        concept: "lookback window",
+/// The rules, each with its judge; a judge reads the one simulation.
+pub const RULES: [Ruled<DailyRule>; 3] = [
+    Ruled {
+        rule: Rule {
+            id: "R1",
+            text: "Every click that arrived before its partition was final is in its event-date partition.",
+            concept: "lookback window",
+        },
+        judge: |graph, script, ran| arrived_clicks_in_their_partition(graph, script, &ran.outcome),
     },
-    Rule {
-        id: "R2",
-        text: "A re-run (the scheduler's retry, the manual re-run) never duplicates or removes a row.",
-        concept: "idempotent write",
+    Ruled {
+        rule: Rule {
+            id: "R2",
+            text: "A re-run (the scheduler's retry, the manual re-run) never duplicates or removes a row.",
+            concept: "idempotent write",
+        },
+        judge: |graph, _, ran| reruns_neither_duplicate_nor_remove(graph, &ran.outcome),
     },
-    Rule {
-        id: "R3",
-        text: "No run reads more than 3 bronze partitions (for a watermark run: the distinct event dates it read).",
-        concept: "incremental read",
+    Ruled {
+        rule: Rule {
+            id: "R3",
+            text: "No run reads more than 3 bronze partitions (for a watermark run: the distinct event dates it read).",
+            concept: "incremental read",
+        },
+        judge: |graph, _, ran| reads_at_most(RULES[2].rule, MOST_PARTITIONS_READ, graph, &ran.outcome),
     },
 ];
 
-pub fn first() -> Day {
+pub const fn first() -> Day {
     const { crate::engine::calendar::date(2026, 6, 1) }
 }
 
-pub fn last() -> Day {
+pub const fn last() -> Day {
     const { crate::engine::calendar::date(2026, 6, 14) }
 }
 
@@ -100,13 +143,6 @@ pub fn script() -> Script {
     Script::new(first(), events, runs)
 }
 
-/// The rules' judges, in `RULES`' order, each reading the one simulation.
-pub const JUDGES: [DailyRule; 3] = [
-    |graph, script, ran| arrived_clicks_in_their_partition(graph, script, &ran.outcome),
-    |graph, _, ran| reruns_neither_duplicate_nor_remove(graph, &ran.outcome),
-    |graph, _, ran| reads_at_most(RULES[2], MOST_PARTITIONS_READ, graph, &ran.outcome),
-];
-
 fn arrived_clicks_in_their_partition(
     graph: &Graph,
     script: &Script,
@@ -153,7 +189,7 @@ fn arrived_clicks_in_their_partition(
         })
         .collect();
     result(
-        RULES[0],
+        RULES[0].rule,
         missing.is_empty(),
         evidence,
         nodes_of(graph, &[NodeKind::State, NodeKind::Write]),
@@ -216,7 +252,7 @@ fn reruns_neither_duplicate_nor_remove(graph: &Graph, outcome: &Outcome) -> Rule
         }
     }
     result(
-        RULES[1],
+        RULES[1].rule,
         evidence.is_empty(),
         lines(evidence),
         nodes_of(graph, &[NodeKind::State, NodeKind::Write]),

@@ -18,6 +18,42 @@ use crate::engine::LogicVersion;
 use super::backfilled::{Backfilled, Setting};
 use super::judge::BackfillRule;
 use super::report::{capped, nodes_of, result, Evidence, Rule, RuleResult, SHOWN};
+use super::scenario::{Ruled, Rules, Scenario};
+use crate::design::choose::Palette;
+use std::sync::OnceLock;
+
+/// The scenario as one value: story, palette, script and rules.
+pub static SCENARIO: Scenario = Scenario {
+    number: 4,
+    title: "The currency bug",
+    brief: "A conversion bug wrote short GBP totals for part of August: find which days from the drift query, rebuild exactly those, in the right order, without starving tonight's scheduled run.",
+    idea: "blast radius",
+    source: "bronze.orders",
+    story: &[
+        "A change to the currency conversion truncated exchange rates to two decimals. It went out early in August and the nightly runs built silver and gold with it until the fix went live on the 14th; tonight's run will build the 14th correctly. Nobody is sure of the deploy date.",
+        "The evidence is the drift query below: it recomputes each day of silver from bronze with the fixed logic and lists the days more than a penny out, scanning silver from the look-back date you run it from. Plan the backfill from what it finds: which dates, from which layer, in which order, how many at a time, without taking the connection tonight's scheduled run needs.",
+    ],
+    facts: &[
+        "Orders 1 to 14 August, 120 a day: 50 % GBP, 30 % EUR, 20 % USD; daily rates to 6 decimals.",
+        "The backfill starts Saturday 15 August at 01:30; per partition silver takes 25 min and gold 10 min.",
+        "The source pool has 4 connections; tonight's 02:00 run needs one for 15 minutes.",
+        "On the canvas a backfill job drives the transform it connects to: each date runs that transform's logic, reads the layer it reads and writes with its write target's mode.",
+    ],
+    history: false,
+    palette: Palette {
+        table: "silver.orders",
+        first: crate::engine::calendar::date(2026, 8, 1),
+        last: crate::engine::calendar::date(2026, 8, 14),
+        logic_matters: true,
+        outage: false,
+    },
+    rules: Rules::Backfill {
+        rules: &RULES,
+        setting,
+    },
+    make: script,
+    made: OnceLock::new(),
+};
 
 pub const SEED: u64 = 4;
 pub const ORDERS_PER_DAY: u32 = 120;
@@ -27,36 +63,55 @@ pub const GOLD_MINUTES: i64 = 10;
 /// Tonight's run holds one connection this long.
 pub const TONIGHT_MINUTES: i64 = 15;
 
-pub const RULES: [Rule; 6] = [
-    Rule {
-        id: "R1",
-        text: "Afterwards the drift query returns no partition, in silver or in gold.",
-        concept: "blast radius",
+/// The rules, each with its judge; a judge reads the one run of the design's backfill (the check panel draws the same run).
+pub const RULES: [Ruled<BackfillRule>; 6] = [
+    Ruled {
+        rule: Rule {
+            id: "R1",
+            text: "Afterwards the drift query returns no partition, in silver or in gold.",
+            concept: "blast radius",
+        },
+        judge: no_drift_afterwards,
     },
-    Rule {
-        id: "R2",
-        text: "No partition outside the blast radius (the partitions the drift query returned before the backfill) is rewritten.",
-        concept: "blast radius",
+    Ruled {
+        rule: Rule {
+            id: "R2",
+            text: "No partition outside the blast radius (the partitions the drift query returned before the backfill) is rewritten.",
+            concept: "blast radius",
+        },
+        judge: nothing_outside_the_blast_radius,
     },
-    Rule {
-        id: "R3",
-        text: "The rebuild reads bronze, not the silver the broken code wrote.",
-        concept: "partition reprocess",
+    Ruled {
+        rule: Rule {
+            id: "R3",
+            text: "The rebuild reads bronze, not the silver the broken code wrote.",
+            concept: "partition reprocess",
+        },
+        judge: |graph, _, done| rebuild_reads_bronze(graph, done),
     },
-    Rule {
-        id: "R4",
-        text: "Gold for a date is rebuilt after its silver, and the finance report is restated after all gold has landed.",
-        concept: "restatement",
+    Ruled {
+        rule: Rule {
+            id: "R4",
+            text: "Gold for a date is rebuilt after its silver, and the finance report is restated after all gold has landed.",
+            concept: "restatement",
+        },
+        judge: |graph, _, done| gold_after_silver_report_after_gold(graph, done),
     },
-    Rule {
-        id: "R5",
-        text: "Tonight's 02:00 run gets its source connection on time.",
-        concept: "source pool",
+    Ruled {
+        rule: Rule {
+            id: "R5",
+            text: "Tonight's 02:00 run gets its source connection on time.",
+            concept: "source pool",
+        },
+        judge: |graph, _, done| tonights_run_on_time(graph, done),
     },
-    Rule {
-        id: "R6",
-        text: "The backfill runs the fixed logic.",
-        concept: "logic version",
+    Ruled {
+        rule: Rule {
+            id: "R6",
+            text: "The backfill runs the fixed logic.",
+            concept: "logic version",
+        },
+        judge: |graph, _, done| backfill_runs_fixed_logic(graph, done),
     },
 ];
 
@@ -124,18 +179,6 @@ pub fn drift_window() -> (Day, Day) {
     (aug(1), aug(13))
 }
 
-/// The rules' judges, in `RULES`' order, each reading the one run of the
-/// design's backfill (the grader runs it once, and the check panel draws
-/// the same run).
-pub const JUDGES: [BackfillRule; 6] = [
-    no_drift_afterwards,
-    nothing_outside_the_blast_radius,
-    |graph, _, done| rebuild_reads_bronze(graph, done),
-    |graph, _, done| gold_after_silver_report_after_gold(graph, done),
-    |graph, _, done| tonights_run_on_time(graph, done),
-    |graph, _, done| backfill_runs_fixed_logic(graph, done),
-];
-
 /// The drift query's rows (more than a penny apart), from the 1st.
 fn drifting(rows: Vec<DriftRow>) -> Vec<DriftRow> {
     rows.into_iter().filter(DriftRow::drifts).collect()
@@ -182,7 +225,7 @@ fn no_drift_afterwards(graph: &Graph, script: &Script, done: &Backfilled) -> Rul
         "gold partition(s) drift too",
     ));
     result(
-        RULES[0],
+        RULES[0].rule,
         evidence.is_empty(),
         evidence,
         nodes_of(
@@ -241,7 +284,7 @@ fn nothing_outside_the_blast_radius(
         );
     }
     result(
-        RULES[1],
+        RULES[1].rule,
         outside.is_empty(),
         evidence,
         nodes_of(graph, &[NodeKind::Backfill]),
@@ -292,7 +335,7 @@ fn rebuild_reads_bronze(graph: &Graph, done: &Backfilled) -> RuleResult {
         }
     };
     result(
-        RULES[2],
+        RULES[2].rule,
         from_silver.is_empty(),
         evidence,
         nodes_of(graph, &[NodeKind::Transform]),
@@ -367,7 +410,7 @@ fn gold_after_silver_report_after_gold(graph: &Graph, done: &Backfilled) -> Rule
         _ => {}
     }
     result(
-        RULES[3],
+        RULES[3].rule,
         evidence.is_empty(),
         evidence,
         nodes_of(graph, &[NodeKind::Backfill, NodeKind::Report]),
@@ -397,7 +440,7 @@ fn tonights_run_on_time(graph: &Graph, done: &Backfilled) -> RuleResult {
         })
         .collect::<Vec<_>>();
     result(
-        RULES[4],
+        RULES[4].rule,
         evidence.is_empty(),
         evidence,
         nodes_of(graph, &[NodeKind::Backfill]),
@@ -419,7 +462,7 @@ fn backfill_runs_fixed_logic(graph: &Graph, done: &Backfilled) -> RuleResult {
         ))]
     };
     result(
-        RULES[5],
+        RULES[5].rule,
         broken.is_empty(),
         evidence,
         nodes_of(graph, &[NodeKind::Transform]),

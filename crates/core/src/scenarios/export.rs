@@ -16,7 +16,7 @@ use crate::export::{
     DAGSTER_VERSIONS, DBT_VERSIONS, SPARK_VERSIONS, SQLMESH_VERSIONS,
 };
 
-use super::grade::script;
+use super::Scenario;
 
 /// The tables a scenario's backfill job reads and writes: the scenario's
 /// bronze source, the design's own silver table, gold's daily totals.
@@ -29,11 +29,11 @@ fn backfill_tables<'a>(source: &'a str, silver: &'a str) -> spark_backfill::Tabl
     }
 }
 
-/// The PySpark job of `graph`'s backfill in scenario `number`, following
+/// The PySpark job of `graph`'s backfill in `scenario`, following
 /// every choice of it (range, dates at once against the pool, shape,
 /// markers, logic, write mode), or why the job cannot express the design.
 /// It is what "Export as code" shows and what `scripts/check-real` runs.
-pub fn backfill_job(number: u8, graph: &Graph) -> Result<String, &'static str> {
+pub fn backfill_job(scenario: &Scenario, graph: &Graph) -> Result<String, &'static str> {
     let design = compile(graph).map_err(|_| "the design does not compile yet")?;
     let b = design.backfill.ok_or("the design has no backfill job")?;
     if b.reads == Layer::Silver {
@@ -45,7 +45,7 @@ pub fn backfill_job(number: u8, graph: &Graph) -> Result<String, &'static str> {
     if let Some(why) = spark_backfill::cannot(b.write) {
         return Err(why);
     }
-    let setting = super::grade::setting(number).ok_or("the scenario has no backfill")?;
+    let setting = scenario.setting().ok_or("the scenario has no backfill")?;
     let (source, silver) = tables(graph);
     Ok(spark_backfill::job(&spark_backfill::Job {
         first: b.first,
@@ -80,7 +80,7 @@ fn tables(graph: &Graph) -> (&str, &str) {
 /// design SQLMesh can express is the model `scripts/check-real` replays
 /// over the scenario's runs on SQLMesh; a backfill design's SQLMesh form
 /// is the backfill lab's restatement, which takes none of its choices.
-fn sqlmesh_code(number: u8, graph: &Graph, design: &CompiledDesign) -> String {
+fn sqlmesh_code(scenario: &Scenario, graph: &Graph, design: &CompiledDesign) -> String {
     let (source, silver) = tables(graph);
     if let Some(b) = &design.backfill {
         return format!(
@@ -94,7 +94,7 @@ fn sqlmesh_code(number: u8, graph: &Graph, design: &CompiledDesign) -> String {
             crate::export::sqlmesh::restate(b.first, b.last).replace("\\\n  ", ""),
         );
     }
-    let palette = super::catalog::palette(number);
+    let palette = scenario.palette;
     let model = sqlmesh::daily_model(
         &design.pipeline,
         source,
@@ -191,7 +191,8 @@ fn not_replayable(design: &CompiledDesign) -> Option<&'static str> {
 }
 
 /// The design as the pipeline the runners replay over the scenario's runs.
-fn replay<'a>(number: u8, design: &CompiledDesign, script: &'a Script) -> Replay<'a> {
+fn replay<'a>(scenario: &Scenario, design: &CompiledDesign, script: &'a Script) -> Replay<'a> {
+    let number = scenario.number;
     Replay {
         name: format!("silver_scenario{number}"),
         config: design.pipeline,
@@ -200,17 +201,17 @@ fn replay<'a>(number: u8, design: &CompiledDesign, script: &'a Script) -> Replay
     }
 }
 
-/// "Export as code" for `graph` in scenario `number`. A design the runners
+/// "Export as code" for `graph` in `scenario`. A design the runners
 /// can replay shows the dbt model and the PySpark module of its runnable
 /// project, the code `scripts/check-real` runs; any other shows the
 /// readable forms, each saying that the lab's checks do not run it and why.
-pub fn code(number: u8, graph: &Graph) -> Result<Vec<Code>, Vec<Problem>> {
-    let mut codes = classic_code(number, graph)?;
+pub fn code(scenario: &Scenario, graph: &Graph) -> Result<Vec<Code>, Vec<Problem>> {
+    let mut codes = classic_code(scenario, graph)?;
     let design = compile(graph)?;
     codes.push(Code {
         tool: "SQLMesh",
         versions: SQLMESH_VERSIONS,
-        text: sqlmesh_code(number, graph, &design),
+        text: sqlmesh_code(scenario, graph, &design),
     });
     codes.push(Code {
         tool: "Dagster",
@@ -221,11 +222,8 @@ pub fn code(number: u8, graph: &Graph) -> Result<Vec<Code>, Vec<Problem>> {
 }
 
 /// The dbt, Airflow and Spark blocks.
-fn classic_code(number: u8, graph: &Graph) -> Result<Vec<Code>, Vec<Problem>> {
-    let history = super::catalog::SCENARIOS
-        .iter()
-        .any(|s| s.number == number && s.history);
-    let dates = if history {
+fn classic_code(scenario: &Scenario, graph: &Graph) -> Result<Vec<Code>, Vec<Problem>> {
+    let dates = if scenario.history {
         Dates::NeverRun
     } else {
         Dates::AlreadyRun
@@ -234,7 +232,7 @@ fn classic_code(number: u8, graph: &Graph) -> Result<Vec<Code>, Vec<Problem>> {
     let design = compile(graph)?;
     if design.backfill.is_some() {
         for c in codes.iter_mut() {
-            match (c.tool, backfill_job(number, graph)) {
+            match (c.tool, backfill_job(scenario, graph)) {
                 ("Spark", Ok(job)) => {
                     c.text = job;
                     c.versions = SPARK_VERSIONS;
@@ -255,10 +253,9 @@ fn classic_code(number: u8, graph: &Graph) -> Result<Vec<Code>, Vec<Problem>> {
         }
         return Ok(codes);
     }
-    let script = match (not_replayable(&design), script(number)) {
-        (None, Some(script)) => script,
-        (why, _) => {
-            let why = why.unwrap_or("the scenario has no runs to replay");
+    let script = match not_replayable(&design) {
+        None => scenario.script(),
+        Some(why) => {
             for c in codes.iter_mut().filter(|c| c.tool != "Airflow") {
                 let mark = if c.tool == "Spark" { "#" } else { "--" };
                 c.text = format!(
@@ -269,7 +266,7 @@ fn classic_code(number: u8, graph: &Graph) -> Result<Vec<Code>, Vec<Problem>> {
             return Ok(codes);
         }
     };
-    let r = replay(number, &design, &script);
+    let r = replay(scenario, &design, script);
     for c in &mut codes {
         match c.tool {
             "dbt" => {
@@ -286,11 +283,11 @@ fn classic_code(number: u8, graph: &Graph) -> Result<Vec<Code>, Vec<Problem>> {
     Ok(codes)
 }
 
-/// The project for `graph` in scenario `number` with `runners`
+/// The project for `graph` in `scenario` with `runners`
 /// (`export::replay`), as a tar and its file name, or why there is none for
 /// this design.
 pub fn runnable(
-    number: u8,
+    scenario: &Scenario,
     graph: &Graph,
     runners: &[crate::export::File],
 ) -> Result<(String, Vec<u8>), String> {
@@ -304,13 +301,12 @@ pub fn runnable(
     if let Some(why) = not_replayable(&design) {
         return Err(why.to_string());
     }
-    let script =
-        script(number).ok_or_else(|| format!("scenario {number} has no runs to replay"))?;
-    let id = format!("scenario{number}");
+    let script = scenario.script();
+    let id = format!("scenario{}", scenario.number);
     let files = replay_project(
         &format!("partition_lab_{id}"),
-        &[replay(number, &design, &script)],
-        &[(&id, &script)],
+        &[replay(scenario, &design, script)],
+        &[(&id, script)],
         runners,
     );
     let root = format!("partition-lab-{id}");
@@ -329,8 +325,11 @@ mod tests {
     #[test]
     fn a_daily_design_exports_and_a_backfill_says_why_not() {
         let (name, bytes) = runnable(
-            1,
-            &sample(1, WriteChoice::OverwritePartition),
+            &crate::scenarios::clicks::SCENARIO,
+            &sample(
+                &crate::scenarios::clicks::SCENARIO,
+                WriteChoice::OverwritePartition,
+            ),
             &runner_files(),
         )
         .expect("exports");
@@ -339,8 +338,11 @@ mod tests {
         let text = String::from_utf8_lossy(&bytes);
         assert!(text.contains("models/silver_scenario1.sql") && text.contains("replay_dbt.py"));
         assert!(runnable(
-            4,
-            &sample(4, WriteChoice::OverwritePartition),
+            &crate::scenarios::currency::SCENARIO,
+            &sample(
+                &crate::scenarios::currency::SCENARIO,
+                WriteChoice::OverwritePartition
+            ),
             &runner_files()
         )
         .is_err());
@@ -370,9 +372,9 @@ mod tests {
                 .map(|c| (c.versions, c.text.clone()))
                 .expect("a block per tool")
         };
-        for s in super::super::catalog::SCENARIOS {
-            let codes = code(s.number, &sample(s.number, WriteChoice::OverwritePartition))
-                .expect("the sample compiles");
+        for s in crate::scenarios::SCENARIOS {
+            let codes =
+                code(s, &sample(s, WriteChoice::OverwritePartition)).expect("the sample compiles");
             let (versions, sqlmesh) = block(&codes, "SQLMesh");
             assert_eq!(versions, SQLMESH_VERSIONS);
             assert!(
@@ -385,7 +387,14 @@ mod tests {
             assert!(dagster.starts_with("# "), "{dagster}");
         }
         // A backfill design names the restatement and the launch of its dates.
-        let codes = code(4, &sample(4, WriteChoice::OverwritePartition)).expect("compiles");
+        let codes = code(
+            &crate::scenarios::currency::SCENARIO,
+            &sample(
+                &crate::scenarios::currency::SCENARIO,
+                WriteChoice::OverwritePartition,
+            ),
+        )
+        .expect("compiles");
         assert!(block(&codes, "SQLMesh")
             .1
             .contains("--start 2026-08-03 --end 2026-08-13"));
@@ -395,7 +404,7 @@ mod tests {
         // A list over event dates is a SQLMesh model from the scenario's
         // first day, reading its source into the student's table.
         let list = daily(
-            6,
+            &crate::scenarios::outage::SCENARIO,
             StateChoice::PartitionList {
                 lookback: 5,
                 over: ListDate::EventDate,
@@ -404,9 +413,9 @@ mod tests {
             WriteChoice::OverwritePartition,
             None,
         );
-        let codes = code(6, &list).expect("compiles");
+        let codes = code(&crate::scenarios::outage::SCENARIO, &list).expect("compiles");
         let sqlmesh = block(&codes, "SQLMesh").1;
-        let start = script(6).expect("runs").start;
+        let start = crate::scenarios::outage::SCENARIO.script().clone().start;
         assert!(sqlmesh.contains(&format!("start '{start}',")), "{sqlmesh}");
         assert!(sqlmesh.contains("name silver.sales,") && sqlmesh.contains("FROM bronze.sales\n"));
         assert!(sqlmesh.contains("lookback 5),"));
@@ -415,16 +424,19 @@ mod tests {
 
     #[test]
     fn the_code_shown_is_the_projects_or_says_it_is_not_run() {
-        let graph = sample(1, WriteChoice::OverwritePartition);
+        let graph = sample(
+            &crate::scenarios::clicks::SCENARIO,
+            WriteChoice::OverwritePartition,
+        );
         let design = compile(&graph).expect("compiles");
-        let s = script(1).expect("runs");
+        let s = crate::scenarios::clicks::SCENARIO.script().clone();
         let files = replay_project(
             "p",
-            &[replay(1, &design, &s)],
+            &[replay(&crate::scenarios::clicks::SCENARIO, &design, &s)],
             &[("scenario1", &s)],
             &crate::export::replay::runner_files(),
         );
-        let codes = code(1, &graph).expect("code");
+        let codes = code(&crate::scenarios::clicks::SCENARIO, &graph).expect("code");
         let text = |tool: &str| {
             codes
                 .iter()
@@ -441,15 +453,21 @@ mod tests {
         assert_eq!(text("Spark"), file("spark_jobs/silver_scenario1.py"));
         // A backfill design shows the Spark job check-real runs, and says
         // that its dbt form is not run.
-        let graph = sample(4, WriteChoice::OverwritePartition);
-        let backfill = code(4, &graph).expect("code");
+        let graph = sample(
+            &crate::scenarios::currency::SCENARIO,
+            WriteChoice::OverwritePartition,
+        );
+        let backfill = code(&crate::scenarios::currency::SCENARIO, &graph).expect("code");
         let shown = |tool: &str| {
             backfill
                 .iter()
                 .find(|c| c.tool == tool)
                 .map(|c| c.text.clone())
         };
-        assert_eq!(shown("Spark"), backfill_job(4, &graph).ok());
+        assert_eq!(
+            shown("Spark"),
+            backfill_job(&crate::scenarios::currency::SCENARIO, &graph).ok()
+        );
         assert!(shown("dbt").is_some_and(|t| t.contains("not run by the lab's checks")));
         // What the job cannot express is said, not shown as runnable.
         let mut merged = graph.clone();
@@ -460,7 +478,7 @@ mod tests {
                 };
             }
         }
-        let codes = code(4, &merged).expect("code");
+        let codes = code(&crate::scenarios::currency::SCENARIO, &merged).expect("code");
         assert!(codes
             .iter()
             .filter(|c| c.tool == "dbt" || c.tool == "Spark")

@@ -11,104 +11,16 @@ use crate::engine::simulate::Simulation;
 use crate::engine::{Detail, PipelineConfig};
 
 use super::backfilled::{self, Backfilled, Clocked, Launched, Setting};
-use super::report::{Report, Rule, RuleResult};
-use super::{clicks, currency, history, mobile, orders, outage};
+use super::report::{Report, RuleResult};
 use crate::engine::clock::Timeline;
 
-pub use super::judge::{BackfillRule, Daily, DailyRule, Judge};
+pub use super::judge::{BackfillRule, Daily, DailyRule};
+pub use super::scenario::{Rules, Scenario};
 
-/// Everything the grader knows about one scenario.
-#[derive(Clone, Copy)]
-pub struct Scenario {
-    pub number: u8,
-    pub rules: &'static [Rule],
-    /// Its event script, faults included.
-    pub script: fn() -> Script,
-    pub judge: Judge,
-}
-
-/// The six scenarios, in order: the one place a new one is added.
-pub const SCENARIOS: [Scenario; 6] = [
-    Scenario {
-        number: 1,
-        rules: &clicks::RULES,
-        script: clicks::script,
-        judge: Judge::Daily(&clicks::JUDGES),
-    },
-    Scenario {
-        number: 2,
-        rules: &orders::RULES,
-        script: orders::script,
-        judge: Judge::Daily(&orders::JUDGES),
-    },
-    Scenario {
-        number: 3,
-        rules: &mobile::RULES,
-        script: mobile::script,
-        judge: Judge::Daily(&mobile::JUDGES),
-    },
-    Scenario {
-        number: 4,
-        rules: &currency::RULES,
-        script: currency::script,
-        judge: Judge::Backfill {
-            rules: &currency::JUDGES,
-            setting: currency::setting,
-        },
-    },
-    Scenario {
-        number: 5,
-        rules: &history::RULES,
-        script: history::script,
-        judge: Judge::Backfill {
-            rules: &history::JUDGES,
-            setting: history::setting,
-        },
-    },
-    Scenario {
-        number: 6,
-        rules: &outage::RULES,
-        script: outage::script,
-        judge: Judge::Daily(&outage::JUDGES),
-    },
-];
-
-pub fn scenario(number: u8) -> Option<&'static Scenario> {
-    SCENARIOS.iter().find(|s| s.number == number)
-}
-
-/// Whether scenario `number` can be checked.
-pub fn gradable(number: u8) -> bool {
-    scenario(number).is_some()
-}
-
-/// The rules of scenario `number`.
-pub fn rules(number: u8) -> &'static [Rule] {
-    scenario(number).map_or(&[], |s| s.rules)
-}
-
-/// The scenario's event script, faults included.
-pub fn script(number: u8) -> Option<Script> {
-    scenario(number).map(|s| (s.script)())
-}
-
-/// The backfill setting of scenario `number`, if it has one.
-pub fn setting(number: u8) -> Option<Setting> {
-    match scenario(number)?.judge {
-        Judge::Backfill { setting, .. } => Some(setting()),
-        Judge::Daily(_) => None,
-    }
-}
-
-/// When scenario `number`'s backfill is launched, if it has one.
-pub fn launch(number: u8) -> Option<Instant> {
-    setting(number).map(|s| s.launch)
-}
-
-/// Grades `graph` for scenario `number` on `script` (the scenario's own,
-/// or a smaller one while shrinking).
-pub fn grade_on(number: u8, graph: &Graph, script: &Script) -> Report {
-    graded(number, graph, script).0
+/// Grades `graph` for `scenario` on `script` (the scenario's own, or a
+/// smaller one while shrinking).
+pub fn grade_on(scenario: &Scenario, graph: &Graph, script: &Script) -> Report {
+    graded(scenario, graph, script).0
 }
 
 /// A backfill scenario's run as the rules judged it: the clock's trace,
@@ -136,8 +48,12 @@ impl BackfillTrace {
 
 /// The report, and for a backfill scenario (4 and 5) the run the rules
 /// judged: what the check panel draws the source pool from.
-pub fn graded(number: u8, graph: &Graph, script: &Script) -> (Report, Option<BackfillTrace>) {
-    let mut grading = Grading::new(number, graph, script);
+pub fn graded(
+    scenario: &Scenario,
+    graph: &Graph,
+    script: &Script,
+) -> (Report, Option<BackfillTrace>) {
+    let mut grading = Grading::new(scenario, graph, script);
     while !grading.step() {}
     grading.finish()
 }
@@ -168,29 +84,32 @@ impl Judged {
 /// whole), every judge on it, and the run: one simulation gives the
 /// smallest case its verdict, its replay and its picture. The check taken
 /// a step at a time reaches the same report (a test holds them equal).
-pub fn at_once(number: u8, graph: &Graph, script: &Script) -> (Report, Option<Judged>) {
-    let Some(s) = scenario(number) else {
-        return (Report::Graded(Vec::new()), None);
-    };
+pub fn at_once(scenario: &Scenario, graph: &Graph, script: &Script) -> (Report, Option<Judged>) {
     let compiled = match compile(graph) {
         Ok(compiled) => compiled,
         Err(problems) => return (Report::Structural(problems), None),
     };
-    match s.judge {
-        Judge::Daily(rules) => {
+    match scenario.rules {
+        Rules::Daily(rules) => {
             let daily = Daily {
                 config: compiled.pipeline,
                 outcome: crate::engine::simulate_with(&compiled.pipeline, script, Detail::Full),
             };
-            let results = rules.iter().map(|r| r(graph, script, &daily)).collect();
+            let results = rules
+                .iter()
+                .map(|r| (r.judge)(graph, script, &daily))
+                .collect();
             (Report::Graded(results), Some(Judged::Daily(daily)))
         }
-        Judge::Backfill { rules, setting } => {
+        Rules::Backfill { rules, setting } => {
             let setting = setting();
             let Some(done) = backfilled::run(&setting, &compiled, script) else {
                 return (Report::Structural(vec![no_backfill()]), None);
             };
-            let results = rules.iter().map(|r| r(graph, script, &done)).collect();
+            let results = rules
+                .iter()
+                .map(|r| (r.judge)(graph, script, &done))
+                .collect();
             (
                 Report::Graded(results),
                 Some(Judged::Backfill(done, setting)),
@@ -199,10 +118,10 @@ pub fn at_once(number: u8, graph: &Graph, script: &Script) -> (Report, Option<Ju
     }
 }
 
-/// Whether rule `id` of scenario `number` fails for `graph` on `script`,
-/// judging that rule alone (false for a design that cannot run).
-pub fn rule_fails(number: u8, graph: &Graph, script: &Script, id: &str) -> bool {
-    let mut grading = Grading::only(number, graph, script, id);
+/// Whether rule `id` of `scenario` fails for `graph` on `script`, judging
+/// that rule alone (false for a design that cannot run).
+pub fn rule_fails(scenario: &Scenario, graph: &Graph, script: &Script, id: &str) -> bool {
+    let mut grading = Grading::only(scenario, graph, script, id);
     while !grading.step() {}
     fails_in(&grading.finish().0, id)
 }
@@ -215,19 +134,16 @@ pub fn fails_in(report: &Report, id: &str) -> bool {
     }
 }
 
-/// Grades `graph` for scenario `number` on the scenario's script.
-pub fn grade(number: u8, graph: &Graph) -> Report {
-    match script(number) {
-        Some(script) => grade_on(number, graph, &script),
-        None => Report::Graded(Vec::new()),
-    }
+/// Grades `graph` for `scenario` on the scenario's script.
+pub fn grade(scenario: &Scenario, graph: &Graph) -> Report {
+    grade_on(scenario, graph, scenario.script())
 }
 
 /// One check, a step at a time. Every step is a bounded piece of work: the
 /// design compiled, one scheduled run of the daily simulation (or the
 /// backfill's history, its clock, its tables), then one rule.
 pub struct Grading<'a> {
-    scenario: Option<&'static Scenario>,
+    scenario: &'a Scenario,
     graph: &'a Graph,
     script: &'a Script,
     stage: Stage<'a>,
@@ -269,9 +185,9 @@ pub enum Doing {
 }
 
 impl<'a> Grading<'a> {
-    pub fn new(number: u8, graph: &'a Graph, script: &'a Script) -> Self {
+    pub fn new(scenario: &'a Scenario, graph: &'a Graph, script: &'a Script) -> Self {
         Grading {
-            scenario: scenario(number),
+            scenario,
             graph,
             script,
             stage: Stage::Compile,
@@ -282,10 +198,11 @@ impl<'a> Grading<'a> {
     }
 
     /// A check of the one rule `id`, on the same run.
-    pub fn only(number: u8, graph: &'a Graph, script: &'a Script, id: &str) -> Self {
-        let mut grading = Grading::new(number, graph, script);
+    pub fn only(scenario: &'a Scenario, graph: &'a Graph, script: &'a Script, id: &str) -> Self {
+        let mut grading = Grading::new(scenario, graph, script);
         grading.only = Some(
-            rules(number)
+            scenario
+                .rules()
                 .iter()
                 .position(|r| r.id == id)
                 .unwrap_or(usize::MAX),
@@ -302,7 +219,7 @@ impl<'a> Grading<'a> {
     fn to_judge(&self) -> usize {
         match self.only {
             Some(_) => 1,
-            None => self.scenario.map_or(0, |s| s.judge.len()),
+            None => self.scenario.rule_count(),
         }
     }
 
@@ -315,24 +232,22 @@ impl<'a> Grading<'a> {
     }
 
     fn next(&mut self, stage: Stage<'a>) -> Stage<'a> {
-        let Some(scenario) = self.scenario else {
-            return Stage::Done(Report::Graded(Vec::new()), None);
-        };
+        let scenario = self.scenario;
         match stage {
             Stage::Compile => {
                 let compiled = match compile(self.graph) {
                     Ok(compiled) => compiled,
                     Err(problems) => return Stage::Done(Report::Structural(problems), None),
                 };
-                match scenario.judge {
-                    Judge::Daily(_) => Stage::Simulate(
+                match scenario.rules {
+                    Rules::Daily(_) => Stage::Simulate(
                         compiled.pipeline,
                         Simulation::new(compiled.pipeline, self.script, Detail::Ids),
                     ),
-                    Judge::Backfill { .. } if compiled.backfill.is_none() => {
+                    Rules::Backfill { .. } if compiled.backfill.is_none() => {
                         Stage::Done(Report::Structural(vec![no_backfill()]), None)
                     }
-                    Judge::Backfill { setting, .. } => Stage::Launch(setting(), compiled),
+                    Rules::Backfill { setting, .. } => Stage::Launch(setting(), compiled),
                 }
             }
             Stage::Simulate(config, mut simulation) => {
@@ -355,13 +270,13 @@ impl<'a> Grading<'a> {
             }
             Stage::Judge(ran) => {
                 let n = self.next_rule();
-                let result = match (&ran, scenario.judge) {
-                    (Judged::Daily(daily), Judge::Daily(rules)) => rules
+                let result = match (&ran, scenario.rules) {
+                    (Judged::Daily(daily), Rules::Daily(rules)) => rules
                         .get(n)
-                        .map(|rule| rule(self.graph, self.script, daily)),
-                    (Judged::Backfill(done, _), Judge::Backfill { rules, .. }) => {
-                        rules.get(n).map(|rule| rule(self.graph, self.script, done))
-                    }
+                        .map(|rule| (rule.judge)(self.graph, self.script, daily)),
+                    (Judged::Backfill(done, _), Rules::Backfill { rules, .. }) => rules
+                        .get(n)
+                        .map(|rule| (rule.judge)(self.graph, self.script, done)),
                     _ => None,
                 };
                 match result {
@@ -397,13 +312,10 @@ impl<'a> Grading<'a> {
     /// Steps a whole check takes when it runs to the end: the progress
     /// bar's length (a structural problem ends it sooner).
     pub fn steps(&self) -> usize {
-        let Some(scenario) = self.scenario else {
-            return 1;
-        };
-        let run = match scenario.judge {
+        let run = match self.scenario.rules {
             // Each attempt, then the outcome read off.
-            Judge::Daily(_) => attempts(self.script, self.graph).saturating_add(1),
-            Judge::Backfill { .. } => 3,
+            Rules::Daily(_) => attempts(self.script, self.graph).saturating_add(1),
+            Rules::Backfill { .. } => 3,
         };
         1 + run + self.to_judge()
     }
@@ -429,7 +341,7 @@ impl<'a> Grading<'a> {
             Stage::Rebuild(..) => Doing::Tables,
             Stage::Judge(_) => self
                 .scenario
-                .and_then(|s| s.rules.get(self.next_rule()))
+                .rule(self.next_rule())
                 .map_or(Doing::Done, |r| Doing::Rule(r.id)),
             Stage::Done(..) => Doing::Done,
         }
@@ -472,18 +384,16 @@ fn attempts(script: &Script, graph: &Graph) -> usize {
 mod tests {
     use super::*;
 
-    /// The registry is consistent with the catalogue the pages list.
+    use crate::scenarios::SCENARIOS;
+
+    /// The backfill scenarios have a launch; the daily ones do not.
     #[test]
-    fn every_listed_scenario_is_registered_once_with_rules() {
-        for (i, s) in SCENARIOS.iter().enumerate() {
-            assert_eq!(usize::from(s.number), i + 1);
-            assert!(!s.rules.is_empty());
-            assert!(super::super::catalog::find(&s.number.to_string()).is_some());
+    fn the_backfill_scenarios_launch_a_backfill() {
+        for s in SCENARIOS {
+            let backfill = matches!(s.rules, Rules::Backfill { .. });
+            assert_eq!(s.launch().is_some(), backfill, "{s:?}");
+            assert_eq!(backfill, [4, 5].contains(&s.number), "{s:?}");
         }
-        assert!(scenario(0).is_none() && scenario(7).is_none());
-        assert!(gradable(6) && !gradable(7));
-        assert!(launch(4).is_some());
-        assert!(launch(3).is_none());
     }
 
     /// Verdicts are the judges' own, and a failure always says why.
@@ -492,21 +402,21 @@ mod tests {
         use crate::design::graph::WriteChoice;
         use crate::engine::MergeKey;
         use crate::scenarios::sample::{failing, sample};
-        for s in &SCENARIOS {
+        for s in SCENARIOS {
             let mut designs = vec![
-                sample(s.number, WriteChoice::Append),
-                sample(s.number, WriteChoice::OverwritePartition),
+                sample(s, WriteChoice::Append),
+                sample(s, WriteChoice::OverwritePartition),
                 sample(
-                    s.number,
+                    s,
                     WriteChoice::Merge {
                         key: Some(MergeKey::Key),
                     },
                 ),
             ];
-            designs.extend(failing(s.number).map(|(g, _, _)| g));
+            designs.extend(failing(s).map(|(g, _, _)| g));
             let mut failures = 0;
             for graph in designs {
-                if let Report::Graded(results) = grade(s.number, &graph) {
+                if let Report::Graded(results) = grade(s, &graph) {
                     for r in results.iter().filter(|r| !r.passed) {
                         failures += 1;
                         assert!(
@@ -526,9 +436,9 @@ mod tests {
         }
     }
 
-    /// Designs of every kind for scenario `number`: the samples with each
-    /// write, and the classic mistakes.
-    fn designs(number: u8) -> Vec<Graph> {
+    /// Designs of every kind for `scenario`: the samples with each write,
+    /// and the classic mistakes.
+    fn designs(scenario: &Scenario) -> Vec<Graph> {
         use crate::design::graph::WriteChoice;
         use crate::engine::MergeKey;
         use crate::scenarios::sample::{failing, sample};
@@ -540,9 +450,9 @@ mod tests {
             },
         ]
         .into_iter()
-        .map(|mode| sample(number, mode))
+        .map(|mode| sample(scenario, mode))
         .collect();
-        designs.extend(failing(number).map(|(g, _, _)| g));
+        designs.extend(failing(scenario).map(|(g, _, _)| g));
         designs
     }
 
@@ -551,10 +461,10 @@ mod tests {
     /// in one go with full detail; and the progress bar ends full.
     #[test]
     fn a_check_step_by_step_is_the_check_made_at_once() {
-        for s in &SCENARIOS {
-            let script = (s.script)();
-            for graph in designs(s.number) {
-                let mut grading = Grading::new(s.number, &graph, &script);
+        for s in SCENARIOS {
+            let script = s.script();
+            for graph in designs(s) {
+                let mut grading = Grading::new(s, &graph, script);
                 let steps = grading.steps();
                 let mut seen = Vec::new();
                 while !grading.step() {
@@ -566,7 +476,7 @@ mod tests {
                     crate::labs::pool::from_timeline(&t.timeline, &t.scheduled, t.pool, t.launch)
                 };
                 let (report, trace) = grading.finish();
-                let (whole, judged) = at_once(s.number, &graph, &script);
+                let (whole, judged) = at_once(s, &graph, script);
                 assert_eq!(
                     (report, trace.map(picture)),
                     (whole, judged.and_then(|j| j.trace()).map(picture)),
@@ -581,25 +491,22 @@ mod tests {
     /// report gives, in fewer steps.
     #[test]
     fn judging_one_rule_agrees_with_the_whole_report() {
-        for s in &SCENARIOS {
-            let script = (s.script)();
-            for graph in designs(s.number) {
-                let Report::Graded(all) = grade_on(s.number, &graph, &script) else {
+        for s in SCENARIOS {
+            let script = s.script();
+            for graph in designs(s) {
+                let Report::Graded(all) = grade_on(s, &graph, script) else {
                     continue;
                 };
                 for want in &all {
-                    let mut one = Grading::only(s.number, &graph, &script, want.rule.id);
+                    let mut one = Grading::only(s, &graph, script, want.rule.id);
                     while !one.step() {}
                     assert_eq!(one.taken(), one.steps());
                     assert_eq!(
-                        one.taken() + s.rules.len(),
-                        Grading::new(s.number, &graph, &script).steps() + 1
+                        one.taken() + s.rule_count(),
+                        Grading::new(s, &graph, script).steps() + 1
                     );
                     assert_eq!(one.finish().0, Report::Graded(vec![want.clone()]));
-                    assert_eq!(
-                        rule_fails(s.number, &graph, &script, want.rule.id),
-                        !want.passed
-                    );
+                    assert_eq!(rule_fails(s, &graph, script, want.rule.id), !want.passed);
                 }
             }
         }
@@ -612,58 +519,60 @@ mod tests {
     fn a_check_says_what_it_does_in_order() {
         use crate::design::graph::WriteChoice;
         use crate::scenarios::sample::sample;
-        for s in &SCENARIOS {
-            let script = (s.script)();
-            let graph = sample(s.number, WriteChoice::OverwritePartition);
-            let mut grading = Grading::new(s.number, &graph, &script);
+        for s in SCENARIOS {
+            let script = s.script();
+            let graph = sample(s, WriteChoice::OverwritePartition);
+            let mut grading = Grading::new(s, &graph, script);
             let mut seen = vec![grading.doing()];
             while !grading.step() {
                 seen.push(grading.doing());
             }
             let mut want = vec![Doing::Compiling];
-            match s.judge {
-                Judge::Daily(_) => {
-                    let of = attempts(&script, &graph);
+            match s.rules {
+                Rules::Daily(_) => {
+                    let of = attempts(script, &graph);
                     want.extend((1..=of).map(|run| Doing::Simulating { run, of }));
                     want.push(Doing::Simulating { run: of, of });
                 }
-                Judge::Backfill { .. } => {
+                Rules::Backfill { .. } => {
                     want.extend([Doing::History, Doing::Clock, Doing::Tables])
                 }
             }
-            want.extend(s.rules.iter().map(|r| Doing::Rule(r.id)));
+            want.extend(s.rules().iter().map(|r| Doing::Rule(r.id)));
             assert_eq!(seen, want, "scenario {}", s.number);
         }
     }
 
     /// A design that cannot run stops after reading it, with its problems:
     /// one that does not compile, and a backfill scenario's design without
-    /// a backfill. An unknown scenario or rule has nothing to judge.
+    /// a backfill. An unknown rule has nothing to judge.
     #[test]
     fn a_structural_problem_ends_the_check_at_the_first_step() {
         use crate::design::graph::WriteChoice;
         use crate::scenarios::sample::sample;
-        let script = (SCENARIOS[3].script)();
-        let daily = sample(1, WriteChoice::Append);
-        let mut unconnected = sample(4, WriteChoice::Append);
+        use crate::scenarios::{clicks, currency};
+        let (clicks, currency) = (&clicks::SCENARIO, &currency::SCENARIO);
+        let script = currency.script();
+        let daily = sample(clicks, WriteChoice::Append);
+        let mut unconnected = sample(currency, WriteChoice::Append);
         unconnected.edges = Default::default();
         assert!(compile(&unconnected).is_err());
-        for (number, graph) in [(4, &daily), (4, &unconnected), (1, &unconnected)] {
-            let mut grading = Grading::new(number, graph, &script);
+        for (scenario, graph) in [
+            (currency, &daily),
+            (currency, &unconnected),
+            (clicks, &unconnected),
+        ] {
+            let mut grading = Grading::new(scenario, graph, script);
             assert!(grading.step(), "one step");
             assert_eq!(grading.doing(), Doing::Done);
             assert!(matches!(grading.finish().0, Report::Structural(p) if !p.is_empty()));
         }
-        let mut unknown = Grading::new(9, &daily, &script);
-        assert_eq!(unknown.steps(), 1);
-        assert!(unknown.step());
-        assert_eq!(unknown.finish().0, Report::Graded(Vec::new()));
         // No such rule: the run is made, nothing is judged, nothing fails.
-        let graph = sample(4, WriteChoice::OverwritePartition);
-        let mut no_rule = Grading::only(4, &graph, &script, "R9");
+        let graph = sample(currency, WriteChoice::OverwritePartition);
+        let mut no_rule = Grading::only(currency, &graph, script, "R9");
         while !no_rule.step() {}
         assert_eq!(no_rule.taken(), no_rule.steps());
         assert_eq!(no_rule.finish().0, Report::Graded(Vec::new()));
-        assert!(!rule_fails(4, &graph, &script, "R9"));
+        assert!(!rule_fails(currency, &graph, script, "R9"));
     }
 }

@@ -22,6 +22,42 @@ use crate::engine::table::DailyTotal;
 use super::backfilled::{Backfilled, Setting};
 use super::judge::BackfillRule;
 use super::report::{capped, lines, nodes_of, result, some_ids, Evidence, Rule, RuleResult, SHOWN};
+use super::scenario::{Ruled, Rules, Scenario};
+use crate::design::choose::Palette;
+use std::sync::OnceLock;
+
+/// The scenario as one value: story, palette, script and rules.
+pub static SCENARIO: Scenario = Scenario {
+    number: 5,
+    title: "Two years of history, interrupted",
+    brief: "Populate 730 daily partitions for a new pipeline over a weekend while the source fails over once: resume rather than restart, and never delay a nightly run.",
+    idea: "completion marker",
+    source: "bronze.events",
+    story: &[
+        "A new pipeline needs two years of history: 730 daily partitions. The backfill starts on Friday evening and must be done before Monday morning.",
+        "In the small hours of Saturday the source database fails over, killing the backfill; it is started again half an hour later. Nightly runs must not wait for it.",
+    ],
+    facts: &[
+        "Partitions 1 June 2024 to 31 May 2026, 12 events a day; launched Friday 5 June 2026 at 18:00.",
+        "Per partition silver takes 9 min and gold 3 min, holding one slot; the pool has 4 slots; nightly 02:00 runs need one for 20 minutes.",
+        "The source fails over on Saturday 6 June at 00:10; the backfill is re-run 30 minutes later. Budget: done by Monday 8 June 06:00.",
+        "On the canvas a backfill job drives the transform it connects to: each date runs that transform's logic, reads the layer it reads and writes with its write target's mode.",
+    ],
+    history: true,
+    palette: Palette {
+        table: "silver.events",
+        first: first(),
+        last: last(),
+        logic_matters: false,
+        outage: false,
+    },
+    rules: Rules::Backfill {
+        rules: &RULES,
+        setting,
+    },
+    make: script,
+    made: OnceLock::new(),
+};
 
 pub const SEED: u64 = 5;
 pub const EVENTS_PER_DAY: u32 = 12;
@@ -30,34 +66,47 @@ pub const SILVER_MINUTES: i64 = 9;
 pub const GOLD_MINUTES: i64 = 3;
 pub const NIGHTLY_MINUTES: i64 = 20;
 
-pub const RULES: [Rule; 4] = [
-    Rule {
-        id: "R1",
-        text: "Afterwards every partition matches bronze: the same events, none twice, and gold that adds up to them.",
-        concept: "idempotent write",
+/// The rules, each with its judge; a judge reads the one run of the design's backfill (the check panel draws the same run).
+pub const RULES: [Ruled<BackfillRule>; 4] = [
+    Ruled {
+        rule: Rule {
+            id: "R1",
+            text: "Afterwards every partition matches bronze: the same events, none twice, and gold that adds up to them.",
+            concept: "idempotent write",
+        },
+        judge: every_partition_matches_bronze,
     },
-    Rule {
-        id: "R2",
-        text: "Work completed before the interruption is not redone (what was in flight may be); in two phases a date's finished silver counts as completed work.",
-        concept: "completion marker",
+    Ruled {
+        rule: Rule {
+            id: "R2",
+            text: "Work completed before the interruption is not redone (what was in flight may be); in two phases a date's finished silver counts as completed work.",
+            concept: "completion marker",
+        },
+        judge: |graph, _, done| finished_work_not_redone(graph, done),
     },
-    Rule {
-        id: "R3",
-        text: "No nightly run during the backfill waits for a slot.",
-        concept: "source pool",
+    Ruled {
+        rule: Rule {
+            id: "R3",
+            text: "No nightly run during the backfill waits for a slot.",
+            concept: "source pool",
+        },
+        judge: |graph, _, done| nightly_runs_never_wait(graph, done),
     },
-    Rule {
-        id: "R4",
-        text: "Everything finishes by Monday 8 June 06:00.",
-        concept: "concurrency",
+    Ruled {
+        rule: Rule {
+            id: "R4",
+            text: "Everything finishes by Monday 8 June 06:00.",
+            concept: "concurrency",
+        },
+        judge: |graph, _, done| finished_by_monday_six(graph, done),
     },
 ];
 
-pub fn first() -> Day {
+pub const fn first() -> Day {
     const { crate::engine::calendar::date(2024, 6, 1) }
 }
 
-pub fn last() -> Day {
+pub const fn last() -> Day {
     const { crate::engine::calendar::date(2026, 5, 31) }
 }
 
@@ -113,15 +162,6 @@ pub fn script() -> Script {
     }];
     script
 }
-
-/// The rules' judges, in `RULES`' order, each reading the one run of the
-/// design's backfill.
-pub const JUDGES: [BackfillRule; 4] = [
-    every_partition_matches_bronze,
-    |graph, _, done| finished_work_not_redone(graph, done),
-    |graph, _, done| nightly_runs_never_wait(graph, done),
-    |graph, _, done| finished_by_monday_six(graph, done),
-];
 
 fn every_partition_matches_bronze(graph: &Graph, script: &Script, done: &Backfilled) -> RuleResult {
     let mut bronze: SortedMap<Day, Vec<&str>> = SortedMap::new();
@@ -193,7 +233,7 @@ fn every_partition_matches_bronze(graph: &Graph, script: &Script, done: &Backfil
         "partition(s) do not match bronze either",
     );
     result(
-        RULES[0],
+        RULES[0].rule,
         problems.is_empty(),
         evidence,
         nodes_of(graph, &[NodeKind::Backfill, NodeKind::Write]),
@@ -260,7 +300,7 @@ fn finished_work_not_redone(graph: &Graph, done: &Backfilled) -> RuleResult {
         }
     }
     result(
-        RULES[1],
+        RULES[1].rule,
         evidence.is_empty(),
         lines(evidence),
         nodes_of(graph, &[NodeKind::Backfill]),
@@ -281,7 +321,7 @@ fn nightly_runs_never_wait(graph: &Graph, done: &Backfilled) -> RuleResult {
         })
         .collect::<Vec<_>>();
     result(
-        RULES[2],
+        RULES[2].rule,
         evidence.is_empty(),
         evidence,
         nodes_of(graph, &[NodeKind::Backfill]),
@@ -305,7 +345,7 @@ fn finished_by_monday_six(graph: &Graph, done: &Backfilled) -> RuleResult {
         None => vec!["The backfill finished nothing.".to_string()],
     };
     result(
-        RULES[3],
+        RULES[3].rule,
         on_time,
         lines(evidence),
         nodes_of(graph, &[NodeKind::Backfill]),

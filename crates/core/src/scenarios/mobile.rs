@@ -11,6 +11,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::judge::DailyRule;
+use super::scenario::{Ruled, Rules, Scenario};
+use crate::design::choose::Palette;
 use crate::design::{Graph, NodeKind};
 use crate::engine::calendar::{at, days, mm_dd, weekday_day_month_time, Day, Instant};
 use crate::engine::event::Event;
@@ -18,9 +20,40 @@ use crate::engine::generate::{daily_runs, DelayProfile};
 use crate::engine::money::Money;
 use crate::engine::script::Script;
 use crate::engine::trace::Outcome;
+use std::sync::OnceLock;
 
 use super::replay::Silver;
 use super::report::{lines, nodes_of, result, run_name, some_ids, Rule, RuleResult};
+
+/// The scenario as one value: story, palette, script and rules.
+pub static SCENARIO: Scenario = Scenario {
+    number: 3,
+    title: "Late mobile events and month close",
+    brief: "In-app purchases trickle in from phones that were offline for days, and finance closes August on Thursday 3 September: choose how long to wait and what to do with what comes later.",
+    idea: "allowed lateness",
+    source: "bronze.purchases",
+    story: &[
+        "The mobile app records in-app purchases on the phone and uploads them when it can. Most arrive within minutes; phones that were offline upload days later.",
+        "Finance closes August on Thursday 3 September at 09:00 and wants every August partition final by then, holding nearly all of August's value. Whatever arrives afterwards must still be counted, once, somewhere.",
+    ],
+    facts: &[
+        "Purchases 1 to 31 August, 400 a day, £0.99 to £49.99.",
+        "Delay: 88 % within 5 minutes, 6 % 5 minutes to 8 hours, 6 % offline (median 24 hours, up to 20 days).",
+        "Runs daily at 02:00 through 24 September; the run for 18 August crashes and is retried.",
+        "Close: Thursday 3 September 2026, 09:00.",
+    ],
+    history: false,
+    palette: Palette {
+        table: "silver.purchases",
+        first: first(),
+        last: last(),
+        logic_matters: false,
+        outage: false,
+    },
+    rules: Rules::Daily(&RULES),
+    make: script,
+    made: OnceLock::new(),
+};
 
 pub const SEED: u64 = 3;
 pub const PURCHASES_PER_DAY: u32 = 400;
@@ -28,34 +61,52 @@ pub const PURCHASES_PER_DAY: u32 = 400;
 /// basis points (99 %).
 pub const SHARE_BP: i64 = 9_900;
 
-pub const RULES: [Rule; 4] = [
-    Rule {
-        id: "R1",
-        text: "At least 99 % of August's value is in its partition when the partition is finalised, none of it counted twice.",
-        concept: "allowed lateness",
+/// The rules, each with its judge; a judge reads the one simulation.
+pub const RULES: [Ruled<DailyRule>; 4] = [
+    Ruled {
+        rule: Rule {
+            id: "R1",
+            text: "At least 99 % of August's value is in its partition when the partition is finalised, none of it counted twice.",
+            concept: "allowed lateness",
+        },
+        judge: |graph, script, ran| value_in_place_when_final(graph, script, &ran.outcome),
     },
-    Rule {
-        id: "R2",
-        text: "Every August partition is final by the close (Thursday 3 September, 09:00).",
-        concept: "finalisation",
+    Ruled {
+        rule: Rule {
+            id: "R2",
+            text: "Every August partition is final by the close (Thursday 3 September, 09:00).",
+            concept: "finalisation",
+        },
+        judge: |graph, _, ran| final_by_the_close(graph, &ran.outcome),
     },
-    Rule {
-        id: "R3",
-        text: "Purchases arriving after their partition is final are in the adjustments table exactly once, none dropped, and no final partition is ever written again.",
-        concept: "adjustments table",
+    Ruled {
+        rule: Rule {
+            id: "R3",
+            text: "Purchases arriving after their partition is final are in the adjustments table exactly once, none dropped, and no final partition is ever written again.",
+            concept: "adjustments table",
+        },
+        judge: |graph, script, ran| late_purchases_adjusted_once(graph, script, &ran.outcome),
     },
-    Rule {
-        id: "R4",
-        text: "Each run writes at most L + 1 of the partitions dated up to its own day (L: the allowed lateness).",
-        concept: "bounded rewrite",
+    Ruled {
+        rule: Rule {
+            id: "R4",
+            text: "Each run writes at most L + 1 of the partitions dated up to its own day (L: the allowed lateness).",
+            concept: "bounded rewrite",
+        },
+        // From the compiled pipeline: a finaliser the write does not pass
+        // through finalises nothing, so it sets no bound either.
+        judge: |graph, _, ran| {
+            let lateness = ran.config.finaliser.map(|f| f.allowed_lateness_days);
+            runs_write_at_most_lateness_plus_one(graph, &ran.outcome, lateness)
+        },
     },
 ];
 
-pub fn first() -> Day {
+pub const fn first() -> Day {
     const { crate::engine::calendar::date(2026, 8, 1) }
 }
 
-pub fn last() -> Day {
+pub const fn last() -> Day {
     const { crate::engine::calendar::date(2026, 8, 31) }
 }
 
@@ -89,19 +140,6 @@ pub fn script() -> Script {
 fn percent(bp: i64) -> String {
     format!("{}.{:02} %", bp / 100, bp % 100)
 }
-
-/// The rules' judges, in `RULES`' order, each reading the one simulation.
-pub const JUDGES: [DailyRule; 4] = [
-    |graph, script, ran| value_in_place_when_final(graph, script, &ran.outcome),
-    |graph, _, ran| final_by_the_close(graph, &ran.outcome),
-    |graph, script, ran| late_purchases_adjusted_once(graph, script, &ran.outcome),
-    // From the compiled pipeline: a finaliser the write does not pass
-    // through finalises nothing, so it sets no bound either.
-    |graph, _, ran| {
-        let lateness = ran.config.finaliser.map(|f| f.allowed_lateness_days);
-        runs_write_at_most_lateness_plus_one(graph, &ran.outcome, lateness)
-    },
-];
 
 fn august(day: Day) -> bool {
     (first()..=last()).contains(&day)
@@ -198,7 +236,7 @@ fn value_in_place_when_final(graph: &Graph, script: &Script, outcome: &Outcome) 
         ));
     }
     result(
-        RULES[0],
+        RULES[0].rule,
         share >= SHARE_BP && doubled.is_empty(),
         lines(evidence),
         nodes_of(graph, &[NodeKind::State, NodeKind::Finaliser]),
@@ -242,7 +280,7 @@ fn final_by_the_close(graph: &Graph, outcome: &Outcome) -> RuleResult {
         }
     };
     result(
-        RULES[1],
+        RULES[1].rule,
         late.is_empty(),
         lines(evidence),
         nodes_of(graph, &[NodeKind::Finaliser]),
@@ -320,7 +358,7 @@ fn late_purchases_adjusted_once(graph: &Graph, script: &Script, outcome: &Outcom
         ));
     }
     result(
-        RULES[2],
+        RULES[2].rule,
         evidence.is_empty(),
         lines(evidence),
         nodes_of(graph, &[NodeKind::Finaliser, NodeKind::Write]),
@@ -335,7 +373,7 @@ fn runs_write_at_most_lateness_plus_one(
     let Some(most) = lateness.map(|l| usize::try_from(l).unwrap_or(usize::MAX).saturating_add(1))
     else {
         // Without a finaliser there is no L to hold a run to (R2 says so).
-        return result(RULES[3], true, Vec::new(), Vec::new());
+        return result(RULES[3].rule, true, Vec::new(), Vec::new());
     };
     let upto =
         |r: &&crate::engine::trace::RunTrace| r.writes.iter().filter(|w| w.dt <= r.day).count();
@@ -359,7 +397,7 @@ fn runs_write_at_most_lateness_plus_one(
         }
     };
     result(
-        RULES[3],
+        RULES[3].rule,
         wide.is_empty(),
         lines(evidence),
         nodes_of(graph, &[NodeKind::State, NodeKind::Finaliser]),

@@ -1,9 +1,9 @@
-//! The six design scenarios: their stories and numbers, the scripts the
-//! engine replays, the requirement rules, the grader and the shrinker, and
-//! a student's work across scenarios as one file (`work`).
+//! The six design scenarios, each one value (`scenario::Scenario`): its
+//! story and numbers, the script the engine replays, the rules with their
+//! judges; the grader and the shrinker that take one; and a student's work
+//! across scenarios as one file (`work`).
 
 pub mod backfilled;
-pub mod catalog;
 pub mod clicks;
 pub mod currency;
 pub mod export;
@@ -17,5 +17,58 @@ pub mod progress;
 pub mod replay;
 pub mod report;
 pub mod sample;
+pub mod scenario;
 pub mod shrink;
 pub mod work;
+
+pub use scenario::Scenario;
+
+/// The scenarios in the order the chapter sets them: the one place a new
+/// one is added, beside its own module.
+pub static SCENARIOS: [&Scenario; 6] = [
+    &clicks::SCENARIO,
+    &orders::SCENARIO,
+    &mobile::SCENARIO,
+    &currency::SCENARIO,
+    &history::SCENARIO,
+    &outage::SCENARIO,
+];
+
+/// The scenario with this number.
+pub fn numbered(number: u8) -> Option<&'static Scenario> {
+    SCENARIOS.iter().copied().find(|s| s.number == number)
+}
+
+/// The scenario with this URL number, if there is one.
+pub fn find(number: &str) -> Option<&'static Scenario> {
+    numbered(number.trim().parse().ok()?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scenarios_are_numbered_one_to_six_and_found_by_number() {
+        for (i, s) in SCENARIOS.iter().enumerate() {
+            assert_eq!(usize::from(s.number), i + 1);
+            assert_eq!(find(&s.number.to_string()), Some(*s));
+            assert!(s.rule_count() > 0);
+            assert_eq!(s.rules().len(), s.rule_count());
+        }
+        assert_eq!(find("0"), None);
+        assert_eq!(find("7"), None);
+        assert_eq!(find("x"), None);
+        assert_eq!(find("99999999999"), None);
+    }
+
+    /// The script is made once: every caller reads the same one.
+    #[test]
+    fn a_scenario_makes_its_script_once() {
+        for s in SCENARIOS {
+            let first: *const _ = s.script();
+            assert!(std::ptr::eq(first, s.script()));
+            assert_eq!(*s.script(), (s.make)());
+        }
+    }
+}

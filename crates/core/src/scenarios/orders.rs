@@ -9,6 +9,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::judge::DailyRule;
+use super::scenario::{Ruled, Rules, Scenario};
+use crate::design::choose::Palette;
 use crate::design::{Graph, NodeKind};
 use crate::engine::calendar::{at, days, mm_dd, weekday_day_month_time, Day, Instant};
 use crate::engine::event::{Event, Id, OrderStatus};
@@ -16,43 +18,86 @@ use crate::engine::generate::daily_runs;
 use crate::engine::money::Money;
 use crate::engine::script::{RunKind, Script};
 use crate::engine::trace::Outcome;
+use std::sync::OnceLock;
 
 use super::replay::Silver;
 use super::report::{capital, lines, nodes_of, result, run_name, some_ids, Rule, RuleResult};
+
+/// The scenario as one value: story, palette, script and rules.
+pub static SCENARIO: Scenario = Scenario {
+    number: 2,
+    title: "Orders that change",
+    brief: "Orders are paid, shipped, delivered and sometimes refunded for weeks after they are placed: keep exactly the latest version of each, reading only what changed.",
+    idea: "merge-style incremental",
+    source: "bronze.order_changes",
+    story: &[
+        "Orders are placed, paid, shipped, delivered, and one in eight is returned and refunded weeks later. Every change lands in bronze.order_changes as a new row.",
+        "Silver must hold exactly one row per order, its latest version, filed under the date the order was placed. Reading everything every night is not an option.",
+    ],
+    facts: &[
+        "Orders placed 1 to 21 June, 40 a day; changes for up to about six weeks.",
+        "Change capture lags 30 s to 8 min, 6 % of changes 40 to 180 min.",
+        "Runs daily at 02:00 through 20 July; the run for 10 June crashes after writing and is retried.",
+    ],
+    history: false,
+    palette: Palette {
+        table: "silver.orders",
+        first: first(),
+        last: last(),
+        logic_matters: false,
+        outage: false,
+    },
+    rules: Rules::Daily(&RULES),
+    make: script,
+    made: OnceLock::new(),
+};
 
 pub const SEED: u64 = 2;
 pub const ORDERS_PER_DAY: u32 = 40;
 /// R3: what one run re-reads may span at most this much change time.
 pub const MOST_REREAD_HOURS: i64 = 24;
 
-pub const RULES: [Rule; 4] = [
-    Rule {
-        id: "R1",
-        text: "Silver holds the latest version of every order.",
-        concept: "merge on the business key",
+/// The rules, each with its judge; a judge reads the one simulation.
+pub const RULES: [Ruled<DailyRule>; 4] = [
+    Ruled {
+        rule: Rule {
+            id: "R1",
+            text: "Silver holds the latest version of every order.",
+            concept: "merge on the business key",
+        },
+        judge: |graph, script, ran| silver_holds_the_latest_version(graph, script, &ran.outcome),
     },
-    Rule {
-        id: "R2",
-        text: "No order id appears twice in silver.",
-        concept: "merge key",
+    Ruled {
+        rule: Rule {
+            id: "R2",
+            text: "No order id appears twice in silver.",
+            concept: "merge key",
+        },
+        judge: |graph, _, ran| no_order_id_twice(graph, &ran.outcome),
     },
-    Rule {
-        id: "R3",
-        text: "A run reads only the changes since the last successful run, plus at most one day of overlap (what it re-reads spans 24 hours of changes or less).",
-        concept: "watermark overlap",
+    Ruled {
+        rule: Rule {
+            id: "R3",
+            text: "A run reads only the changes since the last successful run, plus at most one day of overlap (what it re-reads spans 24 hours of changes or less).",
+            concept: "watermark overlap",
+        },
+        judge: |graph, script, ran| reads_only_changes_since_last_success(graph, &ran.outcome, &by_id(script)),
     },
-    Rule {
-        id: "R4",
-        text: "After the retry, every change the crashed run had read is in silver.",
-        concept: "commit order",
+    Ruled {
+        rule: Rule {
+            id: "R4",
+            text: "After the retry, every change the crashed run had read is in silver.",
+            concept: "commit order",
+        },
+        judge: |graph, script, ran| retry_keeps_what_the_crash_read(graph, &ran.outcome, &by_id(script)),
     },
 ];
 
-pub fn first() -> Day {
+pub const fn first() -> Day {
     const { crate::engine::calendar::date(2026, 6, 1) }
 }
 
-pub fn last() -> Day {
+pub const fn last() -> Day {
     const { crate::engine::calendar::date(2026, 6, 21) }
 }
 
@@ -134,14 +179,6 @@ fn status_name(status: Option<OrderStatus>) -> &'static str {
     }
 }
 
-/// The rules' judges, in `RULES`' order, each reading the one simulation.
-pub const JUDGES: [DailyRule; 4] = [
-    |graph, script, ran| silver_holds_the_latest_version(graph, script, &ran.outcome),
-    |graph, _, ran| no_order_id_twice(graph, &ran.outcome),
-    |graph, script, ran| reads_only_changes_since_last_success(graph, &ran.outcome, &by_id(script)),
-    |graph, script, ran| retry_keeps_what_the_crash_read(graph, &ran.outcome, &by_id(script)),
-];
-
 fn by_id(script: &Script) -> HashMap<&str, &Event> {
     script.events.iter().map(|e| (e.id.as_ref(), e)).collect()
 }
@@ -165,7 +202,7 @@ fn silver_holds_the_latest_version(
 ) -> RuleResult {
     let Some(end) = outcome.runs.last().map(|r| r.at) else {
         // No run, nothing to compare: nothing is out of date either.
-        return result(RULES[0], true, Vec::new(), Vec::new());
+        return result(RULES[0].rule, true, Vec::new(), Vec::new());
     };
     let mut in_silver: HashMap<&str, Vec<&crate::engine::table::Row>> = HashMap::default();
     for row in outcome.silver.rows() {
@@ -207,7 +244,7 @@ fn silver_holds_the_latest_version(
         ));
     }
     result(
-        RULES[0],
+        RULES[0].rule,
         missing.is_empty() && stale.is_empty(),
         lines(evidence),
         nodes_of(graph, &[NodeKind::State, NodeKind::Write]),
@@ -233,7 +270,7 @@ fn no_order_id_twice(graph: &Graph, outcome: &Outcome) -> RuleResult {
         }
     };
     result(
-        RULES[1],
+        RULES[1].rule,
         doubled.is_empty(),
         lines(evidence),
         nodes_of(graph, &[NodeKind::Write]),
@@ -288,7 +325,7 @@ fn reads_only_changes_since_last_success(
         ));
     }
     result(
-        RULES[2],
+        RULES[2].rule,
         offenders == 0,
         lines(evidence),
         nodes_of(graph, &[NodeKind::State]),
@@ -345,7 +382,7 @@ fn retry_keeps_what_the_crash_read(
         }
     }
     result(
-        RULES[3],
+        RULES[3].rule,
         evidence.is_empty(),
         lines(evidence),
         nodes_of(graph, &[NodeKind::State]),

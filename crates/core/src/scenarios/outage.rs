@@ -11,6 +11,8 @@ use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::judge::DailyRule;
+use super::scenario::{Ruled, Rules, Scenario};
+use crate::design::choose::Palette;
 use crate::design::{Graph, NodeKind};
 use crate::engine::calendar::{at, days, mm_dd, shift, weekday_day_month_time, Day, Instant};
 use crate::engine::event::Event;
@@ -18,9 +20,40 @@ use crate::engine::generate::daily_runs;
 use crate::engine::money::Money;
 use crate::engine::script::{Outage, Script};
 use crate::engine::trace::{Outcome, RunTrace};
+use std::sync::OnceLock;
 
 use super::report::{
     lines, nodes_of, reads_at_most, result, run_name, some_ids, Evidence, Rule, RuleResult,
+};
+
+/// The scenario as one value: story, palette, script and rules.
+pub static SCENARIO: Scenario = Scenario {
+    number: 6,
+    title: "The scheduler was down",
+    brief: "The scheduler's database failed in the early hours of a Tuesday and nothing ran until Friday morning: design the daily sales load so that every day is whole again once it is back, whatever it missed.",
+    idea: "catch-up after an outage",
+    source: "bronze.sales",
+    story: &[
+        "Marlow's till system writes every sale into bronze.sales; a few reach bronze hours late, never more than a day. A daily job at 02:00 builds the day before into silver.sales, one partition per sale date.",
+        "On Tuesday 9 June at 01:30 the scheduler's metadata database failed. Nothing was scheduled until Friday 12 June at 11:00: four nightly runs never started. Finance reads silver.sales on Monday and expects every day of the fortnight to be whole.",
+    ],
+    facts: &[
+        "Sales 1 to 14 June 2026, 60 a day; a sale never changes once written.",
+        "Arrival: 90 % within 10 minutes, 10 % between 10 minutes and 20 hours after the sale.",
+        "Runs daily at 02:00 for the day before, the last at 02:00 on 16 June (for the 15th, which picks up the 14th's late sales).",
+        "Outage: the scheduler is down from Tuesday 9 June 01:30 to Friday 12 June 11:00, so the runs for 8 to 11 June are missed. The processing state node asks whether the scheduler catches up (Airflow's catchup=True) when it is back.",
+    ],
+    history: false,
+    palette: Palette {
+        table: "silver.sales",
+        first: first(),
+        last: last(),
+        logic_matters: false,
+        outage: true,
+    },
+    rules: Rules::Daily(&RULES),
+    make: script,
+    made: OnceLock::new(),
 };
 
 pub const SEED: u64 = 6;
@@ -30,29 +63,39 @@ pub const SALES_PER_DAY: u32 = 60;
 /// refresh reads the whole fortnight.
 pub const MOST_PARTITIONS_READ: usize = 7;
 
-pub const RULES: [Rule; 3] = [
-    Rule {
-        id: "R1",
-        text: "Once the scheduler is back, every sale that arrived by the last run is in its sale-date partition.",
-        concept: "catch-up",
+/// The rules, each with its judge; a judge reads the one simulation.
+pub const RULES: [Ruled<DailyRule>; 3] = [
+    Ruled {
+        rule: Rule {
+            id: "R1",
+            text: "Once the scheduler is back, every sale that arrived by the last run is in its sale-date partition.",
+            concept: "catch-up",
+        },
+        judge: |graph, script, ran| every_day_whole(graph, script, ran),
     },
-    Rule {
-        id: "R2",
-        text: "No sale is stored twice.",
-        concept: "idempotent write",
+    Ruled {
+        rule: Rule {
+            id: "R2",
+            text: "No sale is stored twice.",
+            concept: "idempotent write",
+        },
+        judge: |graph, _, ran| no_sale_twice(graph, &ran.outcome),
     },
-    Rule {
-        id: "R3",
-        text: "No run reads more than 7 bronze partitions (for a watermark run: the distinct sale dates it read).",
-        concept: "incremental read",
+    Ruled {
+        rule: Rule {
+            id: "R3",
+            text: "No run reads more than 7 bronze partitions (for a watermark run: the distinct sale dates it read).",
+            concept: "incremental read",
+        },
+        judge: |graph, _, ran| reads_at_most(RULES[2].rule, MOST_PARTITIONS_READ, graph, &ran.outcome),
     },
 ];
 
-pub fn first() -> Day {
+pub const fn first() -> Day {
     const { crate::engine::calendar::date(2026, 6, 1) }
 }
 
-pub fn last() -> Day {
+pub const fn last() -> Day {
     const { crate::engine::calendar::date(2026, 6, 14) }
 }
 
@@ -98,13 +141,6 @@ pub fn script() -> Script {
     script.outages.push(outage());
     script
 }
-
-/// The rules' judges, in `RULES`' order, each reading the one simulation.
-pub const JUDGES: [DailyRule; 3] = [
-    |graph, script, ran| every_day_whole(graph, script, ran),
-    |graph, _, ran| no_sale_twice(graph, &ran.outcome),
-    |graph, _, ran| reads_at_most(RULES[2], MOST_PARTITIONS_READ, graph, &ran.outcome),
-];
 
 /// The scheduled run for `dt`, if the script has one.
 fn due(script: &Script, dt: Day) -> Option<Instant> {
@@ -162,7 +198,7 @@ fn every_day_whole(graph: &Graph, script: &Script, ran: &super::judge::Daily) ->
         })
         .collect();
     result(
-        RULES[0],
+        RULES[0].rule,
         missing.is_empty(),
         evidence,
         nodes_of(graph, &[NodeKind::State]),
@@ -217,7 +253,7 @@ fn no_sale_twice(graph: &Graph, outcome: &Outcome) -> RuleResult {
         })
         .unwrap_or_default();
     result(
-        RULES[1],
+        RULES[1].rule,
         twice.is_empty(),
         lines(evidence),
         nodes_of(graph, &[NodeKind::State, NodeKind::Write]),

@@ -9,29 +9,29 @@ use crate::design::graph::{BackfillShape, Layer, Markers, StateChoice, WriteChoi
 use crate::design::{Edit, Graph, History, NodeConfig, NodeId, NodeKind};
 use crate::engine::{AfterFinal, CommitOrder, ListDate, LogicVersion, PartitionKey};
 
-use super::catalog::SCENARIOS;
+use super::Scenario;
 
-/// The range a benchmark backfill covers in scenario `number`.
-fn range(number: u8) -> Option<(NaiveDate, NaiveDate)> {
-    match number {
+/// The range a benchmark backfill covers in `scenario`.
+fn range(scenario: &Scenario) -> Option<(NaiveDate, NaiveDate)> {
+    match scenario.number {
         4 => Some((super::currency::aug(3), super::currency::aug(13))),
         5 => Some((super::history::first(), super::history::last())),
         _ => None,
     }
 }
 
-/// A daily design of scenario `number` as the canvas builds it, edit by
+/// A daily design of `scenario` as the canvas builds it, edit by
 /// edit: source -> state -> transform -> write [-> finaliser], every choice
 /// made here. What the real-tool checks replay goes through `compile` from
 /// one of these, as a student's design does.
 pub fn daily(
-    number: u8,
+    scenario: &Scenario,
     state: StateChoice,
     commit: CommitOrder,
     mode: WriteChoice,
     finaliser: Option<(u32, AfterFinal)>,
 ) -> Graph {
-    let mut h = History::new(Graph::with_source(source(number)));
+    let mut h = History::new(Graph::with_source(scenario.source));
     let (_, w) = add_daily(&mut h, state, commit, mode);
     if let Some((allowed_lateness_days, after_final)) = finaliser {
         let f = add(
@@ -44,13 +44,6 @@ pub fn daily(
         let _ = h.edit(&Edit::Connect { from: w, to: f });
     }
     h.current
-}
-
-fn source(number: u8) -> &'static str {
-    SCENARIOS
-        .iter()
-        .find(|s| s.number == number)
-        .map_or("bronze.events", |s| s.source)
 }
 
 fn add(h: &mut History, config: NodeConfig) -> NodeId {
@@ -110,9 +103,9 @@ pub fn catching_up(mut graph: Graph) -> Graph {
     graph
 }
 
-/// The benchmark design of scenario `number`, writing with `mode`.
-pub fn sample(number: u8, mode: WriteChoice) -> Graph {
-    let mut h = History::new(Graph::with_source(source(number)));
+/// The benchmark design of `scenario`, writing with `mode`.
+pub fn sample(scenario: &Scenario, mode: WriteChoice) -> Graph {
+    let mut h = History::new(Graph::with_source(scenario.source));
     let state = StateChoice::PartitionList {
         lookback: 2,
         over: ListDate::ChangeDate,
@@ -120,7 +113,7 @@ pub fn sample(number: u8, mode: WriteChoice) -> Graph {
     let (t, w) = add_daily(&mut h, state, CommitOrder::StateAfterWrite, mode);
     let f = add(&mut h, NodeConfig::default_for(NodeKind::Finaliser));
     let mut edges = vec![(w, f)];
-    if let Some((first, last)) = range(number) {
+    if let Some((first, last)) = range(scenario) {
         let b = add(
             &mut h,
             NodeConfig::Backfill {
@@ -141,13 +134,13 @@ pub fn sample(number: u8, mode: WriteChoice) -> Graph {
     h.current
 }
 
-/// A benchmark design that fails one rule of scenario `number`, with the
-/// rule and the mistake in words: what the shrinking benchmark shrinks.
-pub fn failing(number: u8) -> Option<(Graph, &'static str, &'static str)> {
-    match number {
-        1 => Some((sample(1, WriteChoice::Append), "R2", "append")),
+/// A benchmark design that fails one rule of `scenario`, with the rule
+/// and the mistake in words: what the shrinking benchmark shrinks.
+pub fn failing(scenario: &Scenario) -> Option<(Graph, &'static str, &'static str)> {
+    match scenario.number {
+        1 => Some((sample(scenario, WriteChoice::Append), "R2", "append")),
         4 => {
-            let mut together = sample(4, WriteChoice::OverwritePartition);
+            let mut together = sample(scenario, WriteChoice::OverwritePartition);
             for node in together.nodes.values_mut() {
                 if let NodeConfig::Backfill { shape, .. } = &mut node.config {
                     *shape = BackfillShape::Together;
@@ -155,7 +148,11 @@ pub fn failing(number: u8) -> Option<(Graph, &'static str, &'static str)> {
             }
             Some((together, "R4", "silver and gold together"))
         }
-        5 => Some((sample(5, WriteChoice::Append), "R1", "append with markers")),
+        5 => Some((
+            sample(scenario, WriteChoice::Append),
+            "R1",
+            "append with markers",
+        )),
         _ => None,
     }
 }
@@ -168,14 +165,14 @@ mod tests {
 
     #[test]
     fn every_sample_is_graded_not_refused() {
-        for number in 1..=5 {
-            let report = grade(number, &sample(number, WriteChoice::OverwritePartition));
+        for s in crate::scenarios::SCENARIOS {
+            let report = grade(s, &sample(s, WriteChoice::OverwritePartition));
             assert!(
                 matches!(&report, Report::Graded(rules) if !rules.is_empty()),
-                "scenario {number}: {report:?}"
+                "{s:?}: {report:?}"
             );
-            if let Some((graph, rule, _)) = failing(number) {
-                assert!(grade(number, &graph).failed().contains(&rule));
+            if let Some((graph, rule, _)) = failing(s) {
+                assert!(grade(s, &graph).failed().contains(&rule));
             }
         }
     }

@@ -7,8 +7,9 @@ use crate::design::Graph;
 use crate::engine::calendar::Instant;
 use crate::engine::script::{RunKind, RunSpec, Script};
 
-use super::grade::{launch, rule_fails, Judged};
+use super::grade::{rule_fails, Judged};
 use super::report::{capital, run_name};
+use super::Scenario;
 
 /// One removable piece of a script.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -146,7 +147,7 @@ enum Question {
 /// A smallest-case search that runs a simulation per `step`.
 #[derive(Clone, Debug)]
 pub struct Search {
-    number: u8,
+    scenario: &'static Scenario,
     graph: Graph,
     script: Script,
     rule: String,
@@ -160,10 +161,16 @@ pub struct Search {
 }
 
 impl Search {
-    pub fn new(number: u8, graph: Graph, script: Script, rule: &str, budget: usize) -> Search {
+    pub fn new(
+        scenario: &'static Scenario,
+        graph: Graph,
+        script: Script,
+        rule: &str,
+        budget: usize,
+    ) -> Search {
         Search {
-            number,
-            launch: launch(number),
+            scenario,
+            launch: scenario.launch(),
             graph,
             script,
             rule: rule.to_string(),
@@ -311,7 +318,7 @@ impl Search {
     /// has finished.
     pub fn step(&mut self) -> bool {
         if let Some(candidate) = self.ask() {
-            let fails = rule_fails(self.number, &self.graph, &candidate, &self.rule);
+            let fails = rule_fails(self.scenario, &self.graph, &candidate, &self.rule);
             self.answer(fails);
         }
         self.finished()
@@ -337,13 +344,13 @@ impl Search {
 /// Shrinks `script` while rule `rule` still fails for `graph`, spending at
 /// most `budget` simulations. `None` if the rule does not fail to begin with.
 pub fn shrink(
-    number: u8,
+    scenario: &'static Scenario,
     graph: &Graph,
     script: &Script,
     rule: &str,
     budget: usize,
 ) -> Option<Shrunk> {
-    let mut search = Search::new(number, graph.clone(), script.clone(), rule, budget);
+    let mut search = Search::new(scenario, graph.clone(), script.clone(), rule, budget);
     while !search.step() {}
     search.result()
 }
@@ -351,8 +358,8 @@ pub fn shrink(
 /// One line per run that read, wrote, crashed or was a fault: what it read
 /// and what silver held afterwards. For a backfill scenario, one line per
 /// moment of the backfill instead.
-pub fn replay(number: u8, graph: &Graph, script: &Script) -> Vec<String> {
-    replay_at(number, graph, script)
+pub fn replay(scenario: &Scenario, graph: &Graph, script: &Script) -> Vec<String> {
+    replay_at(scenario, graph, script)
         .into_iter()
         .map(|(_, line)| line)
         .collect()
@@ -360,8 +367,12 @@ pub fn replay(number: u8, graph: &Graph, script: &Script) -> Vec<String> {
 
 /// `replay`'s lines, each with its moment for a backfill scenario (the
 /// source pool's picture steps with them); `None` for a daily run's line.
-pub fn replay_at(number: u8, graph: &Graph, script: &Script) -> Vec<(Option<Instant>, String)> {
-    super::grade::at_once(number, graph, script)
+pub fn replay_at(
+    scenario: &Scenario,
+    graph: &Graph,
+    script: &Script,
+) -> Vec<(Option<Instant>, String)> {
+    super::grade::at_once(scenario, graph, script)
         .1
         .map(|judged| lines(&judged, script))
         .unwrap_or_default()
@@ -436,17 +447,17 @@ mod tests {
     /// steps), judging every rule of each candidate: the oracle the
     /// step-by-step search, which judges the one rule, must agree with.
     fn looped(
-        number: u8,
+        scenario: &Scenario,
         graph: &Graph,
         script: &Script,
         rule: &str,
         budget: usize,
     ) -> Option<Shrunk> {
-        let launch = launch(number);
+        let launch = scenario.launch();
         let simulations = std::cell::Cell::new(0usize);
         let fails = |candidate: &Script| {
             simulations.set(simulations.get() + 1);
-            match grade_on(number, graph, candidate) {
+            match grade_on(scenario, graph, candidate) {
                 Report::Graded(rules) => rules.iter().any(|r| r.rule.id == rule && !r.passed),
                 Report::Structural(_) => false,
             }
@@ -511,46 +522,47 @@ mod tests {
     /// answer nobody asked for changes nothing.
     #[test]
     fn a_search_asked_and_answered_ends_where_the_loop_does() {
-        use crate::scenarios::grade::{fails_in, script, Grading};
+        use crate::scenarios::grade::{fails_in, Grading};
         use crate::scenarios::sample::failing;
-        for number in [1_u8, 5] {
-            let Some((graph, rule, _)) = failing(number) else {
+        use crate::scenarios::{clicks, history};
+        for scenario in [&clicks::SCENARIO, &history::SCENARIO] {
+            let Some((graph, rule, _)) = failing(scenario) else {
                 continue;
             };
-            let s = script(number).expect("a script");
-            let mut search = Search::new(number, graph.clone(), s.clone(), rule, 400);
+            let s = scenario.script();
+            let mut search = Search::new(scenario, graph.clone(), s.clone(), rule, 400);
             search.answer(true);
             let mut asked = 0;
             while let Some(candidate) = search.ask() {
                 asked += 1;
                 assert_eq!(search.ask().as_ref(), Some(&candidate), "the same question");
                 assert_eq!(search.tried(), asked);
-                let mut grading = Grading::only(number, &graph, &candidate, rule);
+                let mut grading = Grading::only(scenario, &graph, &candidate, rule);
                 while !grading.step() {}
                 search.answer(fails_in(&grading.finish().0, rule));
             }
             assert!(search.finished());
             assert_eq!(
                 search.result(),
-                looped(number, &graph, &s, rule, 400),
-                "scenario {number}"
+                looped(scenario, &graph, s, rule, 400),
+                "{scenario:?}"
             );
         }
     }
 
     #[test]
     fn the_step_by_step_search_ends_where_the_loop_does() {
-        use crate::scenarios::grade::script;
         use crate::scenarios::sample::failing;
-        for number in [1_u8, 4, 5] {
-            let Some((graph, rule, _)) = failing(number) else {
+        use crate::scenarios::{clicks, currency, history};
+        for scenario in [&clicks::SCENARIO, &currency::SCENARIO, &history::SCENARIO] {
+            let Some((graph, rule, _)) = failing(scenario) else {
                 continue;
             };
-            let s = script(number).expect("a script");
+            let s = scenario.script();
             for budget in [7, 60, 400] {
-                let stepped = shrink(number, &graph, &s, rule, budget);
-                let looped = looped(number, &graph, &s, rule, budget);
-                assert_eq!(stepped, looped, "scenario {number}, budget {budget}");
+                let stepped = shrink(scenario, &graph, s, rule, budget);
+                let looped = looped(scenario, &graph, s, rule, budget);
+                assert_eq!(stepped, looped, "{scenario:?}, budget {budget}");
             }
         }
     }
@@ -581,9 +593,10 @@ mod tests {
         for (from, to) in [(NodeId(0), s), (s, t), (t, w)] {
             h.edit(&Edit::Connect { from, to }).expect("connect");
         }
-        let script = super::super::grade::script(1).expect("script");
-        let shrunk = shrink(1, &h.current, &script, "R2", 400).expect("append fails R2");
-        let lines = replay(1, &h.current, &shrunk.script);
+        let clicks = &crate::scenarios::clicks::SCENARIO;
+        let shrunk =
+            shrink(clicks, &h.current, clicks.script(), "R2", 400).expect("append fails R2");
+        let lines = replay(clicks, &h.current, &shrunk.script);
         assert!(!lines.is_empty() && lines.len() <= 4, "{lines:?}");
         let id = shrunk.script.events[0].id.to_string();
         assert!(

@@ -17,8 +17,8 @@
 use chrono::{DateTime, Utc};
 use serde_json::Value;
 
-use super::catalog::SCENARIOS;
 use super::progress::Progress;
+use super::SCENARIOS;
 use crate::design::file::{export, import_value, read_stored, Stored};
 use crate::design::graph::Graph;
 use crate::design::saves::{design_key, keep_backup, progress_key, saved_at_key, Store};
@@ -63,10 +63,7 @@ pub enum Step {
 }
 
 fn source(scenario: u8) -> &'static str {
-    SCENARIOS
-        .iter()
-        .find(|s| s.number == scenario)
-        .map_or("", |s| s.source)
+    super::numbered(scenario).map_or("", |s| s.source)
 }
 
 /// Save times are kept as milliseconds since 1970 (what the browser's clock

@@ -1,0 +1,119 @@
+//! A scenario as one value: its story and numbers as the pages show them,
+//! what a new node on its canvas starts with, its script (made once) and
+//! its rules, each with the judge that decides it. Every scenario module
+//! defines one `SCENARIO`; `scenarios::SCENARIOS` lists them.
+
+use std::sync::OnceLock;
+
+use crate::design::choose::Palette;
+use crate::engine::calendar::Instant;
+use crate::engine::script::Script;
+
+use super::backfilled::Setting;
+use super::judge::{BackfillRule, DailyRule};
+use super::report::Rule;
+
+/// A rule and its judge.
+#[derive(Clone, Copy)]
+pub struct Ruled<J> {
+    pub rule: Rule,
+    pub judge: J,
+}
+
+/// How a scenario's design runs and is judged: the rules, in order.
+#[derive(Clone, Copy)]
+pub enum Rules {
+    /// Daily runs only: each judge reads the one simulation.
+    Daily(&'static [Ruled<DailyRule>]),
+    /// A backfill beside the daily runs, in the scenario's setting
+    /// (launch, pool, durations).
+    Backfill {
+        rules: &'static [Ruled<BackfillRule>],
+        setting: fn() -> Setting,
+    },
+}
+
+pub struct Scenario {
+    /// 1-based, as in the URL `/scenarios/<number>` and the save keys.
+    pub number: u8,
+    pub title: &'static str,
+    pub brief: &'static str,
+    /// The idea it exercises, as named in the glossary.
+    pub idea: &'static str,
+    /// The bronze table the scenario gives as the canvas's first node.
+    pub source: &'static str,
+    /// The situation, in a few paragraphs.
+    pub story: &'static [&'static str],
+    /// The numbers the design must cope with.
+    pub facts: &'static [&'static str],
+    /// Whether its backfill builds history for a new pipeline (no date has
+    /// run yet) rather than correcting dates that ran.
+    pub history: bool,
+    /// What the canvas's palette gives a new node: the scenario's silver
+    /// table and dates. No graded choice is in here.
+    pub palette: Palette,
+    pub rules: Rules,
+    /// Makes the script; `script` keeps what it made.
+    pub make: fn() -> Script,
+    pub made: OnceLock<Script>,
+}
+
+impl Scenario {
+    /// Its event script, faults included: made on first use, then kept
+    /// (a check, a link's replay and an export all read the same one).
+    pub fn script(&self) -> &Script {
+        self.made.get_or_init(self.make)
+    }
+
+    /// The rules' texts, in order.
+    pub fn rules(&self) -> Vec<Rule> {
+        match self.rules {
+            Rules::Daily(rules) => rules.iter().map(|r| r.rule).collect(),
+            Rules::Backfill { rules, .. } => rules.iter().map(|r| r.rule).collect(),
+        }
+    }
+
+    /// How many rules it has.
+    pub fn rule_count(&self) -> usize {
+        match self.rules {
+            Rules::Daily(rules) => rules.len(),
+            Rules::Backfill { rules, .. } => rules.len(),
+        }
+    }
+
+    /// The rule at `index`, if there is one.
+    pub fn rule(&self, index: usize) -> Option<Rule> {
+        match self.rules {
+            Rules::Daily(rules) => rules.get(index).map(|r| r.rule),
+            Rules::Backfill { rules, .. } => rules.get(index).map(|r| r.rule),
+        }
+    }
+
+    /// The backfill setting, for a backfill scenario.
+    pub fn setting(&self) -> Option<Setting> {
+        match self.rules {
+            Rules::Backfill { setting, .. } => Some(setting()),
+            Rules::Daily(_) => None,
+        }
+    }
+
+    /// When its backfill is launched, for a backfill scenario.
+    pub fn launch(&self) -> Option<Instant> {
+        self.setting().map(|s| s.launch)
+    }
+}
+
+impl std::fmt::Debug for Scenario {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Scenario {}", self.number)
+    }
+}
+
+/// The same scenario: there is one value for each.
+impl PartialEq for Scenario {
+    fn eq(&self, other: &Self) -> bool {
+        self.number == other.number
+    }
+}
+
+impl Eq for Scenario {}
