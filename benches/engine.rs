@@ -65,7 +65,7 @@ fn main() {
         let mut rows_read = 0;
         for _ in 0..REPEATS {
             let started = Instant::now();
-            let outcome = black_box(simulate_with(&config, &script, Detail::Summary));
+            let outcome = black_box(simulate_with(&config, &script, Detail::TABLES));
             best = best.min(started.elapsed());
             rows_read = outcome.rows_read_total();
         }

@@ -58,7 +58,7 @@ mod bench_hooks {
         };
         SCRIPT.with(|s| {
             s.borrow().as_ref().map_or(0, |script| {
-                simulate_with(&config, script, Detail::Summary).rows_read_total() as u32
+                simulate_with(&config, script, Detail::TABLES).rows_read_total() as u32
             })
         })
     }

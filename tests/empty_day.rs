@@ -69,7 +69,7 @@ fn the_overwrites_part_only_on_the_withdrawn_day() {
             simulate_with(
                 &PipelineConfig::new(ProcessingState::partition_list(lookback), write),
                 &script,
-                Detail::Summary,
+                Detail::TABLES,
             )
         };
         let (targeted, present) = (

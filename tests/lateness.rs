@@ -54,7 +54,7 @@ fn the_sweep_agrees_with_simulating_each_lateness() {
             let outcome = simulate_with(
                 &pipeline(l, AfterFinal::Adjustments),
                 &script,
-                Detail::Summary,
+                Detail::TABLES,
             );
             let in_partitions: Vec<_> = outcome
                 .silver
@@ -97,7 +97,7 @@ fn dropping_or_booking_late_rows_conserves_value() {
     let script = month(4, DelayProfile::MobileOffline, 60);
     let all: i64 = script.events.iter().map(|e| e.amount.minor).sum();
     for policy in [AfterFinal::Drop, AfterFinal::Adjustments] {
-        let outcome = simulate_with(&pipeline(1, policy), &script, Detail::Summary);
+        let outcome = simulate_with(&pipeline(1, policy), &script, Detail::TABLES);
         let finals: i64 = outcome.silver.rows().map(|r| r.raw.minor).sum();
         let adjusted: i64 = outcome
             .adjustments

@@ -1,5 +1,65 @@
 //! Long work a slice at a time: between two slices the page gives the
-//! browser its turn (a paint, a click on Stop), then carries on.
+//! browser its turn (a paint, a click on Stop), then carries on. `Slices`
+//! drives any `Stepwise` work (a check, each candidate of the smallest-case
+//! search); `yield_to_browser` is the turn itself.
+
+use crate::engine::Stepwise;
+
+/// How long a slice runs before the browser gets its turn: under a frame
+/// at 60 Hz, with room left for the paint.
+const SLICE_MS: f64 = 12.0;
+
+/// Why work ended before it finished.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Halt {
+    /// The view that showed its progress is gone (the student left the
+    /// page, or a new check replaced it): nothing is left to tell.
+    Gone,
+    /// The student pressed Stop.
+    Stopped,
+}
+
+/// The one driver of long work on the page. Its slice carries across
+/// `run` calls, so many small pieces of work (the search's candidates)
+/// share a slice instead of each yielding.
+pub struct Slices {
+    started: f64,
+}
+
+impl Slices {
+    /// A driver whose first slice starts now.
+    pub fn from_now() -> Self {
+        Slices {
+            started: js_sys::Date::now(),
+        }
+    }
+
+    /// Steps `work` to its end. Whenever a slice is spent, `progress` sees
+    /// the work (false when the view that shows it is gone), the browser
+    /// takes its turn, then `stopped` is asked.
+    pub async fn run<W: Stepwise>(
+        &mut self,
+        work: &mut W,
+        mut progress: impl FnMut(&W) -> bool,
+        stopped: impl Fn() -> bool,
+    ) -> Result<(), Halt> {
+        loop {
+            if work.step() {
+                return Ok(());
+            }
+            if js_sys::Date::now() - self.started >= SLICE_MS {
+                if !progress(work) {
+                    return Err(Halt::Gone);
+                }
+                yield_to_browser().await;
+                if stopped() {
+                    return Err(Halt::Stopped);
+                }
+                self.started = js_sys::Date::now();
+            }
+        }
+    }
+}
 
 /// Lets the browser paint and handle input, then resumes. The turn comes
 /// back through a `MessageChannel`, whose message the browser delivers as

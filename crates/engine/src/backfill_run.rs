@@ -67,7 +67,7 @@ pub fn history(script: &Script, launch: Instant) -> (Table, Gold) {
         ProcessingState::partition_list(0),
         WriteMode::OverwritePartition,
     );
-    let built = simulate_with(&config, &before, Detail::Summary);
+    let built = simulate_with(&config, &before, Detail::TABLES);
     (built.silver, built.gold)
 }
 

@@ -15,28 +15,45 @@ use super::event::{Event, Id};
 use super::money::{to_gbp, LogicVersion, Money};
 use super::script::{RunKind, Script};
 use super::state::StateValue;
+use super::stepwise::Stepwise;
 use super::table::{write, Batch, DailyTotal, Gold, Row, Table};
 use super::trace::{Adjustment, Outcome, RunTrace, Snapshot};
 use super::truth::{diff, truth_at};
 
-/// How much a simulation records per attempt.
+/// What a simulation records beyond the tables it builds: three
+/// independent options, so a caller pays only for what it reads.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Detail {
-    /// Row ids read, added and removed, and a snapshot of silver and checks
-    /// after every attempt: what the labs replay.
-    Full,
-    /// Row ids read, added and removed, without snapshots and without the
-    /// final checks and diffs: what the scenario grader needs (it replays
-    /// silver from the writes and judges the truth itself), at a fraction
-    /// of the cost.
-    Ids,
-    /// Counts only: for large workloads and benchmarks.
-    Summary,
+pub struct Detail {
+    /// Each attempt's row ids read, added and removed (the scenario
+    /// grader's judges and the labs' traces read them).
+    pub ids: bool,
+    /// Silver, its checks and its diffs against the truth after every
+    /// attempt: what the labs scrub through and the smallest case replays.
+    pub snapshots: bool,
+    /// The checks and diffs of the final tables against the truth
+    /// (`Outcome::verdict`, `lost`, `duplicates`).
+    pub compared: bool,
+}
+
+impl Detail {
+    /// Everything: what the labs replay.
+    pub const ALL: Detail = Detail {
+        ids: true,
+        snapshots: true,
+        compared: true,
+    };
+    /// The tables and counts alone: for large workloads, histories built
+    /// before a backfill, and benchmarks.
+    pub const TABLES: Detail = Detail {
+        ids: false,
+        snapshots: false,
+        compared: false,
+    };
 }
 
 /// Runs `script` through the pipeline `config`, keeping full detail.
 pub fn simulate(config: &PipelineConfig, script: &Script) -> Outcome {
-    simulate_with(config, script, Detail::Full)
+    simulate_with(config, script, Detail::ALL)
 }
 
 /// One attempt waiting in the scheduler's queue.
@@ -58,7 +75,7 @@ struct Read {
 
 pub fn simulate_with(config: &PipelineConfig, script: &Script, detail: Detail) -> Outcome {
     let mut simulation = Simulation::new(*config, script, detail);
-    while simulation.step() {}
+    simulation.run_to_end();
     simulation.finish()
 }
 
@@ -94,8 +111,8 @@ impl<'a> Simulation<'a> {
             bronze: Bronze::index(&script.events),
             converted: convert_all(script),
             detail,
-            track: detail != Detail::Summary,
-            snapshots: detail == Detail::Full,
+            track: detail.ids,
+            snapshots: detail.snapshots,
             queue: schedule(script, config.catch_up),
             state: StateValue::initial(config.state),
             silver: Table::default(),
@@ -120,11 +137,10 @@ impl<'a> Simulation<'a> {
         self.queue.0.len()
     }
 
-    /// Runs the next attempt in the scheduler's queue; false once none is
-    /// left.
-    pub fn step(&mut self) -> bool {
+    /// Runs the next attempt in the scheduler's queue, if one is left.
+    fn run_next(&mut self) {
         let Some(attempt) = self.queue.pop() else {
-            return false;
+            return;
         };
         let index = self.runs.len();
         let logic = self.script.logic_at(attempt.at, self.config.logic);
@@ -288,12 +304,11 @@ impl<'a> Simulation<'a> {
             dropped,
             snapshot,
         });
-        true
     }
 
     /// The outcome, once `step` has run every attempt.
     pub fn finish(self) -> Outcome {
-        let compared = self.detail != Detail::Ids;
+        let compared = self.detail.compared;
         let (checks, diffs) = if !compared {
             (Checks::default(), Vec::new())
         } else {
@@ -318,6 +333,14 @@ impl<'a> Simulation<'a> {
             diffs,
             compared,
         }
+    }
+}
+
+/// One step is one attempt: the page paints between two runs.
+impl Stepwise for Simulation<'_> {
+    fn step(&mut self) -> bool {
+        self.run_next();
+        self.queue.0.is_empty()
     }
 }
 

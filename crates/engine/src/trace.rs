@@ -100,18 +100,18 @@ pub struct Outcome {
     pub dropped: Vec<Id>,
     /// When each final partition became final.
     pub finalised: SortedMap<Day, Instant>,
-    /// Checks after the last attempt (none with `Detail::Ids`).
+    /// Checks after the last attempt (none unless `Detail::compared`).
     pub checks: Checks,
-    /// Every partition against the truth as of the last attempt (none with
-    /// `Detail::Ids`).
+    /// Every partition against the truth as of the last attempt (none
+    /// unless `Detail::compared`).
     pub diffs: Vec<PartitionDiff>,
-    /// Whether `checks` and `diffs` were computed: false for `Detail::Ids`,
-    /// whose empty lists would read as a clean table.
+    /// Whether `checks` and `diffs` were computed (`Detail::compared`):
+    /// without them, their empty lists would read as a clean table.
     pub compared: bool,
 }
 
 impl Outcome {
-    /// Read off the checks and diffs: not for a `Detail::Ids` outcome.
+    /// Read off the checks and diffs: only for an outcome that compared.
     pub fn verdict(&self) -> Verdict {
         debug_assert!(
             self.compared,
@@ -133,7 +133,7 @@ impl Outcome {
     }
 
     /// Keys that belong in the table and are nowhere in it (from the
-    /// diffs: not for a `Detail::Ids` outcome).
+    /// diffs: only for an outcome that compared).
     pub fn lost(&self) -> Vec<Id> {
         debug_assert!(
             self.compared,
@@ -145,8 +145,8 @@ impl Outcome {
             .collect()
     }
 
-    /// One entry per extra copy of a key (from the diffs: not for a
-    /// `Detail::Ids` outcome).
+    /// One entry per extra copy of a key (from the diffs: only for an
+    /// outcome that compared).
     pub fn duplicates(&self) -> Vec<Id> {
         debug_assert!(
             self.compared,

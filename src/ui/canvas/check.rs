@@ -10,15 +10,13 @@ use crate::scenarios::grade::{at_once, fails_in, Doing, Grading};
 use crate::scenarios::progress::Progress;
 use crate::scenarios::report::{Evidence, Report, RuleResult};
 use crate::scenarios::shrink::{lines, Search, Shrunk};
+use crate::ui::slices::{self, Halt, Slices};
 use crate::ui::storage;
 
 use super::Designer;
 
 /// Simulations one "smallest case" may spend.
 const SHRINK_BUDGET: usize = 400;
-/// How long a check or the search runs before letting the browser paint:
-/// well inside a frame, so typing and the Stop buttons stay responsive.
-const SLICE_MS: f64 = 12.0;
 
 pub use crate::design::saves::progress_key;
 
@@ -134,28 +132,27 @@ pub fn CheckPanel() -> impl IntoView {
             doing: Doing::Compiling,
         }));
         leptos::task::spawn_local(async move {
-            crate::ui::slices::yield_to_browser().await;
+            slices::yield_to_browser().await;
             let mut grading = Grading::new(scenario, &graph, scenario.script());
-            loop {
-                let slice = js_sys::Date::now();
-                let mut done = false;
-                while !done && js_sys::Date::now() - slice < SLICE_MS {
-                    done = grading.step();
-                }
-                if done {
-                    break;
-                }
-                let now = Checking {
-                    taken: grading.taken(),
-                    steps: grading.steps(),
-                    doing: grading.doing(),
-                };
-                // The panel may be gone (the student left the page).
-                if checking.try_set(Some(now)).is_some() {
-                    return;
-                }
-                crate::ui::slices::yield_to_browser().await;
-                if stop.try_get_untracked().unwrap_or(true) {
+            let ran = Slices::from_now()
+                .run(
+                    &mut grading,
+                    |g| {
+                        let now = Checking {
+                            taken: g.taken(),
+                            steps: g.steps(),
+                            doing: g.doing(),
+                        };
+                        // The panel may be gone (the student left the page).
+                        checking.try_set(Some(now)).is_none()
+                    },
+                    || stop.try_get_untracked().unwrap_or(true),
+                )
+                .await;
+            match ran {
+                Ok(()) => {}
+                Err(Halt::Gone) => return,
+                Err(Halt::Stopped) => {
                     let what = format!(
                         "Stopped after {} of {} steps: no verdict was given or saved.",
                         grading.taken(),
@@ -296,33 +293,30 @@ fn RuleView(result: RuleResult) -> impl IntoView {
         // button), so not even one large simulation freezes the page.
         let scenario = d.scenario;
         leptos::task::spawn_local(async move {
-            let mut slice = js_sys::Date::now();
+            let mut slices = Slices::from_now();
             while let Some(candidate) = search.ask() {
                 let mut grading = Grading::only(scenario, &searched, &candidate, id);
-                loop {
-                    let judged = grading.step();
-                    if js_sys::Date::now() - slice >= SLICE_MS {
+                let ran = slices
+                    .run(
+                        &mut grading,
                         // The rule's view may be gone (a new check): then so is the search.
-                        if tried.try_set((search.tried(), search.budget())).is_some() {
-                            return;
-                        }
-                        crate::ui::slices::yield_to_browser().await;
-                        if stop.try_get_untracked().unwrap_or(true) {
-                            done_searching();
-                            shrunk.set(Some(Err(format!(
-                                "Stopped after {} of at most {} cases. Ask again to search from the start.",
-                                search.tried(),
-                                search.budget()
-                            ))));
-                            return;
-                        }
-                        slice = js_sys::Date::now();
-                    }
-                    if judged {
-                        break;
+                        |_| tried.try_set((search.tried(), search.budget())).is_none(),
+                        || stop.try_get_untracked().unwrap_or(true),
+                    )
+                    .await;
+                match ran {
+                    Ok(()) => search.answer(fails_in(&grading.finish().0, id)),
+                    Err(Halt::Gone) => return,
+                    Err(Halt::Stopped) => {
+                        done_searching();
+                        shrunk.set(Some(Err(format!(
+                            "Stopped after {} of at most {} cases. Ask again to search from the start.",
+                            search.tried(),
+                            search.budget()
+                        ))));
+                        return;
                     }
                 }
-                search.answer(fails_in(&grading.finish().0, id));
             }
             if tried.try_set((search.tried(), search.budget())).is_some() {
                 return;

@@ -147,7 +147,7 @@ pub fn expected_json(replays: &[Replay]) -> String {
     let all: SortedMap<&str, SortedMap<String, Vec<String>>> = replays
         .iter()
         .map(|r| {
-            let outcome = simulate_with(&r.config, r.script, Detail::Summary);
+            let outcome = simulate_with(&r.config, r.script, Detail::TABLES);
             let parts = outcome
                 .silver
                 .partitions()

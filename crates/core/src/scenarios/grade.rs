@@ -8,6 +8,7 @@ use crate::design::{compile, CompiledDesign, Graph, Problem};
 use crate::engine::calendar::Instant;
 use crate::engine::script::Script;
 use crate::engine::simulate::Simulation;
+use crate::engine::Stepwise;
 use crate::engine::{Detail, PipelineConfig};
 
 use super::backfilled::{self, Backfilled, Clocked, Launched, Setting};
@@ -54,7 +55,7 @@ pub fn graded(
     script: &Script,
 ) -> (Report, Option<BackfillTrace>) {
     let mut grading = Grading::new(scenario, graph, script);
-    while !grading.step() {}
+    grading.run_to_end();
     grading.finish()
 }
 
@@ -80,8 +81,8 @@ impl Judged {
     }
 }
 
-/// A check made in one go (a full-detail simulation, or the backfill run
-/// whole), every judge on it, and the run: one simulation gives the
+/// A check made in one go (a simulation with silver after every run, or
+/// the backfill run whole), every judge on it, and the run: one simulation gives the
 /// smallest case its verdict, its replay and its picture. The check taken
 /// a step at a time reaches the same report (a test holds them equal).
 pub fn at_once(scenario: &Scenario, graph: &Graph, script: &Script) -> (Report, Option<Judged>) {
@@ -93,7 +94,17 @@ pub fn at_once(scenario: &Scenario, graph: &Graph, script: &Script) -> (Report, 
         Rules::Daily(rules) => {
             let daily = Daily {
                 config: compiled.pipeline,
-                outcome: crate::engine::simulate_with(&compiled.pipeline, script, Detail::Full),
+                // The replay of the smallest case reads silver after each
+                // run; no rule reads the engine's own comparison.
+                outcome: crate::engine::simulate_with(
+                    &compiled.pipeline,
+                    script,
+                    Detail {
+                        ids: true,
+                        snapshots: true,
+                        compared: false,
+                    },
+                ),
             };
             let results = rules
                 .iter()
@@ -122,7 +133,7 @@ pub fn at_once(scenario: &Scenario, graph: &Graph, script: &Script) -> (Report, 
 /// that rule alone (false for a design that cannot run).
 pub fn rule_fails(scenario: &Scenario, graph: &Graph, script: &Script, id: &str) -> bool {
     let mut grading = Grading::only(scenario, graph, script, id);
-    while !grading.step() {}
+    grading.run_to_end();
     fails_in(&grading.finish().0, id)
 }
 
@@ -223,14 +234,6 @@ impl<'a> Grading<'a> {
         }
     }
 
-    /// Takes the next step; true once the report is ready.
-    pub fn step(&mut self) -> bool {
-        let stage = std::mem::replace(&mut self.stage, Stage::Compile);
-        self.stage = self.next(stage);
-        self.taken = self.taken.saturating_add(1);
-        matches!(self.stage, Stage::Done(..))
-    }
-
     fn next(&mut self, stage: Stage<'a>) -> Stage<'a> {
         let scenario = self.scenario;
         match stage {
@@ -242,7 +245,16 @@ impl<'a> Grading<'a> {
                 match scenario.rules {
                     Rules::Daily(_) => Stage::Simulate(
                         compiled.pipeline,
-                        Simulation::new(compiled.pipeline, self.script, Detail::Ids),
+                        // The judges read ids and replay silver from the
+                        // writes: no snapshots, no comparison.
+                        Simulation::new(
+                            compiled.pipeline,
+                            self.script,
+                            Detail {
+                                ids: true,
+                                ..Detail::TABLES
+                            },
+                        ),
                     ),
                     Rules::Backfill { .. } if compiled.backfill.is_none() => {
                         Stage::Done(Report::Structural(vec![no_backfill()]), None)
@@ -251,7 +263,7 @@ impl<'a> Grading<'a> {
                 }
             }
             Stage::Simulate(config, mut simulation) => {
-                if simulation.step() {
+                if !simulation.step() {
                     return Stage::Simulate(config, simulation);
                 }
                 let outcome = simulation.finish();
@@ -313,8 +325,8 @@ impl<'a> Grading<'a> {
     /// bar's length (a structural problem ends it sooner).
     pub fn steps(&self) -> usize {
         let run = match self.scenario.rules {
-            // Each attempt, then the outcome read off.
-            Rules::Daily(_) => attempts(self.script, self.graph).saturating_add(1),
+            // Each attempt (one step even with none to run).
+            Rules::Daily(_) => attempts(self.script, self.graph).max(1),
             Rules::Backfill { .. } => 3,
         };
         1 + run + self.to_judge()
@@ -354,6 +366,17 @@ impl<'a> Grading<'a> {
             Stage::Done(report, trace) => (report, trace),
             _ => (Report::Graded(self.results), None),
         }
+    }
+}
+
+/// A step is the design compiled, one scheduled run (or one part of the
+/// backfill), or one rule; true once the report is ready.
+impl Stepwise for Grading<'_> {
+    fn step(&mut self) -> bool {
+        let stage = std::mem::replace(&mut self.stage, Stage::Compile);
+        self.stage = self.next(stage);
+        self.taken = self.taken.saturating_add(1);
+        matches!(self.stage, Stage::Done(..))
     }
 }
 
@@ -458,7 +481,7 @@ mod tests {
 
     /// Taking a check a step at a time, on the grader's lighter simulation,
     /// reaches exactly the verdicts, evidence and picture of the run made
-    /// in one go with full detail; and the progress bar ends full.
+    /// in one go with snapshots; and the progress bar ends full.
     #[test]
     fn a_check_step_by_step_is_the_check_made_at_once() {
         for s in SCENARIOS {
@@ -532,7 +555,6 @@ mod tests {
                 Rules::Daily(_) => {
                     let of = attempts(script, &graph);
                     want.extend((1..=of).map(|run| Doing::Simulating { run, of }));
-                    want.push(Doing::Simulating { run: of, of });
                 }
                 Rules::Backfill { .. } => {
                     want.extend([Doing::History, Doing::Clock, Doing::Tables])

@@ -10,6 +10,7 @@ use crate::engine::script::{RunKind, RunSpec, Script};
 use super::grade::{rule_fails, Judged};
 use super::report::{capital, run_name};
 use super::Scenario;
+use crate::engine::Stepwise;
 
 /// One removable piece of a script.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -314,16 +315,6 @@ impl Search {
         };
     }
 
-    /// One simulation of the search, judged in one go; returns whether it
-    /// has finished.
-    pub fn step(&mut self) -> bool {
-        if let Some(candidate) = self.ask() {
-            let fails = rule_fails(self.scenario, &self.graph, &candidate, &self.rule);
-            self.answer(fails);
-        }
-        self.finished()
-    }
-
     /// The smallest case found; `None` if the rule did not fail to begin
     /// with (or the search has not finished).
     pub fn result(&self) -> Option<Shrunk> {
@@ -341,6 +332,18 @@ impl Search {
     }
 }
 
+/// One step judges one candidate in one go (the page judges each a step
+/// at a time with `ask` and `answer`); true once the search has finished.
+impl Stepwise for Search {
+    fn step(&mut self) -> bool {
+        if let Some(candidate) = self.ask() {
+            let fails = rule_fails(self.scenario, &self.graph, &candidate, &self.rule);
+            self.answer(fails);
+        }
+        self.finished()
+    }
+}
+
 /// Shrinks `script` while rule `rule` still fails for `graph`, spending at
 /// most `budget` simulations. `None` if the rule does not fail to begin with.
 pub fn shrink(
@@ -351,7 +354,7 @@ pub fn shrink(
     budget: usize,
 ) -> Option<Shrunk> {
     let mut search = Search::new(scenario, graph.clone(), script.clone(), rule, budget);
-    while !search.step() {}
+    search.run_to_end();
     search.result()
 }
 

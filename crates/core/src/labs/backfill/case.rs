@@ -225,7 +225,7 @@ impl Case {
             ProcessingState::partition_list(0),
             WriteMode::OverwritePartition,
         );
-        let built = simulate_with(&config, &script, Detail::Summary);
+        let built = simulate_with(&config, &script, Detail::TABLES);
         // Read as of the backfill's start (a step must take time: the
         // engine reads at its start and writes at its end).
         let at = backfill_start();
