@@ -5,19 +5,18 @@ use leptos::prelude::*;
 
 use super::drift_lookback::DriftLookBack;
 
-use super::canvas::check::progress_key;
 use super::canvas::Canvas;
 use super::not_found::NotFound;
 use super::page::set_title;
 use super::presenter::{PresenterLink, PresenterToggle};
 use super::storage;
 use super::widgets::LinkNotes;
+use crate::design::saves;
 use crate::scenarios::progress::Progress;
 use crate::scenarios::{find, SCENARIOS};
 
 fn progress(number: u8) -> Progress {
-    let saved = storage::get(&progress_key(number)).ok().flatten();
-    Progress::parse(saved.as_deref())
+    Progress::parse(saves::progress(&storage::Local, number).as_deref())
 }
 
 #[component]

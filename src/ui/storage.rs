@@ -41,15 +41,6 @@ fn refusal(error: &JsValue) -> StoreError {
     }
 }
 
-/// The saved text under `key`; `Err` when the browser keeps no storage.
-pub fn get(key: &str) -> Result<Option<String>, String> {
-    Local.get(key).map_err(|e| e.message().to_string())
-}
-
-pub fn set(key: &str, value: &str) -> Result<(), String> {
-    Local.set(key, value).map_err(|e| e.message().to_string())
-}
-
 /// A `data:` URL a download link can point at.
 pub fn data_url(text: &str) -> String {
     text_url(text, "application/json")
@@ -103,10 +94,6 @@ pub fn tar_url(bytes: &[u8]) -> String {
         "data:application/x-tar;base64,{}",
         base64::engine::general_purpose::STANDARD.encode(bytes)
     )
-}
-
-pub fn remove(key: &str) {
-    Local.remove(key);
 }
 
 /// The file a file input's change event chose, if any. The input is

@@ -4,12 +4,14 @@
 
 use leptos::prelude::*;
 
+use crate::design::saves;
 use crate::design::Graph;
 use crate::engine::calendar::weekday_day_month_time;
-use crate::scenarios::grade::{at_once, fails_in, Doing, Grading};
+use crate::scenarios::grade::{fails_in, Doing, Grading};
+use crate::scenarios::panel::{self, SmallestView};
 use crate::scenarios::progress::Progress;
 use crate::scenarios::report::{Evidence, Report, RuleResult};
-use crate::scenarios::shrink::{lines, Search, Shrunk};
+use crate::scenarios::shrink::{Search, Shrunk};
 use crate::ui::slices::{self, Halt, Slices};
 use crate::ui::storage;
 
@@ -17,8 +19,6 @@ use super::Designer;
 
 /// Simulations one "smallest case" may spend.
 const SHRINK_BUDGET: usize = 400;
-
-pub use crate::design::saves::progress_key;
 
 #[derive(Clone)]
 struct Checked {
@@ -36,28 +36,9 @@ struct Checking {
     doing: Doing,
 }
 
-/// What a check's next step does, in the student's words.
-fn doing_text(doing: Doing) -> String {
-    match doing {
-        Doing::Compiling => "reading the design".to_string(),
-        Doing::Simulating { run, of } => {
-            format!("running the scenario's scheduled runs (run {run} of {of})")
-        }
-        Doing::History => "building the tables as they stood at the launch".to_string(),
-        Doing::Clock => "putting the backfill's steps on the clock".to_string(),
-        Doing::Tables => "rewriting the partitions the steps touched".to_string(),
-        Doing::Rule(id) => format!("checking requirement {id}"),
-        Doing::Done => "writing the report".to_string(),
-    }
-}
-
-/// The progress line: the step under way (the next to run) and what it does.
+/// The progress line of a check under way.
 fn progress_text(c: Checking) -> String {
-    if c.steps == 0 {
-        return "Preparing the scenario's days".to_string();
-    }
-    let now = c.taken.saturating_add(1).min(c.steps);
-    format!("Step {now} of {}: {}", c.steps, doing_text(c.doing))
+    panel::progress_text(c.taken, c.steps, c.doing)
 }
 
 /// The source pool over a backfill's run, as the check panel draws it.
@@ -94,19 +75,12 @@ pub fn CheckPanel() -> impl IntoView {
     };
     let finish = move |graph: Graph, report: Report, picture| {
         let progress = Progress::of(&report);
-        if let Err(message) = storage::set(&progress_key(d.scenario.number), &progress.to_text()) {
+        if let Err(message) =
+            saves::save_progress(&mut storage::Local, d.scenario.number, &progress.to_text())
+        {
             d.notice.set(Some(super::Notice::Error(message)));
         }
-        d.announcement.set(match &report {
-            Report::Structural(p) => {
-                format!(
-                    "Not run: the design has {}.",
-                    counted(p.len(), "structural problem")
-                )
-            }
-            r if r.passed() => "Every requirement is met.".to_string(),
-            r => format!("Failed: {}.", r.failed().join(", ")),
-        });
+        d.announcement.set(panel::announcement(&report));
         checked.set(Some(Checked {
             graph,
             report,
@@ -153,13 +127,9 @@ pub fn CheckPanel() -> impl IntoView {
                 Ok(()) => {}
                 Err(Halt::Gone) => return,
                 Err(Halt::Stopped) => {
-                    let what = format!(
-                        "Stopped after {} of {} steps: no verdict was given or saved.",
-                        grading.taken(),
-                        grading.steps()
-                    );
+                    let what = panel::stopped_check(grading.taken(), grading.steps());
                     d.announcement.set(what.clone());
-                    stopped.set(Some(format!("{what} Check again when you are ready.")));
+                    stopped.set(Some(panel::stopped_check_notice(&what)));
                     done_checking();
                     return;
                 }
@@ -221,33 +191,23 @@ pub fn CheckPanel() -> impl IntoView {
 
 #[component]
 fn ReportView(report: Report) -> impl IntoView {
+    let (headline, bad) = panel::headline(&report);
     match report {
-        Report::Structural(problems) => view! {
+        Report::Structural(_) => view! {
             <div class="report" role="status">
-                <p class="verdict verdict-bad">
-                    {format!("✗ Not run: the design has {}. Fix them first; they are listed under the canvas.", counted(problems.len(), "structural problem"))}
-                </p>
+                <p class="verdict verdict-bad">{headline}</p>
             </div>
         }
         .into_any(),
-        Report::Graded(rules) => {
-            let met = rules.iter().filter(|r| r.passed).count();
-            let total = rules.len();
-            let headline = if met == total {
-                format!("✓ Passed: all {total} requirements met.")
-            } else {
-                format!("✗ {met} of {total} requirements met.")
-            };
-            view! {
-                <div class="report">
-                    <p class="verdict" class:verdict-bad=met != total role="status">{headline}</p>
-                    <ul class="rules">
-                        {rules.into_iter().map(|r| view! { <RuleView result=r /> }).collect_view()}
-                    </ul>
-                </div>
-            }
-            .into_any()
+        Report::Graded(rules) => view! {
+            <div class="report">
+                <p class="verdict" class:verdict-bad=bad role="status">{headline}</p>
+                <ul class="rules">
+                    {rules.into_iter().map(|r| view! { <RuleView result=r /> }).collect_view()}
+                </ul>
+            </div>
         }
+        .into_any(),
     }
 }
 
@@ -309,10 +269,9 @@ fn RuleView(result: RuleResult) -> impl IntoView {
                     Err(Halt::Gone) => return,
                     Err(Halt::Stopped) => {
                         done_searching();
-                        shrunk.set(Some(Err(format!(
-                            "Stopped after {} of at most {} cases. Ask again to search from the start.",
+                        shrunk.set(Some(Err(panel::stopped_search(
                             search.tried(),
-                            search.budget()
+                            search.budget(),
                         ))));
                         return;
                     }
@@ -321,19 +280,18 @@ fn RuleView(result: RuleResult) -> impl IntoView {
             if tried.try_set((search.tried(), search.budget())).is_some() {
                 return;
             }
-            let found = search.result().map(|s| (s, searched)).ok_or_else(|| {
-                "This rule passes for the design as it is now: check again.".to_string()
-            });
+            let found = search
+                .result()
+                .map(|s| (s, searched))
+                .ok_or_else(|| panel::RULE_PASSES_NOW.to_string());
             shrunk.set(Some(found));
             done_searching();
         });
     };
-    let status = if result.passed { "passed" } else { "failed" };
-    let mark = if result.passed { "✓" } else { "✗" };
     view! {
         <li class="rule" class:rule-failed=!result.passed data-rule=id>
             <p class="rule-head">
-                <strong>{format!("{mark} {id} {status}")}</strong>
+                <strong>{panel::rule_head(&result)}</strong>
                 ": " {result.rule.text}
             </p>
             {(!result.passed).then(|| view! {
@@ -352,7 +310,7 @@ fn RuleView(result: RuleResult) -> impl IntoView {
                         <label for=format!("search-{id}")>
                             {move || {
                                 let (n, of) = tried.get();
-                                format!("Searching for the smallest case: {n} of at most {of} cases tried")
+                                panel::searching(n, of)
                             }}
                         </label>
                         <progress id=format!("search-{id}") max=move || tried.get().1.to_string() value=move || tried.get().0.to_string()></progress>
@@ -378,55 +336,34 @@ fn evidence_line(e: &Evidence) -> impl IntoView {
 #[component]
 fn SmallestCase(shrunk: Shrunk, graph: Graph, rule: &'static str) -> impl IntoView {
     let d = expect_context::<Designer>();
-    // One run of the smallest case gives its verdict, its replay and the
-    // pool's picture.
-    let (report, judged) = at_once(d.scenario, &graph, &shrunk.script);
-    let (times, replay): (Vec<_>, Vec<_>) = judged
-        .as_ref()
-        .map(|j| lines(j, &shrunk.script))
-        .unwrap_or_default()
-        .into_iter()
-        .unzip();
+    let SmallestView {
+        heading,
+        summary,
+        events,
+        replay_heading,
+        times,
+        replay,
+        trace,
+        evidence_heading,
+        evidence,
+    } = SmallestView::of(d.scenario, &shrunk, &graph, rule);
     // The step on show, shared by the stepper and the pool's picture.
     let at = RwSignal::new(0usize);
-    let picture = judged.and_then(|j| j.trace()).as_ref().map(pool_picture);
-    let evidence = match report {
-        Report::Graded(rules) => rules
-            .into_iter()
-            .find(|r| r.rule.id == rule)
-            .map(|r| r.evidence)
-            .unwrap_or_default(),
-        Report::Structural(_) => Vec::new(),
-    };
-    let picture = StoredValue::new(picture);
+    let picture = StoredValue::new(trace.as_ref().map(pool_picture));
     let times = StoredValue::new(times);
-    let how = if shrunk.minimal {
-        "minimal: removing any one event or fault makes the rule pass"
-    } else {
-        "smaller, not proven minimal: the search stopped at its budget"
-    };
     view! {
         <div class="smallest" data-smallest=rule>
-            <h3>{format!("The smallest case that breaks {rule}")}</h3>
-            <p>
-                {format!(
-                    "{} instead of {}, {} instead of {}; {how} ({} simulations).",
-                    counted(shrunk.script.events.len(), "event"),
-                    shrunk.original_events,
-                    counted(shrunk.faults(), "fault"),
-                    shrunk.original_faults,
-                    shrunk.simulations,
-                )}
-            </p>
-            {if shrunk.script.events.is_empty() {
-                view! { <p>"No event is needed: the schedule and the faults left break the rule on their own."</p> }.into_any()
+            <h3>{heading}</h3>
+            <p>{summary}</p>
+            {if events.is_empty() {
+                view! { <p>{panel::NO_EVENT_NEEDED}</p> }.into_any()
             } else {
                 view! {
                     <table class="small-events">
                         <caption>"Events left"</caption>
                         <thead><tr><th scope="col">"Id"</th><th scope="col">"Happened"</th><th scope="col">"Arrived"</th></tr></thead>
                         <tbody>
-                            {shrunk.script.events.iter().map(|e| view! {
+                            {events.iter().map(|e| view! {
                                 <tr>
                                     <td>{e.id.to_string()}</td>
                                     <td>{weekday_day_month_time(e.event_time)}</td>
@@ -437,11 +374,7 @@ fn SmallestCase(shrunk: Shrunk, graph: Graph, rule: &'static str) -> impl IntoVi
                     </table>
                 }.into_any()
             }}
-            <h4>{if d.scenario.launch().is_some() {
-                "Moment by moment (the backfill, the scheduled runs, the faults)"
-            } else {
-                "Run by run (runs that touched these events)"
-            }}</h4>
+            <h4>{replay_heading}</h4>
             <ReplaySteps lines=replay at=at />
             {move || {
                 let now = times.with_value(|t| t.get(at.get()).copied().flatten());
@@ -456,7 +389,7 @@ fn SmallestCase(shrunk: Shrunk, graph: Graph, rule: &'static str) -> impl IntoVi
                     }
                 }))
             }}
-            <h4>{format!("What {rule} saw")}</h4>
+            <h4>{evidence_heading}</h4>
             <ul class="evidence">{evidence.iter().map(evidence_line).collect_view()}</ul>
         </div>
     }
@@ -494,7 +427,7 @@ fn ReplaySteps(lines: Vec<String>, at: RwSignal<usize>) -> impl IntoView {
             let end = first.saturating_add(shown.len());
             view! {
                 {(count > WINDOW).then(|| view! {
-                    <p class="muted">{format!("Moments {} to {end} of {count}.", first + 1)}</p>
+                    <p class="muted">{panel::moments_shown(first, end, count)}</p>
                 })}
                 <ol class="replay" start=first + 1>{shown}</ol>
             }
@@ -505,7 +438,7 @@ fn ReplaySteps(lines: Vec<String>, at: RwSignal<usize>) -> impl IntoView {
             <button type="button" on:click=move |_| at.update(|i| *i = i.saturating_sub(1)) disabled=at_start>
                 <span aria-hidden="true">"◀ "</span>"Previous step"
             </button>
-            <span class="run-count">{move || format!("Step {} of {count}", at.get() + 1)}</span>
+            <span class="run-count">{move || panel::step_of(at.get(), count)}</span>
             <button type="button" on:click=move |_| at.update(|i| *i = (*i + 1).min(last)) disabled=at_end>
                 "Next step"<span aria-hidden="true">" ▶"</span>
             </button>
@@ -515,9 +448,4 @@ fn ReplaySteps(lines: Vec<String>, at: RwSignal<usize>) -> impl IntoView {
         <p class="visually-hidden" aria-live="polite">{current}</p>
         {page}
     }
-}
-
-/// "1 event", "3 events".
-fn counted(n: usize, noun: &str) -> String {
-    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }

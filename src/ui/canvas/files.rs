@@ -172,12 +172,12 @@ pub fn KeptCopies() -> impl IntoView {
     let act = move |keep: Keep, primary: bool| match (keep, primary) {
         (Keep::Backup, true) => bring_back(),
         (Keep::Backup, false) => {
-            storage::remove(&saves::backup_key(scenario));
+            saves::delete_backup(&mut storage::Local, scenario);
             d.backup.set(None);
             d.announcement.set("Deleted the kept backup.".to_string());
         }
         (Keep::Damaged(slot), _) => {
-            storage::remove(&saves::damaged_key(scenario, slot));
+            saves::delete_damaged(&mut storage::Local, scenario, slot);
             damaged.update(|k| k.retain(|(s, _)| *s != slot));
             d.announcement.set("Deleted the damaged copy.".to_string());
         }

@@ -16,7 +16,6 @@ use leptos::prelude::*;
 
 use crate::design::choose::placed;
 use crate::design::describe::name_of;
-use crate::design::file::export;
 use crate::design::layout::free_spot;
 use crate::design::saves::{self, Loaded};
 use crate::design::{validate, Edit, EditError, Graph, History, NodeId, NodeKind, Problem};
@@ -120,16 +119,13 @@ impl Designer {
         if self.held.with_untracked(Option::is_some) {
             return;
         }
-        let text = self
-            .history
-            .with_untracked(|h| export(&h.current, Some(self.scenario.number)));
-        if let Err(message) = storage::set(&saves::design_key(self.scenario.number), &text) {
-            self.notice.set(Some(Notice::Error(message)));
-            return;
-        }
-        // When, so a restore from a work file can tell which copy is newer.
         let now = js_sys::Date::now() as i64;
-        let _ = storage::set(&saves::saved_at_key(self.scenario.number), &now.to_string());
+        let saved = self.history.with_untracked(|h| {
+            saves::save(&mut storage::Local, self.scenario.number, &h.current, now)
+        });
+        if let Err(message) = saved {
+            self.notice.set(Some(Notice::Error(message)));
+        }
     }
 
     /// Lets autosave write again over a held damaged save, once the

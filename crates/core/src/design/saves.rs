@@ -1,8 +1,11 @@
-//! Where a scenario's design lives in the browser and the rules that keep
-//! a student's work: a save that no longer reads is moved aside, never
-//! dropped, never written over; a design replaced by a share link is kept
-//! as a backup the page offers back. Pure over a `Store`, so the rules are
-//! tested natively with a store that can be full.
+//! Where a scenario's design and its last verdict live in the browser,
+//! and the rules that keep a student's work: a save that no longer reads
+//! is moved aside, never dropped, never written over; a design replaced by
+//! a share link is kept as a backup the page offers back. Pure over a
+//! `Store`, so the rules are tested natively with a store that can be
+//! full. Every read and write of the lab's storage goes through here (the
+//! work file's too): the keys are this crate's alone, so the page cannot
+//! name one.
 
 use super::file::{export, read_stored, Stored};
 use super::graph::Graph;
@@ -32,7 +35,7 @@ pub trait Store {
     fn remove(&mut self, key: &str);
 }
 
-pub fn design_key(scenario: u8) -> String {
+pub(crate) fn design_key(scenario: u8) -> String {
     format!("partition-lab/design/{scenario}")
 }
 
@@ -41,7 +44,7 @@ pub fn design_key(scenario: u8) -> String {
 pub const DAMAGED_SLOTS: usize = 5;
 
 /// Slot 0 keeps the name earlier versions of the lab used.
-pub fn damaged_key(scenario: u8, slot: usize) -> String {
+pub(crate) fn damaged_key(scenario: u8, slot: usize) -> String {
     match slot {
         0 => format!("partition-lab/design/{scenario}/damaged"),
         n => format!(
@@ -53,17 +56,17 @@ pub fn damaged_key(scenario: u8, slot: usize) -> String {
 
 /// When the design was last saved (milliseconds since 1970, UTC), so restoring work from
 /// a file can tell which copy is newer.
-pub fn saved_at_key(scenario: u8) -> String {
+pub(crate) fn saved_at_key(scenario: u8) -> String {
     format!("partition-lab/design/{scenario}/saved-at")
 }
 
 /// The scenario's last check: passed, failing which rules, or structural.
-pub fn progress_key(scenario: u8) -> String {
+pub(crate) fn progress_key(scenario: u8) -> String {
     format!("partition-lab/progress/{scenario}")
 }
 
 /// The design a share link replaced, until the student deletes it.
-pub fn backup_key(scenario: u8) -> String {
+pub(crate) fn backup_key(scenario: u8) -> String {
     format!("partition-lab/design/{scenario}/before-link")
 }
 
@@ -208,6 +211,41 @@ pub fn backup(store: &mut impl Store, scenario: u8, source: &str) -> Option<Grap
             None
         }
     }
+}
+
+/// Saves `graph` as the scenario's design, and when (milliseconds since
+/// 1970, from the caller's clock) so a restore from a work file can tell
+/// which copy is newer. A design that could not be written leaves the
+/// time as it was.
+pub fn save(store: &mut impl Store, scenario: u8, graph: &Graph, now: i64) -> Result<(), String> {
+    store
+        .set(&design_key(scenario), &export(graph, Some(scenario)))
+        .map_err(|e| e.message().to_string())?;
+    // The time is a hint for a restore: without it the design still reads.
+    let _ = store.set(&saved_at_key(scenario), &now.to_string());
+    Ok(())
+}
+
+/// The scenario's last verdict as saved (`scenarios::progress` reads it).
+pub fn progress(store: &impl Store, scenario: u8) -> Option<String> {
+    store.get(&progress_key(scenario)).ok().flatten()
+}
+
+/// Saves the scenario's last verdict, as `scenarios::progress` writes it.
+pub fn save_progress(store: &mut impl Store, scenario: u8, text: &str) -> Result<(), String> {
+    store
+        .set(&progress_key(scenario), text)
+        .map_err(|e| e.message().to_string())
+}
+
+/// Deletes the kept backup, once the student has said so.
+pub fn delete_backup(store: &mut impl Store, scenario: u8) {
+    store.remove(&backup_key(scenario));
+}
+
+/// Deletes damaged copy `slot`, once the student has said so.
+pub fn delete_damaged(store: &mut impl Store, scenario: u8, slot: usize) {
+    store.remove(&damaged_key(scenario, slot));
 }
 
 /// A store for tests that can fill up.
@@ -365,5 +403,47 @@ mod tests {
         assert_eq!(backup(&mut store, 1, SOURCE), None);
         assert_eq!(store.get(&backup_key(1)), Ok(None));
         assert_eq!(damaged_copies(&store, 1), vec![(0, "{cut".to_string())]);
+    }
+
+    #[test]
+    fn a_save_writes_the_design_then_its_time_and_a_full_store_writes_neither() {
+        let mut store = Memory::with_room(usize::MAX);
+        save(&mut store, 3, &work(), 1_780_000_000_000).expect("room");
+        assert_eq!(load(&mut store, 3, SOURCE).graph, work());
+        assert_eq!(
+            store.get(&saved_at_key(3)),
+            Ok(Some("1780000000000".to_string()))
+        );
+        // Full: the design is refused with the browser's words, and the
+        // time of the last save that worked stays.
+        let mut full = Memory::with_room(0);
+        let refused = save(&mut full, 3, &work(), 1);
+        assert_eq!(refused, Err(StoreError::Full.message().to_string()));
+        assert_eq!(full.get(&saved_at_key(3)), Ok(None));
+    }
+
+    #[test]
+    fn a_verdict_reads_back_as_saved_and_deleting_a_kept_copy_removes_only_it() {
+        let mut store = Memory::with_room(usize::MAX);
+        assert_eq!(progress(&store, 2), None);
+        save_progress(&mut store, 2, "failing R2").expect("room");
+        assert_eq!(progress(&store, 2).as_deref(), Some("failing R2"));
+        assert_eq!(
+            progress(&store, 1),
+            None,
+            "one scenario's verdict is its own"
+        );
+        keep_backup(&mut store, 2, &work()).expect("room");
+        store.set(&damaged_key(2, 0), "{not json").expect("room");
+        store.set(&damaged_key(2, 1), "{also not").expect("room");
+        delete_backup(&mut store, 2);
+        assert_eq!(backup(&mut store, 2, SOURCE), None);
+        delete_damaged(&mut store, 2, 0);
+        let left: Vec<usize> = damaged_copies(&store, 2)
+            .into_iter()
+            .map(|(s, _)| s)
+            .collect();
+        assert_eq!(left, [1]);
+        assert_eq!(progress(&store, 2).as_deref(), Some("failing R2"));
     }
 }

@@ -13,6 +13,7 @@ pub mod judge;
 pub mod mobile;
 pub mod orders;
 pub mod outage;
+pub mod panel;
 pub mod progress;
 pub mod replay;
 pub mod report;
