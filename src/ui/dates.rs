@@ -28,14 +28,6 @@ pub fn Dates() -> impl IntoView {
     let pipeline = Memo::new(move |_| parsed.read().0);
     let present = Memo::new(move |_| parsed.read().1);
     let notes = Memo::new(move |_| parsed.read().2.clone());
-    let address = move |p: &Pipeline, present: bool| {
-        let base = href(p);
-        match (present, base.contains('?')) {
-            (false, _) => base,
-            (true, true) => format!("{base}&present=1"),
-            (true, false) => format!("{base}?present=1"),
-        }
-    };
     let set = move |change: &dyn Fn(&mut Pipeline)| {
         let mut p = pipeline.get_untracked();
         change(&mut p);
@@ -43,13 +35,10 @@ pub fn Dates() -> impl IntoView {
         if p.first > p.last {
             p.last = p.first;
         }
-        replace(&address(&p, present.get_untracked()));
+        replace(&href(&p, present.get_untracked()));
     };
     let toggle = Callback::new(move |()| {
-        replace(&address(
-            &pipeline.get_untracked(),
-            !present.get_untracked(),
-        ));
+        replace(&href(&pipeline.get_untracked(), !present.get_untracked()));
     });
     let calendar = Memo::new(move |_| Calendar::of(pipeline.get()));
     let day_select = move |id: &'static str,

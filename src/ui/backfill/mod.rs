@@ -256,7 +256,7 @@ pub fn BackfillLab() -> impl IntoView {
                         };
                         view! {
                             "Each tool counts these dates its own way (a logical date, a partition key, an end left out): "
-                            <a href=crate::labs::dates::query::href(&dates)>"this backfill's dates in every tool"</a>
+                            <a href=crate::labs::dates::query::href(&dates, false)>"this backfill's dates in every tool"</a>
                             "."
                         }
                     }}

@@ -239,7 +239,7 @@ fn DatesLink() -> impl IntoView {
                     {crate::labs::dates::DAGSTER_HAS_NO_LATENESS}
                     " "
                     "When is a day final in Airflow, Dagster, SQLMesh, dbt or Beam? "
-                    <a href=crate::labs::dates::query::href(&p)>{format!("This lateness ({}) as each tool's dates", lateness_text(Lateness::Days(l)))}</a>
+                    <a href=crate::labs::dates::query::href(&p, false)>{format!("This lateness ({}) as each tool's dates", lateness_text(Lateness::Days(l)))}</a>
                     "."
                 </p>
             }

@@ -88,9 +88,17 @@ pub fn query(p: &Pipeline) -> String {
     parts.join("&")
 }
 
-/// The page's address for `p`.
-pub fn href(p: &Pipeline) -> String {
-    match query(p) {
+/// The page's address for `p`, in presenter mode when `present` (the
+/// query's last key, as the other labs write it).
+pub fn href(p: &Pipeline, present: bool) -> String {
+    let mut q = query(p);
+    if present {
+        if !q.is_empty() {
+            q.push('&');
+        }
+        q.push_str("present=1");
+    }
+    match q {
         q if q.is_empty() => "/dates".to_string(),
         q => format!("/dates?{q}"),
     }
@@ -117,7 +125,27 @@ mod tests {
                 }
             }
         }
-        assert_eq!(href(&Pipeline::default()), "/dates");
+        assert_eq!(href(&Pipeline::default(), false), "/dates");
+    }
+
+    /// Presenter mode survives every address the page writes, and the
+    /// pipeline reads back beside it.
+    #[test]
+    fn presenter_mode_rides_on_the_address() {
+        use crate::labs::link::present;
+        assert_eq!(href(&Pipeline::default(), true), "/dates?present=1");
+        let p = Pipeline {
+            day: aug(7),
+            ..Pipeline::default()
+        };
+        for on in [false, true] {
+            let address = href(&p, on);
+            let q = address.split_once('?').map_or("", |(_, q)| q);
+            let mut notes = Vec::new();
+            assert_eq!(present(&lookup(q), &mut notes), on, "{address}");
+            assert_eq!(parse(lookup(q)), (p, vec![]), "{address}");
+            assert!(notes.is_empty());
+        }
     }
 
     #[test]
