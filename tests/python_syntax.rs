@@ -119,7 +119,7 @@ fn the_backfill_labs_spark_job_and_plain_loop_are_python() {
 }
 
 #[test]
-fn every_scenario_spark_code_is_python() {
+fn every_scenario_spark_and_beam_code_is_python() {
     let states = [
         StateChoice::Watermark {
             column: WatermarkColumn::ArrivedAt,
@@ -170,9 +170,17 @@ fn every_scenario_spark_code_is_python() {
                         else {
                             continue;
                         };
-                        for c in codes.into_iter().filter(|c| c.tool == "Spark") {
+                        // Spark's module, and Beam's pipeline where the
+                        // finaliser gives it one (a comment where not).
+                        for c in codes
+                            .into_iter()
+                            .filter(|c| c.tool == "Spark" || c.tool == "Beam")
+                        {
                             pieces.push((
-                                format!("scenario {n} {state:?} {mode:?} {commit:?} {key:?}"),
+                                format!(
+                                    "{} scenario {n} {state:?} {mode:?} {commit:?} {key:?}",
+                                    c.tool
+                                ),
                                 c.text,
                             ));
                         }

@@ -1,10 +1,12 @@
-"""Runs the lateness lab's Beam pipeline (Apache Beam's DirectRunner) on
-each built-in profile's month and each test log, zone and run time, and
-checks the events Beam drops as late are the ones the lab says arrive
-after their day is final: the same count and the same ids, at each allowed
-lateness.
+"""Runs a Beam pipeline the lab exports (Apache Beam's DirectRunner) on
+each case of a folder and checks the events Beam drops as late are the
+ones the lab says arrive after their day is final: the same count and the
+same ids, at each allowed lateness. The cases: the lateness lab's pipeline
+on each built-in profile's month and each test log, zone and run time
+(`lateness-beam`), and scenario 3's designs with a finaliser, each as the
+page's Beam block over the scenario's bronze (`scenario-beam`).
 
-usage: beam.py <folder written by partition-lab-export>/lateness-beam <python>
+usage: beam.py <folder written by partition-lab-export>/<lateness-beam|scenario-beam> <python>
 """
 import json
 import os

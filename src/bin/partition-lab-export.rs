@@ -32,6 +32,10 @@
 //!   profile (its month as a CSV) and each of those logs, zones and run
 //!   times, and `expected.json`, the rows the lab says arrive after their
 //!   day is final at each allowed lateness.
+//! - `scenario-beam/`: scenario 3's bronze as the runnable project's
+//!   `bronze.csv`, the Beam block the page shows for designs with a
+//!   finaliser (each allowed lateness, adjustments or drop), and the rows
+//!   the engine keeps out of each design's final partitions.
 //!
 //! Usage: partition-lab-export <folder>
 
@@ -1367,6 +1371,101 @@ fn beam_files() -> Vec<File> {
     files
 }
 
+/// The allowed lateness of each scenario-3 design the Beam check runs:
+/// one pipeline each over 12,400 purchases (the DirectRunner takes a few
+/// seconds a branch).
+const SCENARIO_BEAM: [(u32, partition_lab::engine::AfterFinal); 4] = [
+    (1, partition_lab::engine::AfterFinal::Adjustments),
+    (2, partition_lab::engine::AfterFinal::Adjustments),
+    (2, partition_lab::engine::AfterFinal::Drop),
+    (4, partition_lab::engine::AfterFinal::Adjustments),
+];
+
+/// Scenario 3's designs with a finaliser, each as the Beam block the page
+/// shows, over the scenario's bronze as the runnable project writes it;
+/// and the rows the engine keeps out of each design's final partitions
+/// (booked as adjustments, or dropped), in the file's order, which Beam
+/// must drop as late.
+fn scenario_beam_files() -> Vec<File> {
+    use partition_lab::design::graph::{StateChoice, WriteChoice};
+    use partition_lab::engine::{simulate, AfterFinal, ListDate};
+    use partition_lab::export::replay::bronze_csv;
+    use partition_lab::scenarios::sample::daily;
+    let scenario = scenario(3);
+    let script = scenario.script();
+    let mut files = vec![File::new(
+        "bronze.csv",
+        bronze_csv(&[("scenario3", script)]),
+    )];
+    let mut expected = Vec::new();
+    for (l, after) in SCENARIO_BEAM {
+        let graph = daily(
+            scenario,
+            StateChoice::PartitionList {
+                lookback: 2,
+                over: ListDate::EventDate,
+            },
+            CommitOrder::StateAfterWrite,
+            WriteChoice::OverwritePartition,
+            Some((l, after)),
+        );
+        let name = format!(
+            "s3_l{l}_{}",
+            if after == AfterFinal::Drop {
+                "drop"
+            } else {
+                "adjust"
+            }
+        );
+        let shown = partition_lab::scenarios::export::code(scenario, &graph)
+            .ok()
+            .and_then(|codes| codes.into_iter().find(|c| c.tool == "Beam"))
+            .map(|c| c.text)
+            .filter(|text| text.contains("import apache_beam"));
+        let Some(shown) = shown else {
+            eprintln!("{name}: the page shows no Beam pipeline");
+            std::process::exit(1);
+        };
+        let Ok(compiled) = partition_lab::design::compile(&graph) else {
+            eprintln!("{name} does not compile");
+            std::process::exit(1);
+        };
+        let outcome = simulate(&compiled.pipeline, script);
+        let kept_out: BTreeSet<String> = match after {
+            AfterFinal::Drop => outcome.dropped.iter().map(|id| id.to_string()).collect(),
+            _ => outcome
+                .adjustments
+                .iter()
+                .map(|a| a.id.to_string())
+                .collect(),
+        };
+        if kept_out.is_empty() {
+            eprintln!("{name}: no row misses its day: nothing to compare");
+            std::process::exit(1);
+        }
+        let ids: Vec<String> = script
+            .events
+            .iter()
+            .map(|e| e.id.to_string())
+            .filter(|id| kept_out.contains(id))
+            .collect();
+        files.push(File::new(format!("{name}.py"), shown));
+        expected.push(serde_json::json!({
+            "name": name,
+            "csv": "bronze.csv",
+            "script": format!("{name}.py"),
+            "read": script.events.len(),
+            "left_out": 0,
+            "dropped": { l.to_string(): ids },
+        }));
+    }
+    files.push(File::new(
+        "expected.json",
+        serde_json::to_string_pretty(&expected).unwrap_or_default(),
+    ));
+    files
+}
+
 /// The backfill lab's runnable project for the plan from the 3rd (four at
 /// once, markers on) exactly as the page offers it, as a tar, and the days
 /// its dbt, SQLMesh and Dagster parts must leave fixed.
@@ -1530,6 +1629,7 @@ fn main() {
         ("airflow", airflow_files()),
         ("lateness", lateness_files()),
         ("lateness-beam", beam_files()),
+        ("scenario-beam", scenario_beam_files()),
         ("lateness-sqlmesh", lookback_files()),
         ("sqlmesh", sqlmesh_files()),
         ("dagster", dagster_files(Sunday::Delivered)),

@@ -287,3 +287,28 @@ test('scenario 6: a trailing window passes only if the scheduler catches up, and
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('scenario 3: a finaliser\'s allowed lateness is the Beam block\'s setting, over the runnable project\'s bronze, following the inspector', async () => {
+  const { page, errors, context } = await openPage(env, '/scenarios/3');
+  await importDesign(page, env.url, SLOW_DESIGN);
+  await page.getByText('Export as code').click();
+  const block = page.locator('.code-block').filter({ has: page.getByRole('heading', { name: 'Beam' }) });
+  assert.match(await block.innerText(), /For Apache Beam 2\.77 \(Python SDK, DirectRunner\)/);
+  const beam = await block.locator('pre').innerText();
+  assert.match(beam, /^# silver\.purchases in Apache Beam: daily event-time windows with this design's\n# allowed lateness of 2 day\(s\)\./);
+  assert.match(beam, /the rows this design books to its adjustments\n# table instead/);
+  assert.match(beam, /\nALLOWED_LATENESS_DAYS = 2\n/);
+  assert.match(beam, /"arrival": "arrived_at",/);
+  // The inspector's lateness is the block's.
+  await choose(page, 4, [['Allowed lateness', '5']]);
+  await block.locator('pre').filter({ hasText: /\nALLOWED_LATENESS_DAYS = 5\n/ }).waitFor();
+  assert.equal(await block.getByRole('button', { name: /Copy/ }).count(), 1);
+  await page.setViewportSize({ width: 390, height: 844 });
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+  assert.ok(overflow <= 0, `the page scrolls sideways by ${overflow}px at 390 px`);
+  await block.screenshot({ path: 'target/beam-block-390.png' });
+  const violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  assert.deepEqual(errors, []);
+  await context.close();
+});

@@ -1,5 +1,5 @@
-//! "Export as code": the design as dbt, Airflow, Spark, SQLMesh and
-//! Dagster (each runnable form, or what the tool lacks for this design),
+//! "Export as code": the design as dbt, Airflow, Spark, SQLMesh, Dagster
+//! and Beam (each runnable form, or what the tool lacks for this design),
 //! each with a copy button; until the design is valid, why there is none.
 
 use leptos::prelude::*;

@@ -55,6 +55,24 @@ impl Stream {
     }
 }
 
+impl Stream {
+    /// A scenario's bronze as the runnable project's `bronze.csv` holds
+    /// it (`export::replay::bronze_csv`): dated in UTC, built by the 02:00
+    /// runs, each row named by its `id`.
+    pub fn bronze(lateness: Lateness) -> Stream {
+        Stream {
+            event_time: "event_time".to_string(),
+            arrival_time: "arrived_at".to_string(),
+            value: None,
+            id: Some("id".to_string()),
+            run: NaiveTime::from_hms_opt(crate::engine::lateness::RUN_HOUR, 0, 0)
+                .unwrap_or_default(),
+            zone: Zone::UTC,
+            lateness,
+        }
+    }
+}
+
 /// A generated month as the CSV the pipeline reads, one line an order:
 /// the same file on the page and in `scripts/check-real`.
 pub fn month_csv(draws: &[OrderDraw]) -> String {

@@ -9,11 +9,11 @@ use crate::design::compile::{compile, CompiledDesign};
 use crate::design::graph::{Layer, NodeConfig};
 use crate::design::validate::Problem;
 use crate::design::Graph;
-use crate::engine::{LogicVersion, PartitionKey, ProcessingState, Script};
+use crate::engine::{AfterFinal, LogicVersion, PartitionKey, ProcessingState, Script};
 use crate::export::airflow::Dates;
 use crate::export::{
-    bundle::tar, dbt, project::replay_project, replay::Replay, spark, spark_backfill, sqlmesh,
-    DAGSTER_VERSIONS, DBT_VERSIONS, SPARK_VERSIONS, SQLMESH_VERSIONS,
+    beam, bundle::tar, dbt, project::replay_project, replay::Replay, spark, spark_backfill,
+    sqlmesh, BEAM_VERSIONS, DAGSTER_VERSIONS, DBT_VERSIONS, SPARK_VERSIONS, SQLMESH_VERSIONS,
 };
 
 use super::Scenario;
@@ -158,6 +158,57 @@ fn dagster_code(graph: &Graph, design: &CompiledDesign) -> String {
     )
 }
 
+/// The design in Apache Beam, or what Beam lacks to express it. Beam has
+/// no runs and no partition list: its one setting here is how long a
+/// day's event-time window takes late rows, which is the allowed lateness
+/// of a design's finaliser. So a design with a finaliser is the lateness
+/// lab's pipeline with that lateness, reading the scenario's bronze, and
+/// what it drops as late is what the design does not let into a final
+/// partition (`scripts/check-real` runs it on scenario 3's purchases).
+fn beam_code(graph: &Graph, design: &CompiledDesign) -> String {
+    let (source, silver) = tables(graph);
+    if design.backfill.is_some() {
+        return commented(
+            "#",
+            "No Beam form of this backfill design: a backfill in Beam is the same pipeline run again as a bounded job over the range's input, and none of this design's choices (dates at once against the pool, their order, markers, yielding to tonight's run) is a Beam setting.",
+        );
+    }
+    if design.pipeline.partition_key == PartitionKey::ProcessingDate {
+        return commented(
+            "#",
+            "No Beam form of this design: Beam's windows are event-time windows, and this design files rows under the date they were processed.",
+        );
+    }
+    let Some(finaliser) = design.pipeline.finaliser else {
+        return commented(
+            "#",
+            "No Beam form of this design: a Beam window takes late rows until the watermark passes its end plus its allowed lateness, and this design never makes a day final, so it has no allowed lateness to set.",
+        );
+    };
+    let l = finaliser.allowed_lateness_days;
+    let fate = match finaliser.after_final {
+        AfterFinal::Reopen => {
+            return commented(
+                "#",
+                &format!("No Beam form of this design: after {l} day(s) it still writes a late row into its final partition, and Beam never lets a row into a window past its allowed lateness."),
+            );
+        }
+        AfterFinal::Drop => "the rows this design drops, as Beam does".to_string(),
+        AfterFinal::Adjustments => format!(
+            "the rows this design books to its adjustments table instead. Beam's Python SDK keeps no side output of what it drops: an adjustments table needs Flink's sideOutputLateData or a second pipeline reading {source} with a longer lateness"
+        ),
+    };
+    let header = commented(
+        "#",
+        &format!(
+            "{silver} in Apache Beam: daily event-time windows with this design's allowed lateness of {l} day(s). Run it on the scenario's bronze, the bronze.csv of the runnable project this panel prepares: python lateness_beam.py bronze.csv. It replays each row's arrival through the daily {run} runs and prints what Beam drops as late: {fate}. The scenario's faults are the batch's own (a run retried after a crash, runs the scheduler missed): Beam's replay reads at {run} every day.",
+            run = format!("{:02}:00", crate::engine::lateness::RUN_HOUR),
+        ),
+    );
+    let stream = beam::Stream::bronze(crate::engine::lateness::Lateness::Days(l));
+    format!("{header}{}", beam::pipeline(&stream))
+}
+
 /// `text` as comment lines of at most 80 characters, each starting `mark`.
 fn commented(mark: &str, text: &str) -> String {
     let mut out = String::new();
@@ -217,6 +268,11 @@ pub fn code(scenario: &Scenario, graph: &Graph) -> Result<Vec<Code>, Vec<Problem
         tool: "Dagster",
         versions: DAGSTER_VERSIONS,
         text: dagster_code(graph, &design),
+    });
+    codes.push(Code {
+        tool: "Beam",
+        versions: BEAM_VERSIONS,
+        text: beam_code(graph, &design),
     });
     Ok(codes)
 }
@@ -415,11 +471,58 @@ mod tests {
         );
         let codes = code(&crate::scenarios::outage::SCENARIO, &list).expect("compiles");
         let sqlmesh = block(&codes, "SQLMesh").1;
-        let start = crate::scenarios::outage::SCENARIO.script().clone().start;
+        let start = crate::scenarios::outage::SCENARIO.script().start;
         assert!(sqlmesh.contains(&format!("start '{start}',")), "{sqlmesh}");
         assert!(sqlmesh.contains("name silver.sales,") && sqlmesh.contains("FROM bronze.sales\n"));
         assert!(sqlmesh.contains("lookback 5),"));
         assert!(block(&codes, "Dagster").1.contains("latest missed tick"));
+        // Without a finaliser a design has no lateness for Beam to set.
+        assert!(block(&codes, "Beam").1.starts_with("# No Beam form"));
+    }
+
+    /// Beam's one setting is a finaliser's allowed lateness: a design with
+    /// one is the lateness pipeline at that lateness over the scenario's
+    /// bronze, and its header says what the design does with the rows
+    /// Beam drops; one that reopens final days has no Beam form.
+    #[test]
+    fn beam_sets_a_finalisers_allowed_lateness() {
+        use crate::design::graph::StateChoice;
+        use crate::engine::{AfterFinal, CommitOrder, ListDate};
+        use crate::scenarios::mobile::SCENARIO as MOBILE;
+        use crate::scenarios::sample::daily;
+        let with = |l: u32, after: AfterFinal| {
+            let graph = daily(
+                &MOBILE,
+                StateChoice::PartitionList {
+                    lookback: 2,
+                    over: ListDate::EventDate,
+                },
+                CommitOrder::StateAfterWrite,
+                WriteChoice::OverwritePartition,
+                Some((l, after)),
+            );
+            let codes = code(&MOBILE, &graph).expect("compiles");
+            let beam = codes
+                .into_iter()
+                .find(|c| c.tool == "Beam")
+                .expect("a Beam block");
+            assert_eq!(beam.versions, crate::export::BEAM_VERSIONS);
+            beam.text
+        };
+        for l in [0, 2, 5] {
+            let text = with(l, AfterFinal::Adjustments);
+            assert!(
+                text.starts_with("# silver.purchases in Apache Beam"),
+                "{text}"
+            );
+            assert!(text.contains(&format!("\nALLOWED_LATENESS_DAYS = {l}\n")));
+            assert!(text.contains(
+                "COLUMNS = {\n    \"event\": \"event_time\",\n    \"arrival\": \"arrived_at\","
+            ));
+            assert!(text.contains("adjustments table"), "{text}");
+        }
+        assert!(with(2, AfterFinal::Drop).contains("the rows this design drops, as Beam does"));
+        assert!(with(2, AfterFinal::Reopen).starts_with("# No Beam form"));
     }
 
     #[test]
