@@ -150,13 +150,6 @@ fn with_answers(mut files: Vec<File>, replays: &[Replay]) -> Vec<File> {
     files
 }
 
-/// Scenarios 1 to 3 (clicks forward, orders that change, late mobile
-/// events): passing designs and mistakes, each built on the canvas's model
-/// edit by edit and compiled as a student's design is, graded first (a
-/// passing design must pass, a mistake must fail the rule named), then
-/// replayed over the scenario's own runs (retries and the manual re-run
-/// included). Scenario 2's append mistake is there for Spark, which cannot
-/// merge.
 /// Scenario `n`, which the export's own tables name: an unknown number
 /// stops the export.
 fn scenario(n: u8) -> &'static partition_lab::scenarios::Scenario {
@@ -185,6 +178,13 @@ fn graded_as_labelled(
     }
 }
 
+/// Scenarios 1 to 3 (clicks forward, orders that change, late mobile
+/// events): passing designs and mistakes, each built on the canvas's model
+/// edit by edit and compiled as a student's design is, graded first (a
+/// passing design must pass, a mistake must fail the rule named), then
+/// replayed over the scenario's own runs (retries and the manual re-run
+/// included). Scenario 2's append mistake is there for Spark, which cannot
+/// merge.
 fn scenario_files() -> Vec<File> {
     use partition_lab::design::compile::compile;
     use partition_lab::design::graph::{StateChoice as S, WriteChoice as M};

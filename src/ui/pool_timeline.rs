@@ -21,43 +21,11 @@ const TOP: i64 = 18;
 /// Rows of the table at most: a 730-date backfill would fill the page.
 const TABLE_ROWS: usize = 80;
 
-/// "03" for 3 August: the bar's label (its words name the month too).
-fn two(day: crate::engine::calendar::Day) -> String {
-    use chrono::Datelike;
-    format!("{:02}", day.day())
-}
-
 fn tick_every(minutes: i64) -> i64 {
     [5, 10, 15, 30, 60, 120, 240]
         .into_iter()
         .find(|t| minutes / t <= 10)
         .unwrap_or(480)
-}
-
-fn bars_counted(n: usize) -> String {
-    format!("{n} bar{}", if n == 1 { "" } else { "s" })
-}
-
-fn dates_counted(n: usize) -> String {
-    format!("{n} date{}", if n == 1 { "" } else { "s" })
-}
-
-/// "7 Aug to 13 Aug", or the dates one by one when they are not a run.
-fn list_days(dates: &[crate::engine::calendar::Day]) -> String {
-    use crate::engine::calendar::day_month;
-    let consecutive = dates
-        .windows(2)
-        .all(|w| matches!(w, [a, b] if a.succ_opt() == Some(*b)));
-    match (dates.first(), dates.last()) {
-        (Some(a), Some(b)) if a != b && consecutive => {
-            format!("{} to {}", day_month(*a), day_month(*b))
-        }
-        _ => dates
-            .iter()
-            .map(|d| day_month(*d))
-            .collect::<Vec<_>>()
-            .join(", "),
-    }
 }
 
 #[component]
@@ -75,58 +43,7 @@ pub fn PoolTimeline(
     let height = TOP + (i64::from(picture.lanes) + first_lane) * (LANE + GAP) + AXIS + 4;
     let start = picture.start;
     let at = move |m: i64| hh_mm(start + Duration::minutes(m));
-    let summary = {
-        let waits: Vec<String> = picture
-            .waits
-            .iter()
-            .map(|w| {
-                format!(
-                    " The scheduled run for {} asked for a connection at {} and got connection {} at {}: {} min late.",
-                    crate::engine::calendar::day_month(w.day),
-                    at(w.asked),
-                    w.lane.saturating_add(1),
-                    at(w.got),
-                    w.got.saturating_sub(w.asked)
-                )
-            })
-            .collect();
-        let queue: Vec<String> = picture
-            .queue
-            .iter()
-            .map(|q| {
-                format!(
-                    " From {} to {}, {} under way waited for a connection ({}).",
-                    at(q.from),
-                    at(q.to),
-                    dates_counted(q.dates.len()),
-                    list_days(&q.dates)
-                )
-            })
-            .collect();
-        format!(
-            "{} connections from {} to {}: {}.{}{}{}",
-            picture.lanes,
-            at(0),
-            at(span),
-            bars_counted(picture.bars.len()),
-            if waits.is_empty() && queue.is_empty() {
-                " Nothing waited for a connection.".to_string()
-            } else {
-                waits.concat()
-            },
-            queue.concat(),
-            if picture.left_out > 0 {
-                format!(
-                    " The first {} hours are shown; {} later {} left out.",
-                    span / 60,
-                    bars_counted(picture.left_out),
-                    if picture.left_out == 1 { "is" } else { "are" }
-                )
-            } else {
-                String::new()
-            }
-        )
-    };
+    let summary = picture.summary();
     let lanes = (0..picture.lanes)
         .map(|lane| {
             let y = lane_y(lane);
@@ -180,12 +97,13 @@ pub fn PoolTimeline(
         .bars
         .iter()
         .map(|b| {
-            let (class, mark) = match b.holder {
-                Holder::Silver(d) => ("pool-bar silver", format!("{} S", two(d))),
-                Holder::Gold(d) => ("pool-bar gold", format!("{} G", two(d))),
-                Holder::Cancelled(d) => ("pool-bar cancelled", format!("{} ✕", two(d))),
-                Holder::Scheduled(_) => ("pool-bar scheduled", "run".to_string()),
+            let class = match b.holder {
+                Holder::Silver(_) => "pool-bar silver",
+                Holder::Gold(_) => "pool-bar gold",
+                Holder::Cancelled(_) => "pool-bar cancelled",
+                Holder::Scheduled(_) => "pool-bar scheduled",
             };
+            let mark = b.mark();
             let (x0, x1) = (x(b.from), x(b.to));
             let y = lane_y(b.lane);
             let wide = x1 - x0 >= 34;
@@ -207,7 +125,7 @@ pub fn PoolTimeline(
                 <g class="pool-wait">
                     <line x1=x0 x2=x1 y1=y y2=y />
                     <circle cx=x0 cy=y r=4 />
-                    <text x=x0 y=y - LANE / 2 - 4>{format!("asked {} · waited {} min", at(w.asked), w.got.saturating_sub(w.asked))}</text>
+                    <text x=x0 y=y - LANE / 2 - 4>{picture.wait_label(w)}</text>
                 </g>
             }
         })

@@ -36,12 +36,12 @@ impl Slices {
 
     /// Steps `work` to its end. Whenever a slice is spent, `progress` sees
     /// the work (false when the view that shows it is gone), the browser
-    /// takes its turn, then `stopped` is asked.
+    /// takes its turn, then `stopped` is asked (`None`: its view is gone).
     pub async fn run<W: Stepwise>(
         &mut self,
         work: &mut W,
         mut progress: impl FnMut(&W) -> bool,
-        stopped: impl Fn() -> bool,
+        stopped: impl Fn() -> Option<bool>,
     ) -> Result<(), Halt> {
         loop {
             if work.step() {
@@ -52,8 +52,10 @@ impl Slices {
                     return Err(Halt::Gone);
                 }
                 yield_to_browser().await;
-                if stopped() {
-                    return Err(Halt::Stopped);
+                match stopped() {
+                    None => return Err(Halt::Gone),
+                    Some(true) => return Err(Halt::Stopped),
+                    Some(false) => {}
                 }
                 self.started = js_sys::Date::now();
             }

@@ -27,11 +27,11 @@ pub struct Detail {
     /// Each attempt's row ids read, added and removed (the scenario
     /// grader's judges and the labs' traces read them).
     pub ids: bool,
-    /// Silver, its checks and its diffs against the truth after every
-    /// attempt: what the labs scrub through and the smallest case replays.
+    /// Silver after every attempt: what the labs scrub through and the
+    /// smallest case replays (with `compared`, its checks and diffs too).
     pub snapshots: bool,
-    /// The checks and diffs of the final tables against the truth
-    /// (`Outcome::verdict`, `lost`, `duplicates`).
+    /// The checks and diffs against the truth: of the final tables
+    /// (`Outcome::verdict`, `lost`, `duplicates`), and of every snapshot.
     pub compared: bool,
 }
 
@@ -263,6 +263,13 @@ impl<'a> Simulation<'a> {
         self.last_attempt_ok.insert(attempt.day, !crashed);
 
         let snapshot = self.snapshots.then(|| {
+            if !self.detail.compared {
+                return Snapshot {
+                    silver: self.silver.clone(),
+                    checks: Checks::default(),
+                    diffs: Vec::new(),
+                };
+            }
             let truth = truth_at(&self.bronze, attempt.at);
             let (checks, through) = checks_now(
                 &self.silver,

@@ -1,7 +1,8 @@
 //! Long work a bounded step at a time. The daily simulation, a scenario
-//! check and the smallest-case search each take one; the page runs any of
-//! them through one slice driver and paints between two steps, and native
-//! code runs them to the end.
+//! check and the smallest-case search each take one; the page's one slice
+//! driver steps a check (the simulation inside it, and each candidate of
+//! the search) and paints between two steps; native code runs any of them
+//! to the end.
 
 /// Work taken a bounded step at a time.
 pub trait Stepwise {

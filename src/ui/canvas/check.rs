@@ -75,10 +75,11 @@ pub fn CheckPanel() -> impl IntoView {
     };
     let finish = move |graph: Graph, report: Report, picture| {
         let progress = Progress::of(&report);
-        if let Err(message) =
+        if let Err(e) =
             saves::save_progress(&mut storage::Local, d.scenario.number, &progress.to_text())
         {
-            d.notice.set(Some(super::Notice::Error(message)));
+            d.notice
+                .set(Some(super::Notice::Error(e.message().to_string())));
         }
         d.announcement.set(panel::announcement(&report));
         checked.set(Some(Checked {
@@ -99,7 +100,8 @@ pub fn CheckPanel() -> impl IntoView {
         let scenario = d.scenario;
         stop.set(false);
         stopped.set(None);
-        // Steps not known yet: the scenario's days are made after a paint.
+        // Steps not known yet: the first check makes the scenario's days
+        // after a paint (a scenario keeps them once made).
         checking.set(Some(Checking {
             taken: 0,
             steps: 0,
@@ -120,7 +122,7 @@ pub fn CheckPanel() -> impl IntoView {
                         // The panel may be gone (the student left the page).
                         checking.try_set(Some(now)).is_none()
                     },
-                    || stop.try_get_untracked().unwrap_or(true),
+                    || stop.try_get_untracked(),
                 )
                 .await;
             match ran {
@@ -261,7 +263,7 @@ fn RuleView(result: RuleResult) -> impl IntoView {
                         &mut grading,
                         // The rule's view may be gone (a new check): then so is the search.
                         |_| tried.try_set((search.tried(), search.budget())).is_none(),
-                        || stop.try_get_untracked().unwrap_or(true),
+                        || stop.try_get_untracked(),
                     )
                     .await;
                 match ran {

@@ -213,16 +213,45 @@ pub fn backup(store: &mut impl Store, scenario: u8, source: &str) -> Option<Grap
     }
 }
 
+/// The scenario's saved design as stored (read with `file::read_stored`).
+pub fn design_text(store: &impl Store, scenario: u8) -> Option<String> {
+    store.get(&design_key(scenario)).ok().flatten()
+}
+
+/// Writes `graph` as the scenario's design.
+pub fn put_design(store: &mut impl Store, scenario: u8, graph: &Graph) -> Result<(), StoreError> {
+    store.set(&design_key(scenario), &export(graph, Some(scenario)))
+}
+
+/// When the design was last saved, as stored (milliseconds since 1970).
+pub fn saved_at(store: &impl Store, scenario: u8) -> Option<String> {
+    store.get(&saved_at_key(scenario)).ok().flatten()
+}
+
+/// Writes when the design was saved; `None` forgets it (a work file
+/// restored without a time).
+pub fn put_saved_at(
+    store: &mut impl Store,
+    scenario: u8,
+    millis: Option<i64>,
+) -> Result<(), StoreError> {
+    match millis {
+        Some(t) => store.set(&saved_at_key(scenario), &t.to_string()),
+        None => {
+            store.remove(&saved_at_key(scenario));
+            Ok(())
+        }
+    }
+}
+
 /// Saves `graph` as the scenario's design, and when (milliseconds since
 /// 1970, from the caller's clock) so a restore from a work file can tell
 /// which copy is newer. A design that could not be written leaves the
 /// time as it was.
 pub fn save(store: &mut impl Store, scenario: u8, graph: &Graph, now: i64) -> Result<(), String> {
-    store
-        .set(&design_key(scenario), &export(graph, Some(scenario)))
-        .map_err(|e| e.message().to_string())?;
+    put_design(store, scenario, graph).map_err(|e| e.message().to_string())?;
     // The time is a hint for a restore: without it the design still reads.
-    let _ = store.set(&saved_at_key(scenario), &now.to_string());
+    let _ = put_saved_at(store, scenario, Some(now));
     Ok(())
 }
 
@@ -232,10 +261,8 @@ pub fn progress(store: &impl Store, scenario: u8) -> Option<String> {
 }
 
 /// Saves the scenario's last verdict, as `scenarios::progress` writes it.
-pub fn save_progress(store: &mut impl Store, scenario: u8, text: &str) -> Result<(), String> {
-    store
-        .set(&progress_key(scenario), text)
-        .map_err(|e| e.message().to_string())
+pub fn save_progress(store: &mut impl Store, scenario: u8, text: &str) -> Result<(), StoreError> {
+    store.set(&progress_key(scenario), text)
 }
 
 /// Deletes the kept backup, once the student has said so.
@@ -414,12 +441,24 @@ mod tests {
             store.get(&saved_at_key(3)),
             Ok(Some("1780000000000".to_string()))
         );
-        // Full: the design is refused with the browser's words, and the
-        // time of the last save that worked stays.
-        let mut full = Memory::with_room(0);
-        let refused = save(&mut full, 3, &work(), 1);
+        // Room for this design and its time, not for a larger one: the
+        // larger is refused with the browser's words, and the design and
+        // the time of the last save that worked both stay.
+        let first = export(&work(), Some(3));
+        let mut snug = Memory::with_room(first.len() + "1".len());
+        save(&mut snug, 3, &work(), 1).expect("room for the first");
+        let mut larger = History::new(work());
+        larger
+            .edit(&Edit::Add {
+                config: NodeConfig::default_for(NodeKind::Write),
+                x: 400,
+                y: 100,
+            })
+            .expect("add");
+        let refused = save(&mut snug, 3, &larger.current, 2);
         assert_eq!(refused, Err(StoreError::Full.message().to_string()));
-        assert_eq!(full.get(&saved_at_key(3)), Ok(None));
+        assert_eq!(snug.get(&design_key(3)), Ok(Some(first)));
+        assert_eq!(snug.get(&saved_at_key(3)), Ok(Some("1".to_string())));
     }
 
     #[test]
@@ -427,6 +466,10 @@ mod tests {
         let mut store = Memory::with_room(usize::MAX);
         assert_eq!(progress(&store, 2), None);
         save_progress(&mut store, 2, "failing R2").expect("room");
+        assert_eq!(
+            save_progress(&mut Memory::with_room(0), 2, "passed"),
+            Err(StoreError::Full)
+        );
         assert_eq!(progress(&store, 2).as_deref(), Some("failing R2"));
         assert_eq!(
             progress(&store, 1),

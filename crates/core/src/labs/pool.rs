@@ -50,6 +50,42 @@ impl Bar {
     }
 }
 
+impl Bar {
+    /// The bar's label on the picture: the day of the month and what held
+    /// the connection ("03 S"); its `words` say the same in full.
+    pub fn mark(&self) -> String {
+        use chrono::Datelike;
+        match self.holder {
+            Holder::Silver(d) => format!("{:02} S", d.day()),
+            Holder::Gold(d) => format!("{:02} G", d.day()),
+            Holder::Cancelled(d) => format!("{:02} ✕", d.day()),
+            Holder::Scheduled(_) => "run".to_string(),
+        }
+    }
+}
+
+/// "1 bar", "3 bars".
+fn counted(n: usize, noun: &str) -> String {
+    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
+}
+
+/// "7 Aug to 13 Aug", or the dates one by one when they are not a run.
+fn list_days(dates: &[Day]) -> String {
+    let consecutive = dates
+        .windows(2)
+        .all(|w| matches!(w, [a, b] if a.succ_opt() == Some(*b)));
+    match (dates.first(), dates.last()) {
+        (Some(a), Some(b)) if a != b && consecutive => {
+            format!("{} to {}", day_month(*a), day_month(*b))
+        }
+        _ => dates
+            .iter()
+            .map(|d| day_month(*d))
+            .collect::<Vec<_>>()
+            .join(", "),
+    }
+}
+
 /// A scheduled run that asked for a connection and waited.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Wait {
@@ -83,6 +119,77 @@ pub struct PoolPicture {
 }
 
 impl PoolPicture {
+    /// The clock time `minutes` after the picture's start.
+    pub fn at(&self, minutes: i64) -> String {
+        hh_mm(self.start + Duration::minutes(minutes))
+    }
+
+    /// A wait's label on the picture: when it asked, how long it waited.
+    pub fn wait_label(&self, w: &Wait) -> String {
+        format!(
+            "asked {} · waited {} min",
+            self.at(w.asked),
+            w.got.saturating_sub(w.asked)
+        )
+    }
+
+    /// The picture in words: the connections and the span, every wait of
+    /// a scheduled run and every stretch dates queued, and what was left
+    /// out. The picture's description for a screen reader, and the text
+    /// beside it for everyone.
+    pub fn summary(&self) -> String {
+        let span = self.minutes.max(1);
+        let waits: String = self
+            .waits
+            .iter()
+            .map(|w| {
+                format!(
+                    " The scheduled run for {} asked for a connection at {} and got connection {} at {}: {} min late.",
+                    day_month(w.day),
+                    self.at(w.asked),
+                    w.lane.saturating_add(1),
+                    self.at(w.got),
+                    w.got.saturating_sub(w.asked)
+                )
+            })
+            .collect();
+        let queue: String = self
+            .queue
+            .iter()
+            .map(|q| {
+                format!(
+                    " From {} to {}, {} under way waited for a connection ({}).",
+                    self.at(q.from),
+                    self.at(q.to),
+                    counted(q.dates.len(), "date"),
+                    list_days(&q.dates)
+                )
+            })
+            .collect();
+        let nothing_waited = if waits.is_empty() && queue.is_empty() {
+            " Nothing waited for a connection."
+        } else {
+            ""
+        };
+        let left_out = if self.left_out > 0 {
+            format!(
+                " The first {} hours are shown; {} later {} left out.",
+                span / 60,
+                counted(self.left_out, "bar"),
+                if self.left_out == 1 { "is" } else { "are" }
+            )
+        } else {
+            String::new()
+        };
+        format!(
+            "{} connections from {} to {}: {}.{nothing_waited}{waits}{queue}{left_out}",
+            self.lanes,
+            self.at(0),
+            self.at(span),
+            counted(self.bars.len(), "bar"),
+        )
+    }
+
     /// The picture as it stood `minutes` after its start: what had begun,
     /// cut at that moment (a smallest case stepped through moment by moment).
     pub fn until(&self, minutes: i64) -> PoolPicture {
@@ -365,5 +472,70 @@ mod tests {
         );
         assert_eq!(picture.until(18), picture);
         assert!(picture.until(0).bars.is_empty());
+    }
+
+    /// The words say what the picture holds: each wait with its minutes,
+    /// each queueing stretch with its dates, and nothing waiting said only
+    /// when nothing did.
+    #[test]
+    fn the_picture_in_words_names_every_wait_and_queue() {
+        let day = crate::engine::calendar::aug;
+        let start = crate::engine::calendar::at(day(15), 1, 30);
+        let mut picture = PoolPicture {
+            start,
+            minutes: 120,
+            lanes: 2,
+            bars: vec![Bar {
+                lane: 0,
+                from: 0,
+                to: 25,
+                holder: Holder::Silver(day(3)),
+            }],
+            waits: Vec::new(),
+            queue: Vec::new(),
+            left_out: 0,
+        };
+        assert_eq!(
+            picture.summary(),
+            "2 connections from 01:30 to 03:30: 1 bar. Nothing waited for a connection."
+        );
+        assert_eq!(picture.bars[0].mark(), "03 S");
+        picture.waits.push(Wait {
+            lane: 1,
+            asked: 30,
+            got: 45,
+            day: day(14),
+        });
+        picture.queue.push(Queue {
+            from: 0,
+            to: 25,
+            dates: vec![day(7), day(8), day(9)],
+        });
+        picture.queue.push(Queue {
+            from: 25,
+            to: 50,
+            dates: vec![day(7), day(9)],
+        });
+        picture.left_out = 1;
+        let words = picture.summary();
+        assert!(!words.contains("Nothing waited"), "{words}");
+        assert!(words.contains(
+            "The scheduled run for 14 Aug asked for a connection at 02:00 and got connection 2 at 02:15: 15 min late."
+        ), "{words}");
+        assert!(
+            words.contains(
+                "From 01:30 to 01:55, 3 dates under way waited for a connection (7 Aug to 9 Aug)."
+            ),
+            "{words}"
+        );
+        assert!(words.contains("(7 Aug, 9 Aug)"), "{words}");
+        assert!(
+            words.ends_with("The first 2 hours are shown; 1 bar later is left out."),
+            "{words}"
+        );
+        assert_eq!(
+            picture.wait_label(&picture.waits[0]),
+            "asked 02:00 · waited 15 min"
+        );
     }
 }

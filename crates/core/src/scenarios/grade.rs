@@ -95,7 +95,7 @@ pub fn at_once(scenario: &Scenario, graph: &Graph, script: &Script) -> (Report, 
             let daily = Daily {
                 config: compiled.pipeline,
                 // The replay of the smallest case reads silver after each
-                // run; no rule reads the engine's own comparison.
+                // run; no rule reads the engine's comparison with the truth.
                 outcome: crate::engine::simulate_with(
                     &compiled.pipeline,
                     script,
@@ -163,6 +163,9 @@ pub struct Grading<'a> {
     only: Option<usize>,
     results: Vec<RuleResult>,
     taken: usize,
+    /// The daily simulation's attempts, once the design has compiled:
+    /// whether the pipeline catches up decides which runs happen.
+    attempts: Option<usize>,
 }
 
 enum Stage<'a> {
@@ -205,6 +208,7 @@ impl<'a> Grading<'a> {
             only: None,
             results: Vec::new(),
             taken: 0,
+            attempts: None,
         }
     }
 
@@ -242,6 +246,9 @@ impl<'a> Grading<'a> {
                     Ok(compiled) => compiled,
                     Err(problems) => return Stage::Done(Report::Structural(problems), None),
                 };
+                self.attempts = Some(
+                    crate::engine::simulate::planned(self.script, compiled.pipeline.catch_up).len(),
+                );
                 match scenario.rules {
                     Rules::Daily(_) => Stage::Simulate(
                         compiled.pipeline,
@@ -326,7 +333,7 @@ impl<'a> Grading<'a> {
     pub fn steps(&self) -> usize {
         let run = match self.scenario.rules {
             // Each attempt (one step even with none to run).
-            Rules::Daily(_) => attempts(self.script, self.graph).max(1),
+            Rules::Daily(_) => self.attempts().max(1),
             Rules::Backfill { .. } => 3,
         };
         1 + run + self.to_judge()
@@ -337,6 +344,13 @@ impl<'a> Grading<'a> {
         self.taken
     }
 
+    /// The daily simulation's attempts: the compiled pipeline's once the
+    /// design has compiled, the graph's until then.
+    fn attempts(&self) -> usize {
+        self.attempts
+            .unwrap_or_else(|| attempts(self.script, self.graph))
+    }
+
     /// What the next step does.
     pub fn doing(&self) -> Doing {
         match &self.stage {
@@ -345,8 +359,8 @@ impl<'a> Grading<'a> {
                 run: simulation
                     .attempts_run()
                     .saturating_add(1)
-                    .min(attempts(self.script, self.graph)),
-                of: attempts(self.script, self.graph),
+                    .min(self.attempts()),
+                of: self.attempts(),
             },
             Stage::Launch(..) => Doing::History,
             Stage::Clock(..) => Doing::Clock,
@@ -373,6 +387,9 @@ impl<'a> Grading<'a> {
 /// backfill), or one rule; true once the report is ready.
 impl Stepwise for Grading<'_> {
     fn step(&mut self) -> bool {
+        if matches!(self.stage, Stage::Done(..)) {
+            return true;
+        }
         let stage = std::mem::replace(&mut self.stage, Stage::Compile);
         self.stage = self.next(stage);
         self.taken = self.taken.saturating_add(1);
@@ -389,11 +406,11 @@ fn no_backfill() -> Problem {
     }
 }
 
-/// The attempts a daily simulation of `script` makes for `graph`: each
-/// run the scheduler starts (an outage skips some, a catch-up runs them
-/// later), and a retry for each run that crashes.
+/// The attempts a daily simulation of `script` makes for `graph` before
+/// it has compiled (the progress bar's first length): each run the
+/// scheduler starts (an outage skips some, a catch-up runs them later),
+/// and a retry for each run that crashes.
 fn attempts(script: &Script, graph: &Graph) -> usize {
-    // Whether the design catches up after an outage decides which runs happen.
     let catch_up = graph.nodes.values().any(|n| {
         matches!(
             n.config,
@@ -563,6 +580,29 @@ mod tests {
             want.extend(s.rules().iter().map(|r| Doing::Rule(r.id)));
             assert_eq!(seen, want, "scenario {}", s.number);
         }
+    }
+
+    /// A script with no runs: the simulation is one step that finds
+    /// nothing to run, the bar is as long as the steps taken, and a step
+    /// after the end takes none.
+    #[test]
+    fn a_check_of_a_script_without_runs_still_ends_full() {
+        use crate::design::graph::WriteChoice;
+        use crate::scenarios::clicks::SCENARIO as CLICKS;
+        use crate::scenarios::sample::sample;
+        let mut script = CLICKS.script().clone();
+        script.runs.clear();
+        let graph = sample(&CLICKS, WriteChoice::OverwritePartition);
+        let mut grading = Grading::new(&CLICKS, &graph, &script);
+        grading.run_to_end();
+        assert_eq!(grading.taken(), 2 + CLICKS.rule_count());
+        assert_eq!(grading.taken(), grading.steps());
+        assert!(grading.step(), "finished");
+        assert_eq!(
+            grading.taken(),
+            grading.steps(),
+            "a step after the end takes none"
+        );
     }
 
     /// A design that cannot run stops after reading it, with its problems:

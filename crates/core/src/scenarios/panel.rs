@@ -21,6 +21,9 @@ pub fn counted(n: usize, noun: &str) -> String {
 pub fn doing_text(doing: Doing) -> String {
     match doing {
         Doing::Compiling => "reading the design".to_string(),
+        Doing::Simulating { of: 0, .. } => {
+            "running the scenario's scheduled runs (none to run)".to_string()
+        }
         Doing::Simulating { run, of } => {
             format!("running the scenario's scheduled runs (run {run} of {of})")
         }

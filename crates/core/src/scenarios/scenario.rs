@@ -53,9 +53,10 @@ pub struct Scenario {
     /// table and dates. No graded choice is in here.
     pub palette: Palette,
     pub rules: Rules,
-    /// Makes the script; `script` keeps what it made.
-    pub make: fn() -> Script,
-    pub made: OnceLock<Script>,
+    /// Makes the script; `script` keeps what it made. Only the scenario
+    /// modules build the value, so nothing else can set the kept script.
+    pub(super) make: fn() -> Script,
+    pub(super) made: OnceLock<Script>,
 }
 
 impl Scenario {

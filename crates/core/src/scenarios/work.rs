@@ -21,7 +21,7 @@ use super::progress::Progress;
 use super::SCENARIOS;
 use crate::design::file::{export, import_value, read_stored, Stored};
 use crate::design::graph::Graph;
-use crate::design::saves::{design_key, keep_backup, progress_key, saved_at_key, Store};
+use crate::design::saves::{self, keep_backup, Store};
 
 pub const FORMAT: &str = "partition-lab-work";
 pub const VERSION: u64 = 1;
@@ -74,7 +74,7 @@ pub fn from_millis(text: &str) -> Option<DateTime<Utc>> {
 }
 
 fn saved_at(store: &impl Store, scenario: u8) -> Option<DateTime<Utc>> {
-    from_millis(&store.get(&saved_at_key(scenario)).ok().flatten()?)
+    from_millis(&saves::saved_at(store, scenario)?)
 }
 
 /// The work file for everything saved in `store`. Written as text around
@@ -84,11 +84,11 @@ pub fn export_work(store: &impl Store) -> String {
     let entries: Vec<String> = SCENARIOS
         .iter()
         .filter_map(|s| {
-            let text = store.get(&design_key(s.number)).ok().flatten();
+            let text = saves::design_text(store, s.number);
             let Stored::Design(graph) = read_stored(text, s.number, s.source) else {
                 return None;
             };
-            let progress = store.get(&progress_key(s.number)).ok().flatten();
+            let progress = saves::progress(store, s.number);
             let progress = Progress::parse(progress.as_deref()).to_text();
             let saved_at = saved_at(store, s.number)
                 .map_or("null".to_string(), |t| t.timestamp_millis().to_string());
@@ -193,7 +193,7 @@ pub fn read_work(text: &str) -> Result<Vec<Work>, String> {
 
 /// What restoring `work` over what `store` holds would do.
 pub fn step(store: &impl Store, work: &Work) -> Step {
-    let text = store.get(&design_key(work.scenario)).ok().flatten();
+    let text = saves::design_text(store, work.scenario);
     let here = match read_stored(text, work.scenario, source(work.scenario)) {
         Stored::Nothing => return Step::Take,
         // Damaged saves are set aside before a restore writes (see `restore`).
@@ -247,9 +247,7 @@ pub fn restore(store: &mut impl Store, work: &Work) -> Result<(), String> {
     if loaded.graph != Graph::with_source(source(scenario)) && loaded.graph != work.graph {
         keep_backup(store, scenario, &loaded.graph)?;
     }
-    store
-        .set(&design_key(scenario), &export(&work.graph, Some(scenario)))
-        .map_err(|e| e.message().to_string())?;
+    saves::put_design(store, scenario, &work.graph).map_err(|e| e.message().to_string())?;
     // The design is in; what follows only describes it.
     let partly = |e: crate::design::saves::StoreError| {
         format!(
@@ -257,21 +255,16 @@ pub fn restore(store: &mut impl Store, work: &Work) -> Result<(), String> {
             e.message()
         )
     };
-    match work.saved_at {
-        Some(t) => store
-            .set(&saved_at_key(scenario), &t.timestamp_millis().to_string())
-            .map_err(partly)?,
-        None => store.remove(&saved_at_key(scenario)),
-    }
-    store
-        .set(&progress_key(scenario), &work.progress.to_text())
-        .map_err(partly)
+    saves::put_saved_at(store, scenario, work.saved_at.map(|t| t.timestamp_millis()))
+        .map_err(partly)?;
+    saves::save_progress(store, scenario, &work.progress.to_text()).map_err(partly)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::design::saves::memory::Memory;
+    use crate::design::saves::{design_key, progress_key, saved_at_key};
     use crate::design::{Edit, History, NodeConfig, NodeKind};
     use serde_json::json;
 

@@ -265,8 +265,8 @@ impl Calendar {
                 },
                 if b.short_runs.iter().all(|r| r.date() == p.day) {
                     format!(
-                        "lookback counts batches back from the current one, which a {run} run has only just started: lookback {} makes the run at {} the last to rebuild {d}; with lookback {} only the run at {short_last} builds it, {} hours into the day, and it is never built whole.",
-                        b.lookback, short(self.last_change), b.short_lookback, RUN_HOUR, run = run_time()
+                        "lookback counts batches back from the current one, which a {run} run has only just started: lookback {} makes the run at {} the last to rebuild {d}; with lookback {} only the run at {short_last} builds it, {} into the day, and it is never built whole.",
+                        b.lookback, short(self.last_change), b.short_lookback, plural(RUN_HOUR as usize, "hour"), run = run_time()
                     )
                 } else {
                     format!(
@@ -309,8 +309,9 @@ impl Calendar {
             command: None,
             covers: "no backfill command: a streaming job is re-run over the range's input as a bounded pipeline".to_string(),
             traps: vec![format!(
-                "A watermark at the run time itself ({}) drops events of {d} a run sooner: it needs the allowed lateness plus {RUN_HOUR} hours to match. Flink's default allowed lateness is 0.",
-                e.at_run_time.first().map_or_else(String::new, |r| hh_mm(r.watermark))
+                "A watermark at the run time itself ({}) drops events of {d} a run sooner: it needs the allowed lateness plus {} to match. Flink's default allowed lateness is 0.",
+                e.at_run_time.first().map_or_else(String::new, |r| hh_mm(r.watermark)),
+                plural(RUN_HOUR as usize, "hour")
             )],
         }
     }
