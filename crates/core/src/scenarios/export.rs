@@ -165,7 +165,7 @@ fn dagster_code(graph: &Graph, design: &CompiledDesign) -> String {
 /// lab's pipeline with that lateness, reading the scenario's bronze, and
 /// what it drops as late is what the design does not let into a final
 /// partition (`scripts/check-real` runs it on scenario 3's purchases).
-fn beam_code(graph: &Graph, design: &CompiledDesign) -> String {
+fn beam_code(scenario: &Scenario, graph: &Graph, design: &CompiledDesign) -> String {
     let (source, silver) = tables(graph);
     if design.backfill.is_some() {
         return commented(
@@ -198,11 +198,18 @@ fn beam_code(graph: &Graph, design: &CompiledDesign) -> String {
             "the rows this design books to its adjustments table instead. Beam's Python SDK keeps no side output of what it drops: an adjustments table needs Flink's sideOutputLateData or a second pipeline reading {source} with a longer lateness"
         ),
     };
+    let run = format!("{:02}:00", crate::engine::lateness::RUN_HOUR);
+    // Beam's watermark moves with the data, not with a scheduler: where
+    // runs were missed, the design makes days final later than Beam.
+    let faults = if scenario.palette.outage {
+        "Beam's watermark does not wait for a scheduler: a day this design makes final only once the scheduler is back still takes rows Beam has already dropped, so here Beam can drop more than the design keeps out.".to_string()
+    } else {
+        format!("A run retried minutes after a crash is the batch's own: Beam's replay reads at {run} every day.")
+    };
     let header = commented(
         "#",
         &format!(
-            "{silver} in Apache Beam: daily event-time windows with this design's allowed lateness of {l} day(s). Run it on the scenario's bronze, the bronze.csv of the runnable project this panel prepares: python lateness_beam.py bronze.csv. It replays each row's arrival through the daily {run} runs and prints what Beam drops as late: {fate}. The scenario's faults are the batch's own (a run retried after a crash, runs the scheduler missed): Beam's replay reads at {run} every day.",
-            run = format!("{:02}:00", crate::engine::lateness::RUN_HOUR),
+            "{silver} in Apache Beam: daily event-time windows with this design's allowed lateness of {l} day(s). Run it on the scenario's bronze, the bronze.csv of the runnable project this panel prepares: python lateness_beam.py bronze.csv. It replays each row's arrival through the daily {run} runs and prints what Beam drops as late: {fate}. {faults}"
         ),
     );
     let stream = beam::Stream::bronze(crate::engine::lateness::Lateness::Days(l));
@@ -272,7 +279,7 @@ pub fn code(scenario: &Scenario, graph: &Graph) -> Result<Vec<Code>, Vec<Problem
     codes.push(Code {
         tool: "Beam",
         versions: BEAM_VERSIONS,
-        text: beam_code(graph, &design),
+        text: beam_code(scenario, graph, &design),
     });
     Ok(codes)
 }
@@ -523,6 +530,80 @@ mod tests {
         }
         assert!(with(2, AfterFinal::Drop).contains("the rows this design drops, as Beam does"));
         assert!(with(2, AfterFinal::Reopen).starts_with("# No Beam form"));
+    }
+
+    /// The Beam block's claim on every daily scenario. What Beam drops is
+    /// the rows whose arrival needs more than L days (`days_needed`; that
+    /// Beam keeps exactly this rule is what `scripts/check-real` proves on
+    /// Beam itself). It is what the design keeps out of its final days,
+    /// a crash's retry notwithstanding; where the scheduler was down, the
+    /// design keeps out fewer, and the block says so.
+    #[test]
+    fn what_beam_drops_is_what_the_design_keeps_out_or_the_block_says_why_not() {
+        use crate::design::graph::StateChoice;
+        use crate::engine::lateness::days_needed;
+        use crate::engine::{simulate, AfterFinal, CommitOrder, ListDate};
+        use crate::scenarios::sample::daily;
+        use crate::scenarios::scenario::Rules;
+        use std::collections::HashSet;
+        let mut parted = 0;
+        for s in crate::scenarios::SCENARIOS {
+            if !matches!(s.rules, Rules::Daily(_)) {
+                continue;
+            }
+            for (l, after) in [
+                (0, AfterFinal::Adjustments),
+                (1, AfterFinal::Adjustments),
+                (2, AfterFinal::Adjustments),
+                (0, AfterFinal::Drop),
+            ] {
+                let graph = daily(
+                    s,
+                    StateChoice::PartitionList {
+                        lookback: 2,
+                        over: ListDate::EventDate,
+                    },
+                    CommitOrder::StateAfterWrite,
+                    WriteChoice::OverwritePartition,
+                    Some((l, after)),
+                );
+                let outcome = simulate(&compile(&graph).expect("compiles").pipeline, s.script());
+                let kept_out: HashSet<String> = match after {
+                    AfterFinal::Drop => outcome.dropped.iter().map(|id| id.to_string()).collect(),
+                    _ => outcome
+                        .adjustments
+                        .iter()
+                        .map(|a| a.id.to_string())
+                        .collect(),
+                };
+                let beam: HashSet<String> = s
+                    .script()
+                    .events
+                    .iter()
+                    .filter(|e| days_needed(e.event_date(), e.arrived_at) > l)
+                    .map(|e| e.id.to_string())
+                    .collect();
+                let text = code(s, &graph)
+                    .expect("compiles")
+                    .into_iter()
+                    .find(|c| c.tool == "Beam")
+                    .map(|c| c.text.replace("\n# ", " "))
+                    .expect("a Beam block");
+                let says_more =
+                    text.contains("so here Beam can drop more than the design keeps out");
+                // Only the scenario whose scheduler went down says it.
+                assert_eq!(says_more, s.palette.outage, "{s:?}");
+                if kept_out != beam {
+                    parted += 1;
+                    assert!(kept_out.is_subset(&beam), "{s:?} at {l}");
+                    assert!(s.palette.outage, "{s:?} at {l}: {text}");
+                }
+            }
+        }
+        assert!(
+            parted > 0,
+            "the outage scenario parts from Beam at some lateness"
+        );
     }
 
     #[test]
