@@ -425,6 +425,30 @@ fn scenario_files() -> Vec<File> {
                 Ok(ProcessingState::TrailingWindow { days }) => Some(days),
                 _ => None,
             };
+            // Silver after each of the engine's attempts, day by day, in
+            // the attempts' order: what SQLMesh's silver must be after
+            // each moment the scheduler ran.
+            let Ok(design) = compile(graph) else {
+                eprintln!("{name} does not compile");
+                std::process::exit(1);
+            };
+            let outcome = partition_lab::engine::simulate(&design.pipeline, scenario(*n).script());
+            let after: Vec<BTreeMap<String, Vec<String>>> = outcome
+                .runs
+                .iter()
+                .map(|run| {
+                    let mut days: BTreeMap<String, Vec<String>> = BTreeMap::new();
+                    for row in run.snapshot.iter().flat_map(|s| s.silver.rows()) {
+                        days.entry(row.dt.to_string())
+                            .or_default()
+                            .push(row.id.to_string());
+                    }
+                    for ids in days.values_mut() {
+                        partition_lab::lean::order::sort(ids);
+                    }
+                    days
+                })
+                .collect();
             sqlmesh_designs.insert(
                 (*name).to_string(),
                 serde_json::json!({
@@ -432,6 +456,7 @@ fn scenario_files() -> Vec<File> {
                     "model": table(NodeKind::Write),
                     "source": table(NodeKind::Source),
                     "rerun_days_before": before,
+                    "silver_after_each_attempt": after,
                 }),
             );
             sqlmesh.push(File::new(format!("sqlmesh/{name}.sql"), shown));
