@@ -113,26 +113,30 @@ const wasm = await page.evaluate(async () => {
 wasm.forEach((r, i) => {
   console.log(`  ${names[i].padEnd(34)} ${r.best.toFixed(1).padStart(9)} ms ${Math.round(r.events / (r.best / 1000)).toString().padStart(12)} events/s ${String(r.rows).padStart(10)} rows read`);
 });
-console.log('grading in the browser (release wasm), a sample design per scenario, best of 5:');
+// A scenario makes its script on first use and keeps it: the first check
+// of a page pays for it, the ones after do not, so both are printed.
+console.log('grading in the browser (release wasm), a sample design per scenario: the first check (the script made), then the best of 5:');
 const grading = await page.evaluate(async () => {
   const b = window.wasmBindings;
   const out = [];
-  for (let n = 1; n <= 5; n += 1) {
+  for (let n = 1; n <= 6; n += 1) {
+    let first = 0;
     let best = Infinity;
     let passed = -1;
-    for (let i = 0; i < 5; i += 1) {
+    for (let i = 0; i < 6; i += 1) {
       const t0 = performance.now();
       passed = b.bench_grade(n);
-      best = Math.min(best, performance.now() - t0);
+      const took = performance.now() - t0;
+      if (i === 0) first = took; else best = Math.min(best, took);
     }
-    out.push({ n, best, passed });
+    out.push({ n, first, best, passed });
   }
   return out;
 });
 grading.forEach((g) => {
   // -1: the sample design was refused as structural, so nothing was timed.
   if (g.passed < 0) throw new Error(`scenario ${g.n}: the sample design was not graded (structural problems)`);
-  console.log(`  scenario ${g.n}: ${g.best.toFixed(1).padStart(8)} ms (${g.passed} rule(s) passed)`);
+  console.log(`  scenario ${g.n}: first ${g.first.toFixed(1).padStart(8)} ms, then ${g.best.toFixed(1).padStart(8)} ms (${g.passed} rule(s) passed)`);
 });
 console.log('shrinking in the browser (release wasm), a failing design, budget 400 simulations:');
 const shrinking = await page.evaluate(async () => {
