@@ -1412,10 +1412,8 @@ const SCENARIO_BEAM: [(u32, partition_lab::engine::AfterFinal); 4] = [
 /// (booked as adjustments, or dropped), in the file's order, which Beam
 /// must drop as late.
 fn scenario_beam_files() -> Vec<File> {
-    use partition_lab::design::graph::{StateChoice, WriteChoice};
-    use partition_lab::engine::{simulate, AfterFinal, ListDate};
+    use partition_lab::engine::{simulate, AfterFinal};
     use partition_lab::export::replay::bronze_csv;
-    use partition_lab::scenarios::sample::daily;
     let scenario = scenario(3);
     let script = scenario.script();
     let mut files = vec![File::new(
@@ -1424,16 +1422,7 @@ fn scenario_beam_files() -> Vec<File> {
     )];
     let mut expected = Vec::new();
     for (l, after) in SCENARIO_BEAM {
-        let graph = daily(
-            scenario,
-            StateChoice::PartitionList {
-                lookback: 2,
-                over: ListDate::EventDate,
-            },
-            CommitOrder::StateAfterWrite,
-            WriteChoice::OverwritePartition,
-            Some((l, after)),
-        );
+        let graph = partition_lab::scenarios::sample::finalising(scenario, l, after);
         let name = format!(
             "s3_l{l}_{}",
             if after == AfterFinal::Drop {

@@ -493,21 +493,10 @@ mod tests {
     /// Beam drops; one that reopens final days has no Beam form.
     #[test]
     fn beam_sets_a_finalisers_allowed_lateness() {
-        use crate::design::graph::StateChoice;
-        use crate::engine::{AfterFinal, CommitOrder, ListDate};
+        use crate::engine::AfterFinal;
         use crate::scenarios::mobile::SCENARIO as MOBILE;
-        use crate::scenarios::sample::daily;
         let with = |l: u32, after: AfterFinal| {
-            let graph = daily(
-                &MOBILE,
-                StateChoice::PartitionList {
-                    lookback: 2,
-                    over: ListDate::EventDate,
-                },
-                CommitOrder::StateAfterWrite,
-                WriteChoice::OverwritePartition,
-                Some((l, after)),
-            );
+            let graph = crate::scenarios::sample::finalising(&MOBILE, l, after);
             let codes = code(&MOBILE, &graph).expect("compiles");
             let beam = codes
                 .into_iter()
@@ -540,10 +529,8 @@ mod tests {
     /// design keeps out fewer, and the block says so.
     #[test]
     fn what_beam_drops_is_what_the_design_keeps_out_or_the_block_says_why_not() {
-        use crate::design::graph::StateChoice;
         use crate::engine::lateness::days_needed;
-        use crate::engine::{simulate, AfterFinal, CommitOrder, ListDate};
-        use crate::scenarios::sample::daily;
+        use crate::engine::{simulate, AfterFinal};
         use crate::scenarios::scenario::Rules;
         use std::collections::HashSet;
         let mut parted = 0;
@@ -557,16 +544,7 @@ mod tests {
                 (2, AfterFinal::Adjustments),
                 (0, AfterFinal::Drop),
             ] {
-                let graph = daily(
-                    s,
-                    StateChoice::PartitionList {
-                        lookback: 2,
-                        over: ListDate::EventDate,
-                    },
-                    CommitOrder::StateAfterWrite,
-                    WriteChoice::OverwritePartition,
-                    Some((l, after)),
-                );
+                let graph = crate::scenarios::sample::finalising(s, l, after);
                 let outcome = simulate(&compile(&graph).expect("compiles").pipeline, s.script());
                 let kept_out: HashSet<String> = match after {
                     AfterFinal::Drop => outcome.dropped.iter().map(|id| id.to_string()).collect(),

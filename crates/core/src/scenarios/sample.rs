@@ -92,6 +92,23 @@ fn add_daily(
     (t, w)
 }
 
+/// A daily design of `scenario` that finalises each day after `l` days
+/// and does `after` with what arrives later: a list of two days over event
+/// dates, each day overwritten. The designs the Beam block and its checks
+/// are about.
+pub fn finalising(scenario: &Scenario, l: u32, after: AfterFinal) -> Graph {
+    daily(
+        scenario,
+        StateChoice::PartitionList {
+            lookback: 2,
+            over: ListDate::EventDate,
+        },
+        CommitOrder::StateAfterWrite,
+        WriteChoice::OverwritePartition,
+        Some((l, after)),
+    )
+}
+
 /// `graph` with its processing state catching up after the scheduler was
 /// down, as the inspector's box sets it.
 pub fn catching_up(mut graph: Graph) -> Graph {
