@@ -251,6 +251,18 @@ fn scenario_files() -> Vec<File> {
             None,
         ),
         (
+            "s6_list5_overwrite_catching_up",
+            6,
+            partition_lab::scenarios::sample::catching_up(daily(
+                &partition_lab::scenarios::outage::SCENARIO,
+                list(5, ListDate::EventDate),
+                after,
+                M::OverwritePartition,
+                None,
+            )),
+            None,
+        ),
+        (
             "s6_mistake_window1_no_catch_up",
             6,
             daily(
@@ -398,76 +410,47 @@ fn scenario_files() -> Vec<File> {
         ),
     ];
     let mut compiled = Vec::new();
-    // Each design SQLMesh can express, as the page shows it: the model
-    // scenario_sqlmesh.py replays over the same runs.
-    let mut sqlmesh = Vec::new();
+    // Each design SQLMesh or Dagster can express, as the page shows it: the
+    // model scenario_sqlmesh.py and the definitions scenario_dagster.py
+    // replay over the same runs.
+    let mut files_for = Vec::new();
     let mut sqlmesh_designs = serde_json::Map::new();
+    let mut dagster_designs = serde_json::Map::new();
     for (name, n, graph, _) in &designs {
-        let shown = partition_lab::scenarios::export::code(scenario(*n), graph)
-            .ok()
-            .and_then(|codes| codes.into_iter().find(|c| c.tool == "SQLMesh"))
-            .map(|c| c.text)
-            .unwrap_or_default();
-        if shown.contains("MODEL (") {
-            let table = |kind| {
-                graph.of_kind(kind).find_map(|node| match &node.config {
-                    partition_lab::design::NodeConfig::Source { table }
-                    | partition_lab::design::NodeConfig::Write { table, .. } => Some(table.clone()),
-                    _ => None,
-                })
-            };
-            use partition_lab::design::NodeKind;
-            use partition_lab::engine::ProcessingState;
-            // The days before d that the lab's run for d rebuilds, which an
-            // operator's re-run restates (none for a full refresh: all).
-            let before = match compile(graph).map(|c| c.pipeline.state) {
-                Ok(ProcessingState::PartitionList { lookback, .. }) => Some(lookback),
-                Ok(ProcessingState::TrailingWindow { days }) => Some(days),
-                _ => None,
-            };
-            // Silver after each of the engine's attempts, day by day, in
-            // the attempts' order: what SQLMesh's silver must be after
-            // each moment the scheduler ran.
-            let Ok(design) = compile(graph) else {
-                eprintln!("{name} does not compile");
-                std::process::exit(1);
-            };
-            let outcome = partition_lab::engine::simulate(&design.pipeline, scenario(*n).script());
-            let after: Vec<BTreeMap<String, Vec<String>>> = outcome
-                .runs
-                .iter()
-                .map(|run| {
-                    let mut days: BTreeMap<String, Vec<String>> = BTreeMap::new();
-                    for row in run.snapshot.iter().flat_map(|s| s.silver.rows()) {
-                        days.entry(row.dt.to_string())
-                            .or_default()
-                            .push(row.id.to_string());
-                    }
-                    for ids in days.values_mut() {
-                        partition_lab::lean::order::sort(ids);
-                    }
-                    days
-                })
-                .collect();
-            sqlmesh_designs.insert(
-                (*name).to_string(),
-                serde_json::json!({
-                    "scenario": n,
-                    "model": table(NodeKind::Write),
-                    "source": table(NodeKind::Source),
-                    "rerun_days_before": before,
-                    "silver_after_each_attempt": after,
-                }),
-            );
-            sqlmesh.push(File::new(format!("sqlmesh/{name}.sql"), shown));
+        let shown = |tool: &str| {
+            partition_lab::scenarios::export::code(scenario(*n), graph)
+                .ok()
+                .and_then(|codes| codes.into_iter().find(|c| c.tool == tool))
+                .map(|c| c.text)
+                .unwrap_or_default()
+        };
+        let model = shown("SQLMesh");
+        let definitions = shown("Dagster");
+        let in_sqlmesh = model.contains("MODEL (");
+        let in_dagster = definitions.contains("@schedule(");
+        if !in_sqlmesh && !in_dagster {
+            continue;
+        }
+        let entry = replayed_design(name, *n, graph);
+        if in_sqlmesh {
+            sqlmesh_designs.insert((*name).to_string(), entry.clone());
+            files_for.push(File::new(format!("sqlmesh/{name}.sql"), model));
+        }
+        if in_dagster {
+            dagster_designs.insert((*name).to_string(), entry);
+            files_for.push(File::new(format!("dagster/{name}.py"), definitions));
         }
     }
     let mut config = partition_lab::export::sqlmesh::config();
     config.path = "sqlmesh/config.yaml".into();
-    sqlmesh.push(config);
-    sqlmesh.push(File::new(
+    files_for.push(config);
+    files_for.push(File::new(
         "sqlmesh/designs.json",
         serde_json::to_string_pretty(&sqlmesh_designs).unwrap_or_default(),
+    ));
+    files_for.push(File::new(
+        "dagster/designs.json",
+        serde_json::to_string_pretty(&dagster_designs).unwrap_or_default(),
     ));
     for (name, n, graph, fails) in designs {
         let config = match compile(&graph) {
@@ -501,8 +484,59 @@ fn scenario_files() -> Vec<File> {
         replay_project("partition_lab_scenarios", &replays, &all, &runner_files()),
         &replays,
     );
-    files.extend(sqlmesh);
+    files.extend(files_for);
     files
+}
+
+/// What a scheduler's replay of a design needs: its scenario, tables, the
+/// days before d the lab's run for d rebuilds (which an operator's re-run
+/// of d rebuilds again; none for a full refresh: all), and silver after
+/// each of the engine's attempts, day by day, in the attempts' order (what
+/// the tool's silver must be after each moment its scheduler ran).
+fn replayed_design(name: &str, n: u8, graph: &partition_lab::design::Graph) -> serde_json::Value {
+    use partition_lab::design::compile::compile;
+    use partition_lab::design::NodeKind;
+    use partition_lab::engine::ProcessingState;
+    let Ok(design) = compile(graph) else {
+        eprintln!("{name} does not compile");
+        std::process::exit(1);
+    };
+    let table = |kind| {
+        graph.of_kind(kind).find_map(|node| match &node.config {
+            partition_lab::design::NodeConfig::Source { table }
+            | partition_lab::design::NodeConfig::Write { table, .. } => Some(table.clone()),
+            _ => None,
+        })
+    };
+    let before = match design.pipeline.state {
+        ProcessingState::PartitionList { lookback, .. } => Some(lookback),
+        ProcessingState::TrailingWindow { days } => Some(days),
+        _ => None,
+    };
+    let outcome = partition_lab::engine::simulate(&design.pipeline, scenario(n).script());
+    let after: Vec<BTreeMap<String, Vec<String>>> = outcome
+        .runs
+        .iter()
+        .map(|run| {
+            let mut days: BTreeMap<String, Vec<String>> = BTreeMap::new();
+            for row in run.snapshot.iter().flat_map(|s| s.silver.rows()) {
+                days.entry(row.dt.to_string())
+                    .or_default()
+                    .push(row.id.to_string());
+            }
+            for ids in days.values_mut() {
+                partition_lab::lean::order::sort(ids);
+            }
+            days
+        })
+        .collect();
+    serde_json::json!({
+        "scenario": n,
+        "model": table(NodeKind::Write),
+        "source": table(NodeKind::Source),
+        "rerun_days_before": before,
+        "silver_after_each_attempt": after,
+    })
 }
 
 /// The backfill lab's rebuild as a dbt microbatch project: bronze and the

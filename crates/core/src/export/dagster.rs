@@ -9,6 +9,9 @@
 
 use crate::engine::calendar::Day;
 use crate::engine::lateness::RUN_HOUR;
+use crate::engine::{
+    CommitOrder, ListDate, PartitionKey, PipelineConfig, ProcessingState, WriteMode,
+};
 use crate::export::{drift::Dialect, File, DAGSTER_VERSIONS};
 
 /// The file `dg launch -f` reads.
@@ -121,6 +124,237 @@ defs = Definitions(
     )
 }
 
+/// Which days a scenario design's schedule requests for the run of day d.
+enum Pick {
+    /// Every day not yet materialized, and d with the `lookback` days
+    /// before it: the partition list, read from Dagster's own record.
+    List { lookback: u32 },
+    /// d and the `days` before it, whatever Dagster has recorded.
+    Window { days: u32 },
+}
+
+/// A scenario's daily design as Dagster definitions: `target` as an asset
+/// partitioned by day that reads `source`, and a schedule whose code picks
+/// the run's days, from `start`; or what Dagster lacks to express it.
+/// Dagster records a partition as materialized only when its run succeeds,
+/// so a design is expressible when the lab's state is that record (a
+/// partition list over the event date, saved after the write) or needs
+/// none (a trailing window), and its write replaces or appends per day.
+///
+/// `outage`: whether the scheduler is down for a while in the scenario.
+/// When its scheduler comes back, Dagster launches only the latest missed
+/// tick of a schedule defined in code: a list whose code finds every day
+/// missed still builds them, where a window, or a design that waits for
+/// its next run, cannot be what the lab ran.
+pub fn daily_definitions(
+    p: &PipelineConfig,
+    source: &str,
+    target: &str,
+    start: Day,
+    outage: bool,
+) -> Result<String, &'static str> {
+    if p.partition_key == PartitionKey::ProcessingDate {
+        return Err("a partition here is a day of the rows' event date; processing-date partitions are filed by when the run happened, which the asset's query of a day cannot see");
+    }
+    if p.commit == CommitOrder::StateBeforeWrite {
+        return Err("Dagster records a partition as materialized only when its run succeeds, so it cannot save the state first; the batch this design loses to a crash cannot be lost in Dagster");
+    }
+    if p.finaliser.is_some() {
+        return Err("Dagster has no finaliser: a partition is rebuilt whenever a run requests it, and nothing books later rows to an adjustments table or reopens a day");
+    }
+    let pick = match p.state {
+        ProcessingState::PartitionList {
+            over: ListDate::EventDate,
+            lookback,
+        } => Pick::List { lookback },
+        ProcessingState::PartitionList { .. } => return Err("Dagster's partitions are days of the column the asset's rows are filed under; a list of change dates that rebuilds event-date partitions reads by another column, which the record of materialized partitions does not hold"),
+        ProcessingState::TrailingWindow { .. } if outage => return Err("after its scheduler was down, Dagster launches only the latest missed tick of a schedule defined in code, so a trailing window never builds the days it passed, whether or not the lab's scheduler catches up (a partition list, whose schedule finds the missed days in Dagster's record, does)"),
+        ProcessingState::TrailingWindow { days } => Pick::Window { days },
+        ProcessingState::Watermark { .. } => return Err("Dagster records materialized partitions, not the newest value a run read: a watermark would be the asset's own code, and the partition list is Dagster's own way"),
+        ProcessingState::None => return Err("with no state each run reads everything, an unpartitioned asset rebuilt by a daily schedule: nothing Dagster adds to the dbt or Spark code above"),
+    };
+    if outage && !p.catch_up {
+        return Err("after its scheduler was down, Dagster launches the latest missed tick as soon as it is back, where this design waits for its next scheduled run; with catch-up on, the list's one run builds every missed day");
+    }
+    let (write, replace) = match p.write {
+        WriteMode::OverwritePartition => (
+            "Each day is replaced, its rows deleted and inserted in one transaction:\na rebuilt day never adds to itself, and a day with no rows ends empty.",
+            "delete_day",
+        ),
+        WriteMode::OverwritePresent => (
+            "A day is replaced only when the source has rows for it (a dynamic\noverwrite): a day corrected to empty keeps its old rows.",
+            "delete_day_if_present",
+        ),
+        WriteMode::Append => (
+            "Each run appends the rows it reads: a day built again, by a retry after\na crash or the lookback, holds its rows twice.",
+            "",
+        ),
+        WriteMode::Merge { .. } => return Err("a merge by key is the asset's own SQL, a form this export does not write and the lab's checks do not run"),
+        WriteMode::ReplaceTable => return Err("replacing the whole table with only the days a run requested has no partitioned form: an unpartitioned asset replaces it with everything"),
+    };
+    let (schema, name) = target.split_once('.').unwrap_or(("main", target));
+    let (state, picked, rerun_back) =
+        match pick {
+            Pick::List { lookback } => (
+                format!(
+                    "The partition list is Dagster's record of materialized partitions: the\n\
+                 schedule asks it, and each run builds every day not yet built, and the\n\
+                 run's day{}.",
+                    match lookback {
+                        0 => String::new(),
+                        1 => " and the day before it".to_string(),
+                        n => format!(" and the {n} days before it"),
+                    }
+                ),
+                format!(
+                    "LOOKBACK = {lookback}\n\n\n\
+                 def days_to_build(day, built):\n    \
+                 \"\"\"Every day from START not yet materialized, and `day` with the\n    \
+                 LOOKBACK days before it.\"\"\"\n    \
+                 again = max(day - timedelta(days=LOOKBACK), START)\n    \
+                 out, d = [], START\n    \
+                 while d <= day:\n        \
+                 if d.isoformat() not in built or d >= again:\n            \
+                 out.append(d)\n        \
+                 d += timedelta(days=1)\n    \
+                 return out\n"
+                ),
+                lookback,
+            ),
+            Pick::Window { days } => {
+                (
+                    format!(
+                "A trailing window: each run builds its day and the {} before it, whatever\n\
+                 Dagster has recorded.",
+                if days == 1 { "day".to_string() } else { format!("{days} days") }
+            ),
+                    format!(
+                        "WINDOW = {days}\n\n\n\
+                 def days_to_build(day, built):\n    \
+                 \"\"\"`day` and the WINDOW days before it, from START.\"\"\"\n    \
+                 first = max(day - timedelta(days=WINDOW), START)\n    \
+                 return [first + timedelta(days=n) for n in range((day - first).days + 1)]\n"
+                    ),
+                    days,
+                )
+            }
+        };
+    let after_outage = if outage {
+        "\n\nAfter its scheduler was down, Dagster launches only the latest missed\n\
+         tick: that one run builds every day missed, where the lab's catch-up\n\
+         runs each missed day in turn (the rows end the same: a check replays it)."
+    } else {
+        ""
+    };
+    let rerun_first = if rerun_back == 0 {
+        "d".to_string()
+    } else {
+        format!("<d - {rerun_back}>")
+    };
+    let replace_call = if replace.is_empty() {
+        String::new()
+    } else {
+        format!("            {replace}(con, day)\n")
+    };
+    let replace_fn = match replace {
+        "delete_day" => format!(
+            "\n\ndef delete_day(con, day):\n    \
+             con.execute(\"delete from {target} where dt = cast(? as date)\", [day])\n"
+        ),
+        "delete_day_if_present" => format!(
+            "\n\ndef delete_day_if_present(con, day):\n    \
+             con.execute(\n        \
+             \"delete from {target} where dt = cast(? as date) \"\n        \
+             \"and exists (select 1 from {source} where dt = cast(? as date))\",\n        \
+             [day, day],\n    )\n"
+        ),
+        _ => String::new(),
+    };
+    let cron = format!("0 {RUN_HOUR} * * *");
+    Ok(format!(
+        r#""""Generated by Partition Lab for {DAGSTER_VERSIONS}.
+
+{target} as an asset partitioned by day: partition d holds the rows of
+day d (UTC) and, with hour_offset={RUN_HOUR}, is built by the run at {RUN_HOUR:02}:00 on d+1.
+{source} is what ingestion has loaded so far: a run reads what has arrived.
+{state}{after_outage}
+
+{write}
+Dagster records a partition only when its run succeeds: after a crash,
+the retry builds what the crash left unrecorded.
+
+Run the schedule with the daemon (dagster dev). Re-running day d by hand,
+as the lab's run for d again, is a launch of the days that run builds:
+  dg launch -f <this file> --assets {schema}/{name} --partition-range {rerun_first}...d
+"""
+from datetime import date, timedelta
+
+from dagster import (
+    AssetExecutionContext,
+    AssetKey,
+    BackfillPolicy,
+    DailyPartitionsDefinition,
+    Definitions,
+    RunRequest,
+    ScheduleEvaluationContext,
+    asset,
+    define_asset_job,
+    schedule,
+)
+from dagster_duckdb import DuckDBResource
+
+START = date.fromisoformat("{start}")
+DAYS = {partitions}
+SILVER = AssetKey(["{schema}", "{name}"])
+# One row per key: the latest version of day d the run read.
+SELECT = (
+    "select id, key, event_time, updated_at, arrived_at, amount_minor, currency, dt "
+    "from {source} where dt = cast(? as date) "
+    "qualify row_number() over (partition by key order by updated_at desc, arrived_at desc, id desc) = 1"
+)
+COLUMNS = (
+    "id varchar, key varchar, event_time timestamp, updated_at timestamp, "
+    "arrived_at timestamp, amount_minor bigint, currency varchar, dt date"
+)
+{picked}{replace_fn}
+
+@asset(key=SILVER, partitions_def=DAYS, backfill_policy=BackfillPolicy.single_run())
+def silver(context: AssetExecutionContext, duckdb: DuckDBResource) -> None:
+    """Builds each of the run's days from the source."""
+    with duckdb.get_connection() as con:
+        con.execute("create schema if not exists {schema}")
+        con.execute("create table if not exists {target} (" + COLUMNS + ")")
+        for day in context.partition_keys:
+            con.execute("begin")
+{replace_call}            con.execute("insert into {target} " + SELECT, [day])
+            con.execute("commit")
+
+
+daily = define_asset_job("daily", selection=[silver], partitions_def=DAYS)
+
+
+@schedule(cron_schedule="{cron}", job=daily, execution_timezone="UTC")
+def nightly(context: ScheduleEvaluationContext):
+    """The tick at {RUN_HOUR:02}:00 on d+1 is the run for day d: one run per day it builds."""
+    tick = context.scheduled_execution_time
+    day = tick.date() - timedelta(days=1)
+    built = context.instance.get_materialized_partitions(SILVER)
+    for d in days_to_build(day, built):
+        # A run key per tick and day: the daemon launches each once.
+        yield RunRequest(run_key=f"{{tick.isoformat()}}/{{d}}", partition_key=d.isoformat())
+
+
+defs = Definitions(
+    assets=[silver],
+    jobs=[daily],
+    schedules=[nightly],
+    resources={{"duckdb": DuckDBResource(database="warehouse.duckdb")}},
+)
+"#,
+        partitions = partitions(start),
+    ))
+}
+
 /// The launch that rebuilds `first..=last`: one partition, or a range
 /// (`...` between two keys it both includes).
 pub fn launch(first: Day, last: Day) -> String {
@@ -214,5 +448,85 @@ mod tests {
             aug(1),
         );
         assert!(unmarked.contains("1 day at once") && unmarked.contains("without markers"));
+    }
+
+    #[test]
+    fn a_daily_design_is_an_asset_and_a_schedule_when_dagster_keeps_its_state_and_says_why_not_otherwise(
+    ) {
+        use crate::engine::{AfterFinal, Finaliser, WatermarkColumn};
+        let list = |lookback| ProcessingState::PartitionList {
+            lookback,
+            over: ListDate::EventDate,
+        };
+        let defs = |p: PipelineConfig, outage| {
+            daily_definitions(&p, "bronze.clicks", "silver.clicks", aug(1), outage)
+        };
+        let config = |state, write| PipelineConfig::new(state, write);
+        let one = defs(config(list(1), WriteMode::OverwritePartition), false)
+            .expect("a list is Dagster's record of materialized partitions");
+        assert!(one.contains("LOOKBACK = 1\n"));
+        assert!(one.contains("if d.isoformat() not in built or d >= again:"));
+        assert!(one.contains("built = context.instance.get_materialized_partitions(SILVER)"));
+        assert!(one.contains("DailyPartitionsDefinition(start_date=\"2026-08-01\", hour_offset=2"));
+        assert!(one.contains("cron_schedule=\"0 2 * * *\""));
+        assert!(one.contains("            delete_day(con, day)\n"));
+        assert!(one.contains("--assets silver/clicks --partition-range <d - 1>...d"));
+        assert!(!one.contains("latest missed tick"));
+        let window = defs(
+            config(
+                ProcessingState::TrailingWindow { days: 2 },
+                WriteMode::OverwritePresent,
+            ),
+            false,
+        )
+        .expect("a window needs no record");
+        assert!(window.contains("WINDOW = 2\n") && window.contains("the 2 days before it"));
+        assert!(
+            window.contains("and exists (select 1 from bronze.clicks where dt = cast(? as date))")
+        );
+        let append = defs(config(list(0), WriteMode::Append), false).expect("appends");
+        assert!(!append.contains("delete") && append.contains("holds its rows twice"));
+        assert!(append.contains("--partition-range d...d"));
+        // After an outage: only a list that catches up.
+        let mut catching_up = config(list(5), WriteMode::OverwritePartition);
+        catching_up.catch_up = true;
+        assert!(defs(catching_up, true)
+            .expect("a list finds the missed days")
+            .contains("latest missed\ntick"));
+        let why = |p, outage| defs(p, outage).expect_err("no Dagster form");
+        assert!(why(config(list(5), WriteMode::OverwritePartition), true)
+            .contains("waits for its next scheduled run"));
+        let mut window_catching_up = config(
+            ProcessingState::TrailingWindow { days: 1 },
+            WriteMode::OverwritePartition,
+        );
+        window_catching_up.catch_up = true;
+        assert!(why(window_catching_up, true).contains("never builds the days it passed"));
+        // What Dagster cannot keep or write.
+        let mut first = config(list(1), WriteMode::OverwritePartition);
+        first.commit = CommitOrder::StateBeforeWrite;
+        assert!(why(first, false).contains("cannot save the state first"));
+        let mut late = config(list(1), WriteMode::OverwritePartition);
+        late.finaliser = Some(Finaliser {
+            allowed_lateness_days: 2,
+            after_final: AfterFinal::Adjustments,
+        });
+        assert!(why(late, false).contains("no finaliser"));
+        let watermark = ProcessingState::Watermark {
+            column: WatermarkColumn::ArrivedAt,
+            overlap_minutes: 0,
+        };
+        assert!(why(config(watermark, WriteMode::OverwritePartition), false)
+            .contains("not the newest value"));
+        let changes = ProcessingState::PartitionList {
+            lookback: 1,
+            over: ListDate::ChangeDate,
+        };
+        assert!(why(config(changes, WriteMode::OverwritePartition), false).contains("change dates"));
+        assert!(why(config(list(1), WriteMode::ReplaceTable), false).contains("whole table"));
+        assert!(why(PipelineConfig::full_refresh(), false).contains("no state"));
+        let mut by_run = config(list(1), WriteMode::OverwritePartition);
+        by_run.partition_key = PartitionKey::ProcessingDate;
+        assert!(why(by_run, false).contains("processing-date"));
     }
 }

@@ -1,15 +1,15 @@
 //! A scenario's design as a project to run on real tools: the pipeline it
 //! compiles to, replayed over the scenario's own runs (faults included) on
-//! dbt-duckdb and Spark, and as a SQLMesh model where SQLMesh can express
-//! it, as `scripts/check-real` does for the listed designs; where a tool
-//! cannot, what it lacks.
+//! dbt-duckdb and Spark, as a SQLMesh model and as Dagster definitions
+//! where each can express it, as `scripts/check-real` does for the listed
+//! designs; where a tool cannot, what it lacks.
 
 use crate::design::code::{export_code_with, Code};
 use crate::design::compile::{compile, CompiledDesign};
 use crate::design::graph::{Layer, NodeConfig};
 use crate::design::validate::Problem;
 use crate::design::Graph;
-use crate::engine::{AfterFinal, LogicVersion, PartitionKey, ProcessingState, Script};
+use crate::engine::{AfterFinal, LogicVersion, PartitionKey, Script};
 use crate::export::airflow::Dates;
 use crate::export::{
     beam, bundle::tar, dbt, project::replay_project, replay::Replay, spark, spark_backfill,
@@ -118,14 +118,13 @@ fn sqlmesh_code(scenario: &Scenario, graph: &Graph, design: &CompiledDesign) -> 
     }
 }
 
-/// What the lab offers of the design in Dagster. Dagster keeps which
-/// partitions are materialized and runs what an asset's code does; which
-/// days a run rebuilds is a schedule's code, and what a schedule does after
-/// downtime is Dagster's scheduler's rule. The lab proves Dagster's daily
-/// partitions and range launches, so it offers those, and says what a
-/// design would need beyond them rather than showing code nothing ran.
-fn dagster_code(graph: &Graph, design: &CompiledDesign) -> String {
-    let (_, silver) = tables(graph);
+/// The design in Dagster, or what Dagster lacks to express it. A daily
+/// design Dagster can express is an asset partitioned by day with a
+/// schedule whose code picks the run's days, which `scripts/check-real`
+/// replays over the scenario's runs on Dagster; a backfill design's Dagster
+/// form is the backfill lab's range launch, which takes none of its choices.
+fn dagster_code(scenario: &Scenario, graph: &Graph, design: &CompiledDesign) -> String {
+    let (source, silver) = tables(graph);
     if let Some(b) = &design.backfill {
         return format!(
             "# This backfill in Dagster: {silver} as daily-partitioned assets (the backfill\n\
@@ -139,23 +138,28 @@ fn dagster_code(graph: &Graph, design: &CompiledDesign) -> String {
             crate::export::dagster::launch(b.first, b.last).replace("\\\n  ", ""),
         );
     }
-    let missing = match design.pipeline.state {
-        ProcessingState::PartitionList { .. } | ProcessingState::TrailingWindow { .. } => {
-            "a schedule whose code picks the run's partitions (every day not yet materialized and the lookback, or the window) from Dagster's record; and after the scheduler was down, Dagster launches only the latest missed tick of a schedule defined in code (one built from a partitioned job too), so the days missed need a backfill"
-        }
-        ProcessingState::Watermark { .. } => {
-            "Dagster records materialized partitions, not a watermark: the newest value read would be kept by the asset's own code, as the runnable project's runner keeps it for dbt"
-        }
-        ProcessingState::None => {
-            "an unpartitioned asset rebuilt by a daily schedule, which is all Dagster adds to the dbt or Spark code above"
-        }
-    };
-    commented(
-        "#",
-        &format!(
-            "Not exported for Dagster. Its daily partitions and range launches are what the lab's checks prove (the backfill lab's project, the dates page); this design would also need {missing}."
+    let palette = scenario.palette;
+    let definitions = crate::export::dagster::daily_definitions(
+        &design.pipeline,
+        source,
+        silver,
+        palette.first,
+        palette.outage,
+    );
+    match definitions {
+        Err(missing) => commented("#", &format!("No Dagster form of this design: {missing}.")),
+        // A form Dagster has, but not one this export writes: the asset
+        // reads bronze with the fixed conversion.
+        Ok(_) if design.reads == Layer::Silver => commented(
+            "#",
+            "Not exported for Dagster: the asset this export writes reads bronze, as the lab's checks run it; this design's transform reads silver.",
         ),
-    )
+        Ok(_) if design.pipeline.logic == LogicVersion::Broken => commented(
+            "#",
+            "Not exported for Dagster: the asset this export writes keeps the fixed conversion; this design keeps the old one.",
+        ),
+        Ok(definitions) => definitions,
+    }
 }
 
 /// The design in Apache Beam, or what Beam lacks to express it. Beam has
@@ -274,7 +278,7 @@ pub fn code(scenario: &Scenario, graph: &Graph) -> Result<Vec<Code>, Vec<Problem
     codes.push(Code {
         tool: "Dagster",
         versions: DAGSTER_VERSIONS,
-        text: dagster_code(graph, &design),
+        text: dagster_code(scenario, graph, &design),
     });
     codes.push(Code {
         tool: "Beam",
@@ -482,7 +486,27 @@ mod tests {
         assert!(sqlmesh.contains(&format!("start '{start}',")), "{sqlmesh}");
         assert!(sqlmesh.contains("name silver.sales,") && sqlmesh.contains("FROM bronze.sales\n"));
         assert!(sqlmesh.contains("lookback 5),"));
-        assert!(block(&codes, "Dagster").1.contains("latest missed tick"));
+        // Dagster launches the latest missed tick when its scheduler is
+        // back: a list that waits for its next run has no Dagster form, one
+        // that catches up is an asset whose schedule finds the missed days.
+        let waits = block(&codes, "Dagster").1;
+        assert!(
+            waits.starts_with("# No Dagster form") && waits.contains("latest missed tick"),
+            "{waits}"
+        );
+        let catching_up = code(
+            &crate::scenarios::outage::SCENARIO,
+            &crate::scenarios::sample::catching_up(list.clone()),
+        )
+        .expect("compiles");
+        let dagster = block(&catching_up, "Dagster").1;
+        assert!(
+            dagster.contains(&format!("START = date.fromisoformat(\"{start}\")")),
+            "{dagster}"
+        );
+        assert!(dagster.contains("SILVER = AssetKey([\"silver\", \"sales\"])"));
+        assert!(dagster.contains("from bronze.sales where dt = cast(? as date)"));
+        assert!(dagster.contains("LOOKBACK = 5\n") && dagster.contains("builds every day missed"));
         // Without a finaliser a design has no lateness for Beam to set.
         assert!(block(&codes, "Beam").1.starts_with("# No Beam form"));
     }
