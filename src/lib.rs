@@ -9,4 +9,6 @@ pub mod bundles;
 #[cfg(feature = "web")]
 pub mod ui;
 
-pub use partition_lab_core::{content, design, engine, export, labs, lean, scenarios, vocabulary};
+pub use partition_lab_core::{
+    content, counted, design, engine, export, labs, lean, scenarios, vocabulary,
+};

@@ -26,7 +26,7 @@ pub fn ScenarioList() -> impl IntoView {
     let changed = RwSignal::new(0_u32);
     view! {
         <section class="page">
-            <h1>"Six design scenarios"</h1>
+            <h1>{format!("{} design scenarios", crate::counted::in_words(SCENARIOS.len()))}</h1>
             <p class="lede">
                 "Each scenario is a realistic stretch of data with its faults: from two weeks of clicks to two years of history. You design a pipeline for it on a canvas; the lab runs your design through the simulated days and checks it against the scenario's requirements. Any design that meets them passes."
             </p>
@@ -91,7 +91,7 @@ pub fn ScenarioPage(number: String) -> impl IntoView {
                     {s.story.iter().map(|p| view! { <p>{*p}</p> }).collect_view()}
                     <h2>"The numbers"</h2>
                     <ul>{s.facts.iter().map(|f| view! { <li>{*f}</li> }).collect_view()}</ul>
-                    {(s.number == 4).then(|| view! { <DriftLookBack /> })}
+                    {s.drift_query.then(|| view! { <DriftLookBack /> })}
                     <Canvas scenario=s />
                 </section>
             }

@@ -5,6 +5,7 @@
 //! is in this crate's tree: the web app draws what these return.
 
 pub mod content;
+pub mod counted;
 pub mod design;
 pub mod export;
 pub mod labs;

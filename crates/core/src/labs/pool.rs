@@ -5,6 +5,7 @@
 //! runs with it, scenarios 4 and 5 the graded run and the smallest case.
 //! Built from the clock's trace only: the picture decides nothing.
 
+use crate::counted::counted;
 use chrono::Duration;
 
 use crate::engine::backfill_run::Scheduled;
@@ -62,11 +63,6 @@ impl Bar {
             Holder::Scheduled(_) => "run".to_string(),
         }
     }
-}
-
-/// "1 bar", "3 bars".
-fn counted(n: usize, noun: &str) -> String {
-    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
 }
 
 /// "7 Aug to 13 Aug", or the dates one by one when they are not a run.

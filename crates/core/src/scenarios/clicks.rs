@@ -44,6 +44,7 @@ pub static SCENARIO: Scenario = Scenario {
         "Faults: the run for 3 June crashes after writing and is retried at 02:05; the run for 8 June is re-run by hand on Tuesday 9 June at 14:00.",
     ],
     history: false,
+    drift_query: false,
     palette: Palette {
         table: "silver.clicks",
         first: first(),

@@ -40,6 +40,7 @@ pub static SCENARIO: Scenario = Scenario {
         "On the canvas a backfill job drives the transform it connects to: each date runs that transform's logic, reads the layer it reads and writes with its write target's mode.",
     ],
     history: false,
+    drift_query: true,
     palette: Palette {
         table: "silver.orders",
         first: crate::engine::calendar::date(2026, 8, 1),

@@ -44,6 +44,7 @@ pub static SCENARIO: Scenario = Scenario {
         "On the canvas a backfill job drives the transform it connects to: each date runs that transform's logic, reads the layer it reads and writes with its write target's mode.",
     ],
     history: true,
+    drift_query: false,
     palette: Palette {
         table: "silver.events",
         first: first(),

@@ -43,6 +43,7 @@ pub static SCENARIO: Scenario = Scenario {
         "Close: Thursday 3 September 2026, 09:00.",
     ],
     history: false,
+    drift_query: false,
     palette: Palette {
         table: "silver.purchases",
         first: first(),

@@ -40,6 +40,7 @@ pub static SCENARIO: Scenario = Scenario {
         "Runs daily at 02:00 through 20 July; the run for 10 June crashes after writing and is retried.",
     ],
     history: false,
+    drift_query: false,
     palette: Palette {
         table: "silver.orders",
         first: first(),

@@ -44,6 +44,7 @@ pub static SCENARIO: Scenario = Scenario {
         "Outage: the scheduler is down from Tuesday 9 June 01:30 to Friday 12 June 11:00, so the runs for 8 to 11 June are missed. The processing state node asks whether the scheduler catches up (Airflow's catchup=True) when it is back.",
     ],
     history: false,
+    drift_query: false,
     palette: Palette {
         table: "silver.sales",
         first: first(),

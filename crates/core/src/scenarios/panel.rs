@@ -11,11 +11,7 @@ use super::grade::{at_once, BackfillTrace, Doing};
 use super::report::{Evidence, Report, RuleResult};
 use super::shrink::{lines, Shrunk};
 use super::Scenario;
-
-/// "1 event", "3 events".
-pub fn counted(n: usize, noun: &str) -> String {
-    format!("{n} {noun}{}", if n == 1 { "" } else { "s" })
-}
+use crate::counted::counted;
 
 /// What a check's next step does, in the student's words.
 pub fn doing_text(doing: Doing) -> String {

@@ -49,6 +49,9 @@ pub struct Scenario {
     /// Whether its backfill builds history for a new pipeline (no date has
     /// run yet) rather than correcting dates that ran.
     pub history: bool,
+    /// Whether its page gives the drift query to find what to rebuild (its
+    /// story calls the query its evidence).
+    pub drift_query: bool,
     /// What the canvas's palette gives a new node: the scenario's silver
     /// table and dates. No graded choice is in here.
     pub palette: Palette,

@@ -1,5 +1,6 @@
 //! What one cell shows for the selected run, read off the engine's trace.
 
+use crate::counted::counted;
 use crate::lean::sorted::SortedSet;
 
 use crate::engine::calendar::{days, hh_mm, mm_dd_time, shift, weekday_short, Day};
@@ -100,10 +101,6 @@ pub fn run_label(run: &RunTrace) -> String {
     )
 }
 
-fn plural(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
-}
-
 fn state_text(state: &StateValue) -> String {
     match state {
         StateValue::Watermark(None) => "watermark not set yet".to_string(),
@@ -189,13 +186,10 @@ pub fn cell_view(cell: Cell, outcome: &Outcome, index: usize) -> Option<CellView
                 "{} {}: {}",
                 weekday_short(day),
                 day,
-                plural(chips.len(), "row", "rows")
+                counted(chips.len(), "row")
             );
             if duplicates > 0 {
-                name.push_str(&format!(
-                    ", {}",
-                    plural(duplicates, "duplicate", "duplicates")
-                ));
+                name.push_str(&format!(", {}", counted(duplicates, "duplicate")));
             }
             if !missing.is_empty() {
                 name.push_str(&format!(", {} missing", missing.len()));

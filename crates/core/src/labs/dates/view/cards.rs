@@ -11,7 +11,7 @@ impl Calendar {
         let d = day_month(p.day);
         let l = p.lateness;
         let range = day_range(p.first, p.last);
-        let n = plural(self.dagster.keys.len(), "day");
+        let n = counted(self.dagster.keys.len(), "day");
         Card {
             tool: TOOLS[0],
             id: "lab",
@@ -19,7 +19,7 @@ impl Calendar {
             setting: format!(
                 "a run every day at {} UTC; allowed lateness {}",
                 hh_mm(self.built),
-                plural(l as usize, "day")
+                counted(l as usize, "day")
             ),
             terms: vec![
                 Term {
@@ -80,13 +80,13 @@ impl Calendar {
             let typed = if wrong.is_empty() {
                 format!(
                     "{typed}: {} of the range not rebuilt.",
-                    plural(missed, "day")
+                    counted(missed, "day")
                 )
             } else {
                 format!(
                     "{typed}: a good day ({}) rebuilt, and {} of the range not.",
                     first_last(&wrong, |x| day_month(*x)),
-                    plural(missed, "day")
+                    counted(missed, "day")
                 )
             };
             let mut traps = vec![
@@ -136,7 +136,7 @@ impl Calendar {
                 covers: format!(
                     "the logical dates {}, both ends included: {}, one per partition of {range}",
                     first_last(&a.backfill.runs, |t| short(*t)),
-                    plural(a.backfill.runs.len(), "run")
+                    counted(a.backfill.runs.len(), "run")
                 ),
                 traps,
             });
@@ -148,7 +148,7 @@ impl Calendar {
     /// range launch.
     pub(super) fn dagster_card(&self) -> Card {
         let l = self.pipeline.lateness;
-        let n = plural(self.dagster.keys.len(), "day");
+        let n = counted(self.dagster.keys.len(), "day");
         let g = &self.dagster;
         Card {
             tool: TOOLS[3],
@@ -221,7 +221,7 @@ impl Calendar {
             covers: format!(
                 "the intervals {}: {}, the end date included",
                 first_last(&s.restate.runs, |x| day_month(x.start.date())),
-                plural(s.restate.runs.len(), "day")
+                counted(s.restate.runs.len(), "day")
             ),
             traps: {
                 let mut traps = vec!["On DuckDB a restated interval is deleted, then inserted: between the two, a reader sees the day empty.".to_string()];
@@ -253,7 +253,7 @@ impl Calendar {
                 Term { term: "processed by the plain runs", value: first_last(&b.runs, |t| short(*t)) },
             ],
             command: Some(format!("dbt run --select silver_orders {}", b.backfill.args.join(" "))),
-            covers: format!("the batches {}: {}", first_last(&b.backfill.runs, |x| day_month(x.start.date())), plural(b.backfill.runs.len(), "batch")),
+            covers: format!("the batches {}: {}", first_last(&b.backfill.runs, |x| day_month(x.start.date())), counted(b.backfill.runs.len(), "batch")),
             traps: vec![
                 if b.bare_refused {
                     format!(
@@ -266,7 +266,7 @@ impl Calendar {
                 if b.short_runs.iter().all(|r| r.date() == p.day) {
                     format!(
                         "lookback counts batches back from the current one, which a {run} run has only just started: lookback {} makes the run at {} the last to rebuild {d}; with lookback {} only the run at {short_last} builds it, {} into the day, and it is never built whole.",
-                        b.lookback, short(self.last_change), b.short_lookback, plural(RUN_HOUR as usize, "hour"), run = run_time()
+                        b.lookback, short(self.last_change), b.short_lookback, counted(RUN_HOUR as usize, "hour"), run = run_time()
                     )
                 } else {
                     format!(
@@ -311,7 +311,7 @@ impl Calendar {
             traps: vec![format!(
                 "A watermark at the run time itself ({}) drops events of {d} a run sooner: it needs the allowed lateness plus {} to match. Flink's default allowed lateness is 0.",
                 e.at_run_time.first().map_or_else(String::new, |r| hh_mm(r.watermark)),
-                plural(RUN_HOUR as usize, "hour")
+                counted(RUN_HOUR as usize, "hour")
             )],
         }
     }

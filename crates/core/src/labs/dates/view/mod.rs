@@ -3,6 +3,7 @@
 //! tool with its terms, its setting, its backfill command and its traps.
 //! Every date in a sentence comes from the [`Calendar`].
 
+use crate::counted::counted;
 use crate::engine::calendar::{day_month, hh_mm, shift, weekday_day_month_time, Day, Instant};
 use crate::export::{
     AIRFLOW_VERSIONS, BEAM_VERSIONS, DAGSTER_VERSIONS, DBT_VERSIONS, SQLMESH_VERSIONS,
@@ -77,14 +78,6 @@ fn mark(time: Instant, text: String, trap: bool) -> (Instant, Mark) {
             trap,
         },
     )
-}
-
-fn plural(n: usize, one: &str) -> String {
-    match (n, one) {
-        (1, _) => format!("1 {one}"),
-        (_, "batch") => format!("{n} batches"),
-        _ => format!("{n} {one}s"),
-    }
 }
 
 /// "3 Aug to 13 Aug", or the one day.
@@ -168,7 +161,7 @@ impl Calendar {
                 self.last_change,
                 format!(
                     "the last run that may change {d} ({})",
-                    plural(l as usize, "day")
+                    counted(l as usize, "day")
                 ),
                 false,
             ));
@@ -243,7 +236,7 @@ impl Calendar {
                 (
                     format!(
                         "a plain dbt run already processes batch {d}, {} into it",
-                        plural(
+                        counted(
                             usize::try_from(chrono::Timelike::hour(&run)).unwrap_or(0),
                             "hour"
                         )
@@ -295,7 +288,7 @@ impl Calendar {
             } else if Some(r) == first_refusal {
                 format!(
                     "{moves}, past the window's end plus {}: later events of {d} are dropped",
-                    plural(l as usize, "day")
+                    counted(l as usize, "day")
                 )
             } else {
                 continue;
@@ -353,9 +346,9 @@ fn bare_dates<T>(
     let lost = full.runs.len().saturating_sub(bare.runs.len());
     format!(
         "{flag} {to} runs {} instead of {}: {why}, so {} of the range {} not rebuilt.",
-        plural(bare.runs.len(), noun),
+        counted(bare.runs.len(), noun),
         full.runs.len(),
-        plural(lost, "day"),
+        counted(lost, "day"),
         if lost == 1 { "is" } else { "are" }
     )
 }
