@@ -2,9 +2,11 @@
 as code" shows it, over the scenario's own runs on real Dagster (in
 process, a temporary instance, the design's DuckDB warehouse):
 - before each attempt ingestion loads what has arrived since the one before;
-- a scheduled run or a retry is the design's own schedule evaluated at the
-  tick of the attempt's day (02:00 on d+1) with Dagster's record of what is
+- a scheduled run is the design's own schedule evaluated at the tick of the
+  attempt's day (02:00 on d+1) with Dagster's record of what is
   materialized, and each run it requests materialized;
+- a retry is Dagster's run retry (the job's dagster/max_retries tag, which
+  the check requires): each failed run's partition again;
 - a crash falls where the lab puts it, after the write and before the
   record: the run's connection fails as it closes, so Dagster itself fails
   the run and records nothing;
@@ -76,7 +78,8 @@ def replay(folder, name, design, pipeline):
     path = os.path.join(folder, "dagster", f"{name}.py")
     text = open(path).read()
     back = design["rerun_days_before"]
-    said = "--partition-range d...d" if back == 0 else f"--partition-range <d - {back}>...d"
+    said = ("--partition-range D...D\nwhere D is day d\n" if back == 0
+            else f"--partition-range FIRST...D\nwhere D is day d and FIRST the day {back} before it\n")
     if said not in text:
         raise SystemExit(f"{name}: the definitions' header does not name the re-run the replay makes ({said})")
     work = tempfile.mkdtemp(prefix="dagster-scenario-")
@@ -86,6 +89,8 @@ def replay(folder, name, design, pipeline):
         spec = importlib.util.spec_from_file_location(name, path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
+        if module.daily.tags.get("dagster/max_retries") != "1":
+            raise SystemExit(f"{name}: the job does not retry a failed run once, as the lab's scheduler does")
         resource = module.defs.resources["duckdb"]
         warehouse = os.path.join(work, resource.database)
 
@@ -119,9 +124,13 @@ def replay(folder, name, design, pipeline):
         attempts = pipeline["attempts"]
         with DagsterInstance.local_temp(tempdir=work) as instance, contextlib.redirect_stdout(said), contextlib.redirect_stderr(said):
 
+            failed = []
+
             def launch(crashes, **how):
                 nonlocal runs
                 runs += 1
+                if crashes:
+                    failed.append(how)
                 duck = CrashesAfterWrite(database=resource.database) if crashes else resource
                 result = materialize([module.silver], instance=instance, resources={"duckdb": duck},
                                      raise_on_error=False, run_config=quiet, **how)
@@ -139,7 +148,13 @@ def replay(folder, name, design, pipeline):
                     con.close()
                     before = at
                 day = date.fromisoformat(attempt["day"])
-                if attempt["kind"] == "manual":
+                if attempt["kind"] == "retry":
+                    again, failed[:] = list(failed), []
+                    if not again:
+                        raise SystemExit(f"{name}: a retry at {attempt['at']} with no failed run before it")
+                    for how in again:
+                        launch(attempt["crashes"], **how)
+                elif attempt["kind"] == "manual":
                     first = day - timedelta(days=back)
                     launch(attempt["crashes"], tags={ASSET_PARTITION_RANGE_START_TAG: first.isoformat(),
                                                      ASSET_PARTITION_RANGE_END_TAG: day.isoformat()})

@@ -136,14 +136,14 @@ enum Pick {
 /// A scenario's daily design as Dagster definitions: `target` as an asset
 /// partitioned by day that reads `source`, and a schedule whose code picks
 /// the run's days, from `start`; or what Dagster lacks to express it.
-/// Dagster records a partition as materialized only when its run succeeds,
+/// Dagster records a partition as materialized when the asset's step succeeds,
 /// so a design is expressible when the lab's state is that record (a
 /// partition list over the event date, saved after the write) or needs
 /// none (a trailing window), and its write replaces or appends per day.
 ///
 /// `outage`: whether the scheduler is down for a while in the scenario.
 /// When its scheduler comes back, Dagster launches only the latest missed
-/// tick of a schedule defined in code: a list whose code finds every day
+/// tick of a schedule: a list whose code finds every day
 /// missed still builds them, where a window, or a design that waits for
 /// its next run, cannot be what the lab ran.
 pub fn daily_definitions(
@@ -157,7 +157,7 @@ pub fn daily_definitions(
         return Err("a partition here is a day of the rows' event date; processing-date partitions are filed by when the run happened, which the asset's query of a day cannot see");
     }
     if p.commit == CommitOrder::StateBeforeWrite {
-        return Err("Dagster records a partition as materialized only when its run succeeds, so it cannot save the state first; the batch this design loses to a crash cannot be lost in Dagster");
+        return Err("Dagster records a partition as materialized when the asset's step succeeds, after its write: saving the state first is not Dagster's way, and the batch this design loses to a crash is not lost in Dagster");
     }
     if p.finaliser.is_some() {
         return Err("Dagster has no finaliser: a partition is rebuilt whenever a run requests it, and nothing books later rows to an adjustments table or reopens a day");
@@ -168,7 +168,7 @@ pub fn daily_definitions(
             lookback,
         } => Pick::List { lookback },
         ProcessingState::PartitionList { .. } => return Err("Dagster's partitions are days of the column the asset's rows are filed under; a list of change dates that rebuilds event-date partitions reads by another column, which the record of materialized partitions does not hold"),
-        ProcessingState::TrailingWindow { .. } if outage => return Err("after its scheduler was down, Dagster launches only the latest missed tick of a schedule defined in code, so a trailing window never builds the days it passed, whether or not the lab's scheduler catches up (a partition list, whose schedule finds the missed days in Dagster's record, does)"),
+        ProcessingState::TrailingWindow { .. } if outage => return Err("after its scheduler was down, Dagster launches only the latest missed tick of a schedule, so a trailing window builds only that tick's window and never the days it passed further back, whether or not the lab's scheduler catches up (a partition list, whose schedule finds the missed days in Dagster's record, builds them all)"),
         ProcessingState::TrailingWindow { days } => Pick::Window { days },
         ProcessingState::Watermark { .. } => return Err("Dagster records materialized partitions, not the newest value a run read: a watermark would be the asset's own code, and the partition list is Dagster's own way"),
         ProcessingState::None => return Err("with no state each run reads everything, an unpartitioned asset rebuilt by a daily schedule: nothing Dagster adds to the dbt or Spark code above"),
@@ -246,10 +246,10 @@ pub fn daily_definitions(
     } else {
         ""
     };
-    let rerun_first = if rerun_back == 0 {
-        "d".to_string()
+    let rerun = if rerun_back == 0 {
+        "--partition-range D...D\nwhere D is day d".to_string()
     } else {
-        format!("<d - {rerun_back}>")
+        format!("--partition-range FIRST...D\nwhere D is day d and FIRST the day {rerun_back} before it")
     };
     let replace_call = if replace.is_empty() {
         String::new()
@@ -280,12 +280,19 @@ day d (UTC) and, with hour_offset={RUN_HOUR}, is built by the run at {RUN_HOUR:0
 {state}{after_outage}
 
 {write}
-Dagster records a partition only when its run succeeds: after a crash,
-the retry builds what the crash left unrecorded.
+Dagster records a partition when the asset's step succeeds: a crash
+leaves it unrecorded, and the job's one retry (its dagster/max_retries
+tag, with run_retries enabled in dagster.yaml) builds it again.
 
-Run the schedule with the daemon (dagster dev). Re-running day d by hand,
-as the lab's run for d again, is a launch of the days that run builds:
-  dg launch -f <this file> --assets {schema}/{name} --partition-range {rerun_first}...d
+Dagster's record is this design's state: give every command one
+DAGSTER_HOME and keep it (without one, dagster dev and dg launch each use
+a temporary instance and forget what was built). The schedule starts
+running with the daemon (dagster dev). Its runs share one DuckDB file,
+which takes one writing process: let one run write at a time with
+  dagster instance concurrency set warehouse 1
+Re-running day d by hand, as the lab's run for d again, is a launch of
+the days that run builds:
+  dg launch -f <this file> --assets {schema}/{name} {rerun}
 """
 from datetime import date, timedelta
 
@@ -294,6 +301,7 @@ from dagster import (
     AssetKey,
     BackfillPolicy,
     DailyPartitionsDefinition,
+    DefaultScheduleStatus,
     Definitions,
     RunRequest,
     ScheduleEvaluationContext,
@@ -318,7 +326,7 @@ COLUMNS = (
 )
 {picked}{replace_fn}
 
-@asset(key=SILVER, partitions_def=DAYS, backfill_policy=BackfillPolicy.single_run())
+@asset(key=SILVER, partitions_def=DAYS, backfill_policy=BackfillPolicy.single_run(), pool="warehouse")
 def silver(context: AssetExecutionContext, duckdb: DuckDBResource) -> None:
     """Builds each of the run's days from the source."""
     with duckdb.get_connection() as con:
@@ -330,14 +338,22 @@ def silver(context: AssetExecutionContext, duckdb: DuckDBResource) -> None:
             con.execute("commit")
 
 
-daily = define_asset_job("daily", selection=[silver], partitions_def=DAYS)
+daily = define_asset_job(
+    "daily", selection=[silver], partitions_def=DAYS, tags={{"dagster/max_retries": "1"}}
+)
 
 
-@schedule(cron_schedule="{cron}", job=daily, execution_timezone="UTC")
+@schedule(
+    cron_schedule="{cron}",
+    job=daily,
+    execution_timezone="UTC",
+    default_status=DefaultScheduleStatus.RUNNING,
+)
 def nightly(context: ScheduleEvaluationContext):
     """The tick at {RUN_HOUR:02}:00 on d+1 is the run for day d: one run per day it builds."""
     tick = context.scheduled_execution_time
     day = tick.date() - timedelta(days=1)
+    # Not marked public in Dagster: checked on the version named above.
     built = context.instance.get_materialized_partitions(SILVER)
     for d in days_to_build(day, built):
         # A run key per tick and day: the daemon launches each once.
@@ -470,7 +486,9 @@ mod tests {
         assert!(one.contains("DailyPartitionsDefinition(start_date=\"2026-08-01\", hour_offset=2"));
         assert!(one.contains("cron_schedule=\"0 2 * * *\""));
         assert!(one.contains("            delete_day(con, day)\n"));
-        assert!(one.contains("--assets silver/clicks --partition-range <d - 1>...d"));
+        assert!(one.contains(
+            "--assets silver/clicks --partition-range FIRST...D\nwhere D is day d and FIRST the day 1 before it"
+        ));
         assert!(!one.contains("latest missed tick"));
         let window = defs(
             config(
@@ -486,7 +504,7 @@ mod tests {
         );
         let append = defs(config(list(0), WriteMode::Append), false).expect("appends");
         assert!(!append.contains("delete") && append.contains("holds its rows twice"));
-        assert!(append.contains("--partition-range d...d"));
+        assert!(append.contains("--partition-range D...D\nwhere D is day d\n"));
         // After an outage: only a list that catches up.
         let mut catching_up = config(list(5), WriteMode::OverwritePartition);
         catching_up.catch_up = true;
@@ -501,11 +519,11 @@ mod tests {
             WriteMode::OverwritePartition,
         );
         window_catching_up.catch_up = true;
-        assert!(why(window_catching_up, true).contains("never builds the days it passed"));
+        assert!(why(window_catching_up, true).contains("never the days it passed"));
         // What Dagster cannot keep or write.
         let mut first = config(list(1), WriteMode::OverwritePartition);
         first.commit = CommitOrder::StateBeforeWrite;
-        assert!(why(first, false).contains("cannot save the state first"));
+        assert!(why(first, false).contains("saving the state first is not Dagster's way"));
         let mut late = config(list(1), WriteMode::OverwritePartition);
         late.finaliser = Some(Finaliser {
             allowed_lateness_days: 2,
