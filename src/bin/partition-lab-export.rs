@@ -1346,6 +1346,32 @@ fn lookback_files() -> Vec<File> {
     files
 }
 
+/// The lateness lab's Dagster definitions at each lookback case's
+/// lateness, and the lookback check's profiles with the orders the lab
+/// says arrive after their day is final.
+fn lateness_dagster_files() -> Vec<File> {
+    use partition_lab::engine::lateness::Lateness;
+    use partition_lab::export::dagster::lateness_definitions;
+    use partition_lab::labs::lateness::model::august;
+    let mut files: Vec<File> = LOOKBACK_DAYS
+        .iter()
+        .map(|l| {
+            let key = lookback_key(*l);
+            let lateness = l.map_or(Lateness::Never, Lateness::Days);
+            File::new(
+                format!("orders_{key}.py"),
+                lateness_definitions(&format!("shop.orders_{key}"), august(1), lateness),
+            )
+        })
+        .collect();
+    files.extend(
+        lookback_files()
+            .into_iter()
+            .filter(|f| f.path == "expected.json"),
+    );
+    files
+}
+
 /// The lateness lab's Beam pipeline for every built-in profile (its month
 /// written as a CSV) and every test log, zone and run time, and the rows
 /// the lab says arrive after their day is final at each lateness.
@@ -1679,6 +1705,7 @@ fn main() {
         ("lateness-beam", beam_files()),
         ("scenario-beam", scenario_beam_files()),
         ("lateness-sqlmesh", lookback_files()),
+        ("lateness-dagster", lateness_dagster_files()),
         ("sqlmesh", sqlmesh_files()),
         ("dagster", dagster_files(Sunday::Delivered)),
         ("dagster-withdrawn", dagster_files(Sunday::Withdrawn)),

@@ -5,6 +5,7 @@
 mod calendar;
 mod compare;
 mod curve;
+mod dagster;
 mod figures;
 mod histogram;
 mod late_rows;
@@ -220,6 +221,7 @@ fn Generated() -> impl IntoView {
         <late_rows::LateRows />
         <GeneratedStreaming />
         <lookback::Lookback />
+        <dagster::Dagster />
         <DatesLink />
     }
 }
