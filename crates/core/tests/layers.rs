@@ -48,6 +48,19 @@ const RULES: &[(&str, &[&str], &str)] = &[
         ],
         "teaching text is data",
     ),
+    (
+        "counted",
+        &[
+            "design",
+            "labs",
+            "scenarios",
+            "export",
+            "vocabulary",
+            "content",
+            "engine",
+        ],
+        "how a count is written is below every page's words",
+    ),
 ];
 
 fn files(dir: &Path, out: &mut Vec<PathBuf>) {
