@@ -5,6 +5,9 @@
 //! controls into engine inputs; `design`, `scenarios` and `export` are the
 //! canvas, the grader and the bridge to real tools; `ui` renders.
 
+// The ssr renderer's async view types nest deeper than the default allows.
+#![cfg_attr(feature = "prerender", recursion_limit = "512")]
+
 pub mod bundles;
 #[cfg(feature = "web")]
 pub mod ui;

@@ -4,6 +4,7 @@ use partition_lab::ui::LabsApp;
 
 fn main() {
     console_error_panic_hook::set_once();
+    partition_lab::ui::browser::take_over();
     leptos::mount::mount_to_body(LabsApp);
     partition_lab::ui::offline::register();
 }

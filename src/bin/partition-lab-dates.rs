@@ -3,6 +3,7 @@
 
 fn main() {
     console_error_panic_hook::set_once();
+    partition_lab::ui::browser::take_over();
     leptos::mount::mount_to_body(partition_lab::ui::DatesApp);
     partition_lab::ui::offline::register();
 }

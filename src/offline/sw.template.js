@@ -63,7 +63,10 @@ self.addEventListener('fetch', (event) => {
     const path = new URL(request.url).pathname.replace(/\/+$/, '');
     const page = path === '/scenarios' || path.startsWith('/scenarios/') ? '/scenarios.html'
       : path === '/dates' ? '/dates.html' : '/index.html';
-    const saved = () => caches.open(CACHE).then((cache) => cache.match(page));
+    // The page drawn ahead of time for the path (src/ui/ahead.rs), when
+    // the build has one; the half's page otherwise.
+    const drawn = path === '' ? '/at/index.html' : `/at${path}.html`;
+    const saved = () => caches.open(CACHE).then((cache) => cache.match(drawn).then((copy) => copy ?? cache.match(page)));
     event.respondWith(
       withTimeout(fetch(request), NETWORK_WAIT_MS)
         // An error page (a 502, a captive portal's) is no better than none.

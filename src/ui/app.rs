@@ -109,7 +109,7 @@ fn dates_page(path: &str) -> AnyView {
 /// the wrong page for it (see the README's hosting rules). A link, not an
 /// automatic reload, so a misconfigured host cannot loop.
 fn elsewhere() -> AnyView {
-    let href = web_sys::window()
+    let href = crate::ui::browser::window()
         .and_then(|w| w.location().href().ok())
         .unwrap_or_else(|| "/".to_string());
     view! {

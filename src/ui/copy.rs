@@ -14,7 +14,7 @@ pub fn CopyButton(
     let copy = move |_| {
         let text = text.get_untracked();
         let what = what.clone();
-        let Some(window) = web_sys::window() else {
+        let Some(window) = crate::ui::browser::window() else {
             return;
         };
         let promise = window.navigator().clipboard().write_text(&text);

@@ -77,6 +77,7 @@ pub fn Dates() -> impl IntoView {
                     <label for="dates-lateness">"Allowed lateness"</label>
                     <div class="slider-row">
                         <input id="dates-lateness" type="range" min="0" max=MAX_LATENESS.to_string() step="1"
+                            value=move || pipeline.get().lateness.to_string()
                             prop:value=move || pipeline.get().lateness.to_string()
                             aria-valuetext=move || days_text(pipeline.get().lateness)
                             on:change=move |ev| {

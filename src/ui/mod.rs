@@ -1,8 +1,11 @@
 //! Leptos views. They render what the engine and the lab models compute
 //! and keep no pipeline logic of their own.
 
+#[cfg(feature = "prerender")]
+pub mod ahead;
 pub mod app;
 pub mod backfill;
+pub mod browser;
 pub mod canvas;
 pub mod copy;
 pub mod dates;

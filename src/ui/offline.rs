@@ -6,7 +6,7 @@
 use leptos::wasm_bindgen::JsValue;
 
 pub fn register() {
-    let Some(window) = web_sys::window() else {
+    let Some(window) = crate::ui::browser::window() else {
         return;
     };
     let navigator = window.navigator();

@@ -10,5 +10,18 @@ pub fn set_title(page: &str) {
     } else {
         format!("{page} · Partition Lab")
     };
-    document().set_title(&title);
+    if super::browser::in_browser() {
+        document().set_title(&title);
+    }
+    TITLE.with(|t| *t.borrow_mut() = title);
+}
+
+thread_local! {
+    // The last title set: a page drawn ahead of time writes it as its <title>.
+    static TITLE: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
+}
+
+/// The title the page being drawn set.
+pub fn title() -> String {
+    TITLE.with(|t| t.borrow().clone())
 }

@@ -39,7 +39,7 @@ pub fn this_address() -> Signal<String> {
     Signal::derive(move || {
         query.track();
         path.track();
-        web_sys::window()
+        crate::ui::browser::window()
             .and_then(|w| w.location().href().ok())
             .unwrap_or_default()
     })
@@ -81,7 +81,7 @@ fn focus_of(ev: &leptos::ev::KeyboardEvent) -> Focus {
 /// moved: at its end (or its start) a page opened from a lesson step goes on
 /// to the plan's next (or previous) step.
 pub fn on_clicker(present: impl Fn() -> bool + 'static, step: impl Fn(i32) -> bool + 'static) {
-    let keys = window_event_listener(leptos::ev::keydown, move |ev| {
+    super::browser::listen(leptos::ev::keydown, move |ev| {
         // A key the page already used (a canvas node moved by an arrow) is
         // not a step, nor one with a modifier (Alt+← is the browser's Back).
         if !present() || ev.default_prevented() || ev.alt_key() || ev.ctrl_key() || ev.meta_key() {
@@ -103,7 +103,6 @@ pub fn on_clicker(present: impl Fn() -> bool + 'static, step: impl Fn(i32) -> bo
             to_lesson_step(by);
         }
     });
-    on_cleanup(move || keys.remove());
 }
 
 thread_local! {
@@ -138,7 +137,7 @@ fn use_lesson_step() -> Memo<Option<usize>> {
 
 /// Goes to the lesson step `by` away from this page's, if it has one.
 fn to_lesson_step(by: i32) {
-    let Some(path) = web_sys::window().and_then(|w| w.location().pathname().ok()) else {
+    let Some(path) = crate::ui::browser::window().and_then(|w| w.location().pathname().ok()) else {
         return;
     };
     let Some(here) = lesson_step(&path, None) else {
@@ -195,7 +194,7 @@ fn LessonNav() -> impl IntoView {
 /// to the top and focuses it, so a screen reader follows the room; `false`
 /// when there is none left that way.
 pub fn step_section(by: i32) -> bool {
-    let Some(document) = web_sys::window().and_then(|w| w.document()) else {
+    let Some(document) = crate::ui::browser::window().and_then(|w| w.document()) else {
         return false;
     };
     let Ok(found) = document.query_selector_all(".presenter h2") else {
@@ -233,7 +232,7 @@ pub fn step_section(by: i32) -> bool {
 
 /// Brings the heading with `id` to the top and focuses it.
 pub fn bring_heading(id: &str) {
-    if let Some(head) = web_sys::window()
+    if let Some(head) = crate::ui::browser::window()
         .and_then(|w| w.document())
         .and_then(|d| d.get_element_by_id(id))
         .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())

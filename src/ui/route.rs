@@ -22,7 +22,10 @@ pub struct Address {
 
 impl Address {
     fn current() -> Self {
-        let location = web_sys::window().map(|w| w.location());
+        if !super::browser::in_browser() {
+            return AHEAD.with(|a| a.borrow().clone());
+        }
+        let location = crate::ui::browser::window().map(|w| w.location());
         let read = |f: fn(&web_sys::Location) -> Result<String, wasm_bindgen::JsValue>| {
             location
                 .as_ref()
@@ -36,6 +39,21 @@ impl Address {
             query: query.trim_start_matches('?').to_string(),
         }
     }
+}
+
+thread_local! {
+    // The address a page drawn ahead of time is drawn at (no browser has one).
+    static AHEAD: std::cell::RefCell<Address> = std::cell::RefCell::new(Address::default());
+}
+
+/// Draws pages ahead of time at `path` (with `query`, without `?`).
+pub fn draw_at(path: &str, query: &str) {
+    AHEAD.with(|a| {
+        *a.borrow_mut() = Address {
+            path: normalise(path),
+            query: query.to_string(),
+        }
+    });
 }
 
 /// `/scenarios/` and `/scenarios` are the same page.
@@ -102,21 +120,17 @@ pub fn provide_router(serves: Bundle) {
     let address = RwSignal::new(Address::current());
     ADDRESS.with(|a| a.set(Some(address)));
     // Back and forward.
-    let back = window_event_listener(leptos::ev::popstate, move |_| {
+    super::browser::listen(leptos::ev::popstate, move |_| {
         address.set(Address::current());
     });
-    let clicks = window_event_listener(leptos::ev::click, move |ev| {
+    super::browser::listen(leptos::ev::click, move |ev| {
         if let Some(href) = internal_link(&ev) {
             ev.prevent_default();
             push(&href);
-            if let Some(window) = web_sys::window() {
+            if let Some(window) = crate::ui::browser::window() {
                 window.scroll_to_with_x_and_y(0.0, 0.0);
             }
         }
-    });
-    on_cleanup(move || {
-        back.remove();
-        clicks.remove();
     });
 }
 
@@ -156,7 +170,7 @@ fn internal_link(ev: &web_sys::MouseEvent) -> Option<String> {
 }
 
 fn go(href: &str, replace: bool) {
-    let Some(history) = web_sys::window().and_then(|w| w.history().ok()) else {
+    let Some(history) = crate::ui::browser::window().and_then(|w| w.history().ok()) else {
         return;
     };
     let moved = if replace {

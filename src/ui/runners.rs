@@ -50,7 +50,7 @@ pub fn use_runners() -> RwSignal<Runners> {
 }
 
 async fn fetch_text(url: &str) -> Option<String> {
-    let window = web_sys::window()?;
+    let window = crate::ui::browser::window()?;
     let response = wasm_bindgen_futures::JsFuture::from(window.fetch_with_str(url))
         .await
         .ok()?

@@ -6,7 +6,7 @@ use wasm_bindgen::JsValue;
 use crate::design::saves::{Store, StoreError};
 
 fn store() -> Option<web_sys::Storage> {
-    web_sys::window()?.local_storage().ok().flatten()
+    crate::ui::browser::window()?.local_storage().ok().flatten()
 }
 
 /// The page's localStorage as the design model's `Store`.
@@ -48,8 +48,29 @@ pub fn data_url(text: &str) -> String {
 
 /// A `data:` URL for a UTF-8 text file of type `mime`.
 pub fn text_url(text: &str, mime: &str) -> String {
-    let encoded: String = js_sys::encode_uri_component(text).into();
-    format!("data:{mime};charset=utf-8,{encoded}")
+    format!("data:{mime};charset=utf-8,{}", uri_component(text))
+}
+
+/// `encodeURIComponent`, the browser's.
+#[cfg(target_arch = "wasm32")]
+fn uri_component(text: &str) -> String {
+    js_sys::encode_uri_component(text).into()
+}
+
+/// `encodeURIComponent` as the standard defines it, for a page drawn
+/// natively ahead of time: every UTF-8 byte percent-encoded but letters,
+/// digits and `-_.!~*'()`.
+#[cfg(not(target_arch = "wasm32"))]
+fn uri_component(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for b in text.bytes() {
+        if b.is_ascii_alphanumeric() || b"-_.!~*'()".contains(&b) {
+            out.push(char::from(b));
+        } else {
+            out.push_str(&format!("%{b:02X}"));
+        }
+    }
+    out
 }
 
 /// An object URL for a text too long for a `data:` URL (Chrome refuses to
@@ -112,4 +133,21 @@ pub async fn file_text(file: &web_sys::File) -> Option<String> {
         .await
         .ok()
         .and_then(|v| v.as_string())
+}
+
+#[cfg(all(test, not(target_arch = "wasm32")))]
+mod tests {
+    #[test]
+    fn a_uri_component_is_encoded_as_the_browser_encodes_it() {
+        // Values as encodeURIComponent gives them (ECMA-262's unreserved set).
+        assert_eq!(
+            super::uri_component("a-b_c.d!e~f*g'h(i)j"),
+            "a-b_c.d!e~f*g'h(i)j"
+        );
+        assert_eq!(
+            super::uri_component("a b&c=d/e?f#g"),
+            "a%20b%26c%3Dd%2Fe%3Ff%23g"
+        );
+        assert_eq!(super::uri_component("£€\n"), "%C2%A3%E2%82%AC%0A");
+    }
 }

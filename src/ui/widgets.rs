@@ -54,6 +54,9 @@ fn radio_markup(
                                 type="radio"
                                 id=id.clone()
                                 name=name
+                                // The attribute draws the page ahead of time (HTML
+                                // has no properties); the property is the live state.
+                                checked=move || chosen.get() == Some(i)
                                 prop:checked=move || chosen.get() == Some(i)
                                 on:change=move |_| pick.run(i)
                             />
@@ -91,7 +94,7 @@ pub fn typing_in_a_field(ev: &leptos::ev::KeyboardEvent) -> bool {
 
 /// Whether a CSS media query matches now (false where it cannot be asked).
 pub fn media_matches(query: &str) -> bool {
-    web_sys::window()
+    crate::ui::browser::window()
         .and_then(|w| w.match_media(query).ok().flatten())
         .is_some_and(|m| m.matches())
 }

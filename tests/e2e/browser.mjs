@@ -21,7 +21,11 @@ const CHROMIUM_FLAGS = [
   '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-quic',
 ];
 
-export async function launch() {
+/// The suite's browser and server. The server sends each half's page, and
+/// the app draws every page itself, unless `ahead`: then it sends the page
+/// drawn ahead of time where there is one, as a host given the README's
+/// rules does (ahead.test.mjs, the offline test and the first-load bench).
+export async function launch({ ahead = false } = {}) {
   if (!existsSync(join(DIST, 'index.html'))) {
     throw new Error('dist/index.html is missing: build the app first (scripts/test does)');
   }
@@ -29,7 +33,7 @@ export async function launch() {
   if (!existsSync(executablePath)) {
     throw new Error(`no browser at ${executablePath}: run scripts/setup --browser, or set CHROMIUM`);
   }
-  const { server, url } = await startServer({ root: DIST });
+  const { server, url } = await startServer({ root: DIST, ahead });
   const browser = await chromium.launch({ executablePath, args: CHROMIUM_FLAGS });
   return {
     url,
@@ -62,8 +66,14 @@ export async function openPage(env, path, viewport = { width: 1280, height: 800 
     if (/Content Security Policy/i.test(msg.text()) && msg.type() !== 'error') errors.push(msg.text());
   });
   await page.goto(env.url + path);
-  await page.waitForSelector('main h1');
+  await live(page);
   return { page, errors, context };
+}
+
+/// Waits for the live page: its heading drawn by the app, and a page drawn
+/// ahead of time (if that is what came) taken over.
+export async function live(page) {
+  await page.waitForFunction(() => document.querySelector('main h1') && !document.body.classList.contains('ahead'));
 }
 
 /// Runs axe-core (WCAG 2.x A and AA rules) and returns its violations.

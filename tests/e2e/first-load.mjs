@@ -16,6 +16,7 @@ const PROFILES = [
   ['unthrottled', null, 'brotli'],
   ['phone', PHONE, 'brotli'],
   ['phone', PHONE, 'gzip'],
+  ['phone, no page drawn ahead', PHONE, 'brotli-shell'],
 ];
 const LOADS = 5;
 // Each page, and how its main control is asked to answer (see `watch`).
@@ -50,6 +51,9 @@ function watch(kind) {
   };
   window.__usable = new Promise((resolve) => {
     const poke = () => {
+      // A page drawn ahead of time shows the control before it works: the
+      // live page, once it has taken over, is what answers.
+      if (!document.body || document.body.classList.contains('ahead')) return false;
       const [control, answer, work] = controls[kind]();
       if (!control || !answer) return false;
       window.__present = performance.now();
@@ -72,14 +76,17 @@ function watch(kind) {
 const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
 const s = (ms) => `${(ms / 1000).toFixed(2)} s`;
 
-const env = await launch();
+const env = await launch({ ahead: true });
 const gzipOnly = await startServer({ root: DIST, brotli: false });
+// The same pages, the app drawing each itself: what the pages drawn ahead
+// of time change.
+const shellsOnly = await startServer({ root: DIST, ahead: false });
 console.log(`first load, empty cache (median of ${LOADS} loads): first contentful paint; the main control on the page; the page answering it`);
 try {
   for (const [title, path, kind] of PAGES) {
     console.log(`  ${title} (${path}):`);
     for (const [name, profile, encoding] of PROFILES) {
-      const url = encoding === 'gzip' ? gzipOnly.url : env.url;
+      const url = { gzip: gzipOnly.url, 'brotli-shell': shellsOnly.url }[encoding] ?? env.url;
       const fcp = [];
       const present = [];
       const usable = [];
@@ -105,10 +112,11 @@ try {
         fcp.push(await page.evaluate(() => window.__fcp));
         await context.close();
       }
-      console.log(`    ${`${name}, ${encoding}`.padEnd(20)} painted ${s(median(fcp))}, control there ${s(median(present))}, answered ${s(median(usable))} (fastest ${s(Math.min(...usable))}, slowest ${s(Math.max(...usable))})`);
+      console.log(`    ${`${name}, ${encoding.replace('-shell', '')}`.padEnd(36)} painted ${s(median(fcp))}, control there ${s(median(present))}, answered ${s(median(usable))} (fastest ${s(Math.min(...usable))}, slowest ${s(Math.max(...usable))})`);
     }
   }
 } finally {
   gzipOnly.server.close();
+  shellsOnly.server.close();
   await env.close();
 }

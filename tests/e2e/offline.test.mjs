@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { launch, DIST } from './browser.mjs';
+import { launch, live, DIST } from './browser.mjs';
 import { startServer } from './serve.mjs';
 
 let env;
@@ -36,6 +36,7 @@ test('with the network gone, a loaded lab reloads and a deep link opens', async 
   page.on('pageerror', (e) => errors.push(String(e)));
   try {
     await page.goto(`${site.url}/lab/lateness?lateness=2`);
+    await live(page);
     await page.getByRole('heading', { level: 1, name: 'Allowed-lateness lab' }).waitFor();
     await controlled(page);
     await site.stop();
@@ -43,6 +44,9 @@ test('with the network gone, a loaded lab reloads and a deep link opens', async 
     const offline = await page.evaluate((u) => fetch(u).then(() => 'answered', () => 'no network'), `${site.url}/nothing-${Date.now()}.txt`);
     assert.equal(offline, 'no network');
     await page.reload();
+    // Offline, the saved page drawn ahead for the path comes first; the
+    // saved app takes it over.
+    await live(page);
     await page.getByRole('heading', { level: 1, name: 'Allowed-lateness lab' }).waitFor();
     const before = await page.locator('[data-figure="open"]').innerText();
     await page.getByRole('slider').focus();
@@ -50,6 +54,7 @@ test('with the network gone, a loaded lab reloads and a deep link opens', async 
     await page.waitForFunction((b) => document.querySelector('[data-figure="open"]').textContent !== b, before);
     // A page never visited while online: the saved app answers it too.
     await page.goto(`${site.url}/lab/backfill?from=8`);
+    await live(page);
     await page.getByRole('heading', { level: 1, name: 'Currency-bug backfill lab' }).waitFor();
     assert.match(await page.locator('[data-figure="plan"]').innerText(), /^6 silver partitions/);
     assert.deepEqual(errors, []);

@@ -1,7 +1,8 @@
-// A static server for dist/ with the fallback a static host is given, so
-// deep links such as /lab/lateness?profile=mobile load the app: /scenarios
-// and below get scenarios.html, /dates dates.html, every other extensionless
-// path index.html.
+// A static server for dist/ with the rules a static host is given, so deep
+// links such as /lab/lateness?profile=mobile load the app: a path with a
+// page drawn ahead of time gets it (at/<path>.html, src/ui/ahead.rs), any
+// other /scenarios and below scenarios.html, /dates dates.html, every other
+// extensionless path index.html.
 // Used by `scripts/run` and by the browser tests.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
@@ -59,6 +60,13 @@ export function page(path) {
   return trimmed === '/dates' ? 'dates.html' : 'index.html';
 }
 
+/// The page drawn ahead of time for a path, as src/ui/ahead.rs names it
+/// (it may not exist: then the half's page serves).
+export function drawn(path) {
+  const trimmed = path.replace(/\/+$/, '');
+  return trimmed === '' ? 'at/index.html' : `at${trimmed}.html`;
+}
+
 const copies = new Map();
 
 /// `file`'s brotli copy when there is one and it holds exactly `body` (a
@@ -81,8 +89,10 @@ async function brotliCopy(file, body) {
   return copies.get(key);
 }
 
-/// `brotli: false` serves gzip only, as a host without brotli does.
-export function startServer({ root, port = 0, host = '127.0.0.1', brotli = true }) {
+/// `brotli: false` serves gzip only, as a host without brotli does;
+/// `ahead: false` serves the halves' pages alone, as a host without the
+/// rules for the pages drawn ahead of time does.
+export function startServer({ root, port = 0, host = '127.0.0.1', brotli = true, ahead = true }) {
   const dist = resolve(root);
   const server = createServer(async (req, res) => {
     try {
@@ -98,7 +108,12 @@ export function startServer({ root, port = 0, host = '127.0.0.1', brotli = true 
         res.writeHead(404).end('not found');
         return;
       }
-      if (!info || info.isDirectory() || !extname(file)) file = join(dist, page(new URL(req.url, 'http://x').pathname));
+      if (!info || info.isDirectory() || !extname(file)) {
+        const path = new URL(req.url, 'http://x').pathname;
+        const drawnFile = ahead ? inside(dist, '/' + drawn(path)) : null;
+        const found = drawnFile && (await stat(drawnFile).catch(() => null));
+        file = found?.isFile() ? drawnFile : join(dist, page(path));
+      }
       const body = await readFile(file);
       const headers = { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache', vary: 'accept-encoding' };
       const accepts = req.headers['accept-encoding'] ?? '';

@@ -262,6 +262,12 @@ pub fn BackfillLab() -> impl IntoView {
                     }}
                 </p>
                 {move || {
+                    // Not on a page drawn ahead of time: half a megabyte of
+                    // its first response, for a download the live page
+                    // offers a moment later.
+                    if !crate::ui::browser::in_browser() {
+                        return None;
+                    }
                     lab.case
                         .with(|case| crate::labs::backfill::commands::runnable(case, &case.plan(&choices.get())))
                         .map(|(file, bytes)| view! {

@@ -108,7 +108,7 @@ pub fn Toolbar() -> impl IntoView {
 pub fn Board() -> impl IntoView {
     let d = expect_context::<Designer>();
 
-    let moves = window_event_listener(leptos::ev::pointermove, move |ev| {
+    crate::ui::browser::listen(leptos::ev::pointermove, move |ev| {
         let (Some(drag), Some(screen)) = (d.drag.get_untracked(), screen(&d)) else {
             return;
         };
@@ -119,7 +119,7 @@ pub fn Board() -> impl IntoView {
             Follow::Still => {}
         }
     });
-    let ups = window_event_listener(leptos::ev::pointerup, move |ev| {
+    crate::ui::browser::listen(leptos::ev::pointerup, move |ev| {
         let Some(drag) = d.drag.get_untracked() else {
             return;
         };
@@ -153,10 +153,6 @@ pub fn Board() -> impl IntoView {
             }
             Release::Nothing => {}
         }
-    });
-    on_cleanup(move || {
-        moves.remove();
-        ups.remove();
     });
 
     let view_box = move || d.viewport.get().view_box();

@@ -63,7 +63,7 @@ pub fn OpenLink() -> impl IntoView {
         crate::ui::route::replace(&format!("/scenarios/{}{keep}", d.scenario.number));
     };
     let in_fragment = || {
-        let hash = web_sys::window()?.location().hash().ok()?;
+        let hash = crate::ui::browser::window()?.location().hash().ok()?;
         hash.strip_prefix("#design=").map(str::to_string)
     };
     if let Some(value) =
@@ -73,12 +73,11 @@ pub fn OpenLink() -> impl IntoView {
     }
     // A link pasted into this same page only changes the fragment.
     let open_again = open;
-    let changes = window_event_listener(leptos::ev::hashchange, move |_| {
+    crate::ui::browser::listen(leptos::ev::hashchange, move |_| {
         if let Some(value) = in_fragment() {
             open_again(value);
         }
     });
-    on_cleanup(move || changes.remove());
 }
 
 /// "Open the link's design?" over a design of the student's own.
@@ -251,7 +250,7 @@ pub fn KeptCopies() -> impl IntoView {
 /// The design as a link to its scenario's page, with `query` (say
 /// `?present=1`) before the fragment.
 fn share_link(d: &Designer, query: &str) -> String {
-    let origin = web_sys::window()
+    let origin = crate::ui::browser::window()
         .and_then(|w| w.location().origin().ok())
         .unwrap_or_default();
     let value = d.graph.with(|g| link::encode(g, Some(d.scenario.number)));

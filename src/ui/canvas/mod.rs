@@ -330,7 +330,7 @@ pub fn Canvas(scenario: &'static Scenario) -> impl IntoView {
     board::fit_if_hidden(&designer);
 
     // Undo and redo from anywhere on the page, except while typing.
-    let keys = window_event_listener(leptos::ev::keydown, move |ev| {
+    crate::ui::browser::listen(leptos::ev::keydown, move |ev| {
         if super::widgets::typing_in_a_field(&ev) || !(ev.ctrl_key() || ev.meta_key()) {
             return;
         }
@@ -341,7 +341,6 @@ pub fn Canvas(scenario: &'static Scenario) -> impl IntoView {
         }
         ev.prevent_default();
     });
-    on_cleanup(move || keys.remove());
 
     view! {
         <section class="designer" aria-labelledby="designer-title">

@@ -122,7 +122,7 @@ pub fn LatenessLab() -> impl IntoView {
                     link=super::presenter::this_address()
                 />
             </div>
-            <details class="explain" prop:open=move || !present()>
+            <details class="explain" open=move || !present()>
                 <summary>"What this lab shows"</summary>
                 <p>
                     "Late events can only reach their own day while that day's partition is still open. Allowed lateness is how many extra days each partition stays open: every run rebuilds the open ones, and after that the partition is final. Waiting longer catches more late events, but keeps more partitions changing and pushes back the day finance can close the month. Here the daily run is at 02:00: on day d+1 it first builds partition d, and with allowed lateness L the run on d+1+L is the last to touch d."
@@ -149,6 +149,7 @@ pub fn LatenessLab() -> impl IntoView {
                             min="0"
                             max=(MAX_DAYS + 1).to_string()
                             step="1"
+                            value=move || slider_value(lateness.get()).to_string()
                             prop:value=move || slider_value(lateness.get()).to_string()
                             aria-valuetext=move || lateness_text(lateness.get())
                             on:input=move |ev| {

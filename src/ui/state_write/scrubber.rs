@@ -72,6 +72,7 @@ pub fn Scrubber() -> impl IntoView {
                     min="1"
                     max=move || lab.runs.get().to_string()
                     step="1"
+                    value=move || (lab.run.get() + 1).to_string()
                     prop:value=move || (lab.run.get() + 1).to_string()
                     aria-valuetext=current_label
                     on:input=move |ev| {

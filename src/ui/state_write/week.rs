@@ -22,7 +22,7 @@ pub fn Week() -> impl IntoView {
         week(&script(&controls), runs)
     });
     view! {
-        <details class="week" prop:open=move || !lab.present.get()>
+        <details class="week" open=move || !lab.present.get()>
             <summary><h2>"The week being replayed"</h2></summary>
             <p>
                 "Four orders a day, each reaching bronze two minutes after it happens. Every night at 00:15 each pipeline runs for the day before and sees only what has arrived by then. Amounts are fixed: o-101 is £12.00 and each later order a little more."

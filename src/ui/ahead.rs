@@ -1,0 +1,150 @@
+//! Pages drawn ahead of time: each address a link can open, drawn natively
+//! by the same components the browser runs, so the browser can paint the
+//! page from its first response, before the wasm has arrived.
+
+use leptos::prelude::*;
+
+use super::{DatesApp, LabsApp, ScenariosApp};
+use crate::bundles::Bundle;
+
+/// Every address a link can open, with its default state (no query).
+pub fn addresses() -> Vec<String> {
+    let mut out: Vec<String> = [
+        "/",
+        "/lab/state-write",
+        "/lab/lateness",
+        "/lab/backfill",
+        "/teach",
+        "/scenarios",
+        "/dates",
+    ]
+    .iter()
+    .map(|p| (*p).to_string())
+    .collect();
+    out.extend(
+        crate::scenarios::SCENARIOS
+            .iter()
+            .map(|s| format!("/scenarios/{}", s.number)),
+    );
+    out
+}
+
+/// Runs no task: a page drawn ahead of time is its first state, and
+/// anything it waits for (a fetch, a timer) is the browser's to do.
+struct NoTasks;
+
+impl any_spawner::CustomExecutor for NoTasks {
+    fn spawn(&self, _: any_spawner::PinnedFuture<()>) {}
+    fn spawn_local(&self, _: any_spawner::PinnedLocalFuture<()>) {}
+    fn poll_local(&self) {}
+}
+
+/// Where the page drawn for `path` is written in the build: `at/` and the
+/// path, `.html` added (`/` is `at/index.html`). Hosts serve it for the
+/// path (README); the service worker keeps it for offline visits.
+pub fn file_of(path: &str) -> String {
+    match path.trim_end_matches('/') {
+        "" => "at/index.html".to_string(),
+        p => format!("at{p}.html"),
+    }
+}
+
+/// `template` (one half's built page) with `path`'s page drawn into it:
+/// its title, and its body marked as drawn ahead (`ahead`) with the
+/// line that says the lab is starting. The live page replaces the body
+/// when its wasm starts (`browser::take_over`).
+pub fn page(template: &str, path: &str) -> Result<String, String> {
+    let (title, body) = draw(path);
+    let title = super::html::escape(&title);
+    let titled = template.replacen(
+        "<title>Partition Lab</title>",
+        &format!("<title>{title}</title>"),
+        1,
+    );
+    let (head, rest) = titled
+        .split_once("<body>")
+        .ok_or_else(|| format!("{path}: the template has no <body>"))?;
+    let (kept, tail) = rest
+        .split_once("</body>")
+        .ok_or_else(|| format!("{path}: the template has no </body>"))?;
+    Ok(format!(
+        "{head}<body class=\"ahead\">{kept}{body}\n<p class=\"starting\" role=\"status\">{STARTING}</p>\n<script src=\"/starting.js\" defer></script>\n</body>{tail}"
+    ))
+}
+
+/// The rules a host that reads a `_redirects` file (Netlify, Cloudflare
+/// Pages) is given: each drawn page for its path, then each half's page
+/// for the rest of its paths (the README's rules).
+pub fn redirects() -> String {
+    let mut out = String::new();
+    for path in addresses() {
+        let to = format!("/{}", file_of(&path));
+        out.push_str(&format!("{path:<16} {to:<28} 200\n"));
+        if path != "/" {
+            out.push_str(&format!("{:<16} {to:<28} 200\n", format!("{path}/")));
+        }
+    }
+    out.push_str(
+        "/scenarios/*     /scenarios.html              200\n\
+         /*               /index.html                  200\n",
+    );
+    out
+}
+
+/// What a page drawn ahead says until its controls work.
+pub const STARTING: &str = "Starting the lab: its controls work in a moment (it runs in your browser, with JavaScript and WebAssembly).";
+
+/// A page as drawn at `path`: its title and the markup of its body.
+pub fn draw(path: &str) -> (String, String) {
+    // Set once per process; a second call finds it set, which is as good.
+    let _ = any_spawner::Executor::init_custom_executor(NoTasks);
+    super::route::draw_at(path, "");
+    // Drawn once, nothing reacts: the warnings that a signal was read
+    // outside a reactive scope would only be noise here.
+    let _quiet = leptos::reactive::diagnostics::SpecialNonReactiveZone::enter();
+    let owner = Owner::new();
+    owner.with(|| {
+        let body = match Bundle::of(path) {
+            Bundle::Labs => view! { <LabsApp /> }.to_html(),
+            Bundle::Scenarios => view! { <ScenariosApp /> }.to_html(),
+            Bundle::Dates => view! { <DatesApp /> }.to_html(),
+        };
+        (super::page::title(), body)
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn every_address_draws_its_page() {
+        for path in addresses() {
+            let (title, body) = draw(&path);
+            println!("{path}: {title} ({} bytes)", body.len());
+            assert_eq!(body.matches("<main").count(), 1, "{path}");
+            assert_eq!(body.matches("<h1").count(), 1, "{path}");
+            assert!(title.ends_with("Partition Lab"), "{path}: {title}");
+            assert!(!body.contains("in another part of the lab"), "{path}");
+            assert!(body.len() < 100_000, "{path}: {} bytes", body.len());
+        }
+    }
+
+    #[test]
+    fn a_page_is_its_template_with_the_drawn_body_and_title() {
+        let template = "<html><head><title>Partition Lab</title></head><body>\n<noscript>x</noscript>\n</body></html>";
+        let drawn = page(template, "/lab/lateness").expect("a template");
+        assert!(drawn.contains("<title>Allowed-lateness lab · Partition Lab</title>"));
+        assert!(drawn.contains("<body class=\"ahead\">\n<noscript>x</noscript>\n<a href=\"#main\" class=\"skip-link\">"));
+        assert!(drawn.contains("<h1 id=\"lateness-title\">Allowed-lateness lab</h1>"));
+        assert!(drawn.ends_with("<script src=\"/starting.js\" defer></script>\n</body></html>"));
+        assert!(page("<html></html>", "/").is_err());
+        assert_eq!(file_of("/"), "at/index.html");
+        assert_eq!(file_of("/scenarios/3"), "at/scenarios/3.html");
+        assert_eq!(file_of("/lab/lateness/"), "at/lab/lateness.html");
+        let rules = redirects();
+        assert!(rules.starts_with("/                /at/index.html               200\n"));
+        assert!(rules.contains("/scenarios/3/    /at/scenarios/3.html         200\n"));
+        assert!(rules.ends_with("/*               /index.html                  200\n"));
+    }
+}

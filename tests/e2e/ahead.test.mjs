@@ -1,0 +1,158 @@
+// Pages drawn ahead of time (src/ui/ahead.rs): what a host given the
+// README's rules sends for each address a link can open. Readable with
+// JavaScript off, the same words as the live page, taken over by the live
+// page without losing the address's state, and a control used before the
+// wasm has started says so instead of doing nothing.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative, sep } from 'node:path';
+import { launch, live, axe, DIST } from './browser.mjs';
+
+let env;
+before(async () => { env = await launch({ ahead: true }); });
+after(async () => { await env?.close(); });
+
+/// Every address the build drew a page for, from its files (at/<path>.html).
+function drawnAddresses() {
+  const root = join(DIST, 'at');
+  const walk = (dir) => readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    return statSync(path).isDirectory() ? walk(path) : [path];
+  });
+  return walk(root)
+    .filter((file) => file.endsWith('.html'))
+    .map((file) => '/' + relative(root, file).split(sep).join('/').replace(/\.html$/, ''))
+    .map((path) => (path === '/index' ? '/' : path))
+    .sort();
+}
+
+/// What a reader sees of a page: its title, heading and first words, and
+/// the state its controls show (which choice is made, where a slider
+/// stands, which sections are open), so the live page taking over moves
+/// nothing.
+const reading = (page) => page.evaluate(() => {
+  const main = document.querySelector('main');
+  return {
+    title: document.title,
+    heading: main?.querySelector('h1')?.textContent ?? null,
+    lede: main?.querySelector('p')?.textContent ?? null,
+    mains: document.querySelectorAll('main').length,
+    checked: [...main.querySelectorAll('input[type=radio], input[type=checkbox]')].map((i) => `${i.id || i.name}:${i.checked}`),
+    sliders: [...main.querySelectorAll('input[type=range]')].map((i) => `${i.id}:${i.value}`),
+    open: [...main.querySelectorAll('details')].map((d) => d.open),
+  };
+});
+
+test('every page a link can open is drawn ahead: with JavaScript off it is there and readable, in the live page\'s words', async () => {
+  const addresses = drawnAddresses();
+  for (const path of ['/', '/lab/state-write', '/lab/lateness', '/lab/backfill', '/teach', '/scenarios', '/dates', '/scenarios/1', '/scenarios/6']) {
+    assert.ok(addresses.includes(path), `${path} has a page drawn ahead (${addresses.join(', ')})`);
+  }
+  const off = await env.browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+  const on = await env.browser.newContext();
+  try {
+    for (const path of addresses) {
+      const still = await off.newPage();
+      await still.goto(env.url + path);
+      const drawn = await reading(still);
+      assert.ok(drawn.heading, `${path}: a heading without JavaScript`);
+      assert.equal(drawn.mains, 1, path);
+      assert.ok(await still.locator('main h1').isVisible(), `${path}: its heading is visible`);
+      // Said where it can be seen: the page needs JavaScript to work.
+      assert.match(await still.locator('.starting').innerText(), /Starting the lab: its controls work in a moment \(it runs in your browser, with JavaScript and WebAssembly\)/);
+      await still.close();
+      const running = await on.newPage();
+      await running.goto(env.url + path);
+      await live(running);
+      const lively = await reading(running);
+      assert.deepEqual(drawn, lively, `${path}: the page drawn ahead reads as the live one`);
+      assert.equal(await running.locator('.starting').count(), 0, `${path}: the live page has no starting line`);
+      await running.close();
+    }
+  } finally {
+    await off.close();
+    await on.close();
+  }
+});
+
+test('the live page takes over the drawn one in place, with the address\'s own state', async () => {
+  const context = await env.browser.newContext();
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (e) => errors.push(String(e)));
+  page.on('console', (m) => { if (m.type() === 'error') errors.push(m.text()); });
+  try {
+    // A lab's state in its query: the drawn page shows the defaults, the
+    // live one the address's.
+    const path = '/lab/lateness?profile=mobile&lateness=5';
+    const sent = await (await fetch(env.url + path)).text();
+    assert.match(sent, /<body class="ahead">/);
+    assert.match(sent, /<h1 id="lateness-title">Allowed-lateness lab<\/h1>/);
+    await page.goto(env.url + path);
+    await live(page);
+    assert.equal(new URL(page.url()).search, '?profile=mobile&lateness=5');
+    assert.equal(await page.getByRole('radio', { name: /Mobile app/ }).isChecked(), true);
+    assert.equal(await page.getByRole('slider', { name: 'Allowed lateness' }).inputValue(), '5');
+    assert.equal(await page.locator('main').count(), 1);
+    assert.equal(await page.locator('header.site-header').count(), 1);
+    assert.equal(await page.evaluate(() => document.body.className), '');
+    // The live controls answer.
+    const before = await page.locator('[data-figure="open"]').innerText();
+    await page.getByRole('slider', { name: 'Allowed lateness' }).focus();
+    await page.keyboard.press('ArrowLeft');
+    await page.waitForFunction((b) => document.querySelector('[data-figure="open"]').textContent !== b, before);
+    // A scenario deep link: the drawn page, then the live canvas.
+    await page.goto(`${env.url}/scenarios/3`);
+    await live(page);
+    assert.equal(await page.locator('main h1').innerText(), 'Scenario 3: Late mobile events and month close');
+    await page.getByRole('button', { name: 'Check my design' }).waitFor();
+    assert.deepEqual(await axe(page), []);
+    assert.deepEqual(errors, []);
+  } finally {
+    await context.close();
+  }
+});
+
+test('a control used before the wasm has started says the lab is still starting, and works once it has', async () => {
+  const context = await env.browser.newContext();
+  const page = await context.newPage();
+  // The wasm held back until the test lets it go.
+  let release;
+  const held = new Promise((ok) => { release = ok; });
+  await page.route('**/*.wasm', async (route) => { await held; await route.continue(); });
+  try {
+    await page.goto(`${env.url}/lab/lateness`, { waitUntil: 'domcontentloaded' });
+    const line = page.locator('.starting');
+    await line.waitFor();
+    assert.match(await line.innerText(), /^Starting the lab/);
+    assert.equal(await page.evaluate(() => document.body.classList.contains('ahead')), true);
+    const presenter = page.getByRole('button', { name: 'Presenter mode' });
+    await presenter.click();
+    await line.filter({ hasText: 'Still starting: that control works in a moment. Try it again then.' }).waitFor();
+    assert.equal(await presenter.getAttribute('aria-pressed'), 'false', 'nothing happened behind the line');
+    release();
+    await live(page);
+    await page.getByRole('button', { name: 'Presenter mode' }).click();
+    await page.waitForFunction(() => document.querySelector('.presenter-bar button')?.getAttribute('aria-pressed') === 'true');
+  } finally {
+    release();
+    await context.close();
+  }
+});
+
+test('the build\'s _redirects sends each path where the server does: its drawn page, else its half', async () => {
+  const rules = readFileSync(join(DIST, '_redirects'), 'utf8').trim().split('\n').map((line) => line.trim().split(/\s+/));
+  const drawn = rules.filter(([from]) => !from.includes('*'));
+  assert.ok(drawn.length >= 2 * drawnAddresses().length - 1, `${drawn.length} rules for the drawn pages`);
+  for (const [from, to, status] of drawn) {
+    assert.equal(status, '200', from);
+    const sent = await (await fetch(env.url + from)).text();
+    assert.equal(sent, readFileSync(join(DIST, to), 'utf8'), `${from} is sent ${to}`);
+  }
+  // Paths without a drawn page get their half, as the last rules say.
+  assert.deepEqual(rules.slice(-2), [['/scenarios/*', '/scenarios.html', '200'], ['/*', '/index.html', '200']]);
+  for (const [path, half] of [['/scenarios/9', 'scenarios.html'], ['/no/such/page', 'index.html']]) {
+    assert.equal(await (await fetch(env.url + path)).text(), readFileSync(join(DIST, half), 'utf8'), path);
+  }
+});
