@@ -3,7 +3,10 @@
 
 fn main() {
     console_error_panic_hook::set_once();
-    partition_lab::ui::browser::take_over();
+    let reading = partition_lab::ui::browser::take_over();
     leptos::mount::mount_to_body(partition_lab::ui::DatesApp);
+    if let Some(reading) = reading {
+        reading.resume();
+    }
     partition_lab::ui::offline::register();
 }

@@ -56,11 +56,11 @@ pub fn file_of(path: &str) -> String {
 pub fn page(template: &str, path: &str) -> Result<String, String> {
     let (title, body) = draw(path);
     let title = super::html::escape(&title);
-    let titled = template.replacen(
-        "<title>Partition Lab</title>",
-        &format!("<title>{title}</title>"),
-        1,
-    );
+    let blank = "<title>Partition Lab</title>";
+    if !template.contains(blank) {
+        return Err(format!("{path}: the template has no {blank}"));
+    }
+    let titled = template.replacen(blank, &format!("<title>{title}</title>"), 1);
     let (head, rest) = titled
         .split_once("<body>")
         .ok_or_else(|| format!("{path}: the template has no <body>"))?;
@@ -72,16 +72,17 @@ pub fn page(template: &str, path: &str) -> Result<String, String> {
     ))
 }
 
-/// The rules a host that reads a `_redirects` file (Netlify, Cloudflare
-/// Pages) is given: each drawn page for its path, then each half's page
-/// for the rest of its paths (the README's rules).
+/// The rules a host that reads a `_redirects` file (Netlify) is given:
+/// each drawn page for its path, forced (`200!`: `/` and the halves' own
+/// paths have a file of their own, which an unforced rule never beats),
+/// then each half's page for the rest of its paths (the README's rules).
 pub fn redirects() -> String {
     let mut out = String::new();
     for path in addresses() {
         let to = format!("/{}", file_of(&path));
-        out.push_str(&format!("{path:<16} {to:<28} 200\n"));
+        out.push_str(&format!("{path:<16} {to:<28} 200!\n"));
         if path != "/" {
-            out.push_str(&format!("{:<16} {to:<28} 200\n", format!("{path}/")));
+            out.push_str(&format!("{:<16} {to:<28} 200!\n", format!("{path}/")));
         }
     }
     out.push_str(
@@ -99,6 +100,7 @@ pub fn draw(path: &str) -> (String, String) {
     // Set once per process; a second call finds it set, which is as good.
     let _ = any_spawner::Executor::init_custom_executor(NoTasks);
     super::route::draw_at(path, "");
+    super::page::forget_title();
     // Drawn once, nothing reacts: the warnings that a signal was read
     // outside a reactive scope would only be noise here.
     let _quiet = leptos::reactive::diagnostics::SpecialNonReactiveZone::enter();
@@ -117,8 +119,41 @@ pub fn draw(path: &str) -> (String, String) {
 mod tests {
     use super::*;
 
+    /// The text of the element whose start tag `from` is inside (from
+    /// within that tag to its end tag), for markup as Leptos writes it.
+    fn text_of_element(from: &str) -> String {
+        const VOID: [&str; 6] = ["input", "br", "img", "hr", "meta", "link"];
+        let mut rest = from.split_once('>').map_or("", |(_, r)| r);
+        let (mut depth, mut text) = (1, String::new());
+        while depth > 0 {
+            let Some((before, tag)) = rest.split_once('<') else {
+                break;
+            };
+            text.push_str(before);
+            let Some((tag, after)) = tag.split_once('>') else {
+                break;
+            };
+            rest = after;
+            let name = tag
+                .trim_start_matches('/')
+                .split_whitespace()
+                .next()
+                .unwrap_or("");
+            if tag.starts_with('!') || VOID.contains(&name) {
+                continue;
+            }
+            depth += if tag.starts_with('/') { -1 } else { 1 };
+        }
+        text
+    }
+
     #[test]
     fn every_address_draws_its_page() {
+        assert_eq!(text_of_element("<p role=\"alert\"><!></p><p>after</p>"), "");
+        assert_eq!(
+            text_of_element("<div role=\"alert\"><p>Full <b>disk</b></p></div>x"),
+            "Full disk"
+        );
         for path in addresses() {
             let (title, body) = draw(&path);
             println!("{path}: {title} ({} bytes)", body.len());
@@ -126,6 +161,12 @@ mod tests {
             assert_eq!(body.matches("<h1").count(), 1, "{path}");
             assert!(title.ends_with("Partition Lab"), "{path}: {title}");
             assert!(!body.contains("in another part of the lab"), "{path}");
+            // Nothing alarming that only the native drawing would say: an
+            // alert's place may be there, empty, as on the live page.
+            for (at, _) in body.match_indices("role=\"alert\"") {
+                let said = text_of_element(&body[at..]);
+                assert!(said.trim().is_empty(), "{path}: an alert says {said}");
+            }
             assert!(body.len() < 100_000, "{path}: {} bytes", body.len());
         }
     }
@@ -139,12 +180,17 @@ mod tests {
         assert!(drawn.contains("<h1 id=\"lateness-title\">Allowed-lateness lab</h1>"));
         assert!(drawn.ends_with("<script src=\"/starting.js\" defer></script>\n</body></html>"));
         assert!(page("<html></html>", "/").is_err());
+        assert!(page(
+            "<html><head><title>Other</title></head><body></body></html>",
+            "/"
+        )
+        .is_err());
         assert_eq!(file_of("/"), "at/index.html");
         assert_eq!(file_of("/scenarios/3"), "at/scenarios/3.html");
         assert_eq!(file_of("/lab/lateness/"), "at/lab/lateness.html");
         let rules = redirects();
-        assert!(rules.starts_with("/                /at/index.html               200\n"));
-        assert!(rules.contains("/scenarios/3/    /at/scenarios/3.html         200\n"));
+        assert!(rules.starts_with("/                /at/index.html               200!\n"));
+        assert!(rules.contains("/scenarios/3/    /at/scenarios/3.html         200!\n"));
         assert!(rules.ends_with("/*               /index.html                  200\n"));
     }
 }

@@ -38,15 +38,53 @@ pub fn window() -> Option<web_sys::Window> {
     }
 }
 
+/// Where the reader was on a page drawn ahead of time: how far they had
+/// scrolled and the control they had moved to (by its id), given back to
+/// the live page once it is mounted.
+pub struct Reading {
+    x: f64,
+    y: f64,
+    focused: Option<String>,
+}
+
 /// Lets the live page replace a page drawn ahead of time (`ahead`): its
 /// body, marked `ahead`, is emptied just before the app mounts, in the
-/// same task, so the browser never paints the page half gone.
-pub fn take_over() {
-    let Some(body) = window().and_then(|w| w.document()).and_then(|d| d.body()) else {
-        return;
+/// same task, so the browser never paints the page half gone. Where the
+/// reader was comes back with it: call `Reading::resume` after mounting.
+pub fn take_over() -> Option<Reading> {
+    let window = window()?;
+    let body = window.document()?.body()?;
+    if !body.class_name().split_whitespace().any(|c| c == "ahead") {
+        return None;
+    }
+    let focused = window
+        .document()
+        .and_then(|d| d.active_element())
+        .map(|e| e.id())
+        .filter(|id| !id.is_empty());
+    let reading = Reading {
+        x: window.scroll_x().unwrap_or(0.0),
+        y: window.scroll_y().unwrap_or(0.0),
+        focused,
     };
-    if body.class_name().split_whitespace().any(|c| c == "ahead") {
-        body.set_inner_html("");
-        let _ = body.remove_attribute("class");
+    body.set_inner_html("");
+    let _ = body.remove_attribute("class");
+    Some(reading)
+}
+
+impl Reading {
+    /// The live page, just mounted, where the reader was on the drawn one.
+    pub fn resume(self) {
+        let Some(window) = window() else {
+            return;
+        };
+        if let Some(element) = self
+            .focused
+            .and_then(|id| window.document()?.get_element_by_id(&id))
+            .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
+        {
+            let _ = element.focus();
+        }
+        window.scroll_to_with_x_and_y(self.x, self.y);
     }
 }

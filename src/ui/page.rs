@@ -21,6 +21,12 @@ thread_local! {
     static TITLE: std::cell::RefCell<String> = const { std::cell::RefCell::new(String::new()) };
 }
 
+/// Forgets the title set before, so a page that sets none is not given
+/// the last page's.
+pub fn forget_title() {
+    TITLE.with(|t| t.borrow_mut().clear());
+}
+
 /// The title the page being drawn set.
 pub fn title() -> String {
     TITLE.with(|t| t.borrow().clone())

@@ -14,11 +14,19 @@ pub struct Local;
 
 impl Store for Local {
     fn get(&self, key: &str) -> Result<Option<String>, StoreError> {
+        // A page drawn ahead of time is a first visit: nothing saved yet,
+        // not a browser that keeps nothing.
+        if !super::browser::in_browser() {
+            return Ok(None);
+        }
         let store = store().ok_or(StoreError::Unavailable)?;
         store.get_item(key).map_err(|_| StoreError::Unavailable)
     }
 
     fn set(&mut self, key: &str, value: &str) -> Result<(), StoreError> {
+        if !super::browser::in_browser() {
+            return Ok(());
+        }
         let store = store().ok_or(StoreError::Unavailable)?;
         store.set_item(key, value).map_err(|e| refusal(&e))
     }

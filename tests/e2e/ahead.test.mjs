@@ -49,7 +49,8 @@ test('every page a link can open is drawn ahead: with JavaScript off it is there
   for (const path of ['/', '/lab/state-write', '/lab/lateness', '/lab/backfill', '/teach', '/scenarios', '/dates', '/scenarios/1', '/scenarios/6']) {
     assert.ok(addresses.includes(path), `${path} has a page drawn ahead (${addresses.join(', ')})`);
   }
-  const off = await env.browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
+  const off = await env.browser.newContext({ javaScriptEnabled: false });
+  const phone = await env.browser.newContext({ javaScriptEnabled: false, viewport: { width: 390, height: 844 } });
   const on = await env.browser.newContext();
   try {
     for (const path of addresses) {
@@ -59,9 +60,18 @@ test('every page a link can open is drawn ahead: with JavaScript off it is there
       assert.ok(drawn.heading, `${path}: a heading without JavaScript`);
       assert.equal(drawn.mains, 1, path);
       assert.ok(await still.locator('main h1').isVisible(), `${path}: its heading is visible`);
-      // Said where it can be seen: the page needs JavaScript to work.
-      assert.match(await still.locator('.starting').innerText(), /Starting the lab: its controls work in a moment \(it runs in your browser, with JavaScript and WebAssembly\)/);
+      // Without JavaScript the page says what it needs, and nothing
+      // promises that its controls will work in a moment.
+      assert.match(await still.locator('noscript').innerText(), /needs JavaScript and WebAssembly enabled/);
+      assert.equal(await still.locator('.starting').isVisible(), false, `${path}: no starting line without JavaScript`);
+      assert.equal(await still.locator('[role=alert]').filter({ hasText: /\S/ }).count(), 0, `${path}: nothing alarming`);
       await still.close();
+      // On a phone, readable without sideways scrolling.
+      const small = await phone.newPage();
+      await small.goto(env.url + path);
+      assert.ok(await small.locator('main h1').isVisible(), `${path}: its heading on a phone`);
+      assert.ok(await small.evaluate(() => document.documentElement.scrollWidth <= 390), `${path}: fits 390 px`);
+      await small.close();
       const running = await on.newPage();
       await running.goto(env.url + path);
       await live(running);
@@ -72,6 +82,7 @@ test('every page a link can open is drawn ahead: with JavaScript off it is there
     }
   } finally {
     await off.close();
+    await phone.close();
     await on.close();
   }
 });
@@ -127,12 +138,18 @@ test('a control used before the wasm has started says the lab is still starting,
     await line.waitFor();
     assert.match(await line.innerText(), /^Starting the lab/);
     assert.equal(await page.evaluate(() => document.body.classList.contains('ahead')), true);
+    // The page before its wasm passes axe too.
+    assert.deepEqual(await axe(page), []);
     const presenter = page.getByRole('button', { name: 'Presenter mode' });
     await presenter.click();
     await line.filter({ hasText: 'Still starting: that control works in a moment. Try it again then.' }).waitFor();
     assert.equal(await presenter.getAttribute('aria-pressed'), 'false', 'nothing happened behind the line');
+    // A reader who moved to the slider is still there when the live page
+    // takes over.
+    await page.locator('#lateness-slider').focus();
     release();
     await live(page);
+    assert.equal(await page.evaluate(() => document.activeElement?.id), 'lateness-slider');
     await page.getByRole('button', { name: 'Presenter mode' }).click();
     await page.waitForFunction(() => document.querySelector('.presenter-bar button')?.getAttribute('aria-pressed') === 'true');
   } finally {
@@ -146,7 +163,7 @@ test('the build\'s _redirects sends each path where the server does: its drawn p
   const drawn = rules.filter(([from]) => !from.includes('*'));
   assert.ok(drawn.length >= 2 * drawnAddresses().length - 1, `${drawn.length} rules for the drawn pages`);
   for (const [from, to, status] of drawn) {
-    assert.equal(status, '200', from);
+    assert.equal(status, '200!', from);
     const sent = await (await fetch(env.url + from)).text();
     assert.equal(sent, readFileSync(join(DIST, to), 'utf8'), `${from} is sent ${to}`);
   }
