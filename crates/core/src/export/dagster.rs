@@ -124,6 +124,26 @@ defs = Definitions(
     )
 }
 
+/// The imports of a file of daily assets with a schedule of its own
+/// (a scenario design's, the lateness lab's).
+const SCHEDULED_IMPORTS: &str = r#"from datetime import date, timedelta
+
+from dagster import (
+    AssetExecutionContext,
+    AssetKey,
+    BackfillPolicy,
+    DailyPartitionsDefinition,
+    DefaultScheduleStatus,
+    Definitions,
+    RunRequest,
+    ScheduleEvaluationContext,
+    asset,
+    define_asset_job,
+    schedule,
+)
+from dagster_duckdb import DuckDBResource
+"#;
+
 /// Which days a scenario design's schedule requests for the run of day d.
 enum Pick {
     /// Every day not yet materialized, and d with the `lookback` days
@@ -294,23 +314,7 @@ Re-running day d by hand, as the lab's run for d again, is a launch of
 the days that run builds:
   dg launch -f <this file> --assets {schema}/{name} {rerun}
 """
-from datetime import date, timedelta
-
-from dagster import (
-    AssetExecutionContext,
-    AssetKey,
-    BackfillPolicy,
-    DailyPartitionsDefinition,
-    DefaultScheduleStatus,
-    Definitions,
-    RunRequest,
-    ScheduleEvaluationContext,
-    asset,
-    define_asset_job,
-    schedule,
-)
-from dagster_duckdb import DuckDBResource
-
+{SCHEDULED_IMPORTS}
 START = date.fromisoformat("{start}")
 DAYS = {partitions}
 SILVER = AssetKey(["{schema}", "{name}"])
@@ -427,23 +431,7 @@ the orders that have arrived by then (one holding the whole month books
 them all). Each run replaces its days, each deleted and inserted in one
 transaction. The schedule starts running with the daemon (dagster dev).
 """
-from datetime import date, timedelta
-
-from dagster import (
-    AssetExecutionContext,
-    AssetKey,
-    BackfillPolicy,
-    DailyPartitionsDefinition,
-    DefaultScheduleStatus,
-    Definitions,
-    RunRequest,
-    ScheduleEvaluationContext,
-    asset,
-    define_asset_job,
-    schedule,
-)
-from dagster_duckdb import DuckDBResource
-
+{SCHEDULED_IMPORTS}
 START = date.fromisoformat("{first}")
 DAYS = {partitions}
 
