@@ -35,7 +35,8 @@ from datetime import date, datetime, timedelta, timezone
 
 import duckdb
 
-COLUMNS = "id, key, event_time, updated_at, arrived_at, amount_minor, currency, dt"
+from scenario_bronze import arrived, prepare
+
 RUN_HOUR = 2
 
 
@@ -106,14 +107,7 @@ def replay(folder, name, design, pipeline):
 
         source, table = design["source"], design["model"]
         con = duckdb.connect(warehouse)
-        con.execute(f"create schema if not exists {source.split('.')[0]}")
-        con.execute(
-            f"create table lab_all as select {COLUMNS} from read_csv('{os.path.join(folder, 'bronze.csv')}', header = true, "
-            "types = {'id': 'varchar', 'key': 'varchar', 'event_time': 'timestamp', 'updated_at': 'timestamp', "
-            "'arrived_at': 'timestamp', 'amount_minor': 'bigint', 'currency': 'varchar', 'dt': 'date', 'change_date': 'date', 'script': 'varchar'}) "
-            f"where script = '{pipeline['script']}'"
-        )
-        con.execute(f"create table {source} as select * from lab_all limit 0")
+        prepare(con, folder, pipeline["script"], source)
         con.close()
 
         quiet = {"loggers": {"console": {"config": {"log_level": "ERROR"}}}}
@@ -144,7 +138,7 @@ def replay(folder, name, design, pipeline):
                 at = datetime.fromisoformat(attempt["at"])
                 if at > before:
                     con = duckdb.connect(warehouse)
-                    con.execute(f"insert into {source} select * from lab_all where arrived_at > '{before}' and arrived_at <= '{at}'")
+                    con.execute(arrived(source, before, at))
                     con.close()
                     before = at
                 day = date.fromisoformat(attempt["day"])

@@ -24,7 +24,7 @@ from datetime import date, datetime, timedelta
 import duckdb
 from sqlmesh import Context
 
-COLUMNS = "id, key, event_time, updated_at, arrived_at, amount_minor, currency, dt"
+from scenario_bronze import arrived, prepare
 
 
 def silver(ctx, model):
@@ -69,16 +69,8 @@ def replay(folder, name, design, pipeline):
             f.write(model_text)
         os.chdir(work)
         source = design["source"]
-        schema = source.split(".")[0]
         con = duckdb.connect("warehouse.duckdb")
-        con.execute(f"create schema if not exists {schema}")
-        con.execute(
-            f"create table lab_all as select {COLUMNS} from read_csv('{os.path.join(folder, 'bronze.csv')}', header = true, "
-            "types = {'id': 'varchar', 'key': 'varchar', 'event_time': 'timestamp', 'updated_at': 'timestamp', "
-            "'arrived_at': 'timestamp', 'amount_minor': 'bigint', 'currency': 'varchar', 'dt': 'date', 'change_date': 'date', 'script': 'varchar'}) "
-            f"where script = '{pipeline['script']}'"
-        )
-        con.execute(f"create table {source} as select * from lab_all limit 0")
+        prepare(con, folder, pipeline["script"], source)
         con.close()
         said = io.StringIO()
         planned = False
@@ -90,9 +82,7 @@ def replay(folder, name, design, pipeline):
             for i, attempt in enumerate(pipeline["attempts"]):
                 at = datetime.fromisoformat(attempt["at"])
                 if at > before:
-                    ctx.engine_adapter.execute(
-                        f"insert into {source} select * from lab_all where arrived_at > '{before}' and arrived_at <= '{at}'"
-                    )
+                    ctx.engine_adapter.execute(arrived(source, before, at))
                     before = at
                 if attempt["crashes"]:
                     continue
