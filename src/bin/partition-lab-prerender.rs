@@ -1,6 +1,6 @@
 //! Draws every page ahead of time into a build (`scripts/build` runs it
 //! after Trunk): for each address a link can open, the page the app would
-//! draw there, in its half's built page, written to `at/<path>.html`, and
+//! draw there, in its part's built page, written to `at/<path>.html`, and
 //! the `_redirects` file that sends each path to its page.
 //!   partition-lab-prerender <dist>
 

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use super::{DatesApp, LabsApp, ScenariosApp};
+use super::{DatesApp, LabsApp, LatenessApp, ScenariosApp};
 use crate::bundles::Bundle;
 
 /// Every address a link can open, with its default state (no query).
@@ -49,7 +49,7 @@ pub fn file_of(path: &str) -> String {
     }
 }
 
-/// `template` (one half's built page) with `path`'s page drawn into it:
+/// `template` (one part's built page) with `path`'s page drawn into it:
 /// its title, and its body marked as drawn ahead (`ahead`) with the
 /// line that says the lab is starting. The live page replaces the body
 /// when its wasm starts (`browser::take_over`).
@@ -75,7 +75,7 @@ pub fn page(template: &str, path: &str) -> Result<String, String> {
 /// The rules a host that reads a `_redirects` file (Netlify) is given:
 /// each drawn page for its path, forced (`200!`: `/` and the halves' own
 /// paths have a file of their own, which an unforced rule never beats),
-/// then each half's page for the rest of its paths (the README's rules).
+/// then each part's page for the rest of its paths (the README's rules).
 pub fn redirects() -> String {
     let mut out = String::new();
     for path in addresses() {
@@ -108,6 +108,7 @@ pub fn draw(path: &str) -> (String, String) {
     owner.with(|| {
         let body = match Bundle::of(path) {
             Bundle::Labs => view! { <LabsApp /> }.to_html(),
+            Bundle::Lateness => view! { <LatenessApp /> }.to_html(),
             Bundle::Scenarios => view! { <ScenariosApp /> }.to_html(),
             Bundle::Dates => view! { <DatesApp /> }.to_html(),
         };

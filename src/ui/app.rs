@@ -1,6 +1,6 @@
-//! The shell (header, navigation, footer) and the routes of each half of
-//! the site: the labs bundle mounts `LabsApp`, the scenarios bundle
-//! `ScenariosApp` (see `crate::bundles` for why there are two).
+//! The shell (header, navigation, footer) and the routes of each part of
+//! the site: each bundle mounts its own app (`LabsApp`, `LatenessApp`,
+//! `ScenariosApp`, `DatesApp`; `crate::bundles` says why there are four).
 
 use leptos::prelude::*;
 
@@ -16,6 +16,11 @@ use crate::bundles::Bundle;
 #[component]
 pub fn LabsApp() -> impl IntoView {
     view! { <Shell serves=Bundle::Labs page=labs_page /> }
+}
+
+#[component]
+pub fn LatenessApp() -> impl IntoView {
+    view! { <Shell serves=Bundle::Lateness page=lateness_page /> }
 }
 
 #[component]
@@ -77,17 +82,23 @@ fn labs_page(path: &str) -> AnyView {
     match path {
         "/" => view! { <Overview /> }.into_any(),
         "/lab/state-write" => view! { <StateWriteLab /> }.into_any(),
-        "/lab/lateness" => view! { <LatenessLab /> }.into_any(),
         "/lab/backfill" => view! { <BackfillLab /> }.into_any(),
         "/teach" => view! { <super::teach::Teach /> }.into_any(),
-        _ if Bundle::of(path) != Bundle::Labs => elsewhere(),
+        _ if Bundle::of(path) != Bundle::Labs => elsewhere(path),
         _ => view! { <NotFound /> }.into_any(),
     }
 }
 
+fn lateness_page(path: &str) -> AnyView {
+    if Bundle::of(path) != Bundle::Lateness {
+        return elsewhere(path);
+    }
+    view! { <LatenessLab /> }.into_any()
+}
+
 fn scenarios_page(path: &str) -> AnyView {
     if Bundle::of(path) != Bundle::Scenarios {
-        return elsewhere();
+        return elsewhere(path);
     }
     match path.strip_prefix("/scenarios/") {
         Some(number) => {
@@ -100,7 +111,7 @@ fn scenarios_page(path: &str) -> AnyView {
 
 fn dates_page(path: &str) -> AnyView {
     if Bundle::of(path) != Bundle::Dates {
-        return elsewhere();
+        return elsewhere(path);
     }
     view! { <super::dates::Dates /> }.into_any()
 }
@@ -108,7 +119,7 @@ fn dates_page(path: &str) -> AnyView {
 /// A path of another part, shown by this part's page: the host served
 /// the wrong page for it (see the README's hosting rules). A link, not an
 /// automatic reload, so a misconfigured host cannot loop.
-fn elsewhere() -> AnyView {
+fn elsewhere(path: &str) -> AnyView {
     let href = crate::ui::browser::window()
         .and_then(|w| w.location().href().ok())
         .unwrap_or_else(|| "/".to_string());
@@ -116,13 +127,13 @@ fn elsewhere() -> AnyView {
         <section class="page">
             <h1>"This page is in another part of the lab"</h1>
             <p>
-                "The labs, the scenarios and the dates page load separately, and this address reached the wrong one: "
+                "The labs, the lateness lab, the scenarios and the dates page load separately, and this address reached the wrong one: "
                 <a href=href>"open it"</a>
                 ". If this keeps happening, the site's host is not sending "
-                <code>"/scenarios"</code>
-                " addresses to scenarios.html and "
-                <code>"/dates"</code>
-                " to dates.html (see the README)."
+                <code>{path.to_string()}</code>
+                " to "
+                <code>{Bundle::of(path).html().trim_start_matches('/')}</code>
+                " (see the README)."
             </p>
         </section>
     }

@@ -29,4 +29,4 @@ pub mod storage;
 pub mod teach;
 pub mod widgets;
 
-pub use app::{DatesApp, LabsApp, ScenariosApp};
+pub use app::{DatesApp, LabsApp, LatenessApp, ScenariosApp};

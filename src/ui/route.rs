@@ -100,11 +100,11 @@ thread_local! {
     // Not a context: navigation happens in event handlers, which run
     // outside the component tree where contexts are found.
     static ADDRESS: std::cell::Cell<Option<RwSignal<Address>>> = const { std::cell::Cell::new(None) };
-    // The half of the site this page's bundle serves (crate::bundles).
+    // The part of the site this page's bundle serves (crate::bundles).
     static BUNDLE: std::cell::Cell<Bundle> = const { std::cell::Cell::new(Bundle::Labs) };
 }
 
-/// This page's half of the site.
+/// This page's part of the site.
 pub fn bundle() -> Bundle {
     BUNDLE.with(std::cell::Cell::get)
 }
@@ -114,7 +114,7 @@ fn address() -> Option<RwSignal<Address>> {
 }
 
 /// Starts following the address bar; call once, in the shell, with the
-/// half of the site this bundle serves.
+/// part of the site this bundle serves.
 pub fn provide_router(serves: Bundle) {
     BUNDLE.with(|b| b.set(serves));
     let address = RwSignal::new(Address::current());
@@ -136,8 +136,8 @@ pub fn provide_router(serves: Bundle) {
 
 /// The href of an app link a plain left click landed on; `None` for
 /// downloads, other sites, new tabs, modified clicks, links within the
-/// same page and links to the other half of the site (the browser handles
-/// those itself: the other half is another page load).
+/// same page and links to another part of the site (the browser handles
+/// those itself: another part is another page load).
 fn internal_link(ev: &web_sys::MouseEvent) -> Option<String> {
     if ev.default_prevented()
         || ev.button() != 0
@@ -170,7 +170,22 @@ fn internal_link(ev: &web_sys::MouseEvent) -> Option<String> {
 }
 
 fn go(href: &str, replace: bool) {
-    let Some(history) = crate::ui::browser::window().and_then(|w| w.history().ok()) else {
+    let Some(window) = crate::ui::browser::window() else {
+        return;
+    };
+    // Another part's page (say the clicker going on from the lateness lab
+    // to the backfill lab) is another bundle: only a page load can show it.
+    let path = href.split(['?', '#']).next().unwrap_or(href);
+    if Bundle::of(path) != bundle() {
+        let location = window.location();
+        let _ = if replace {
+            location.replace(href)
+        } else {
+            location.assign(href)
+        };
+        return;
+    }
+    let Ok(history) = window.history() else {
         return;
     };
     let moved = if replace {

@@ -1,8 +1,8 @@
 // A static server for dist/ with the rules a static host is given, so deep
 // links such as /lab/lateness?profile=mobile load the app: a path with a
 // page drawn ahead of time gets it (at/<path>.html, src/ui/ahead.rs), any
-// other /scenarios and below scenarios.html, /dates dates.html, every other
-// extensionless path index.html.
+// other /scenarios and below scenarios.html, /dates dates.html,
+// /lab/lateness lateness.html, every other extensionless path index.html.
 // Used by `scripts/run` and by the browser tests.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
@@ -52,16 +52,17 @@ function gzipOnce(file, mtime, body) {
   return gzipped.get(key);
 }
 
-/// The page that loads the half of the site a path belongs to, as
+/// The page that loads the part of the site a path belongs to, as
 /// src/bundles.rs splits it.
 export function page(path) {
   const trimmed = path.replace(/\/+$/, '');
   if (trimmed === '/scenarios' || trimmed.startsWith('/scenarios/')) return 'scenarios.html';
+  if (trimmed === '/lab/lateness') return 'lateness.html';
   return trimmed === '/dates' ? 'dates.html' : 'index.html';
 }
 
 /// The page drawn ahead of time for a path, as src/ui/ahead.rs names it
-/// (it may not exist: then the half's page serves).
+/// (it may not exist: then the part's page serves).
 export function drawn(path) {
   const trimmed = path.replace(/\/+$/, '');
   return trimmed === '' ? 'at/index.html' : `at${trimmed}.html`;

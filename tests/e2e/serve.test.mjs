@@ -27,7 +27,7 @@ test('paths that climb out of dist are refused, whole components compared', asyn
       assert.ok(!body.includes('SECRET'), `${path} served a file outside dist`);
     }
     assert.equal(await (await fetch(url + '/app.js')).text(), 'ok');
-    assert.match(await (await fetch(url + '/lab/lateness')).text(), /app/, 'deep links fall back to the index');
+    assert.match(await (await fetch(url + '/lab/backfill')).text(), /app/, 'deep links fall back to the index');
   } finally {
     server.close();
     await rm(base, { recursive: true, force: true });

@@ -56,22 +56,29 @@ for (const [path, heading] of ROUTES) {
   });
 }
 
-test('the navigation moves within a half without a reload, loads the other half, and marks the current page', async () => {
+test('the navigation moves within a part without a reload, loads another part, and marks the current page', async () => {
   const { page, errors, context } = await openPage(env, '/');
   const nav = page.getByRole('navigation', { name: 'Main' });
   const wasm = () => page.evaluate(() => performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname).filter((p) => p.endsWith('.wasm')));
-  // The labs half: its own wasm only.
-  assert.deepEqual((await wasm()).map((p) => p.replace(/-[0-9a-f]+_bg\.wasm$/, '')), ['/partition-lab']);
+  // The labs part: its own wasm only.
+  const bundles = async () => (await wasm()).map((p) => p.replace(/-[0-9a-f]+_bg\.wasm$/, ''));
+  assert.deepEqual(await bundles(), ['/partition-lab']);
   await page.evaluate(() => { window.__sameDocument = true; });
+  await nav.getByRole('link', { name: 'State x Write' }).click();
+  await page.waitForURL('**/lab/state-write');
+  await page.locator('main h1', { hasText: 'State' }).waitFor();
+  assert.equal(await page.evaluate(() => window.__sameDocument), true, 'navigation within the labs reloaded the page');
+  // The lateness lab is a part of its own: a page load of its bundle alone.
   await nav.getByRole('link', { name: 'Lateness' }).click();
   await page.waitForURL('**/lab/lateness');
   assert.equal((await page.textContent('main h1')).trim(), 'Allowed-lateness lab');
-  assert.equal(await page.evaluate(() => window.__sameDocument), true, 'navigation within the labs reloaded the page');
-  // The scenarios are the other half: an ordinary page load of their own bundle.
+  assert.equal(await page.evaluate(() => window.__sameDocument), undefined, 'the lateness lab came without a page load');
+  assert.deepEqual(await bundles(), ['/partition-lab-lateness']);
+  // The scenarios are another part: an ordinary page load of their own bundle.
   await nav.getByRole('link', { name: 'Scenarios' }).click();
   await page.waitForURL('**/scenarios');
   await page.locator('main h1', { hasText: 'Six design scenarios' }).waitFor();
-  assert.deepEqual((await wasm()).map((p) => p.replace(/-[0-9a-f]+_bg\.wasm$/, '')), ['/partition-lab-scenarios']);
+  assert.deepEqual(await bundles(), ['/partition-lab-scenarios']);
   const current = page.locator('nav a[aria-current="page"]');
   assert.equal((await current.textContent()).trim(), 'Scenarios');
   await page.evaluate(() => { window.__sameDocument = true; });
@@ -90,12 +97,12 @@ test('the navigation moves within a half without a reload, loads the other half,
   await context.close();
 });
 
-test('the server, like a host given the README\'s rules, sends each path to its half', async () => {
+test('the server, like a host given the README\'s rules, sends each path to its part', async () => {
   const { page: pageFor } = await import('./serve.mjs');
-  for (const [path, html] of [['/', 'index.html'], ['/lab/lateness', 'index.html'], ['/teach', 'index.html'], ['/scenarios', 'scenarios.html'], ['/scenarios/', 'scenarios.html'], ['/scenarios/4', 'scenarios.html'], ['/scenariosx', 'index.html'], ['/dates', 'dates.html'], ['/dates/', 'dates.html'], ['/datesx', 'index.html']]) {
+  for (const [path, html] of [['/', 'index.html'], ['/lab/lateness', 'lateness.html'], ['/lab/lateness/', 'lateness.html'], ['/lab/latenessx', 'index.html'], ['/lab/backfill', 'index.html'], ['/teach', 'index.html'], ['/scenarios', 'scenarios.html'], ['/scenarios/', 'scenarios.html'], ['/scenarios/4', 'scenarios.html'], ['/scenariosx', 'index.html'], ['/dates', 'dates.html'], ['/dates/', 'dates.html'], ['/datesx', 'index.html']]) {
     assert.equal(pageFor(path), html, path);
   }
-  for (const [path, bin] of [['/lab/state-write', 'partition-lab-'], ['/scenarios/2', 'partition-lab-scenarios-'], ['/dates?lateness=3', 'partition-lab-dates-']]) {
+  for (const [path, bin] of [['/lab/state-write', 'partition-lab-'], ['/lab/lateness?profile=mobile', 'partition-lab-lateness-'], ['/scenarios/2', 'partition-lab-scenarios-'], ['/dates?lateness=3', 'partition-lab-dates-']]) {
     const body = await (await fetch(`${env.url}${path}`)).text();
     assert.match(body, new RegExp(`src="/${bin}[0-9a-f]+\\.js"|/${bin}[0-9a-f]+\\.js`), `${path} loads ${bin}`);
   }

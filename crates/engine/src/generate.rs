@@ -157,7 +157,7 @@ pub fn order_draws(spec: &OrderSpec) -> Vec<OrderDraw> {
         let mut times: Vec<u32> = (0..spec.per_day)
             .map(|_| rng.random_range(0..86_400))
             .collect();
-        crate::lean::order::sort(&mut times);
+        crate::lean::order::sort_numbers(&mut times);
         for (n, second) in times.into_iter().enumerate() {
             let event_time = at(day, 0, 0) + Duration::seconds(i64::from(second));
             let currency = spec.mix.pick(&mut rng);
