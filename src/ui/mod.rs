@@ -7,6 +7,7 @@ pub mod app;
 pub mod backfill;
 pub mod browser;
 pub mod canvas;
+pub mod code_file;
 pub mod copy;
 pub mod dates;
 pub mod drift_lookback;

@@ -76,6 +76,13 @@ export async function live(page) {
   await page.waitForFunction(() => document.querySelector('main h1') && !document.body.classList.contains('ahead'));
 }
 
+/// Clicks a download link and returns the file the browser saved: its
+/// suggested name and its text.
+export async function downloaded(link) {
+  const [download] = await Promise.all([link.page().waitForEvent('download'), link.click()]);
+  return { name: download.suggestedFilename(), text: readFileSync(await download.path(), 'utf8') };
+}
+
 /// Runs axe-core (WCAG 2.x A and AA rules) and returns its violations.
 export async function axe(page) {
   // Evaluated through the DevTools protocol, not as an inline <script>:

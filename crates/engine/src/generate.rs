@@ -152,7 +152,13 @@ impl OrderDraw {
 /// The orders of `spec`, drawn: `orders` without the names.
 pub fn order_draws(spec: &OrderSpec) -> Vec<OrderDraw> {
     let mut rng = ChaCha8Rng::seed_from_u64(spec.seed);
-    let mut draws = Vec::new();
+    // Made whole at once: the lateness lab draws its month before its first
+    // paint, and growing the vector there copied it over and over. Capped,
+    // so a strange spec asks for no more memory than it fills.
+    let all = usize::try_from(spec.per_day)
+        .unwrap_or(0)
+        .saturating_mul(days(spec.first, spec.last).count());
+    let mut draws = Vec::with_capacity(all.min(1 << 20));
     for day in days(spec.first, spec.last) {
         let mut times: Vec<u32> = (0..spec.per_day)
             .map(|_| rng.random_range(0..86_400))

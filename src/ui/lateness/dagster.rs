@@ -9,13 +9,13 @@ use crate::export::DAGSTER_VERSIONS;
 use crate::labs::lateness::model::august;
 
 use super::Lab;
+use crate::ui::code_file::CodeFile;
 
 #[component]
 pub fn Dagster() -> impl IntoView {
     let lab = expect_context::<Lab>();
     let lateness = Memo::new(move |_| lab.settings.read().lateness);
     let code = Memo::new(move |_| lateness_definitions("shop.orders", august(1), lateness.get()));
-    let download = move || crate::ui::storage::text_url(&code.get(), "text/x-python");
     view! {
         <section class="warehouse" aria-labelledby="dagster-heading">
             <h3 id="dagster-heading">"The same lateness in Dagster"</h3>
@@ -25,13 +25,13 @@ pub fn Dagster() -> impl IntoView {
                 " Like the SQLMesh model, it reads raw.arrivals, which at each run holds only what has arrived by then."
                 {format!(" A test replays the mobile profile's month, whose late orders tell 0, 2 and 7 days apart, through the file at each of them and never final on {DAGSTER_VERSIONS}, a tick at each 02:00 after loading what arrived since the one before, and the orders it never books are exactly the ones the lab says arrive after their day is final, by id.")}
             </p>
-            <details class="sql">
-                <summary>{format!("Dagster definitions ({LATENESS_FILE})")}</summary>
-                <pre class="long-code" tabindex="0" aria-label="The Dagster definitions"><code>{move || code.get()}</code></pre>
-                <crate::ui::copy::CopyButton text=code what="The Dagster definitions".to_string() />
-                " "
-                <a class="button-link" href=download download=LATENESS_FILE>{format!("Download {LATENESS_FILE}")}</a>
-            </details>
+            <CodeFile
+                summary=format!("Dagster definitions ({LATENESS_FILE})")
+                what="The Dagster definitions"
+                code=code
+                file=LATENESS_FILE.to_string()
+                mime="text/x-python"
+            />
         </section>
     }
 }

@@ -11,6 +11,7 @@ use crate::labs::lateness::model::august;
 use crate::vocabulary::Choice;
 
 use super::Lab;
+use crate::ui::code_file::CodeFile;
 
 #[component]
 pub fn Lookback() -> impl IntoView {
@@ -28,7 +29,6 @@ pub fn Lookback() -> impl IntoView {
     }
     };
     let file = LOOKBACK_FILE.rsplit('/').next().unwrap_or(LOOKBACK_FILE);
-    let download = move || crate::ui::storage::text_url(&code.get(), "text/x-sql");
     view! {
         <section class="warehouse" aria-labelledby="lookback-heading">
             <h3 id="lookback-heading">"The same lateness in SQLMesh"</h3>
@@ -38,13 +38,13 @@ pub fn Lookback() -> impl IntoView {
                 {move || format!(" It reads raw.arrivals, the table ingestion appends to, which at each run holds only what has arrived by then: that is what makes an order late. To try it on the month the Beam section above offers (open Apache Beam (Python) for august_{}.csv), load its times as UTC timestamps, as the model's first lines show, and add each day's arrivals before that day's run; a table holding the whole month books every order.", lab.settings.read().profile.file())}
                 {format!(" A test replays every profile's month through the model at 0, 2 and 7 days and never final on {SQLMESH_VERSIONS}, a run at each 02:00 after loading what arrived since the one before, and the orders it never books are exactly the ones the lab says arrive after their day is final, by id.")}
             </p>
-            <details class="sql">
-                <summary>{format!("SQLMesh model ({LOOKBACK_FILE})")}</summary>
-                <pre class="long-code" tabindex="0" aria-label="The SQLMesh model"><code>{move || code.get()}</code></pre>
-                <crate::ui::copy::CopyButton text=code what="The SQLMesh model".to_string() />
-                " "
-                <a class="button-link" href=download download=file>{format!("Download {file}")}</a>
-            </details>
+            <CodeFile
+                summary=format!("SQLMesh model ({LOOKBACK_FILE})")
+                what="The SQLMesh model"
+                code=code
+                file=file.to_string()
+                mime="text/x-sql"
+            />
         </section>
     }
 }

@@ -11,6 +11,7 @@ use crate::export::beam::{pipeline, Stream, FILE};
 use crate::export::BEAM_VERSIONS;
 
 use super::Lab;
+use crate::ui::code_file::CodeFile;
 
 /// A generated month the student can download: its file name and a way to
 /// write it, run only when the pipeline is opened (a month is about 2 MB).
@@ -48,7 +49,6 @@ pub fn Streaming(
             (Lateness::Never, _) => "Partitions that are never final have no Beam equivalent: a window has to close some time, so the file allows ten years, and drops only an event later than that.".to_string(),
         }
     };
-    let download = move || crate::ui::storage::text_url(&code.get(), "text/x-python");
     // The month's CSV is written the first time the pipeline is opened.
     let opened = RwSignal::new(false);
     let month_link = month.map(|Month { file, csv }| {
@@ -80,14 +80,16 @@ pub fn Streaming(
                 {drops}
                 {format!(" A test runs it on {BEAM_VERSIONS} over the lab's profiles and test logs, across clock changes, and Beam drops exactly the events the lab says are late, by id.")}
             </p>
-            <details class="sql" on:toggle=move |_| if !opened.get_untracked() { opened.set(true) }>
-                <summary>"Apache Beam (Python)"</summary>
+            <CodeFile
+                summary="Apache Beam (Python)".to_string()
+                what="The Beam pipeline"
+                code=code
+                file=FILE.to_string()
+                mime="text/x-python"
+                opened=opened
+            >
                 {month_link}
-                <pre class="long-code" tabindex="0" aria-label="The Beam pipeline"><code>{move || code.get()}</code></pre>
-                <crate::ui::copy::CopyButton text=code what="The Beam pipeline".to_string() />
-                " "
-                <a class="button-link" href=download download=FILE>{format!("Download {FILE}")}</a>
-            </details>
+            </CodeFile>
         </section>
     }
 }
