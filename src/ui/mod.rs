@@ -10,6 +10,7 @@ pub mod canvas;
 pub mod code_file;
 pub mod copy;
 pub mod dates;
+pub mod download;
 pub mod drift_lookback;
 pub mod drift_table;
 pub mod html;

@@ -176,7 +176,9 @@ fn go(href: &str, replace: bool) {
     // Another part's page (say the clicker going on from the lateness lab
     // to the backfill lab) is another bundle: only a page load can show it.
     let path = href.split(['?', '#']).next().unwrap_or(href);
-    if Bundle::of(path) != bundle() {
+    // Only an absolute path can name another part; a query or a fragment
+    // alone stays on this page.
+    if path.starts_with('/') && Bundle::of(path) != bundle() {
         let location = window.location();
         let _ = if replace {
             location.replace(href)

@@ -102,11 +102,31 @@ impl BlobUrl {
     /// The URL of `text` as a file of type `mime`; `None` when the browser
     /// will not make one.
     pub fn replace(&self, text: &str, mime: &str) -> Option<String> {
+        self.replace_with(&wasm_bindgen::JsValue::from_str(text), mime)
+    }
+
+    /// The URL of `bytes` as a file of type `mime`, as `replace`.
+    pub fn replace_bytes(&self, bytes: &[u8], mime: &str) -> Option<String> {
+        self.replace_with(&js_sys::Uint8Array::from(bytes), mime)
+    }
+
+    /// Takes the URL back: its file is no longer the right one.
+    pub fn clear(&self) {
+        use leptos::prelude::*;
+        if let Some(old) = self.0.try_get_value().flatten() {
+            let _ = web_sys::Url::revoke_object_url(&old);
+        }
+        self.0.try_set_value(None);
+    }
+
+    /// `part` (a string or bytes) as a file: a Blob takes either.
+    fn replace_with(&self, part: &wasm_bindgen::JsValue, mime: &str) -> Option<String> {
         use leptos::prelude::*;
         let options = web_sys::BlobPropertyBag::new();
         options.set_type(mime);
-        let parts = js_sys::Array::of1(&wasm_bindgen::JsValue::from_str(text));
-        let blob = web_sys::Blob::new_with_str_sequence_and_options(&parts, &options).ok()?;
+        let parts = js_sys::Array::of1(part);
+        let blob =
+            web_sys::Blob::new_with_buffer_source_sequence_and_options(&parts, &options).ok()?;
         let url = web_sys::Url::create_object_url_with_blob(&blob).ok()?;
         if let Some(old) = self.0.try_get_value().flatten() {
             let _ = web_sys::Url::revoke_object_url(&old);

@@ -3,7 +3,7 @@
 // without markers, copy buttons, the URL, reduced motion, axe.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, openPage, axe, smallText } from './browser.mjs';
+import { launch, openPage, axe, smallText, downloaded, tarFiles } from './browser.mjs';
 
 let env;
 before(async () => { env = await launch(); });
@@ -342,6 +342,40 @@ test('twelve at once on four connections: the other seven are drawn queueing, as
   assert.match(await pool.locator('desc').textContent(), /Nothing waited for a connection/);
   const violations = await axe(page);
   assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the plan downloads as a runnable project made for the plan chosen, never written into the page', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/backfill');
+  const link = page.getByRole('link', { name: /^Download this plan as a runnable project/ });
+  const project = async () => {
+    const file = await downloaded(link);
+    const root = file.name.replace(/\.tar$/, '');
+    const files = tarFiles(file.bytes);
+    return { name: file.name, sh: files.get(`${root}/backfill.sh`), files };
+  };
+  // The page shows the Airflow commands; the project runs the same ones.
+  const shown = () => page.locator('.command', { hasText: 'airflow backfill create' }).locator('pre').innerText();
+  const first = await project();
+  assert.equal(first.name, 'partition-lab-backfill-2026-08-01.tar');
+  for (const f of ['dags/marlow_orders_daily.py', 'backfill.sh', 'rebuild.sh', 'sqlmesh/restate.sh', 'dagster/launch.sh', 'drift/drift.sql', 'README.txt']) {
+    assert.ok(first.files.has(`partition-lab-backfill-2026-08-01/${f}`), f);
+  }
+  assert.match(first.sh, /--from-date 2026-08-01T02:00:00\+00:00 --to-date 2026-08-13T02:00:00\+00:00 \\\n\s+--max-active-runs 4 /);
+  assert.ok(first.sh.includes((await shown()).trim()), 'backfill.sh runs the commands the page shows');
+  // Another plan: the file made for the first one comes off the link at
+  // once, and the next download is the new plan's.
+  await planFrom(page).getByText('the 8th', { exact: true }).click();
+  await page.getByRole('group', { name: 'Partitions rebuilt at once' }).getByText('12', { exact: true }).click();
+  await page.waitForURL(/from=8/);
+  assert.equal(await link.getAttribute('href'), '#', 'the old plan\'s file stays on the link');
+  const second = await project();
+  assert.equal(second.name, 'partition-lab-backfill-2026-08-08.tar');
+  assert.match(second.sh, /--from-date 2026-08-08T02:00:00\+00:00 --to-date 2026-08-13T02:00:00\+00:00 \\\n\s+--max-active-runs 12 /);
+  assert.ok(second.sh.includes((await shown()).trim()));
+  // The page never holds a project, or any file, in an address of its own.
+  assert.equal(await page.locator('a[href^="data:"]').count(), 0);
   assert.deepEqual(errors, []);
   await context.close();
 });

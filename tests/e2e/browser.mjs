@@ -77,10 +77,24 @@ export async function live(page) {
 }
 
 /// Clicks a download link and returns the file the browser saved: its
-/// suggested name and its text.
+/// suggested name, its bytes and its text.
 export async function downloaded(link) {
   const [download] = await Promise.all([link.page().waitForEvent('download'), link.click()]);
-  return { name: download.suggestedFilename(), text: readFileSync(await download.path(), 'utf8') };
+  const bytes = readFileSync(await download.path());
+  return { name: download.suggestedFilename(), bytes, text: bytes.toString('utf8') };
+}
+
+/// The files of an uncompressed tar archive, by name.
+export function tarFiles(bytes) {
+  const files = new Map();
+  for (let at = 0; at + 512 <= bytes.length;) {
+    const name = bytes.subarray(at, at + 100).toString('latin1').replace(/\0.*$/s, '');
+    if (!name) break;
+    const size = parseInt(bytes.subarray(at + 124, at + 136).toString('latin1').replace(/\0.*$/s, ''), 8);
+    files.set(name, bytes.subarray(at + 512, at + 512 + size).toString('utf8'));
+    at += 512 + Math.ceil(size / 512) * 512;
+  }
+  return files;
 }
 
 /// Runs axe-core (WCAG 2.x A and AA rules) and returns its violations.

@@ -74,7 +74,11 @@ function watch(kind) {
     const waiting = new MutationObserver(() => {
       if (poke()) waiting.disconnect();
     });
-    const start = () => waiting.observe(document.documentElement, { childList: true, subtree: true });
+    // Unthrottled, the live page can be up before DOMContentLoaded, with
+    // nothing left to change: look once before waiting for a change.
+    const start = () => {
+      if (!poke()) waiting.observe(document.documentElement, { childList: true, subtree: true });
+    };
     if (document.documentElement) start();
     else document.addEventListener('DOMContentLoaded', start);
   });

@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { launch, openPage, axe, smallText } from './browser.mjs';
+import { launch, openPage, axe, smallText, tarFiles } from './browser.mjs';
 
 const CELLS = ['Watermark + Append', 'Watermark + Overwrite', 'Partition list + Append', 'Partition list + Overwrite', 'Trailing window + Overwrite', 'Full refresh'];
 
@@ -424,27 +424,12 @@ test('a cell downloads as a runnable dbt and Spark project for the current contr
   await context.close();
 });
 
-/// The file names in an uncompressed ustar archive.
-/** One file of an uncompressed tar, as text. */
+/// One file of an uncompressed tar, as text.
 function tarFile(bytes, wanted) {
-  for (let at = 0; at + 512 <= bytes.length;) {
-    const name = bytes.subarray(at, at + 100).toString('latin1').replace(/\0.*$/s, '');
-    if (!name) break;
-    const size = parseInt(bytes.subarray(at + 124, at + 136).toString('latin1').replace(/\0.*$/s, ''), 8);
-    if (name === wanted) return bytes.subarray(at + 512, at + 512 + size).toString('utf8');
-    at += 512 + Math.ceil(size / 512) * 512;
-  }
-  return undefined;
+  return tarFiles(bytes).get(wanted);
 }
 
+/// The file names in an uncompressed tar.
 function tarNames(bytes) {
-  const names = [];
-  for (let at = 0; at + 512 <= bytes.length;) {
-    const name = bytes.subarray(at, at + 100).toString('latin1').replace(/\0.*$/s, '');
-    if (!name) break;
-    const size = parseInt(bytes.subarray(at + 124, at + 136).toString('latin1').replace(/\0.*$/s, ''), 8);
-    names.push(name);
-    at += 512 + Math.ceil(size / 512) * 512;
-  }
-  return names;
+  return [...tarFiles(bytes).keys()];
 }

@@ -18,6 +18,7 @@ use crate::labs::backfill::view::summary;
 use crate::labs::backfill::{Choices, Concurrency, PlanStart};
 
 use super::copy::CopyButton;
+use super::download::DownloadOnDemand;
 use super::page::set_title;
 use super::widgets::{LinkNotes, RadioGroup};
 
@@ -261,23 +262,19 @@ pub fn BackfillLab() -> impl IntoView {
                         }
                     }}
                 </p>
-                {move || {
-                    // Not on a page drawn ahead of time: half a megabyte of
-                    // its first response, for a download the live page
-                    // offers a moment later.
-                    if !crate::ui::browser::in_browser() {
-                        return None;
-                    }
-                    lab.case
-                        .with(|case| crate::labs::backfill::commands::runnable(case, &case.plan(&choices.get())))
-                        .map(|(file, bytes)| view! {
-                            <p>
-                                <a class="button-link" href=crate::ui::storage::tar_url(&bytes) download=file>
-                                    "Download this plan as a runnable project (Airflow DAG, dbt rebuild, SQLMesh restatement, Dagster launch, drift query)"
-                                </a>
-                            </p>
-                        })
-                }}
+                // Not on a page drawn ahead of time: the link works only
+                // once the live page can make the project.
+                {crate::ui::browser::in_browser().then(|| view! {
+                    <p>
+                        <DownloadOnDemand
+                            inputs=choices
+                            make=move |c: &Choices| lab.case.with(|case| crate::labs::backfill::commands::runnable(case, &case.plan(c)))
+                            mime="application/x-tar"
+                        >
+                            "Download this plan as a runnable project (Airflow DAG, dbt rebuild, SQLMesh restatement, Dagster launch, drift query)"
+                        </DownloadOnDemand>
+                    </p>
+                })}
                 {move || {
                     cmds.get()
                         .into_iter()

@@ -7,7 +7,8 @@ use crate::labs::state_write::code::equivalent;
 use crate::labs::state_write::explain::{verdict, VerdictKind};
 use crate::labs::state_write::script;
 use crate::labs::state_write::view::{cell_view, day_label, ChipMark, PartitionView};
-use crate::labs::state_write::Cell;
+use crate::labs::state_write::{Cell, Controls};
+use crate::ui::download::DownloadOnDemand;
 
 use crate::ui::runners::{use_runners, Runners};
 
@@ -168,11 +169,15 @@ pub fn CellPanel(cell: Cell) -> impl IntoView {
                         .collect_view()
                 }}
                 {move || match runners.get() {
-                    Runners::Ready(files) => crate::labs::state_write::code::runnable(cell, &lab.controls.get(), &files).map(|(file, bytes)| view! {
+                    Runners::Ready(files) => Some(view! {
                         <p>
-                            <a class="button-link" href=crate::ui::storage::tar_url(&bytes) download=file>
+                            <DownloadOnDemand
+                                inputs=lab.controls
+                                make=move |controls: &Controls| crate::labs::state_write::code::runnable(cell, controls, &files)
+                                mime="application/x-tar"
+                            >
                                 "Download this week as a runnable project (dbt and Spark)"
-                            </a>
+                            </DownloadOnDemand>
                         </p>
                     }.into_any()),
                     Runners::Loading => Some(view! { <p class="muted" role="status">"Preparing the runnable project…"</p> }.into_any()),
