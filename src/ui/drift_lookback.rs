@@ -39,13 +39,16 @@ pub fn DriftLookBack() -> impl IntoView {
                 n => format!("{n} are more than a penny out"),
             };
             let said = format!(
-                "Scanned {days} day{} of silver, {} to {}: {found}. Days before {} were not looked at.",
-                if days == 1 { "" } else { "s" },
+                "Scanned {} of silver, {} to {}: {found}. Days before {} were not looked at.",
+                crate::counted::counted(days, "day"),
                 day_month(from),
                 day_month(last),
                 day_month(from),
             );
-            let caption = format!("The drift query from {}, on Friday 14 August", day_month(from));
+            let caption = format!(
+                "The drift query from {}, on Friday 14 August",
+                day_month(from)
+            );
             view! {
                 <p role="status" data-figure="lookback">{said}</p>
                 {(!rows.is_empty()).then(|| view! { <DriftTable rows=rows caption=caption /> })}

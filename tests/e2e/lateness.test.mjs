@@ -106,7 +106,7 @@ test('the web profile is complete once the largest delay is covered', async () =
 test('late events are dropped or booked, and the report shows where', async () => {
   const { page, errors, context } = await openPage(env, '/lab/lateness?profile=mobile&lateness=1&after=adjust');
   const late = await figure(page, 'late');
-  assert.match(late, /^\d+ events worth £[\d,]+\.\d\d arrive after their day is final and are booked/);
+  assert.match(late, /^\d{1,3}(,\d{3})* events worth £[\d,]+\.\d\d arrive after their day is final and are booked/);
   const report = await page.locator('table.report').innerText();
   assert.match(report, /August\s+final daily partitions/);
   assert.match(report, /September\s+adjustments for earlier August days/);
@@ -257,7 +257,8 @@ test('the allowed lateness as a Beam window setting for a built-in profile: the 
     assert.match(code, /"id": "order_id",/);
     assert.match(code, /FixedWindows\(DAY\),\n\s+allowed_lateness=Duration\(seconds=lateness_days \* DAY\)/);
     const late = august.filter((r) => missesItsDay(r, l));
-    const said = Number((await figure(page, 'late')).match(/^(\d+) events? worth/)[1]);
+    // Counts are grouped in thousands, as everywhere on the page.
+    const said = Number((await figure(page, 'late')).match(/^(\d{1,3}(?:,\d{3})*) events? worth/)[1].replaceAll(',', ''));
     assert.equal(late.length, said, `at ${l} days the CSV has ${late.length} late events, the page says ${said}`);
     assert.ok(said > 0);
     const words = await section.locator('p').first().innerText();

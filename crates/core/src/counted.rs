@@ -1,22 +1,25 @@
 //! Counts as the pages write them: a number and its noun ("1 event",
 //! "3 events", "2 batches"), and a small number in words for a heading.
 
+use crate::engine::money::thousands;
+
 /// `n` and `one`, made plural unless `n` is 1: "es" after a hiss ("batch",
-/// "box"), "s" otherwise. A noun that plurals another way says so with
-/// `counted_as`.
-pub fn counted(n: usize, one: &str) -> String {
-    if n == 1 {
-        return format!("1 {one}");
-    }
+/// "box"), "s" otherwise; the number grouped in thousands ("1,868 events"),
+/// as the pages write every count. A noun that plurals another way says so
+/// with `counted_as`.
+pub fn counted(n: impl TryInto<u64>, one: &str) -> String {
     let hiss = ["s", "x", "z", "ch", "sh"]
         .iter()
         .any(|end| one.ends_with(end));
-    format!("{n} {one}{}", if hiss { "es" } else { "s" })
+    let many = format!("{one}{}", if hiss { "es" } else { "s" });
+    counted_as(n, one, &many)
 }
 
 /// `n` and `one` or `many`, for a noun whose plural is not regular.
-pub fn counted_as(n: usize, one: &str, many: &str) -> String {
-    format!("{n} {}", if n == 1 { one } else { many })
+pub fn counted_as(n: impl TryInto<u64>, one: &str, many: &str) -> String {
+    // Every count here is a length or a small setting: none is above u64.
+    let n = n.try_into().unwrap_or(u64::MAX);
+    format!("{} {}", thousands(n), if n == 1 { one } else { many })
 }
 
 /// `n` in words, capitalised ("Six"), for one to twelve; digits beyond.
@@ -44,6 +47,8 @@ mod tests {
         assert_eq!(counted(4, "box"), "4 boxes");
         assert_eq!(counted_as(2, "child", "children"), "2 children");
         assert_eq!(counted_as(1, "child", "children"), "1 child");
+        assert_eq!(counted(1_868u64, "event"), "1,868 events");
+        assert_eq!(counted(37_200u32, "order"), "37,200 orders");
     }
 
     #[test]

@@ -57,9 +57,8 @@ const RULES: &[(&str, &[&str], &str)] = &[
             "export",
             "vocabulary",
             "content",
-            "engine",
         ],
-        "how a count is written is below every page's words",
+        "how a count is written is below every page's words (its digits grouped as the engine groups money's)",
     ),
 ];
 

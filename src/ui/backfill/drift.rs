@@ -141,14 +141,14 @@ fn RowCounts() -> impl IntoView {
             .to_string()
     } else {
         format!(
-            "The drift query compares the rows silver holds; an order that never reached silver is in neither of its columns. Counting each day's rows against bronze, the check most teams lack, finds {lost} such order{}. The backfill rebuilds each day whole from bronze, so it brings them in too, and the restatement says which part of each change is which.",
-            if lost == 1 { "" } else { "s" }
+            "The drift query compares the rows silver holds; an order that never reached silver is in neither of its columns. Counting each day's rows against bronze, the check most teams lack, finds {}. The backfill rebuilds each day whole from bronze, so it brings them in too, and the restatement says which part of each change is which.",
+            crate::counted::counted(lost, "such order")
         )
     };
     if extra > 0 {
         lede.push_str(&format!(
-            " The counts also find {extra} order{} silver holds that bronze no longer has: the drift query cannot tell a withdrawn order from a real one.",
-            if extra == 1 { "" } else { "s" }
+            " The counts also find {} silver holds that bronze no longer has: the drift query cannot tell a withdrawn order from a real one.",
+            crate::counted::counted(extra, "order")
         ));
     }
     let rows = short

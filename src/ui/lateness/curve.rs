@@ -119,7 +119,7 @@ pub fn Curve(
                                         let current = current.read().0 == Lateness::Days(l);
                                         view! {
                                             <tr class:current=current>
-                                                <th scope="row">{format!("{l} day{}", if l == 1 { "" } else { "s" })}{current.then_some(" (current)")}</th>
+                                                <th scope="row">{crate::counted::counted(l, "day")}{current.then_some(" (current)")}</th>
                                                 <td>{percent(value)}</td>
                                                 <td>{percent(count)}</td>
                                             </tr>

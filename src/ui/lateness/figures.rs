@@ -52,7 +52,7 @@ pub fn Figures() -> impl IntoView {
                 <p>
                     {move || match f.read().lateness {
                         Lateness::Days(0) => "Only yesterday is still open: a late row can change it until tonight's run, after which it is final. A partition-list run rebuilds it each night; a watermark run writes only the partitions its new rows fall in.".to_string(),
-                        Lateness::Days(l) => format!("Yesterday and the {l} day{} before it are still open: a late row can still change them. A partition-list run rebuilds all of them each night; a watermark run writes only the partitions its new rows fall in.", if l == 1 { "" } else { "s" }),
+                        Lateness::Days(l) => format!("Yesterday and the {} before it are still open: a late row can still change them. A partition-list run rebuilds all of them each night; a watermark run writes only the partitions its new rows fall in.", crate::counted::counted(l, "day")),
                         Lateness::Never => "Nothing is ever final, so every run has to rebuild every day it has built so far.".to_string(),
                     }}
                 </p>
@@ -71,10 +71,9 @@ pub fn Figures() -> impl IntoView {
                                 long_date(close),
                             ),
                             (Some(_), Some(final_at)) => format!(
-                                "Late: 31 Aug is only final after the run at {}, {} business day{} after the deadline ({deadline}).",
+                                "Late: 31 Aug is only final after the run at {}, {} after the deadline ({deadline}).",
                                 weekday_day_month_time(final_at),
-                                f.business_days_late().unwrap_or(0),
-                                if f.business_days_late() == Some(1) { "" } else { "s" },
+                                crate::counted::counted(f.business_days_late().unwrap_or(0), "business day"),
                             ),
                             _ => format!("With no finalisation any later event can still change August, so finance can never sign it off (deadline {deadline})."),
                         }

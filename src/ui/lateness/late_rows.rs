@@ -41,9 +41,8 @@ pub fn LateRows() -> impl IntoView {
                 let late = f.after_final;
                 let value = Money::gbp(late.value).grouped();
                 let summary = format!(
-                    "{} event{} worth {value} arrive after their day is final and are {}.",
-                    late.count,
-                    if late.count == 1 { "" } else { "s" },
+                    "{} worth {value} arrive after their day is final and are {}.",
+                    crate::counted::counted(late.count, "event"),
                     policy_name(policy.get()),
                 );
                 let examples = match f.lateness {
@@ -60,13 +59,12 @@ pub fn LateRows() -> impl IntoView {
                                     view! {
                                         <li>
                                             {format!(
-                                                "{} ({}) happened {}, arrived {}: needed {} day{} of lateness.",
+                                                "{} ({}) happened {}, arrived {}: needed {} of lateness.",
                                                 e.id,
                                                 Money::gbp(e.value).grouped(),
                                                 weekday_day_month_time(e.event_time),
                                                 weekday_day_month_time(e.arrived_at),
-                                                e.needed,
-                                                if e.needed == 1 { "" } else { "s" },
+                                                crate::counted::counted(e.needed, "day"),
                                             )}
                                         </li>
                                     }

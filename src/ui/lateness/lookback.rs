@@ -22,8 +22,8 @@ pub fn Lookback() -> impl IntoView {
         match lateness.get() {
         Lateness::Days(0) => "With no allowed lateness the model has no lookback: each run processes only the days it has not done, so the run at 02:00 on d+1 is the only one that builds day d.".to_string(),
         Lateness::Days(l) => format!(
-            "With {l} day{} of allowed lateness the model has lookback {l}: each run processes the days it has not done and the {l} before them again, so the run at 02:00 on d+1+{l} is the last to rebuild day d, the lab's rule.",
-            if l == 1 { "" } else { "s" },
+            "With {} of allowed lateness the model has lookback {l}: each run processes the days it has not done and the {l} before them again, so the run at 02:00 on d+1+{l} is the last to rebuild day d, the lab's rule.",
+            crate::counted::counted(l, "day"),
         ),
         Lateness::Never => "Never final has no lookback: the model is FULL, and every run rebuilds the whole month from what has arrived.".to_string(),
     }

@@ -6,7 +6,6 @@
 use leptos::prelude::*;
 
 use crate::engine::lateness::Lateness;
-use crate::engine::money::thousands;
 use crate::export::beam::{pipeline, Stream, FILE};
 use crate::export::BEAM_VERSIONS;
 
@@ -39,10 +38,9 @@ pub fn Streaming(
         let n = late.get().filter(|(at, _)| *at == lateness).map(|(_, n)| n);
         match (lateness, n) {
             (Lateness::Days(l), Some(n)) => format!(
-                "Run on {subject} with the lateness set above ({l} day{}), it drops {} event{} as late, the ones this page says miss their day, and prints their {}.",
-                if l == 1 { "" } else { "s" },
-                thousands(n),
-                if n == 1 { "" } else { "s" },
+                "Run on {subject} with the lateness set above ({}), it drops {} as late, the ones this page says miss their day, and prints their {}.",
+                crate::counted::counted(l, "day"),
+                crate::counted::counted(n, "event"),
                 if stream.read().id.is_some() { "ids" } else { "lines" },
             ),
             (Lateness::Days(_), None) => format!("Run on {subject}, it prints the events it drops as late."),

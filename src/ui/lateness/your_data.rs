@@ -1278,7 +1278,6 @@ fn late_html(log: &Log, f: &LogFigures, settings: &Settings) -> String {
         return h.finish();
     };
     let late = f.after_final;
-    let plural = |n: u64| if n == 1 { "" } else { "s" };
     let by_value = if has_value {
         format!(" worth {}", value_text(late.value))
     } else {
@@ -1288,9 +1287,8 @@ fn late_html(log: &Log, f: &LogFigures, settings: &Settings) -> String {
         "p",
         &[("data-figure", "yours-late")],
         &format!(
-            "{} event{}{by_value} arrive after their day is final and {} {}.",
-            thousands(late.count),
-            plural(late.count),
+            "{}{by_value} arrive after their day is final and {} {}.",
+            crate::counted::counted(late.count, "event"),
             if late.count == 1 { "is" } else { "are" },
             super::policy_name(settings.after),
         ),
@@ -1300,9 +1298,8 @@ fn late_html(log: &Log, f: &LogFigures, settings: &Settings) -> String {
             h.open("p", &[("class", "alarm")])
                 .element("span", &[("aria-hidden", "true")], "✕ ")
                 .text(&format!(
-                    "Lost: {} event{}{by_value} never reach any report, and nothing tells finance.",
-                    thousands(late.count),
-                    plural(late.count)
+                    "Lost: {}{by_value} never reach any report, and nothing tells finance.",
+                    crate::counted::counted(late.count, "event")
                 ))
                 .close("p");
         }

@@ -111,7 +111,7 @@ pub fn CellPanel(cell: Cell) -> impl IntoView {
                                 <dd>{v.state_after.clone()}</dd>
                                 <dt>"Read"</dt>
                                 <dd>
-                                    {format!("{} row{}", v.rows_read, if v.rows_read == 1 { "" } else { "s" })}
+                                    {crate::counted::counted(v.rows_read, "row")}
                                     {(!reads.is_empty()).then(|| view! { <span class="ids">": " {reads.clone()}</span> })}
                                 </dd>
                                 <dt>"Wrote"</dt>

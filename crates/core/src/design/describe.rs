@@ -132,8 +132,8 @@ pub fn summary(config: &NodeConfig) -> String {
             allowed_lateness_days,
             after_final,
         } => format!(
-            "final after {allowed_lateness_days} day{}; {}",
-            if *allowed_lateness_days == 1 { "" } else { "s" },
+            "final after {}; {}",
+            crate::counted::counted(*allowed_lateness_days, "day"),
             after_final_name(*after_final)
         ),
         NodeConfig::Checks {

@@ -124,7 +124,7 @@ fn py_opt(text: &Option<String>) -> String {
 /// The lateness in days the file sets, and what its docstring calls it.
 fn days(lateness: Lateness) -> (u32, String) {
     match lateness {
-        Lateness::Days(l) => (l, format!("{l} day{}", if l == 1 { "" } else { "s" })),
+        Lateness::Days(l) => (l, crate::counted::counted(l, "day")),
         Lateness::Never => (
             NEVER_DAYS,
             "never final (ten years here: a window has to close some time in Beam)".to_string(),

@@ -380,8 +380,8 @@ pub fn lateness_rule(lateness: Lateness) -> String {
     match lateness {
         Lateness::Days(0) => format!("With no allowed lateness the tick at {RUN_HOUR:02}:00 on d+1 builds day d alone, the only run that does."),
         Lateness::Days(l) => format!(
-            "With {l} day{} of allowed lateness the tick at {RUN_HOUR:02}:00 on d+1 builds day d and the {l} before it again, so the run at {RUN_HOUR:02}:00 on d+1+{l} is the last to build day d, the lab's rule.",
-            if l == 1 { "" } else { "s" },
+            "With {} of allowed lateness the tick at {RUN_HOUR:02}:00 on d+1 builds day d and the {l} before it again, so the run at {RUN_HOUR:02}:00 on d+1+{l} is the last to build day d, the lab's rule.",
+            crate::counted::counted(l, "day"),
         ),
         Lateness::Never => "Never final: each tick builds every day from the first again.".to_string(),
     }
@@ -406,10 +406,10 @@ pub fn lateness_definitions(name: &str, first: Day, lateness: Lateness) -> Strin
         ),
         Lateness::Days(l) => (
             format!(
-                "Allowed lateness of {l} day{s} as a schedule: the tick at 02:00 on d+1 builds\n\
-                 day d and the {l} day{s} before it again, so the run on d+1+{l} is the last\n\
+                "Allowed lateness of {days} as a schedule: the tick at 02:00 on d+1 builds\n\
+                 day d and the {days} before it again, so the run on d+1+{l} is the last\n\
                  that builds day d, and an order that arrives after it is never booked.",
-                s = if l == 1 { "" } else { "s" },
+                days = crate::counted::counted(l, "day"),
             ),
             l.to_string(),
         ),

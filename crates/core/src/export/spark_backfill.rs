@@ -86,13 +86,13 @@ pub fn job(j: &Job) -> String {
     let markers = j.markers != Marking::Off;
     let mut out = String::new();
     out.push_str(&format!(
-        "from datetime import date, timedelta\nfrom pyspark.sql import functions as F\n\n# Rebuilds {} to {} of {} from {}, then {} from it,\n# {wave} date{} at a time{}. Silver is {}.\n",
+        "from datetime import date, timedelta\nfrom pyspark.sql import functions as F\n\n# Rebuilds {} to {} of {} from {}, then {} from it,\n# {} at a time{}. Silver is {}.\n",
         j.first,
         j.last,
         t.silver,
         t.bronze,
         t.gold,
-        if wave == 1 { "" } else { "s" },
+        crate::counted::counted(wave, "date"),
         if j.at_once > j.pool {
             format!(
                 " (the plan asks for {}; the source pool has {} connections, so the rest would only queue)",

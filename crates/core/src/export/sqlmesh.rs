@@ -210,9 +210,9 @@ pub fn daily_model(
         (ProcessingState::TrailingWindow { days: window }, _) => (
             time_range(window),
             format!(
-                "-- A trailing window reaching {window} day{} back is SQLMesh's lookback: each run\n\
+                "-- A trailing window reaching {} back is SQLMesh's lookback: each run\n\
                  -- builds the days missing since the run before and {} before the first of them.",
-                if window == 1 { "" } else { "s" },
+                crate::counted::counted(window, "day"),
                 days(window),
             ),
             Some(window),

@@ -360,9 +360,8 @@ pub fn runnable(
 ) -> Result<(String, Vec<u8>), String> {
     let design = compile(graph).map_err(|p| {
         format!(
-            "the design has {} structural problem{} to fix first",
-            p.len(),
-            if p.len() == 1 { "" } else { "s" }
+            "the design has {} to fix first",
+            crate::counted::counted(p.len(), "structural problem")
         )
     })?;
     if let Some(why) = not_replayable(&design) {

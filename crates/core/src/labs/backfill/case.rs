@@ -341,9 +341,8 @@ impl Case {
         let built = self.silver.partition(sunday());
         let pence: i64 = built.iter().filter_map(|r| r.gbp).map(|m| m.minor).sum();
         let orders = format!(
-            "{} order{} ({})",
-            built.len(),
-            if built.len() == 1 { "" } else { "s" },
+            "{} ({})",
+            crate::counted::counted(built.len(), "order"),
             crate::engine::money::Money::gbp(pence).grouped()
         );
         let built_by = self

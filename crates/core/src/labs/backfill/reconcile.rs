@@ -60,8 +60,8 @@ fn withdrawn_words(case: &Case, c: &CountRow) -> Option<String> {
         _ => format!("bronze does not hold {them}"),
     };
     Some(format!(
-        "{n} order{} ({}) {} in silver and no longer in bronze: {how}, after the daily run had built {}. A rebuild must leave the day empty.",
-        if n == 1 { "" } else { "s" },
+        "{} ({}) {} in silver and no longer in bronze: {how}, after the daily run had built {}. A rebuild must leave the day empty.",
+        crate::counted::counted(n, "order"),
         Money::gbp(pence).grouped(),
         if n == 1 { "is" } else { "are" },
         day_month(c.dt)

@@ -104,7 +104,7 @@ fn signed(pence: i64) -> String {
 }
 
 fn orders(n: usize) -> String {
-    format!("{n} order{}", if n == 1 { "" } else { "s" })
+    crate::counted::counted(n, "order")
 }
 
 impl Restatement {
@@ -153,8 +153,8 @@ impl Restatement {
             ));
         }
         let mut lines = vec![format!(
-            "Restatement of August 2026 (1–13 Aug): {days} daily total{} corrected: {}.",
-            if days == 1 { "" } else { "s" },
+            "Restatement of August 2026 (1–13 Aug): {} corrected: {}.",
+            crate::counted::counted(days, "daily total"),
             match why.split_last() {
                 Some((last, rest)) if !rest.is_empty() => format!("{} and {last}", rest.join(", ")),
                 _ => why.join(""),

@@ -67,9 +67,9 @@ pub fn kept_words(kept: &[(crate::engine::calendar::Day, usize, i64)]) -> Vec<St
     kept.iter()
         .map(|(dt, rows, pence)| {
             format!(
-                "{} still holds {rows} order{} ({}): its rebuild read no rows from bronze, and an overwrite that replaces only the dates it writes rows to left them there.",
+                "{} still holds {} ({}): its rebuild read no rows from bronze, and an overwrite that replaces only the dates it writes rows to left them there.",
                 crate::engine::calendar::day_month(*dt),
-                if *rows == 1 { "" } else { "s" },
+                crate::counted::counted(*rows, "order"),
                 crate::engine::money::Money::gbp(*pence).grouped()
             )
         })
@@ -82,10 +82,11 @@ pub fn summary(case: &Case, choices: &Choices) -> String {
     let n = plan.dates().len();
     let waves = plan.waves();
     format!(
-        "{n} silver partition{s}, {n} gold partition{s}, {waves} wave{w}, about {} minutes",
+        "{}, {}, {}, about {} minutes",
+        crate::counted::counted(n, "silver partition"),
+        crate::counted::counted(n, "gold partition"),
+        crate::counted::counted(waves, "wave"),
         plan.minutes(),
-        s = if n == 1 { "" } else { "s" },
-        w = if waves == 1 { "" } else { "s" },
     )
 }
 

@@ -203,12 +203,11 @@ fn lost_after_built(
             .find(|w| w.dt == dt)
             .map_or(0, |w| w.rows_after);
         format!(
-            "{{IDS}} {{WAS}} written, then run {} (for {}) overwrote {} with only the {} row{} it had just read, deleting {{IT}}.",
+            "{{IDS}} {{WAS}} written, then run {} (for {}) overwrote {} with only the {} it had just read, deleting {{IT}}.",
             run.attempt + 1,
             day_label(run.day),
             weekday_short(dt),
-            kept,
-            if kept == 1 { "" } else { "s" },
+            crate::counted::counted(kept, "row"),
         )
     } else if let Some(run) = outcome
         .runs
