@@ -1,15 +1,7 @@
-//! The labs half of the site (see `partition_lab::bundles`).
-
-use partition_lab::ui::LabsApp;
+//! The labs part of the site (see `partition_lab::bundles`).
 
 fn main() {
-    console_error_panic_hook::set_once();
-    let reading = partition_lab::ui::browser::take_over();
-    leptos::mount::mount_to_body(LabsApp);
-    if let Some(reading) = reading {
-        reading.resume();
-    }
-    partition_lab::ui::offline::register();
+    partition_lab::ui::start(partition_lab::ui::LabsApp);
 }
 
 /// Hooks for `tests/e2e/bench.mjs`: the engine's throughput measured inside

@@ -32,3 +32,21 @@ pub mod teach;
 pub mod widgets;
 
 pub use app::{DatesApp, LabsApp, LatenessApp, ScenariosApp};
+
+/// Starts one part of the site in the browser (each bundle's `main`): the
+/// live page takes over the one drawn ahead of time, in the same task, and
+/// the reader is given back their scroll and focus; then the service
+/// worker is registered, once the page has loaded.
+pub fn start<F, N>(app: F)
+where
+    F: FnOnce() -> N + 'static,
+    N: leptos::prelude::IntoView,
+{
+    console_error_panic_hook::set_once();
+    let reading = browser::take_over();
+    leptos::mount::mount_to_body(app);
+    if let Some(reading) = reading {
+        reading.resume();
+    }
+    offline::register();
+}
