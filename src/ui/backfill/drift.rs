@@ -6,7 +6,6 @@
 use leptos::prelude::*;
 use leptos::wasm_bindgen::JsCast;
 
-use crate::engine::calendar::day_month;
 use crate::labs::backfill::case::aug;
 use crate::labs::backfill::PlanStart;
 
@@ -30,11 +29,7 @@ pub fn Drift() -> impl IntoView {
     let naive = lab.case.with_untracked(|case| {
         crate::engine::drift::naive_flags(&case.silver, &case.script.fx, aug(1))
     });
-    let naive_correct: Vec<String> = naive
-        .iter()
-        .filter(|d| !radius.contains(d))
-        .map(|d| day_month(*d))
-        .collect();
+    let shortcut = crate::labs::backfill::guess::shortcut(&radius, &naive);
     let verdict = move || {
         lab.moment
             .read()
@@ -67,14 +62,6 @@ pub fn Drift() -> impl IntoView {
             reveal(guess.get_untracked());
         }
     });
-    let shortcut = if naive_correct.is_empty() {
-        "Recomputing as SUM(raw * rate), without rounding each row, would compare unrounded sums with rounded ones: on busier days those fractions of a penny add up past the threshold and flag days that are fine.".to_string()
-    } else {
-        format!(
-            "Beware the shortcut SUM(raw * rate) without rounding each row: its fractions of a penny add up, and on this data it would also flag {}, which are correct.",
-            naive_correct.join(", ")
-        )
-    };
     view! {
         <section aria-labelledby="drift-heading">
             <h2 id="drift-heading">"1. Which partitions are wrong: ask the data"</h2>
@@ -134,23 +121,7 @@ fn RowCounts() -> impl IntoView {
     let (short, matched) = lab
         .case
         .with_untracked(crate::labs::backfill::reconcile::short_days);
-    let lost: usize = short.iter().map(|d| d.missing.len()).sum();
-    let extra: usize = short.iter().map(|d| d.extra).sum();
-    let mut lede = if lost == 0 {
-        "Counted against bronze, no day lacks a row: the drift query saw every order bronze has."
-            .to_string()
-    } else {
-        format!(
-            "The drift query compares the rows silver holds; an order that never reached silver is in neither of its columns. Counting each day's rows against bronze, the check most teams lack, finds {}. The backfill rebuilds each day whole from bronze, so it brings them in too, and the restatement says which part of each change is which.",
-            crate::counted::counted(lost, "such order")
-        )
-    };
-    if extra > 0 {
-        lede.push_str(&format!(
-            " The counts also find {} silver holds that bronze no longer has: the drift query cannot tell a withdrawn order from a real one.",
-            crate::counted::counted(extra, "order")
-        ));
-    }
+    let lede = crate::labs::backfill::reconcile::lede(&short);
     let rows = short
         .iter()
         .map(|d| {
@@ -179,7 +150,7 @@ fn RowCounts() -> impl IntoView {
     view! {
         <h3 id="counts-heading">"What the drift query cannot see: rows silver never got"</h3>
         <p>{lede}</p>
-        {(lost + extra > 0).then(|| view! {
+        {(!short.is_empty()).then(|| view! {
             <div class="table-wrap">
                 <table class="counts" data-figure="row-counts">
                     <caption>{format!("Rows per day, silver against bronze: the days that differ (the other {matched} match)")}</caption>

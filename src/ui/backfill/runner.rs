@@ -4,12 +4,12 @@
 use crate::labs::backfill::outcome::outcome as outcome_of;
 use crate::ui::copy::CopyButton;
 
-use chrono::Duration;
 use gloo_timers::callback::Interval;
 use leptos::prelude::*;
 
-use crate::engine::calendar::weekday_day_month_time;
-use crate::labs::backfill::session::{next_start, tick as next_minute, wave_at, Ran};
+use crate::labs::backfill::session::{
+    clock_line, next_start, run_gate, run_label, tick as next_minute, Ran,
+};
 
 use super::Lab;
 
@@ -39,12 +39,9 @@ pub fn Runner() -> impl IntoView {
         lab.minute.set(0);
         lab.set_moment(moment);
     };
-    // A run waits for the prediction and stops at what the address keeps.
-    let runnable = |m: &crate::labs::backfill::query::Moment| {
-        m.guess.is_some() && m.ran.len() < crate::labs::backfill::query::MAX_RUNS
-    };
-    let can_run = move || lab.moment.with(runnable);
-    let can_run_now = move || lab.moment.with_untracked(runnable);
+    let gate = move || lab.moment.with(run_gate);
+    let can_run = move || gate().is_none();
+    let can_run_now = move || lab.moment.with_untracked(run_gate).is_none();
     let finish = move || {
         stop_timer();
         if lab.current.get_untracked().is_some() {
@@ -118,14 +115,10 @@ pub fn Runner() -> impl IntoView {
         }
     });
     let clock = move || {
-        lab.current.get().map(|exec| {
-            let now = exec.started + Duration::minutes(lab.minute.get());
-            let (wave, waves) = wave_at(&exec, now);
-            format!(
-                "Backfill running: {} · wave {wave} of {waves} · the finance report still shows the old total",
-                weekday_day_month_time(now)
-            )
-        })
+        lab.current
+            .read()
+            .as_ref()
+            .map(|exec| clock_line(exec, lab.minute.get()))
     };
     let outcome = Memo::new(move |_| {
         let runs = lab.finished.get();
@@ -151,7 +144,7 @@ pub fn Runner() -> impl IntoView {
                                 aria-describedby="run-gate"
                                 on:click=move |_| if can_run() { start() }
                             >
-                                {move || if lab.finished.read().is_empty() { "Run the backfill" } else { "Run it again" }}
+                                {move || run_label(lab.finished.read().len())}
                             </button>
                             <button type="button" on:click=move |_| reset() disabled=move || lab.finished.read().is_empty()>
                                 "Reset August"
@@ -168,11 +161,7 @@ pub fn Runner() -> impl IntoView {
                 </Show>
             </div>
             <p class="muted" id="run-gate" hidden=can_run>
-                {move || if lab.predicted() {
-                    "That is as many runs as the lab keeps: reset August to start again."
-                } else {
-                    "Predict the ship date in step 1 first (or skip it): a run shows which days were wrong."
-                }}
+                {move || gate().unwrap_or_default()}
             </p>
             <p class="clock" role="status">{clock}</p>
             {move || {

@@ -8,7 +8,9 @@ use crate::engine::Money;
 use crate::labs::lateness::AfterPolicy;
 
 use super::super::widgets::RadioGroup;
-use super::{policy_name, Lab};
+use crate::labs::lateness::late_sentence;
+
+use super::Lab;
 
 fn month_name(month: u32) -> &'static str {
     match month {
@@ -40,11 +42,7 @@ pub fn LateRows() -> impl IntoView {
                 }
                 let late = f.after_final;
                 let value = Money::gbp(late.value).grouped();
-                let summary = format!(
-                    "{} worth {value} arrive after their day is final and are {}.",
-                    crate::counted::counted(late.count, "event"),
-                    policy_name(policy.get()),
-                );
+                let summary = late_sentence(late.count, &format!(" worth {value}"), policy.get());
                 let examples = match f.lateness {
                     Lateness::Days(l) => lab.study.read().missed_examples(l, 4),
                     Lateness::Never => Vec::new(),

@@ -17,7 +17,7 @@ use leptos::prelude::*;
 
 use crate::engine::lateness::{Lateness, LatenessFigures, LatenessStudy};
 use crate::labs::lateness::query::{parse, to_query};
-use crate::labs::lateness::{study, AfterPolicy, Profile, Settings, MAX_DAYS};
+use crate::labs::lateness::{study, Profile, Settings, MAX_DAYS};
 
 use super::page::set_title;
 use super::widgets::{LinkNotes, RadioGroup};
@@ -270,12 +270,4 @@ fn GeneratedStreaming() -> impl IntoView {
         csv: Signal::derive(move || month_csv(&draws(profile.get()))),
     };
     view! { <streaming::Streaming stream=stream subject="the month" late=late month=month /> }
-}
-
-/// The after-final policy names, shared by the switch and the report.
-pub fn policy_name(policy: AfterPolicy) -> &'static str {
-    match policy {
-        AfterPolicy::Drop => "dropped",
-        AfterPolicy::Adjust => "booked to the adjustments table",
-    }
 }

@@ -12,11 +12,9 @@ use leptos::prelude::*;
 
 use wasm_bindgen::JsCast;
 
-use crate::engine::arrivals::{value_text, CloseRule, Completeness, LogFigures, MonthFigures};
-use crate::engine::calendar::{
-    month_short, parse_iso_date, shift, weekday_day_month, weekday_day_month_time, Day,
-};
-use crate::engine::lateness::{percent, Lateness};
+use crate::engine::arrivals::{CloseRule, Completeness, LogFigures};
+use crate::engine::calendar::{parse_iso_date, shift, Day};
+use crate::engine::lateness::Lateness;
 use crate::engine::money::thousands;
 use crate::engine::zone::{Zone, NAMES};
 use crate::export::beam::Stream;
@@ -26,8 +24,11 @@ use crate::labs::lateness::arrival_csv::{
     header_names, Loaded, LogError, LogReader, Mapping, MAX_ROWS,
 };
 use crate::labs::lateness::query::{parse_run, run_value, target_value};
+use crate::labs::lateness::your_data::{
+    self, ColumnChoice, Late, Results, MONTH_COLUMNS, REPORT_COLUMNS,
+};
 use crate::labs::lateness::AfterPolicy;
-use crate::labs::lateness::{Settings, CLOSE_DAYS, MAX_DAYS, TARGETS};
+use crate::labs::lateness::{CLOSE_DAYS, MAX_DAYS, TARGETS};
 
 use crate::ui::html::Html;
 
@@ -122,89 +123,15 @@ impl SqlNames {
     }
 }
 
-/// The chosen file's columns and which the user picked for what, by
-/// position in its header row.
+/// The chosen file's columns as the picker holds them: the choice, the
+/// file it belongs to, and why it cannot be read once the user tried.
 #[derive(Clone, Debug, Default, PartialEq)]
 struct Columns {
     /// The file's name and its choice's id.
     file: String,
     id: u64,
-    names: Vec<String>,
-    event: Option<usize>,
-    arrival: Option<usize>,
-    value: Option<usize>,
-    /// Why the columns picked cannot be read, once the user tried.
+    choice: ColumnChoice,
     problem: Option<String>,
-}
-
-impl Columns {
-    fn of(file: String, id: u64, names: Vec<String>, guess: Option<&Mapping>) -> Self {
-        let at = |name: &str| names.iter().position(|n| n == name);
-        let (event, arrival, value) = match guess {
-            Some(m) => (
-                at(&m.event),
-                at(&m.arrival),
-                m.value.as_deref().and_then(at),
-            ),
-            None => (None, None, None),
-        };
-        Columns {
-            file,
-            id,
-            names,
-            event,
-            arrival,
-            value,
-            problem: None,
-        }
-    }
-
-    /// The mapping picked, or what is still missing.
-    fn mapping(&self) -> Result<Mapping, String> {
-        let name = |i: Option<usize>| i.and_then(|i| self.names.get(i)).cloned();
-        let (Some(event), Some(arrival)) = (name(self.event), name(self.arrival)) else {
-            return Err(
-                "Choose the columns that hold the event time and the arrival time.".to_string(),
-            );
-        };
-        if self.event == self.arrival {
-            return Err(
-                "The event time and the arrival time must be different columns.".to_string(),
-            );
-        }
-        if self.value.is_some() && (self.value == self.event || self.value == self.arrival) {
-            return Err("The value column must not be one of the time columns.".to_string());
-        }
-        // Columns are read by name, as the warehouse query names them: a
-        // name the header has twice (or none) would read another column.
-        for picked in [self.event, self.arrival, self.value].into_iter().flatten() {
-            let Some(wanted) = self.names.get(picked) else {
-                continue;
-            };
-            let same = self
-                .names
-                .iter()
-                .filter(|n| n.trim().eq_ignore_ascii_case(wanted.trim()))
-                .count();
-            if wanted.trim().is_empty() {
-                return Err(format!(
-                    "Column {} has no name in the header row: give it one, since the lab (and the SQL) reads columns by name.",
-                    picked.saturating_add(1)
-                ));
-            }
-            if same > 1 {
-                return Err(format!(
-                    "The header row names {same} columns \"{}\": rename all but one, since the lab (and the SQL) reads columns by name.",
-                    wanted.trim()
-                ));
-            }
-        }
-        Ok(Mapping {
-            event,
-            arrival,
-            value: name(self.value),
-        })
-    }
 }
 
 #[derive(Clone, Debug, PartialEq)]
@@ -263,18 +190,16 @@ impl YourData {
         leptos::task::spawn_local(async move {
             let size = input.size();
             if size <= 0.0 {
-                self.message.set(Some(format!(
-                    "{name} could not be read: {}",
-                    LogError::Empty
-                )));
+                let why = format!("{}", LogError::Empty);
+                self.message.set(Some(your_data::not_read(&name, &why, "")));
                 return;
             }
             let end = size.min(HEADER_BYTES);
             let start = match input.slice(0.0, end).await {
                 Ok(bytes) => bytes,
                 Err(why) => {
-                    self.message
-                        .set(Some(format!("{name} could not be read: {why}.")));
+                    let why = format!("{why}.");
+                    self.message.set(Some(your_data::not_read(&name, &why, "")));
                     return;
                 }
             };
@@ -282,18 +207,20 @@ impl YourData {
                 return;
             }
             let Some(names) = header_names(&start, end >= size) else {
-                self.message.set(Some(format!(
-                    "{name} could not be read: its first 1 MB holds no whole row to name its columns."
+                self.message.set(Some(your_data::not_read(
+                    &name,
+                    "its first 1 MB holds no whole row to name its columns.",
+                    "",
                 )));
                 return;
             };
             let guess = Mapping::guess(&names);
-            self.columns.set(Some(Columns::of(
-                name.clone(),
-                generation,
-                names,
-                guess.as_ref(),
-            )));
+            self.columns.set(Some(Columns {
+                file: name.clone(),
+                id: generation,
+                choice: ColumnChoice::of(names, guess.as_ref()),
+                problem: None,
+            }));
             self.chosen.set_value(Some(Chosen {
                 name,
                 input,
@@ -381,7 +308,10 @@ impl YourData {
         if !self.current(generation) {
             return Ok(None);
         }
-        reader.finish().map(Some).map_err(|e| describe(&e))
+        reader
+            .finish()
+            .map(Some)
+            .map_err(|e| your_data::describe(&e))
     }
 
     fn finish(
@@ -418,10 +348,10 @@ impl YourData {
             }
             Ok(None) => {}
             Err(why) => {
-                self.message.set(Some(format!(
-                    "{} could not be read: {why}{}",
-                    chosen.name,
-                    self.still_shown()
+                self.message.set(Some(your_data::not_read(
+                    &chosen.name,
+                    &why,
+                    &self.still_shown(),
                 )));
             }
         }
@@ -429,91 +359,16 @@ impl YourData {
 
     /// What the figures still on the page are, after a read that did not end.
     fn still_shown(&self) -> String {
-        self.log
-            .read_untracked()
-            .as_ref()
-            .map(|l| {
-                format!(
-                    " The figures below are still those of {}, dated in {}.",
-                    l.name,
-                    l.zone().name()
-                )
-            })
-            .unwrap_or_default()
+        let log = self.log.read_untracked();
+        your_data::still_shown(log.as_ref().map(|l| (l.name.as_str(), l.zone())))
     }
 
     fn stop(&self) {
         self.next_generation();
         self.reading.set(None);
-        self.message.set(Some(format!(
-            "Reading stopped.{}",
-            match self.still_shown() {
-                s if s.is_empty() => " No data has been read yet.".to_string(),
-                s => s,
-            }
-        )));
+        self.message
+            .set(Some(your_data::stopped(&self.still_shown())));
     }
-}
-
-fn describe(e: &LogError) -> String {
-    match e {
-        LogError::NoUsableRows { bad, .. } => {
-            let reasons: Vec<String> = bad
-                .by_problem()
-                .into_iter()
-                .map(|(p, n)| format!("{} row(s): {}", thousands(n), p.describe()))
-                .collect();
-            format!("{e} {}.", reasons.join("; "))
-        }
-        other => other.to_string(),
-    }
-}
-
-fn month_name(month: (i32, u32)) -> String {
-    let (year, m) = month;
-    let name = chrono::NaiveDate::from_ymd_opt(year, m, 1).map_or("", month_short);
-    format!("{name} {year}")
-}
-
-fn days_text(l: u32) -> String {
-    if l == 1 {
-        "1 day".to_string()
-    } else {
-        format!("{l} days")
-    }
-}
-
-/// The latest month of the log, the one finance closes next.
-fn latest(f: &LogFigures) -> Option<&MonthFigures> {
-    f.months.last()
-}
-
-fn close_text(m: &MonthFigures, rule: u32) -> String {
-    match (m.close_on, m.deadline) {
-        (Some(close), Some(deadline)) if close <= deadline => format!(
-            "✓ {}, within the rule ({} business day: {})",
-            weekday_day_month(close),
-            ordinal(rule),
-            weekday_day_month(deadline)
-        ),
-        (Some(close), Some(deadline)) => format!(
-            "✗ {}, after the rule ({} business day: {})",
-            weekday_day_month(close),
-            ordinal(rule),
-            weekday_day_month(deadline)
-        ),
-        _ => "never: nothing is ever final".to_string(),
-    }
-}
-
-fn ordinal(n: u32) -> String {
-    let suffix = match (n % 10, n % 100) {
-        (1, r) if r != 11 => "st",
-        (2, r) if r != 12 => "nd",
-        (3, r) if r != 13 => "rd",
-        _ => "th",
-    };
-    format!("{n}{suffix}")
 }
 
 #[component]
@@ -679,7 +534,7 @@ pub fn YourDataPanel() -> impl IntoView {
                         }
                     }>
                         {CLOSE_DAYS
-                            .map(|n| view! { <option value=n.to_string()>{format!("{} business day of the next month", ordinal(n))}</option> })
+                            .map(|n| view! { <option value=n.to_string()>{format!("{} business day of the next month", your_data::ordinal(n))}</option> })
                             .collect_view()}
                     </select>
                 </div>
@@ -701,7 +556,7 @@ pub fn YourDataPanel() -> impl IntoView {
                 {move || format!(
                     "Partition d holds the events of day d in {}, and the run is at its local time{}. Where the clocks change, a run time they skip runs as if they had not changed yet (an hour later by the clock), and one that happens twice runs once, at the first. Times in the file without an offset are read as UTC. The lab holds {} zones, with their clock rules since {}.",
                     zone.get().name(),
-                    run_days(data.log.read().as_deref(), zone.get(), run.get()),
+                    your_data::run_days(data.log.read().as_ref().and_then(|l| Some((l.loaded.log.first_day?, l.loaded.log.last_day?))), zone.get(), run.get()),
                     NAMES.len(),
                     crate::engine::zone::RULES_SINCE,
                 )}
@@ -713,7 +568,7 @@ pub fn YourDataPanel() -> impl IntoView {
                     let c = completeness.read();
                     let f = figures.read();
                     match (log, c.as_ref(), f.as_ref()) {
-                        (Some(log), Some(c), Some(f)) => results_html(&log, c, f, &settings.read()),
+                        (Some(log), Some(c), Some(f)) => results_html(&your_data::results(&log.name, &log.loaded, c, f, &settings.read())),
                         _ => "<p class=\"muted empty-data\">No data read yet: choose, drop or paste a file above. The slider and the settings are ready for it.</p>".to_string(),
                     }
                 }
@@ -771,285 +626,6 @@ fn YourStreaming(log: Arc<Log>, figures: Memo<Option<LogFigures>>) -> impl IntoV
     view! { <Streaming stream=stream subject="your file" late=late /> }
 }
 
-/// Everything the log says at the current setting, as markup redrawn whole
-/// on each change (see `ui::html`: far smaller in the bundle than a typed
-/// view with a node per figure, and a slider step redraws in a millisecond).
-/// The "set the slider" button is handled by the container's click.
-fn results_html(log: &Log, c: &Completeness, f: &LogFigures, settings: &Settings) -> String {
-    let loaded = &log.loaded;
-    let bad = &loaded.bad;
-    let rule = settings.close_day;
-    let target = settings.target_bp;
-    let mut h = Html::default();
-    h.element(
-        "p",
-        &[("class", "data-summary"), ("data-figure", "yours-rows")],
-        &format!(
-            "Based on {} of the {} rows in {}, dated in {}{}.",
-            thousands(loaded.used()),
-            thousands(loaded.rows),
-            log.name,
-            log.zone().name(),
-            if loaded.has_value {
-                ""
-            } else {
-                " (no value column: by value means by events)"
-            }
-        ),
-    );
-    h.open(
-        "section",
-        &[
-            ("class", "recommendation"),
-            ("aria-labelledby", "recommendation-heading"),
-        ],
-    )
-    .element(
-        "h3",
-        &[("id", "recommendation-heading")],
-        "Recommended allowed lateness",
-    );
-    match c.recommend(target) {
-        None => {
-            h.element(
-                "p",
-                &[("data-figure", "yours-recommendation")],
-                &format!(
-                    "No allowed lateness up to a year reaches {} % of value.",
-                    target_value(target)
-                ),
-            );
-        }
-        Some(l) => {
-            let at = c.figures(Lateness::Days(l), CloseRule { business_day: rule });
-            let month = latest(&at)
-                .map(|m| {
-                    format!(
-                        " {} then closes {}.",
-                        month_name(m.month),
-                        close_text(m, rule)
-                    )
-                })
-                .unwrap_or_default();
-            h.element(
-                "p",
-                &[("data-figure", "yours-recommendation")],
-                &format!(
-                    "{}: the smallest allowed lateness that keeps {} % of value complete ({} by value, {} of events). Each run then rebuilds {}.{month}",
-                    days_text(l),
-                    target_value(target),
-                    percent(at.value_bp),
-                    percent(at.count_bp),
-                    match l.saturating_add(1) {
-                        1 => "1 partition".to_string(),
-                        n => format!("{n} partitions"),
-                    },
-                ),
-            );
-            if l <= MAX_DAYS {
-                h.element(
-                    "button",
-                    &[("type", "button"), ("data-set-lateness", &l.to_string())],
-                    &format!("Set the slider to {}", days_text(l)),
-                );
-            }
-        }
-    }
-    h.close("section");
-    let open = match f.open_partitions {
-        Some(1) => "1 partition".to_string(),
-        Some(n) => format!("{n} partitions"),
-        None => "all of them".to_string(),
-    };
-    let (close_big, close_line) = match latest(f) {
-        Some(m) => (
-            match (m.close_on, m.on_time()) {
-                (None, _) => "never".to_string(),
-                (Some(day), true) => format!("✓ {}", weekday_day_month(day)),
-                (Some(day), false) => format!("✗ {}", weekday_day_month(day)),
-            },
-            format!("{}: {}", month_name(m.month), close_text(m, rule)),
-        ),
-        None => (String::new(), String::new()),
-    };
-    let complete_line = format!(
-        "of the value reaches its own day before the day is final; {} of events ({} of {}). {} event(s) arrive after their day is final.",
-        percent(f.count_bp),
-        thousands(f.complete.count),
-        thousands(f.total.count),
-        thousands(f.after_final.count)
-    );
-    h.open("div", &[("class", "figures")]);
-    for (id, title, figure, big, line) in [
-        (
-            "yours-complete-heading",
-            "Complete",
-            "yours-complete",
-            percent(f.value_bp),
-            complete_line,
-        ),
-        (
-            "yours-open-heading",
-            "Open each night",
-            "yours-open",
-            open,
-            "Each daily run rebuilds yesterday and the allowed-lateness days before it."
-                .to_string(),
-        ),
-        (
-            "yours-close-heading",
-            "Latest month closes",
-            "yours-close",
-            close_big,
-            close_line,
-        ),
-    ] {
-        h.open("section", &[("class", "figure"), ("aria-labelledby", id)])
-            .element("h3", &[("id", id)], title)
-            .element("p", &[("class", "big"), ("data-figure", figure)], &big)
-            .element("p", &[], &line)
-            .close("section");
-    }
-    h.close("div");
-    h.open(
-        "section",
-        &[("class", "months"), ("aria-labelledby", "months-heading")],
-    )
-    .element("h3", &[("id", "months-heading")], "Each month in the file")
-    .open("div", &[("class", "table-wrap")])
-    .open("table", &[])
-    .element(
-        "caption",
-        &[("class", "visually-hidden")],
-        "Completeness and close date per month at the current allowed lateness",
-    )
-    .open("thead", &[])
-    .open("tr", &[]);
-    for title in [
-        "Month",
-        "Events",
-        "Complete by value",
-        "Complete by events",
-        "Last day final after the run of (local time)",
-        "Finance can close",
-    ] {
-        h.element("th", &[("scope", "col")], title);
-    }
-    h.close("tr").close("thead").open("tbody", &[]);
-    for m in &f.months {
-        h.open(
-            "tr",
-            &[("data-month", &format!("{}-{:02}", m.month.0, m.month.1))],
-        )
-        .element("th", &[("scope", "row")], &month_name(m.month))
-        .element("td", &[], &thousands(m.total.count))
-        .element("td", &[], &percent(m.value_bp))
-        .element("td", &[], &percent(m.count_bp))
-        .element(
-            "td",
-            &[],
-            &m.final_at
-                .map(weekday_day_month_time)
-                .unwrap_or_else(|| "never".to_string()),
-        )
-        .element("td", &[], &close_text(m, rule))
-        .close("tr");
-    }
-    h.close("tbody")
-        .close("table")
-        .close("div")
-        .close("section");
-    if bad.total() > 0 {
-        h.open(
-            "section",
-            &[
-                ("class", "bad-rows"),
-                ("aria-labelledby", "bad-rows-heading"),
-            ],
-        )
-        .element(
-            "h3",
-            &[("id", "bad-rows-heading")],
-            &format!("{} row(s) left out", thousands(bad.total())),
-        )
-        .open("ul", &[("data-figure", "yours-bad")]);
-        for (p, n) in bad.by_problem() {
-            h.element("li", &[], &format!("{}: {}", thousands(n), p.describe()));
-        }
-        h.close("ul")
-            .open("div", &[("class", "table-wrap")])
-            .open("table", &[])
-            .element(
-                "caption",
-                &[],
-                &format!(
-                    "The first {} left out, by line (the header is line 1)",
-                    bad.examples.len()
-                ),
-            )
-            .open("thead", &[])
-            .open("tr", &[]);
-        for title in ["Line", "Why", "Row as read"] {
-            h.element("th", &[("scope", "col")], title);
-        }
-        h.close("tr").close("thead").open("tbody", &[]);
-        for b in &bad.examples {
-            h.open("tr", &[])
-                .element("th", &[("scope", "row")], &b.line.to_string())
-                .element("td", &[], b.problem.describe())
-                .open("td", &[])
-                .element("code", &[], &b.text)
-                .close("td")
-                .close("tr");
-        }
-        h.close("tbody")
-            .close("table")
-            .close("div")
-            .close("section");
-    }
-    h.finish()
-}
-
-/// The days of the log (and the runs that may still change it) on which
-/// the run time is one the clocks skip or repeat, said as the lab runs it.
-fn run_days(log: Option<&Log>, zone: Zone, run: chrono::NaiveTime) -> String {
-    let Some((first, last)) =
-        log.and_then(|l| Some((l.loaded.log.first_day?, l.loaded.log.last_day?)))
-    else {
-        return String::new();
-    };
-    let mut said = Vec::new();
-    let mut day = first;
-    // The runs that build and rebuild the log's days: to 15 days after its last.
-    while day <= shift(last, 16) && said.len() < 4 {
-        if zone.changes_on(day) {
-            let at = zone.run_on(day, run);
-            let clock = zone.local(at);
-            let wall = day.and_time(run);
-            if clock != wall {
-                said.push(format!(
-                    "on {} the clocks skip {}, so it runs at {}",
-                    weekday_day_month(day),
-                    run_value(run),
-                    run_value(clock.time())
-                ));
-            } else if zone.local(at + chrono::Duration::hours(1)) == wall {
-                said.push(format!(
-                    "on {} {} happens twice, and it runs at the first",
-                    weekday_day_month(day),
-                    run_value(run)
-                ));
-            }
-        }
-        day = shift(day, 1);
-    }
-    if said.is_empty() {
-        String::new()
-    } else {
-        format!(" (in your data's days, {})", said.join("; "))
-    }
-}
-
 /// Which of the chosen file's columns hold what: shown once its header
 /// row is read, so a file with any column names can be read.
 #[component]
@@ -1080,12 +656,10 @@ fn ColumnPicker() -> impl IntoView {
                         {none.unwrap_or("choose a column")}
                     </option>
                     {move || {
-                        let names = data.columns.read().as_ref().map(|c| c.names.clone()).unwrap_or_default();
-                        names
-                            .into_iter()
-                            .enumerate()
-                            .map(|(i, name)| {
-                                let shown = if name.is_empty() { format!("(column {}, unnamed)", i + 1) } else { name };
+                        let choice = data.columns.read().as_ref().map(|c| c.choice.clone()).unwrap_or_default();
+                        (0..choice.names.len())
+                            .map(|i| {
+                                let shown = choice.shown(i);
                                 view! {
                                     <option value=i.to_string() selected=move || data.columns.read().as_ref().and_then(get) == Some(i)>
                                         {shown}
@@ -1102,7 +676,7 @@ fn ColumnPicker() -> impl IntoView {
         let Some(columns) = data.columns.get_untracked() else {
             return;
         };
-        match columns.mapping() {
+        match columns.choice.mapping() {
             Ok(mapping) => data.read(mapping, lab.settings.read_untracked().zone),
             Err(why) => data.columns.update(|c| {
                 if let Some(c) = c {
@@ -1134,9 +708,9 @@ fn ColumnPicker() -> impl IntoView {
                     }}
                 </p>
                 <div class="your-settings">
-                    {select("column-event", "Event time (when it happened)", None, |c| c.event, |c, i| c.event = i)}
-                    {select("column-arrival", "Arrival time (when it reached the pipeline)", None, |c| c.arrival, |c, i| c.arrival = i)}
-                    {select("column-value", "Value (optional)", Some("none: each event counts 1"), |c| c.value, |c, i| c.value = i)}
+                    {select("column-event", "Event time (when it happened)", None, |c| c.choice.event, |c, i| c.choice.event = i)}
+                    {select("column-arrival", "Arrival time (when it reached the pipeline)", None, |c| c.choice.arrival, |c, i| c.choice.arrival = i)}
+                    {select("column-value", "Value (optional)", Some("none: each event counts 1"), |c| c.choice.value, |c, i| c.choice.value = i)}
                 </div>
                 <button type="button" on:click=read>{move || format!("Read {} with these columns", name())}</button>
                 <p class="field-error" role="alert">
@@ -1256,7 +830,7 @@ fn YourLateRows(figures: Memo<Option<LogFigures>>) -> impl IntoView {
                 let log = data.log.get();
                 let f = figures.read();
                 match (log, f.as_ref()) {
-                    (Some(log), Some(f)) => late_html(&log, f, &lab.settings.read()),
+                    (Some(log), Some(f)) => late_html(&your_data::late(&log.loaded, f, &lab.settings.read())),
                     _ => String::new(),
                 }
             }></div>
@@ -1264,121 +838,171 @@ fn YourLateRows(figures: Memo<Option<LogFigures>>) -> impl IntoView {
     }
 }
 
-/// What happens to the late events at the current setting, as markup.
-fn late_html(log: &Log, f: &LogFigures, settings: &Settings) -> String {
-    let has_value = log.loaded.has_value;
-    let log = &log.loaded.log;
+/// The log's figures at the current setting (`labs::lateness::your_data`),
+/// as markup redrawn whole on each change (see `ui::html`: far smaller in
+/// the bundle than a typed view with a node per figure, and a slider step
+/// redraws in a millisecond). The "set the slider" button is handled by
+/// the container's click.
+fn results_html(r: &Results) -> String {
     let mut h = Html::default();
-    let Lateness::Days(l) = f.lateness else {
-        h.element(
-            "p",
-            &[("data-figure", "yours-late")],
-            "Nothing is ever final, so no event misses its day, and nothing is ever closed either.",
-        );
-        return h.finish();
-    };
-    let late = f.after_final;
-    let by_value = if has_value {
-        format!(" worth {}", value_text(late.value))
-    } else {
-        String::new()
-    };
     h.element(
         "p",
-        &[("data-figure", "yours-late")],
-        &format!(
-            "{}{by_value} arrive after their day is final and {} {}.",
-            crate::counted::counted(late.count, "event"),
-            if late.count == 1 { "is" } else { "are" },
-            super::policy_name(settings.after),
-        ),
+        &[("class", "data-summary"), ("data-figure", "yours-rows")],
+        &r.summary,
     );
-    match settings.after {
-        AfterPolicy::Drop if late.count > 0 => {
-            h.open("p", &[("class", "alarm")])
-                .element("span", &[("aria-hidden", "true")], "✕ ")
-                .text(&format!(
-                    "Lost: {}{by_value} never reach any report, and nothing tells finance.",
-                    crate::counted::counted(late.count, "event")
-                ))
-                .close("p");
-        }
-        AfterPolicy::Drop => {}
-        AfterPolicy::Adjust => {
-            h.open("div", &[("class", "table-wrap")])
-                .open(
-                    "table",
-                    &[("class", "report"), ("data-figure", "yours-adjustments")],
-                )
-                .element(
-                    "caption",
-                    &[],
-                    "Report lines by the month they are booked in",
-                )
-                .open("thead", &[])
-                .open("tr", &[]);
-            for title in ["Month", "Line", "Events", "Value"] {
-                h.element("th", &[("scope", "col")], title);
-            }
-            h.close("tr").close("thead").open("tbody", &[]);
-            // Each month's lines together: its final partitions, then the
-            // adjustments booked in it for days already final.
-            let mut lines: Vec<(
-                crate::engine::arrivals::Month,
-                u8,
-                crate::engine::arrivals::Share,
-            )> = f
-                .months
-                .iter()
-                .map(|m| (m.month, 0, m.complete))
-                .chain(f.adjustments_by_month.iter().map(|(m, s)| (*m, 1, *s)))
-                .collect();
-            crate::lean::order::sort_by_key(&mut lines, |(month, kind, _)| (*month, *kind));
-            for (month, kind, share) in lines {
-                h.open("tr", &[])
-                    .element("th", &[("scope", "row")], &month_name(month))
-                    .element(
-                        "td",
-                        &[],
-                        if kind == 0 {
-                            "final daily partitions"
-                        } else {
-                            "adjustments for days already final"
-                        },
-                    )
-                    .element("td", &[], &thousands(share.count))
-                    .element("td", &[], &value_text(share.value))
-                    .close("tr");
-            }
-            h.close("tbody").close("table").close("div");
-        }
-    }
-    let examples = log.late_rows(settings.run, l, 4);
-    if !examples.is_empty() {
-        let zone = log.zone();
+    h.open(
+        "section",
+        &[
+            ("class", "recommendation"),
+            ("aria-labelledby", "recommendation-heading"),
+        ],
+    )
+    .element(
+        "h3",
+        &[("id", "recommendation-heading")],
+        "Recommended allowed lateness",
+    )
+    .element(
+        "p",
+        &[("data-figure", "yours-recommendation")],
+        &r.recommendation,
+    );
+    if let Some((l, words)) = &r.set_slider {
         h.element(
-            "p",
-            &[],
-            &format!("For example (times in {}):", zone.name()),
+            "button",
+            &[("type", "button"), ("data-set-lateness", &l.to_string())],
+            words,
+        );
+    }
+    h.close("section").open("div", &[("class", "figures")]);
+    for f in &r.figures {
+        let id = format!("yours-{}-heading", f.key);
+        h.open("section", &[("class", "figure"), ("aria-labelledby", &id)])
+            .element("h3", &[("id", &id)], f.title)
+            .element(
+                "p",
+                &[
+                    ("class", "big"),
+                    ("data-figure", &format!("yours-{}", f.key)),
+                ],
+                &f.big,
+            )
+            .element("p", &[], &f.line)
+            .close("section");
+    }
+    h.close("div")
+        .open(
+            "section",
+            &[("class", "months"), ("aria-labelledby", "months-heading")],
         )
-        .open("ul", &[("class", "late-examples")]);
-        for e in examples {
-            h.element(
-                "li",
+        .element("h3", &[("id", "months-heading")], "Each month in the file")
+        .open("div", &[("class", "table-wrap")])
+        .open("table", &[])
+        .element(
+            "caption",
+            &[("class", "visually-hidden")],
+            "Completeness and close date per month at the current allowed lateness",
+        );
+    head(&mut h, &MONTH_COLUMNS);
+    for m in &r.months {
+        h.open("tr", &[("data-month", &m.key)])
+            .element("th", &[("scope", "row")], &m.name);
+        for cell in [
+            &m.events,
+            &m.by_value,
+            &m.by_events,
+            &m.final_after,
+            &m.close,
+        ] {
+            h.element("td", &[], cell);
+        }
+        h.close("tr");
+    }
+    h.close("tbody")
+        .close("table")
+        .close("div")
+        .close("section");
+    if let Some(out) = &r.left_out {
+        h.open(
+            "section",
+            &[
+                ("class", "bad-rows"),
+                ("aria-labelledby", "bad-rows-heading"),
+            ],
+        )
+        .element("h3", &[("id", "bad-rows-heading")], &out.heading)
+        .open("ul", &[("data-figure", "yours-bad")]);
+        for reason in &out.reasons {
+            h.element("li", &[], reason);
+        }
+        h.close("ul")
+            .open("div", &[("class", "table-wrap")])
+            .open("table", &[])
+            .element("caption", &[], &out.caption);
+        head(&mut h, &["Line", "Why", "Row as read"]);
+        for (line, why, text) in &out.examples {
+            h.open("tr", &[])
+                .element("th", &[("scope", "row")], line)
+                .element("td", &[], why)
+                .open("td", &[])
+                .element("code", &[], text)
+                .close("td")
+                .close("tr");
+        }
+        h.close("tbody")
+            .close("table")
+            .close("div")
+            .close("section");
+    }
+    h.finish()
+}
+
+/// A table's head row of `titles`, and its body opened.
+fn head(h: &mut Html, titles: &[&str]) {
+    h.open("thead", &[]).open("tr", &[]);
+    for title in titles {
+        h.element("th", &[("scope", "col")], title);
+    }
+    h.close("tr").close("thead").open("tbody", &[]);
+}
+
+/// What happens to the late events at the current setting, as markup.
+fn late_html(late: &Late) -> String {
+    let mut h = Html::default();
+    h.element("p", &[("data-figure", "yours-late")], &late.sentence);
+    if let Some(lost) = &late.lost {
+        h.open("p", &[("class", "alarm")])
+            .element("span", &[("aria-hidden", "true")], "✕ ")
+            .text(lost)
+            .close("p");
+    }
+    if let Some(lines) = &late.report {
+        h.open("div", &[("class", "table-wrap")])
+            .open(
+                "table",
+                &[("class", "report"), ("data-figure", "yours-adjustments")],
+            )
+            .element(
+                "caption",
                 &[],
-                &format!(
-                    "Line {}{}: happened {}, arrived {}: needed {} of lateness.",
-                    thousands(e.row.line),
-                    if has_value {
-                        format!(" ({})", value_text(e.row.value))
-                    } else {
-                        String::new()
-                    },
-                    weekday_day_month_time(zone.local(e.row.event)),
-                    weekday_day_month_time(zone.local(e.row.arrived)),
-                    days_text(e.needed),
-                ),
+                "Report lines by the month they are booked in",
             );
+        head(&mut h, &REPORT_COLUMNS);
+        for line in lines {
+            h.open("tr", &[])
+                .element("th", &[("scope", "row")], &line.month)
+                .element("td", &[], line.line)
+                .element("td", &[], &line.events)
+                .element("td", &[], &line.value)
+                .close("tr");
+        }
+        h.close("tbody").close("table").close("div");
+    }
+    if let Some((lead, examples)) = &late.examples {
+        h.element("p", &[], lead)
+            .open("ul", &[("class", "late-examples")]);
+        for e in examples {
+            h.element("li", &[], e);
         }
         h.close("ul");
     }
@@ -1452,22 +1076,5 @@ fn Warehouse(log: Arc<Log>) -> impl IntoView {
             {block(Dialect::DuckDb, "DuckDB")}
             {block(Dialect::SparkSql, "Spark SQL")}
         </section>
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn ordinals_are_spelled_out() {
-        assert_eq!(ordinal(1), "1st");
-        assert_eq!(ordinal(3), "3rd");
-        assert_eq!(ordinal(11), "11th");
-    }
-
-    #[test]
-    fn months_are_named() {
-        assert_eq!(month_name((2028, 2)), "Feb 2028");
     }
 }

@@ -35,6 +35,26 @@ pub fn verdict(radius: &[Day], guess: Option<PlanStart>) -> String {
     }
 }
 
+/// The warning beside the drift query's result: recomputing without
+/// rounding each row flags days that are fine. `naive` is what that
+/// shortcut flags (`engine::drift::naive_flags`), `radius` the query's
+/// answer; the days only the shortcut flags are named.
+pub fn shortcut(radius: &[Day], naive: &[Day]) -> String {
+    let correct: Vec<String> = naive
+        .iter()
+        .filter(|d| !radius.contains(d))
+        .map(|d| day_month(*d))
+        .collect();
+    if correct.is_empty() {
+        "Recomputing as SUM(raw * rate), without rounding each row, would compare unrounded sums with rounded ones: on busier days those fractions of a penny add up past the threshold and flag days that are fine.".to_string()
+    } else {
+        format!(
+            "Beware the shortcut SUM(raw * rate) without rounding each row: its fractions of a penny add up, and on this data it would also flag {}, which are correct.",
+            correct.join(", ")
+        )
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -54,5 +74,33 @@ mod tests {
         );
         assert!(verdict(&radius, None).starts_with("Prediction skipped."));
         assert!(verdict(&[], None).contains("no partition"));
+    }
+
+    #[test]
+    fn the_shortcut_names_only_the_days_it_flags_wrongly() {
+        use crate::engine::calendar::date;
+        let radius = [date(2026, 8, 8), date(2026, 8, 9)];
+        let said = shortcut(
+            &radius,
+            &[date(2026, 8, 4), date(2026, 8, 8), date(2026, 8, 11)],
+        );
+        assert!(
+            said.ends_with("also flag 4 Aug, 11 Aug, which are correct."),
+            "{said}"
+        );
+        let none = shortcut(&radius, &radius);
+        assert!(none.starts_with("Recomputing as SUM(raw * rate)"));
+        // The lab's August: the shortcut's false days are real ones.
+        let case = crate::labs::backfill::Case::new();
+        let naive = crate::engine::drift::naive_flags(
+            &case.silver,
+            &case.script.fx,
+            crate::labs::backfill::case::aug(1),
+        );
+        let radius = case.blast_radius();
+        let said = shortcut(&radius, &naive);
+        for d in naive.iter().filter(|d| !radius.contains(d)) {
+            assert!(said.contains(&day_month(*d)));
+        }
     }
 }

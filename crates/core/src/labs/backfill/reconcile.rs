@@ -109,6 +109,29 @@ fn words(case: &Case, c: CountRow) -> ShortDay {
     }
 }
 
+/// What the row counts add to the drift query, in words: the orders
+/// silver never got, and those it holds that bronze no longer has.
+pub fn lede(short: &[ShortDay]) -> String {
+    let lost: usize = short.iter().map(|d| d.missing.len()).sum();
+    let extra: usize = short.iter().map(|d| d.extra).sum();
+    let mut lede = if lost == 0 {
+        "Counted against bronze, no day lacks a row: the drift query saw every order bronze has."
+            .to_string()
+    } else {
+        format!(
+            "The drift query compares the rows silver holds; an order that never reached silver is in neither of its columns. Counting each day's rows against bronze, the check most teams lack, finds {}. The backfill rebuilds each day whole from bronze, so it brings them in too, and the restatement says which part of each change is which.",
+            crate::counted::counted(lost, "such order")
+        )
+    };
+    if extra > 0 {
+        lede.push_str(&format!(
+            " The counts also find {} silver holds that bronze no longer has: the drift query cannot tell a withdrawn order from a real one.",
+            crate::counted::counted(extra, "order")
+        ));
+    }
+    lede
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -143,5 +166,29 @@ mod tests {
                 "{day:?}"
             );
         }
+    }
+
+    #[test]
+    fn the_lede_counts_what_the_drift_query_cannot_see() {
+        let case = Case::new();
+        let (short, _) = short_days(&case);
+        let lost: usize = short.iter().map(|d| d.missing.len()).sum();
+        let said = lede(&short);
+        assert!(said.contains(&format!(
+            "finds {}.",
+            crate::counted::counted(lost, "such order")
+        )));
+        assert!(lede(&[]).starts_with("Counted against bronze, no day lacks a row"));
+        let withdrawn = ShortDay {
+            dt: aug(9),
+            bronze: 10,
+            silver: 12,
+            missing: Vec::new(),
+            extra: 2,
+            withdrawn: None,
+        };
+        let said = lede(&[withdrawn]);
+        assert!(said.starts_with("Counted against bronze, no day lacks a row"));
+        assert!(said.ends_with("also find 2 orders silver holds that bronze no longer has: the drift query cannot tell a withdrawn order from a real one."));
     }
 }

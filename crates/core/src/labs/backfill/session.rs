@@ -1,13 +1,15 @@
 //! The rules of running the backfill in the lab, apart from the timer
 //! that animates them: when a re-run starts, where an interruption cuts,
-//! how far the clock moves per tick, and which wave is under way.
+//! how far the clock moves per tick, which wave is under way, and what the
+//! run's controls say while it waits or runs.
 
 use chrono::Duration;
 
-use crate::engine::calendar::Instant;
+use crate::engine::calendar::{weekday_day_month_time, Instant};
 use crate::engine::clock::StepKind;
 
 use super::case::backfill_start;
+use super::query::{Moment, MAX_RUNS};
 use super::run::Execution;
 
 /// A re-run starts half an hour after the previous run stopped (its
@@ -48,6 +50,38 @@ pub fn wave_at(exec: &Execution, now: Instant) -> (u32, u32) {
         .unwrap_or(1);
     let all = silver().map(|s| s.wave + 1).max().unwrap_or(1);
     (current, all)
+}
+
+/// What the clock line says at minute `minute` of `exec`: when, which
+/// wave, and that finance still sees the old figures.
+pub fn clock_line(exec: &Execution, minute: i64) -> String {
+    let now = exec.started + Duration::minutes(minute);
+    let (wave, waves) = wave_at(exec, now);
+    format!(
+        "Backfill running: {} · wave {wave} of {waves} · the finance report still shows the old total",
+        weekday_day_month_time(now)
+    )
+}
+
+/// Why a run cannot start at `moment`, or `None` when it can: it waits
+/// for the prediction, and stops at the runs the address keeps.
+pub fn run_gate(moment: &Moment) -> Option<&'static str> {
+    if moment.guess.is_none() {
+        Some("Predict the ship date in step 1 first (or skip it): a run shows which days were wrong.")
+    } else if moment.ran.len() >= MAX_RUNS {
+        Some("That is as many runs as the lab keeps: reset August to start again.")
+    } else {
+        None
+    }
+}
+
+/// The run button's words after `runs` runs.
+pub fn run_label(runs: usize) -> &'static str {
+    if runs == 0 {
+        "Run the backfill"
+    } else {
+        "Run it again"
+    }
 }
 
 /// One run of the backfill as the page ran it: to its end, or interrupted
@@ -158,5 +192,34 @@ mod replay_tests {
         );
         assert_eq!(replay(&case, &choices, &[Ran::ToTheEnd]), vec![first]);
         assert!(replay(&case, &choices, &[]).is_empty());
+    }
+
+    #[test]
+    fn a_run_waits_for_the_prediction_and_stops_at_the_runs_the_address_keeps() {
+        let mut moment = Moment::default();
+        assert!(run_gate(&moment).is_some_and(|why| why.starts_with("Predict the ship date")));
+        moment.guess = Some(None);
+        assert_eq!(run_gate(&moment), None);
+        moment.ran = vec![Ran::ToTheEnd; MAX_RUNS - 1];
+        assert_eq!(run_gate(&moment), None);
+        moment.ran.push(Ran::InterruptedAt(3));
+        assert!(run_gate(&moment).is_some_and(|why| why.contains("as many runs as the lab keeps")));
+        assert_eq!(run_label(0), "Run the backfill");
+        assert_eq!(run_label(1), "Run it again");
+    }
+
+    #[test]
+    fn the_clock_line_names_the_minute_and_the_wave_under_way() {
+        let case = Case::new();
+        let choices = Choices {
+            from: PlanStart::Third,
+            ..Choices::default()
+        };
+        let run = case.execute(&choices, &[], next_start(&[]), None);
+        assert_eq!(
+            clock_line(&run, 0),
+            "Backfill running: Fri 14 Aug 10:00 · wave 1 of 3 · the finance report still shows the old total"
+        );
+        assert!(clock_line(&run, 13).contains("10:13 · wave 3 of 3"));
     }
 }

@@ -6,8 +6,9 @@ pub mod chart;
 pub mod compare;
 pub mod model;
 pub mod query;
+pub mod your_data;
 
 pub use model::{
-    august, day_status, study, AfterPolicy, DayStatus, Profile, Settings, CLOSE_DAYS, DEFAULT_RUN,
-    MAX_DAYS, TARGETS,
+    august, day_status, late_sentence, lost_sentence, policy_name, study, AfterPolicy, DayStatus,
+    Profile, Settings, CLOSE_DAYS, DEFAULT_RUN, MAX_DAYS, TARGETS,
 };

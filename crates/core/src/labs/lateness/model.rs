@@ -59,6 +59,34 @@ pub enum AfterPolicy {
     Adjust,
 }
 
+/// What happens to a late event, as a sentence ends: "... and are {name}".
+pub fn policy_name(policy: AfterPolicy) -> &'static str {
+    match policy {
+        AfterPolicy::Drop => "dropped",
+        AfterPolicy::Adjust => "booked to the adjustments table",
+    }
+}
+
+/// What becomes of the events that arrive after their day is final:
+/// "3 events worth £12.00 arrive after their day is final and are
+/// dropped.", one event in the singular. `worth` is empty or " worth X".
+pub fn late_sentence(count: u64, worth: &str, policy: AfterPolicy) -> String {
+    let events = crate::counted::counted(count, "event");
+    let name = policy_name(policy);
+    if count == 1 {
+        format!("{events}{worth} arrives after its day is final and is {name}.")
+    } else {
+        format!("{events}{worth} arrive after their day is final and are {name}.")
+    }
+}
+
+/// What dropping those events loses, said as an alarm.
+pub fn lost_sentence(count: u64, worth: &str) -> String {
+    let events = crate::counted::counted(count, "event");
+    let reach = if count == 1 { "reaches" } else { "reach" };
+    format!("Lost: {events}{worth} never {reach} any report, and nothing tells finance.")
+}
+
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Settings {
     pub profile: Profile,
