@@ -6,9 +6,9 @@ use leptos::prelude::*;
 
 use crate::engine::lateness::{percent, Lateness, LatenessFigures};
 use crate::labs::lateness::compare::differences;
+use crate::labs::lateness::figures::{close_text, open_text};
 use crate::labs::lateness::MAX_DAYS;
 
-use super::figures::{close_text, open_text};
 use super::{lateness_text, Lab};
 
 fn column(heading: String, f: &LatenessFigures) -> impl IntoView {
