@@ -101,10 +101,11 @@ test('rows that cannot be used are counted by reason, with their lines', async (
   assert.equal(await figure(page, 'yours-rows'), 'Based on 6 of the 9 rows in messy.csv, dated in UTC (no value column: by value means by events).');
   const reasons = await page.locator('[data-figure="yours-bad"] li').allInnerTexts();
   assert.deepEqual(reasons, [
-    '1: a field is missing or empty',
-    '1: event_time is not an ISO 8601 time',
-    '1: arrival_time is before event_time',
+    '1 row: a field is missing or empty',
+    '1 row: event_time is not an ISO 8601 time',
+    '1 row: arrival_time is before event_time',
   ]);
+  assert.equal(await page.locator('#bad-rows-heading').innerText(), '3 rows left out');
   const lines = await page.locator('.bad-rows tbody th').allInnerTexts();
   assert.deepEqual(lines, ['4', '6', '7']);
   await context.close();
@@ -243,7 +244,7 @@ test('a file with its own column names and partitions in a time zone: the figure
   }
   // Names typed for the warehouse stay across a re-read in another zone.
   await page.getByLabel('Table', { exact: true }).fill('raw.orders_arrivals');
-  assert.match(await page.locator('[data-figure="yours-bad"]').innerText(), /2: it happened before 2008 \(UTC\)/);
+  assert.match(await page.locator('[data-figure="yours-bad"]').innerText(), /2 rows: it happened before 2008 \(UTC\)/);
   // The page says on which of the data's days the run time is skipped.
   assert.match(await page.locator('#zone-note').innerText(), /on Sun 8 Mar the clocks skip 02:00, so it runs at 03:00/);
   // Its calendar, its late rows by line, the adjustments by month booked.

@@ -157,11 +157,11 @@ pub fn results(
             title: "Complete",
             big: percent(f.value_bp),
             line: format!(
-                "of the value reaches its own day before the day is final; {} of events ({} of {}). {} event(s) arrive after their day is final.",
+                "of the value reaches its own day before the day is final; {} of events ({} of {}). {}",
                 percent(f.count_bp),
                 thousands(f.complete.count),
                 thousands(f.total.count),
-                thousands(f.after_final.count)
+                miss(f.after_final.count)
             ),
         },
         Figure {
@@ -195,7 +195,7 @@ pub fn results(
         .collect();
     let bad = &loaded.bad;
     let left_out = (bad.total() > 0).then(|| LeftOut {
-        heading: format!("{} row(s) left out", thousands(bad.total())),
+        heading: format!("{} left out", counted(bad.total(), "row")),
         reasons: reasons(loaded),
         caption: format!(
             "The first {} left out, by line (the header is line 1)",
@@ -217,14 +217,23 @@ pub fn results(
     }
 }
 
-/// One line per kind of row left out: "3 row(s): why".
+/// One line per kind of row left out: "3 rows: why".
 fn reasons(loaded: &Loaded) -> Vec<String> {
     loaded
         .bad
         .by_problem()
         .into_iter()
-        .map(|(p, n)| format!("{}: {}", thousands(n), p.describe()))
+        .map(|(p, n)| format!("{}: {}", counted(n, "row"), p.describe()))
         .collect()
+}
+
+/// "3 events arrive after their day is final.", one in the singular.
+fn miss(n: u64) -> String {
+    if n == 1 {
+        "1 event arrives after its day is final.".to_string()
+    } else {
+        format!("{} arrive after their day is final.", counted(n, "event"))
+    }
 }
 
 /// What happens to the events that arrive after their day is final.
@@ -331,7 +340,7 @@ pub fn describe(e: &LogError) -> String {
             let reasons: Vec<String> = bad
                 .by_problem()
                 .into_iter()
-                .map(|(p, n)| format!("{} row(s): {}", thousands(n), p.describe()))
+                .map(|(p, n)| format!("{}: {}", counted(n, "row"), p.describe()))
                 .collect();
             format!("{e} {}.", reasons.join("; "))
         }
@@ -657,9 +666,10 @@ mod tests {
             }
             let [complete, open, close] = &r.figures;
             assert_eq!(complete.big, percent(f.value_bp));
-            assert!(complete
-                .line
-                .contains(&format!("{} event(s) arrive after", f.after_final.count)));
+            assert!(complete.line.ends_with(&format!(
+                "{} arrive after their day is final.",
+                counted(f.after_final.count, "event")
+            )));
             assert_eq!(open.big, counted(l + 1, "partition"));
             let last = f.months.last().expect("a month");
             let mark = if last.on_time() { "✓" } else { "✗" };
@@ -697,13 +707,13 @@ mod tests {
         let out = results("m", &loaded, &c, &f, &settings)
             .left_out
             .expect("two rows were left out");
-        assert_eq!(out.heading, "2 row(s) left out");
+        assert_eq!(out.heading, "2 rows left out");
         assert_eq!(out.reasons.len(), loaded.bad.by_problem().len());
         let said: u64 = out
             .reasons
             .iter()
             .map(|r| {
-                r.split(':')
+                r.split(' ')
                     .next()
                     .unwrap_or("")
                     .parse::<u64>()
