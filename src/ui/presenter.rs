@@ -105,26 +105,18 @@ pub fn on_clicker(present: impl Fn() -> bool + 'static, step: impl Fn(i32) -> bo
     });
 }
 
-thread_local! {
-    /// The lesson step this page was opened from, with its path: the labs
-    /// rewrite their address as they go, and the step must outlive that.
-    static LESSON_STEP: std::cell::RefCell<Option<(String, usize)>> = const { std::cell::RefCell::new(None) };
-}
-
 /// The lesson step the page was opened from, if any: the address's
-/// `lesson=`, or the one remembered for this path.
+/// `lesson=`, or the one this tab keeps for the path (the labs rewrite
+/// their address as they go, and the step must outlive that and a reload).
 fn lesson_step(path: &str, given: Option<String>) -> Option<usize> {
+    use crate::design::saves;
+    use crate::ui::storage::Session;
     match crate::content::lesson::step_number(given.as_deref()) {
         Some(n) => {
-            LESSON_STEP.with(|s| *s.borrow_mut() = Some((path.to_string(), n)));
+            saves::put_lesson_step(&mut Session, path, n);
             Some(n)
         }
-        None => LESSON_STEP.with(|s| {
-            s.borrow()
-                .as_ref()
-                .filter(|(p, _)| p == path)
-                .map(|(_, n)| *n)
-        }),
+        None => crate::content::lesson::step_number(saves::lesson_step(&Session, path).as_deref()),
     }
 }
 

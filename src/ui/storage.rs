@@ -5,36 +5,73 @@ use wasm_bindgen::JsValue;
 
 use crate::design::saves::{Store, StoreError};
 
-fn store() -> Option<web_sys::Storage> {
+fn local() -> Option<web_sys::Storage> {
     crate::ui::browser::window()?.local_storage().ok().flatten()
+}
+
+fn session() -> Option<web_sys::Storage> {
+    crate::ui::browser::window()?
+        .session_storage()
+        .ok()
+        .flatten()
 }
 
 /// The page's localStorage as the design model's `Store`.
 pub struct Local;
 
+/// The tab's sessionStorage as a `Store`: what a reload keeps and another
+/// tab does not see (the presenter's lesson step).
+pub struct Session;
+
 impl Store for Local {
     fn get(&self, key: &str) -> Result<Option<String>, StoreError> {
-        // A page drawn ahead of time is a first visit: nothing saved yet,
-        // not a browser that keeps nothing.
-        if !super::browser::in_browser() {
-            return Ok(None);
-        }
-        let store = store().ok_or(StoreError::Unavailable)?;
-        store.get_item(key).map_err(|_| StoreError::Unavailable)
+        get(local(), key)
     }
 
     fn set(&mut self, key: &str, value: &str) -> Result<(), StoreError> {
-        if !super::browser::in_browser() {
-            return Ok(());
-        }
-        let store = store().ok_or(StoreError::Unavailable)?;
-        store.set_item(key, value).map_err(|e| refusal(&e))
+        set(local(), key, value)
     }
 
     fn remove(&mut self, key: &str) {
-        if let Some(store) = store() {
-            let _ = store.remove_item(key);
-        }
+        remove(local(), key);
+    }
+}
+
+impl Store for Session {
+    fn get(&self, key: &str) -> Result<Option<String>, StoreError> {
+        get(session(), key)
+    }
+
+    fn set(&mut self, key: &str, value: &str) -> Result<(), StoreError> {
+        set(session(), key, value)
+    }
+
+    fn remove(&mut self, key: &str) {
+        remove(session(), key);
+    }
+}
+
+fn get(store: Option<web_sys::Storage>, key: &str) -> Result<Option<String>, StoreError> {
+    // A page drawn ahead of time is a first visit: nothing saved yet,
+    // not a browser that keeps nothing.
+    if !super::browser::in_browser() {
+        return Ok(None);
+    }
+    let store = store.ok_or(StoreError::Unavailable)?;
+    store.get_item(key).map_err(|_| StoreError::Unavailable)
+}
+
+fn set(store: Option<web_sys::Storage>, key: &str, value: &str) -> Result<(), StoreError> {
+    if !super::browser::in_browser() {
+        return Ok(());
+    }
+    let store = store.ok_or(StoreError::Unavailable)?;
+    store.set_item(key, value).map_err(|e| refusal(&e))
+}
+
+fn remove(store: Option<web_sys::Storage>, key: &str) {
+    if let Some(store) = store {
+        let _ = store.remove_item(key);
     }
 }
 

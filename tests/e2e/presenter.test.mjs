@@ -163,6 +163,17 @@ test('/teach?present=1: a clicker walks the plan step by step; a step opened fro
   await page.keyboard.press('PageDown');
   await page.waitForURL(/lateness=3/);
   assert.match(await nav.innerText(), /Lesson step 4 of 6/, 'the step outlives the lab\'s own address');
+  // And a reload of the tab, the address no longer naming it: the tab
+  // keeps it (sessionStorage, through design::saves); another tab does not.
+  assert.doesNotMatch(page.url(), /lesson=/);
+  await page.reload();
+  await nav.waitFor();
+  assert.match(await nav.innerText(), /Lesson step 4 of 6/, 'the step outlives a reload');
+  const other = await context.newPage();
+  await other.goto(page.url());
+  await other.getByRole('heading', { level: 1 }).first().waitFor();
+  assert.equal(await other.getByRole('navigation', { name: 'Lesson plan' }).count(), 0, 'another tab has no lesson step');
+  await other.close();
   // At the slider's end the clicker goes on to step 5.
   for (let i = 0; i < 20 && !/\/lab\/backfill/.test(page.url()); i += 1) {
     await page.keyboard.press('PageDown');

@@ -65,6 +65,11 @@ pub(crate) fn progress_key(scenario: u8) -> String {
     format!("partition-lab/progress/{scenario}")
 }
 
+/// The lesson step a page of `path` was opened from, kept for the tab.
+pub(crate) fn lesson_key(path: &str) -> String {
+    format!("partition-lab/lesson{}", path.trim_end_matches('/'))
+}
+
 /// The design a share link replaced, until the student deletes it.
 pub(crate) fn backup_key(scenario: u8) -> String {
     format!("partition-lab/design/{scenario}/before-link")
@@ -263,6 +268,21 @@ pub fn progress(store: &impl Store, scenario: u8) -> Option<String> {
 /// Saves the scenario's last verdict, as `scenarios::progress` writes it.
 pub fn save_progress(store: &mut impl Store, scenario: u8, text: &str) -> Result<(), StoreError> {
     store.set(&progress_key(scenario), text)
+}
+
+/// The lesson step this tab opened `path` from, as the address gave it
+/// (`content::lesson::step_number` reads it, as it reads the address):
+/// the labs rewrite their address as they go, and a reload must not lose
+/// the presenter's place in the plan. The store is the tab's session
+/// storage, so another tab starts with none.
+pub fn lesson_step(store: &impl Store, path: &str) -> Option<String> {
+    store.get(&lesson_key(path)).ok().flatten()
+}
+
+/// Keeps the lesson step `path` was opened from; a store that refuses
+/// leaves the step to the address alone.
+pub fn put_lesson_step(store: &mut impl Store, path: &str, step: usize) {
+    let _ = store.set(&lesson_key(path), &step.to_string());
 }
 
 /// Deletes the kept backup, once the student has said so.
@@ -488,5 +508,21 @@ mod tests {
             .collect();
         assert_eq!(left, [1]);
         assert_eq!(progress(&store, 2).as_deref(), Some("failing R2"));
+    }
+
+    #[test]
+    fn a_lesson_step_is_kept_per_page_and_a_full_store_keeps_none() {
+        let mut store = Memory::with_room(usize::MAX);
+        assert_eq!(lesson_step(&store, "/lab/lateness"), None);
+        put_lesson_step(&mut store, "/lab/lateness", 4);
+        put_lesson_step(&mut store, "/lab/backfill/", 5);
+        assert_eq!(lesson_step(&store, "/lab/lateness/").as_deref(), Some("4"));
+        assert_eq!(lesson_step(&store, "/lab/backfill").as_deref(), Some("5"));
+        assert_eq!(lesson_step(&store, "/teach"), None);
+        put_lesson_step(&mut store, "/lab/lateness", 3);
+        assert_eq!(lesson_step(&store, "/lab/lateness").as_deref(), Some("3"));
+        let mut full = Memory::with_room(0);
+        put_lesson_step(&mut full, "/lab/lateness", 4);
+        assert_eq!(lesson_step(&full, "/lab/lateness"), None);
     }
 }
