@@ -7,8 +7,9 @@ use crate::ui::copy::CopyButton;
 use gloo_timers::callback::Interval;
 use leptos::prelude::*;
 
+use crate::labs::backfill::query::Ran;
 use crate::labs::backfill::session::{
-    clock_line, next_start, run_gate, run_label, tick as next_minute, Ran,
+    clock_line, next_start, run_gate, run_label, tick as next_minute,
 };
 
 use super::Lab;

@@ -2,8 +2,8 @@
 //! walks through it: the question, its answer, the run, the failover, the
 //! re-run. Where the story has nothing left to do, it moves on a section.
 
+use super::query::Ran;
 use super::query::MAX_RUNS;
-use super::session::Ran;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Cue {

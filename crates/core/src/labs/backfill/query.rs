@@ -10,7 +10,14 @@ use crate::labs::link;
 use crate::vocabulary::Choice;
 
 use super::case::{Choices, PlanStart};
-use super::session::Ran;
+
+/// One run of the backfill as the page ran it: to its end, or interrupted
+/// while minute `m` of it was showing.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Ran {
+    ToTheEnd,
+    InterruptedAt(u32),
+}
 
 /// The plan's choices, presenter mode, and a note per value not used.
 pub fn parse(get: impl Fn(&str) -> Option<String>) -> (Choices, bool, Vec<String>) {

@@ -9,7 +9,7 @@ use crate::engine::calendar::{weekday_day_month_time, Instant};
 use crate::engine::clock::StepKind;
 
 use super::case::backfill_start;
-use super::query::{Moment, MAX_RUNS};
+use super::query::{Moment, Ran, MAX_RUNS};
 use super::run::Execution;
 
 /// A re-run starts half an hour after the previous run stopped (its
@@ -82,14 +82,6 @@ pub fn run_label(runs: usize) -> &'static str {
     } else {
         "Run it again"
     }
-}
-
-/// One run of the backfill as the page ran it: to its end, or interrupted
-/// while minute `m` of it was showing.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Ran {
-    ToTheEnd,
-    InterruptedAt(u32),
 }
 
 /// The runs `ran` describes, replayed as the page runs them: each starts
