@@ -88,3 +88,28 @@ impl Reading {
         window.scroll_to_with_x_and_y(self.x, self.y);
     }
 }
+
+/// Whether this document was loaded again (a reload, or Back and Forward)
+/// rather than reached by a link or a typed address: the Navigation
+/// Timing entry's `type`, read without a web-sys binding for one string.
+pub fn returned() -> bool {
+    use wasm_bindgen::{JsCast, JsValue};
+    let read = || -> Option<String> {
+        let performance =
+            js_sys::Reflect::get(&window()?.into(), &JsValue::from_str("performance")).ok()?;
+        let entries: js_sys::Function =
+            js_sys::Reflect::get(&performance, &JsValue::from_str("getEntriesByType"))
+                .ok()?
+                .dyn_into()
+                .ok()?;
+        let list: js_sys::Array = entries
+            .call1(&performance, &JsValue::from_str("navigation"))
+            .ok()?
+            .dyn_into()
+            .ok()?;
+        js_sys::Reflect::get(&list.get(0), &JsValue::from_str("type"))
+            .ok()?
+            .as_string()
+    };
+    matches!(read().as_deref(), Some("reload" | "back_forward"))
+}

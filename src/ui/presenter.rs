@@ -105,19 +105,45 @@ pub fn on_clicker(present: impl Fn() -> bool + 'static, step: impl Fn(i32) -> bo
     });
 }
 
+thread_local! {
+    /// The lesson step this document was opened from, with its path: the
+    /// labs rewrite their address as they go, and the step must outlive that.
+    static LESSON_STEP: std::cell::RefCell<Option<(String, usize)>> = const { std::cell::RefCell::new(None) };
+}
+
 /// The lesson step the page was opened from, if any: the address's
-/// `lesson=`, or the one this tab keeps for the path (the labs rewrite
-/// their address as they go, and the step must outlive that and a reload).
+/// `lesson=`, the one this document remembers for the path, or after a
+/// reload or Back the one the tab kept (`design::saves`). A page reached
+/// any other way without `lesson=` is not in the plan, and the tab
+/// forgets the step for it.
 fn lesson_step(path: &str, given: Option<String>) -> Option<usize> {
+    use crate::content::lesson::step_number;
     use crate::design::saves;
     use crate::ui::storage::Session;
-    match crate::content::lesson::step_number(given.as_deref()) {
-        Some(n) => {
-            saves::put_lesson_step(&mut Session, path, n);
-            Some(n)
-        }
-        None => crate::content::lesson::step_number(saves::lesson_step(&Session, path).as_deref()),
+    let remember = |n: usize| LESSON_STEP.with(|s| *s.borrow_mut() = Some((path.to_string(), n)));
+    if let Some(n) = step_number(given.as_deref()) {
+        remember(n);
+        saves::put_lesson_step(&mut Session, path, n);
+        return Some(n);
     }
+    let remembered = LESSON_STEP.with(|s| {
+        s.borrow()
+            .as_ref()
+            .filter(|(p, _)| p == path)
+            .map(|(_, n)| *n)
+    });
+    if remembered.is_some() {
+        return remembered;
+    }
+    if !crate::ui::browser::returned() {
+        saves::forget_lesson_step(&mut Session, path);
+        return None;
+    }
+    let kept = step_number(saves::lesson_step(&Session, path).as_deref());
+    if let Some(n) = kept {
+        remember(n);
+    }
+    kept
 }
 
 /// The page's lesson step, followed as the address changes.

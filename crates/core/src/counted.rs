@@ -22,6 +22,15 @@ pub fn counted_as(n: impl TryInto<u64>, one: &str, many: &str) -> String {
     format!("{} {}", thousands(n), if n == 1 { one } else { many })
 }
 
+/// Items as a sentence lists them: "a", "a and b", "a, b and c".
+pub fn listed(items: &[String]) -> String {
+    match items.split_last() {
+        None => String::new(),
+        Some((last, [])) => last.clone(),
+        Some((last, rest)) => format!("{} and {last}", rest.join(", ")),
+    }
+}
+
 /// `n` in words, capitalised ("Six"), for one to twelve; digits beyond.
 pub fn in_words(n: usize) -> String {
     const WORDS: [&str; 12] = [
@@ -49,6 +58,15 @@ mod tests {
         assert_eq!(counted_as(1, "child", "children"), "1 child");
         assert_eq!(counted(1_868u64, "event"), "1,868 events");
         assert_eq!(counted(37_200u32, "order"), "37,200 orders");
+    }
+
+    #[test]
+    fn lists_end_with_and() {
+        let items = |list: &[&str]| list.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+        assert_eq!(listed(&items(&[])), "");
+        assert_eq!(listed(&items(&["4 Aug"])), "4 Aug");
+        assert_eq!(listed(&items(&["4 Aug", "11 Aug"])), "4 Aug and 11 Aug");
+        assert_eq!(listed(&items(&["a", "b", "c"])), "a, b and c");
     }
 
     #[test]

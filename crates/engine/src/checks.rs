@@ -164,7 +164,7 @@ fn not_null(silver: &Table) -> CheckResult {
                 .collect();
             (!ids.is_empty()).then(|| CheckFailure {
                 dt: Some(dt),
-                message: format!("{}: {} row(s) without a GBP amount", label(dt), ids.len()),
+                message: format!("{}: rows without a GBP amount: {}", label(dt), ids.len()),
                 ids,
             })
         })
@@ -221,7 +221,7 @@ fn reconcile(input: &CheckInput) -> CheckResult {
                 dt: Some(dt),
                 ids: Vec::new(),
                 message: format!(
-                    "{}: silver has {} row(s), bronze has {}{}",
+                    "{}: rows in silver {}, in bronze {}{}",
                     label(dt),
                     silver.0,
                     bronze.0,

@@ -153,7 +153,7 @@ fn RowCounts() -> impl IntoView {
         {(!short.is_empty()).then(|| view! {
             <div class="table-wrap">
                 <table class="counts" data-figure="row-counts">
-                    <caption>{format!("Rows per day, silver against bronze: the days that differ (the other {matched} match)")}</caption>
+                    <caption>{crate::labs::backfill::reconcile::caption(matched)}</caption>
                     <thead>
                         <tr>
                             <th scope="col">"dt"</th>

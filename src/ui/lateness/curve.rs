@@ -53,7 +53,7 @@ pub fn Curve(
                         let c = curve.read();
                         let first = c.first().map(|p| percent(p.2)).unwrap_or_default();
                         let full = match full_at.get() {
-                            Some(days) => format!("rising to 100 % by {days} days"),
+                            Some(days) => format!("rising to 100 % by {}", crate::counted::counted(days, "day")),
                             None => "never reaching 100 %".to_string(),
                         };
                         format!("By value, {first} at 0 days {full}; the table below lists every point.")

@@ -1,25 +1,13 @@
-//! Events that arrive after their day is final, and where they go.
+//! Events that arrive after their day is final, and where they go, in the
+//! words `labs::lateness::late` gives them.
 
-use crate::engine::calendar::weekday_day_month_time;
 use leptos::prelude::*;
 
-use crate::engine::lateness::Lateness;
-use crate::engine::Money;
+use crate::labs::lateness::late::{late, NEVER_FINAL};
 use crate::labs::lateness::AfterPolicy;
 
 use super::super::widgets::RadioGroup;
-use crate::labs::lateness::late_sentence;
-
 use super::Lab;
-
-fn month_name(month: u32) -> &'static str {
-    match month {
-        8 => "August",
-        9 => "September",
-        10 => "October",
-        _ => "a later month",
-    }
-}
 
 #[component]
 pub fn LateRows() -> impl IntoView {
@@ -36,85 +24,53 @@ pub fn LateRows() -> impl IntoView {
                 on_pick=move |p| lab.update(|s| s.after = p)
             />
             {move || {
-                let f = lab.figures.get();
-                if f.lateness == Lateness::Never {
-                    return view! { <p data-figure="late">"Nothing is ever final, so no event misses its day, and nothing is ever closed either."</p> }.into_any();
-                }
-                let late = f.after_final;
-                let value = Money::gbp(late.value).grouped();
-                let summary = late_sentence(late.count, &format!(" worth {value}"), policy.get());
-                let examples = match f.lateness {
-                    Lateness::Days(l) => lab.study.read().missed_examples(l, 4),
-                    Lateness::Never => Vec::new(),
+                let said = lab.study.with(|s| late(s, &lab.figures.read(), policy.get()));
+                let Some(said) = said else {
+                    return view! { <p data-figure="late">{NEVER_FINAL}</p> }.into_any();
                 };
-                let examples = (!examples.is_empty()).then(|| {
-                    view! {
-                        <p>"For example:"</p>
-                        <ul class="late-examples">
-                            {examples
+                let lost = said.lost.map(|lost| view! {
+                    <p class="alarm">
+                        <span aria-hidden="true">"✕ "</span>
+                        {lost}
+                    </p>
+                });
+                let report = said.report.map(|rows| view! {
+                    <table class="report">
+                        <caption>"Finance report lines for August's purchases"</caption>
+                        <thead>
+                            <tr>
+                                <th scope="col">"Report"</th>
+                                <th scope="col">"Line"</th>
+                                <th scope="col">"Amount"</th>
+                            </tr>
+                        </thead>
+                        <tbody>
+                            {rows
                                 .into_iter()
-                                .map(|e| {
-                                    view! {
-                                        <li>
-                                            {format!(
-                                                "{} ({}) happened {}, arrived {}: needed {} of lateness.",
-                                                e.id,
-                                                Money::gbp(e.value).grouped(),
-                                                weekday_day_month_time(e.event_time),
-                                                weekday_day_month_time(e.arrived_at),
-                                                crate::counted::counted(e.needed, "day"),
-                                            )}
-                                        </li>
-                                    }
+                                .map(|r| view! {
+                                    <tr>
+                                        <th scope="row">{r.month}</th>
+                                        <td>{r.line}</td>
+                                        <td>{r.amount}</td>
+                                    </tr>
                                 })
                                 .collect_view()}
-                        </ul>
-                    }
+                        </tbody>
+                    </table>
                 });
-                let body = match policy.get() {
-                    AfterPolicy::Drop => view! {
-                        <p data-figure="late">{summary}</p>
-                        <p class="alarm">
-                            <span aria-hidden="true">"✕ "</span>
-                            {format!("Lost: {value} never reaches any report, and nothing tells finance.")}
-                        </p>
-                    }
-                    .into_any(),
-                    AfterPolicy::Adjust => view! {
-                        <p data-figure="late">{summary}</p>
-                        <table class="report">
-                            <caption>"Finance report lines for August's purchases"</caption>
-                            <thead>
-                                <tr>
-                                    <th scope="col">"Report"</th>
-                                    <th scope="col">"Line"</th>
-                                    <th scope="col">"Amount"</th>
-                                </tr>
-                            </thead>
-                            <tbody>
-                                <tr>
-                                    <th scope="row">"August"</th>
-                                    <td>"final daily partitions"</td>
-                                    <td>{Money::gbp(f.complete.value).grouped()}</td>
-                                </tr>
-                                {f.adjustments_by_month
-                                    .iter()
-                                    .map(|((_, month), tally)| {
-                                        view! {
-                                            <tr>
-                                                <th scope="row">{month_name(*month)}</th>
-                                                <td>{format!("adjustments for earlier August days ({} events)", tally.count)}</td>
-                                                <td>{Money::gbp(tally.value).grouped()}</td>
-                                            </tr>
-                                        }
-                                    })
-                                    .collect_view()}
-                            </tbody>
-                        </table>
-                    }
-                    .into_any(),
-                };
-                view! { {body} {examples} }.into_any()
+                let examples = (!said.examples.is_empty()).then(|| view! {
+                    <p>"For example:"</p>
+                    <ul class="late-examples">
+                        {said.examples.into_iter().map(|e| view! { <li>{e}</li> }).collect_view()}
+                    </ul>
+                });
+                view! {
+                    <p data-figure="late">{said.sentence}</p>
+                    {lost}
+                    {report}
+                    {examples}
+                }
+                .into_any()
             }}
         </section>
     }

@@ -59,7 +59,7 @@ impl Input {
     }
 
     async fn slice(&self, start: f64, end: f64) -> Result<Vec<u8>, String> {
-        let unreadable = || "the browser could not read the file".to_string();
+        let unreadable = || your_data::UNREADABLE.to_string();
         match self {
             Input::File(file) => {
                 let blob = file
@@ -190,7 +190,7 @@ impl YourData {
         leptos::task::spawn_local(async move {
             let size = input.size();
             if size <= 0.0 {
-                let why = format!("{}", LogError::Empty);
+                let why = LogError::Empty.to_string();
                 self.message.set(Some(your_data::not_read(&name, &why, "")));
                 return;
             }
@@ -198,7 +198,6 @@ impl YourData {
             let start = match input.slice(0.0, end).await {
                 Ok(bytes) => bytes,
                 Err(why) => {
-                    let why = format!("{why}.");
                     self.message.set(Some(your_data::not_read(&name, &why, "")));
                     return;
                 }
@@ -207,11 +206,8 @@ impl YourData {
                 return;
             }
             let Some(names) = header_names(&start, end >= size) else {
-                self.message.set(Some(your_data::not_read(
-                    &name,
-                    "its first 1 MB holds no whole row to name its columns.",
-                    "",
-                )));
+                self.message
+                    .set(Some(your_data::not_read(&name, your_data::NO_HEADER, "")));
                 return;
             };
             let guess = Mapping::guess(&names);
@@ -437,13 +433,7 @@ pub fn YourDataPanel() -> impl IntoView {
         data.log
             .read()
             .as_ref()
-            .map(|l| {
-                format!(
-                    "{} events in {}, by delay between happening and arriving.",
-                    thousands(l.loaded.used()),
-                    l.name
-                )
-            })
+            .map(|l| your_data::histogram_about(&l.name, &l.loaded))
             .unwrap_or_default()
     });
 
@@ -502,7 +492,7 @@ pub fn YourDataPanel() -> impl IntoView {
                         <div class="reading" role="status">
                             <label for="reading-progress">{format!("Reading {}", r.name)}</label>
                             <progress id="reading-progress" max="100" value=share.to_string()></progress>
-                            <span>{format!("{} rows read ({share} %)", thousands(r.rows))}</span>
+                            <span>{your_data::rows_read(r.rows, share)}</span>
                             <button type="button" on:click=move |_| data.stop()>"Stop reading"</button>
                         </div>
                     }
@@ -700,11 +690,7 @@ fn ColumnPicker() -> impl IntoView {
                     {move || {
                         let id = data.columns.read().as_ref().map(|c| c.id);
                         let read = data.log.read().as_ref().is_some_and(|l| Some(l.id) == id);
-                        if read {
-                            format!("{} was read with the columns below; choose others to read it again.", name())
-                        } else {
-                            format!("Which of {}'s columns hold the event time and the arrival time? Choose them, then read the file.", name())
-                        }
+                        your_data::picker_status(&name(), read)
                     }}
                 </p>
                 <div class="your-settings">

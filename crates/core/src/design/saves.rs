@@ -65,7 +65,9 @@ pub(crate) fn progress_key(scenario: u8) -> String {
     format!("partition-lab/progress/{scenario}")
 }
 
-/// The lesson step a page of `path` was opened from, kept for the tab.
+/// The lesson step a page of `path` was opened from, kept for the tab:
+/// the path is the only part of the key a page gives, and only after
+/// this prefix, so it cannot name another key.
 pub(crate) fn lesson_key(path: &str) -> String {
     format!("partition-lab/lesson{}", path.trim_end_matches('/'))
 }
@@ -283,6 +285,11 @@ pub fn lesson_step(store: &impl Store, path: &str) -> Option<String> {
 /// leaves the step to the address alone.
 pub fn put_lesson_step(store: &mut impl Store, path: &str, step: usize) {
     let _ = store.set(&lesson_key(path), &step.to_string());
+}
+
+/// Forgets the step: `path` was reached another way than from the plan.
+pub fn forget_lesson_step(store: &mut impl Store, path: &str) {
+    store.remove(&lesson_key(path));
 }
 
 /// Deletes the kept backup, once the student has said so.
@@ -521,6 +528,9 @@ mod tests {
         assert_eq!(lesson_step(&store, "/teach"), None);
         put_lesson_step(&mut store, "/lab/lateness", 3);
         assert_eq!(lesson_step(&store, "/lab/lateness").as_deref(), Some("3"));
+        forget_lesson_step(&mut store, "/lab/lateness/");
+        assert_eq!(lesson_step(&store, "/lab/lateness"), None);
+        assert_eq!(lesson_step(&store, "/lab/backfill").as_deref(), Some("5"));
         let mut full = Memory::with_room(0);
         put_lesson_step(&mut full, "/lab/lateness", 4);
         assert_eq!(lesson_step(&full, "/lab/lateness"), None);

@@ -45,12 +45,13 @@ pub fn shortcut(radius: &[Day], naive: &[Day]) -> String {
         .filter(|d| !radius.contains(d))
         .map(|d| day_month(*d))
         .collect();
+    let are = if correct.len() == 1 { "is" } else { "are" };
     if correct.is_empty() {
         "Recomputing as SUM(raw * rate), without rounding each row, would compare unrounded sums with rounded ones: on busier days those fractions of a penny add up past the threshold and flag days that are fine.".to_string()
     } else {
         format!(
-            "Beware the shortcut SUM(raw * rate) without rounding each row: its fractions of a penny add up, and on this data it would also flag {}, which are correct.",
-            correct.join(", ")
+            "Beware the shortcut SUM(raw * rate) without rounding each row: its fractions of a penny add up, and on this data it would also flag {}, which {are} correct.",
+            crate::counted::listed(&correct)
         )
     }
 }
@@ -85,9 +86,11 @@ mod tests {
             &[date(2026, 8, 4), date(2026, 8, 8), date(2026, 8, 11)],
         );
         assert!(
-            said.ends_with("also flag 4 Aug, 11 Aug, which are correct."),
+            said.ends_with("also flag 4 Aug and 11 Aug, which are correct."),
             "{said}"
         );
+        let one = shortcut(&radius, &[date(2026, 8, 4)]);
+        assert!(one.ends_with("also flag 4 Aug, which is correct."), "{one}");
         let none = shortcut(&radius, &radius);
         assert!(none.starts_with("Recomputing as SUM(raw * rate)"));
         // The lab's August: the shortcut's false days are real ones.
@@ -99,6 +102,10 @@ mod tests {
         );
         let radius = case.blast_radius();
         let said = shortcut(&radius, &naive);
+        assert!(
+            naive.iter().any(|d| !radius.contains(d)),
+            "the lab's August shows the shortcut's trap"
+        );
         for d in naive.iter().filter(|d| !radius.contains(d)) {
             assert!(said.contains(&day_month(*d)));
         }

@@ -109,6 +109,16 @@ fn words(case: &Case, c: CountRow) -> ShortDay {
     }
 }
 
+/// The counts table's caption: it shows only the days that differ.
+pub fn caption(matched: usize) -> String {
+    let rest = match matched {
+        0 => "every day differs".to_string(),
+        1 => "the other day matches".to_string(),
+        n => format!("the other {n} days match"),
+    };
+    format!("Rows per day, silver against bronze: the days that differ ({rest})")
+}
+
 /// What the row counts add to the drift query, in words: the orders
 /// silver never got, and those it holds that bronze no longer has.
 pub fn lede(short: &[ShortDay]) -> String {
@@ -166,6 +176,14 @@ mod tests {
                 "{day:?}"
             );
         }
+    }
+
+    #[test]
+    fn the_caption_says_how_many_days_match() {
+        let (_, matched) = short_days(&Case::new());
+        assert!(caption(matched).ends_with(&format!("(the other {matched} days match)")));
+        assert!(caption(1).ends_with("(the other day matches)"));
+        assert!(caption(0).ends_with("(every day differs)"));
     }
 
     #[test]

@@ -197,10 +197,16 @@ pub fn results(
     let left_out = (bad.total() > 0).then(|| LeftOut {
         heading: format!("{} left out", counted(bad.total(), "row")),
         reasons: reasons(loaded),
-        caption: format!(
-            "The first {} left out, by line (the header is line 1)",
-            bad.examples.len()
-        ),
+        caption: match bad.examples.len() {
+            1 => "The row left out, by line (the header is line 1)".to_string(),
+            n if u64::try_from(n).is_ok_and(|n| n == bad.total()) => {
+                format!("The {n} rows left out, by line (the header is line 1)")
+            }
+            n => format!(
+                "The first {n} of the {} left out, by line (the header is line 1)",
+                counted(bad.total(), "row")
+            ),
+        },
         examples: bad
             .examples
             .iter()
@@ -264,8 +270,7 @@ pub const REPORT_COLUMNS: [&str; 4] = ["Month", "Line", "Events", "Value"];
 pub fn late(loaded: &Loaded, f: &LogFigures, settings: &Settings) -> Late {
     let Lateness::Days(l) = f.lateness else {
         return Late {
-            sentence: "Nothing is ever final, so no event misses its day, and nothing is ever closed either."
-                .to_string(),
+            sentence: super::late::NEVER_FINAL.to_string(),
             lost: None,
             report: None,
             examples: None,
@@ -395,8 +400,9 @@ pub fn run_days(days: Option<(Day, Day)>, zone: Zone, run: NaiveTime) -> String 
     };
     let mut said = Vec::new();
     let mut day = first;
-    // The runs that build and rebuild the log's days: to 15 days after its last.
-    while day <= shift(last, 16) && said.len() < 4 {
+    // The runs that build and rebuild the log's days: the last day's first
+    // run is the day after it, its last MAX_DAYS days after that.
+    while day <= shift(last, i64::from(MAX_DAYS) + 1) && said.len() < 4 {
         if zone.changes_on(day) {
             let at = zone.run_on(day, run);
             let clock = zone.local(at);
@@ -508,6 +514,35 @@ impl ColumnChoice {
             arrival,
             value: name(self.value),
         })
+    }
+}
+
+/// Why a file the browser would not hand over could not be read.
+pub const UNREADABLE: &str = "the browser could not read the file.";
+
+/// Why a file without a header row in its first megabyte is refused.
+pub const NO_HEADER: &str = "its first 1 MB holds no whole row to name its columns.";
+
+/// Under the histogram: what it counts, from which file.
+pub fn histogram_about(name: &str, loaded: &Loaded) -> String {
+    format!(
+        "{} in {name}, by delay between happening and arriving.",
+        counted(loaded.used(), "event")
+    )
+}
+
+/// The progress line of a read under way: rows so far, and the share of
+/// the file's bytes read.
+pub fn rows_read(rows: u64, percent: u32) -> String {
+    format!("{} read ({percent} %)", counted(rows, "row"))
+}
+
+/// The column picker's status: whether the figures are this file's yet.
+pub fn picker_status(name: &str, read: bool) -> String {
+    if read {
+        format!("{name} was read with the columns below; choose others to read it again.")
+    } else {
+        format!("Which of {name}'s columns hold the event time and the arrival time? Choose them, then read the file.")
     }
 }
 
@@ -722,9 +757,10 @@ mod tests {
             .sum();
         assert_eq!(said, loaded.bad.total());
         assert_eq!(out.examples.len(), loaded.bad.examples.len());
-        assert!(out
-            .caption
-            .contains(&format!("first {}", out.examples.len())));
+        assert_eq!(
+            out.caption,
+            "The 2 rows left out, by line (the header is line 1)"
+        );
         // The header is line 1: the rows left out are the last two.
         let lines: Vec<&str> = out.examples.iter().map(|e| e.0.as_str()).collect();
         assert_eq!(lines, ["170", "171"]);
@@ -775,7 +811,13 @@ mod tests {
             assert!(examples.len() <= 4 && !examples.is_empty());
             for e in &examples {
                 // Each needed more than the allowed day.
-                assert!(!e.ends_with("needed 1 day of lateness."), "{e}");
+                let needed: u32 = e
+                    .rsplit("needed ")
+                    .next()
+                    .and_then(|t| t.split(' ').next())
+                    .and_then(|n| n.parse().ok())
+                    .expect("a number of days");
+                assert!(needed > 1, "{e}");
             }
         }
         let settings = Settings {
@@ -828,11 +870,12 @@ mod tests {
             autumn,
             " (in your data's days, on Sun 25 Oct 02:30 happens twice, and it runs at the first)"
         );
-        // The runs up to 16 days after the log's last day still rebuild it.
-        let before = run_days(Some((date(2026, 3, 1), date(2026, 3, 13))), berlin, run);
+        // The last day is rebuilt up to 1 + MAX_DAYS days after it (the
+        // slider's most): 14 Mar by the run of the 29th, 13 Mar no longer.
+        let before = run_days(Some((date(2026, 3, 1), date(2026, 3, 14))), berlin, run);
         assert!(before.contains("29 Mar"));
         assert_eq!(
-            run_days(Some((date(2026, 3, 1), date(2026, 3, 12))), berlin, run),
+            run_days(Some((date(2026, 3, 1), date(2026, 3, 13))), berlin, run),
             ""
         );
         assert_eq!(
@@ -895,6 +938,103 @@ mod tests {
         );
         assert_eq!(c.shown(2), "(column 3, unnamed)");
         assert_eq!(c.shown(0), "a");
+    }
+
+    /// A log of `rows` events of 2 Mar 10:00 UTC, one in `late_every`
+    /// arriving four days later, and `bad` unreadable rows.
+    fn log_of(rows: u32, late_every: u32, bad: u32) -> Loaded {
+        let mut csv = String::from("event_time,arrival_time\n");
+        for i in 0..rows {
+            let day = if i % late_every == 0 { 6 } else { 2 };
+            csv.push_str(&format!("2026-03-02T10:00:00Z,2026-03-0{day}T11:00:00Z\n"));
+        }
+        for _ in 0..bad {
+            csv.push_str("nonsense,2026-03-02T11:00:00Z\n");
+        }
+        let mut reader = LogReader::with(None, utc());
+        reader.feed(csv.as_bytes()).expect("read");
+        reader.finish().expect("a log")
+    }
+
+    #[test]
+    fn counts_are_grouped_and_one_is_singular() {
+        let settings = Settings::default();
+        // 1,200 events, one late: "1 event arrives after its day is final."
+        let loaded = log_of(1_200, 1_200, 7);
+        let (c, f) = at(&settings, &loaded);
+        assert_eq!(f.after_final.count, 1);
+        let r = results("big.csv", &loaded, &c, &f, &settings);
+        assert!(r
+            .summary
+            .starts_with("Based on 1,200 of the 1,207 rows in big.csv"));
+        assert_eq!(
+            r.figures[0].line,
+            format!(
+                "of the value reaches its own day before the day is final; {} of events (1,199 of 1,200). 1 event arrives after its day is final.",
+                percent(f.count_bp)
+            )
+        );
+        let out = r.left_out.expect("rows left out");
+        assert_eq!(out.heading, "7 rows left out");
+        assert_eq!(out.reasons, ["7 rows: event_time is not an ISO 8601 time"]);
+        // Fewer shown than left out: the caption says of how many.
+        assert_eq!(
+            out.caption,
+            format!(
+                "The first {} of the 7 rows left out, by line (the header is line 1)",
+                out.examples.len()
+            )
+        );
+        assert!(out.examples.len() < 7);
+        assert_eq!(
+            histogram_about("big.csv", &loaded),
+            "1,200 events in big.csv, by delay between happening and arriving."
+        );
+        // One row left out is "the row".
+        let one = log_of(3, 2, 1);
+        let (c, f) = at(&settings, &one);
+        let out = results("x", &one, &c, &f, &settings).left_out.expect("one");
+        assert_eq!(out.heading, "1 row left out");
+        assert_eq!(
+            out.caption,
+            "The row left out, by line (the header is line 1)"
+        );
+        assert_eq!(rows_read(1, 100), "1 row read (100 %)");
+        assert_eq!(rows_read(12_345, 40), "12,345 rows read (40 %)");
+    }
+
+    #[test]
+    fn a_file_with_no_usable_row_says_why_row_by_row() {
+        let mut reader = LogReader::with(None, utc());
+        reader
+            .feed(b"event_time,arrival_time\nnonsense,2026-03-02T11:00:00Z\n2026-03-02T10:00:00Z,2026-03-01T10:00:00Z\n2026-03-02T10:00:00Z,2026-03-01T10:00:00Z\n")
+            .expect("read");
+        let e = reader.finish().expect_err("no usable row");
+        let said = describe(&e);
+        assert!(said.starts_with(&e.to_string()), "{said}");
+        assert!(
+            said.contains("1 row: event_time is not an ISO 8601 time"),
+            "{said}"
+        );
+        assert!(
+            said.contains("2 rows: arrival_time is before event_time"),
+            "{said}"
+        );
+        assert!(said.ends_with('.'));
+    }
+
+    #[test]
+    fn the_picker_asks_until_the_file_is_read_with_its_columns() {
+        assert_eq!(
+            picker_status("a.csv", false),
+            "Which of a.csv's columns hold the event time and the arrival time? Choose them, then read the file."
+        );
+        assert!(picker_status("a.csv", true).starts_with("a.csv was read with the columns below"));
+        assert_eq!(
+            not_read("a.csv", UNREADABLE, ""),
+            "a.csv could not be read: the browser could not read the file."
+        );
+        assert!(not_read("a.csv", NO_HEADER, "").ends_with("name its columns."));
     }
 
     #[test]
