@@ -3,22 +3,33 @@
 //! figures so the components only draw them.
 
 use crate::counted::counted;
-use crate::engine::calendar::{weekday_day_month, weekday_day_month_time};
+use crate::engine::calendar::{weekday_day_month, weekday_day_month_time, Day};
 use crate::engine::lateness::{percent, Lateness, LatenessFigures};
 use crate::engine::money::thousands;
 
 /// "3 partitions": the open-each-night figure.
 pub fn open_text(f: &LatenessFigures) -> String {
-    f.open_partitions
-        .map_or_else(|| "all of them".to_string(), |n| counted(n, "partition"))
+    open_words(f.open_partitions)
+}
+
+/// The open-each-night figure for `open` partitions, `None` when nothing
+/// is ever final (a user's log says it the same way).
+pub fn open_words(open: Option<u32>) -> String {
+    open.map_or_else(|| "all of them".to_string(), |n| counted(n, "partition"))
 }
 
 /// "✓ Thu 3 Sep": the close figure, on time or not in words too.
 pub fn close_text(f: &LatenessFigures) -> String {
-    match f.close_on {
-        None => "never".to_string(),
-        Some(day) if f.on_time() => format!("✓ {}", weekday_day_month(day)),
-        Some(day) => format!("✗ {}", weekday_day_month(day)),
+    close_words(f.close_on, f.on_time())
+}
+
+/// The close figure for a close on `close_on`, marked by the rule it
+/// meets or misses (a user's log says it the same way).
+pub fn close_words(close_on: Option<Day>, on_time: bool) -> String {
+    match (close_on, on_time) {
+        (None, _) => "never".to_string(),
+        (Some(day), true) => format!("✓ {}", weekday_day_month(day)),
+        (Some(day), false) => format!("✗ {}", weekday_day_month(day)),
     }
 }
 

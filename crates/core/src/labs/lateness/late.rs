@@ -98,9 +98,19 @@ fn month_name(month: u32) -> &'static str {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::labs::lateness::{study, Profile};
+
+    /// The days an example line says the event needed ("needed 3 days").
+    pub(in crate::labs::lateness) fn needed_days(example: &str) -> u32 {
+        example
+            .rsplit("needed ")
+            .next()
+            .and_then(|t| t.split(' ').next())
+            .and_then(|n| n.parse().ok())
+            .expect("a number of days")
+    }
 
     #[test]
     fn dropped_events_are_lost_and_adjusted_ones_are_booked_in_later_months() {
@@ -139,13 +149,7 @@ mod tests {
         // The nearest misses each needed more than the allowed day.
         assert_eq!(booked.examples.len(), EXAMPLES);
         for e in &booked.examples {
-            let needed: u32 = e
-                .rsplit("needed ")
-                .next()
-                .and_then(|t| t.split(' ').next())
-                .and_then(|n| n.parse().ok())
-                .expect("a number of days");
-            assert!(needed > 1, "{e}");
+            assert!(needed_days(e) > 1, "{e}");
         }
     }
 

@@ -19,6 +19,7 @@ use crate::engine::zone::Zone;
 use crate::lean::order::sort_by_key;
 
 use super::arrival_csv::{Loaded, LogError, Mapping};
+use super::figures::{close_words, open_words};
 use super::query::{run_value, target_value};
 use super::{late_sentence, lost_sentence, AfterPolicy, Settings, MAX_DAYS};
 
@@ -138,16 +139,10 @@ pub fn results(
             )
         }
     };
-    let open = f
-        .open_partitions
-        .map_or_else(|| "all of them".to_string(), |n| counted(n, "partition"));
+    let open = open_words(f.open_partitions);
     let (close_big, close_line) = f.months.last().map_or_else(Default::default, |m| {
         (
-            match (m.close_on, m.on_time()) {
-                (None, _) => "never".to_string(),
-                (Some(day), true) => format!("✓ {}", weekday_day_month(day)),
-                (Some(day), false) => format!("✗ {}", weekday_day_month(day)),
-            },
+            close_words(m.close_on, m.on_time()),
             format!("{}: {}", month_name(m.month), close_text(m, rule)),
         )
     });
@@ -811,13 +806,7 @@ mod tests {
             assert!(examples.len() <= 4 && !examples.is_empty());
             for e in &examples {
                 // Each needed more than the allowed day.
-                let needed: u32 = e
-                    .rsplit("needed ")
-                    .next()
-                    .and_then(|t| t.split(' ').next())
-                    .and_then(|n| n.parse().ok())
-                    .expect("a number of days");
-                assert!(needed > 1, "{e}");
+                assert!(super::super::late::tests::needed_days(e) > 1, "{e}");
             }
         }
         let settings = Settings {
