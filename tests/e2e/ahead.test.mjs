@@ -158,6 +158,31 @@ test('a control used before the wasm has started says the lab is still starting,
   }
 });
 
+test('the starting line\'s script, run only after the live page has taken over, leaves the live page alone', async () => {
+  // A deferred script's own fetch can be slower than the wasm: CI once saw
+  // the live body marked `starting-up` this way.
+  const context = await env.browser.newContext();
+  const page = await context.newPage();
+  let release;
+  const held = new Promise((ok) => { release = ok; });
+  await page.route('**/starting.js', async (route) => { await held; await route.continue(); });
+  try {
+    await page.goto(`${env.url}/lab/lateness`, { waitUntil: 'commit' });
+    await live(page);
+    release();
+    // The load event waits for every deferred script, the held one too.
+    await page.waitForLoadState('load');
+    assert.equal(await page.evaluate(() => performance.getEntriesByType('resource').some((e) => e.name.endsWith('/starting.js'))), true, 'the script was fetched');
+    assert.equal(await page.evaluate(() => document.body.className), '');
+    // Its listeners stand down too: a live control still answers.
+    await page.getByRole('button', { name: 'Presenter mode' }).click();
+    await page.waitForFunction(() => document.querySelector('.presenter-bar button')?.getAttribute('aria-pressed') === 'true');
+  } finally {
+    release();
+    await context.close();
+  }
+});
+
 test('the build\'s _redirects sends each path where the server does: its drawn page, else its half', async () => {
   const rules = readFileSync(join(DIST, '_redirects'), 'utf8').trim().split('\n').map((line) => line.trim().split(/\s+/));
   const drawn = rules.filter(([from]) => !from.includes('*'));

@@ -117,7 +117,7 @@ test('a design built by mouse: drag to add, drag to connect, configure, undo/red
   await page.getByText('Export as code').click();
   const dbt = await page.locator('.code-block').filter({ hasText: 'dbt' }).locator('pre').innerText();
   assert.match(dbt, /incremental_strategy='delete\+insert', unique_key='dt'/);
-  assert.match(dbt, /the 1 day\(s\) before it/);
+  assert.match(dbt, /the run's day and the day before it/);
   assert.match(await page.locator('.code-block').filter({ hasText: 'dbt' }).innerText(), /For dbt-core 1\.11 with dbt-duckdb 1\.11/);
 
   await page.reload();

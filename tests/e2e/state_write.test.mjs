@@ -359,7 +359,7 @@ test('each cell shows its equivalent dbt and Spark code for the current settings
   assert.match(dbt, /lab_targets/, 'the list is the run\'s scope');
   assert.match(dbt, /BEFORE `dbt run/, 'the commit order follows the control');
   const listSpark = await list.locator('pre[data-tool="Spark"]').innerText();
-  assert.match(listSpark, /the 2 day\(s\) before it/);
+  assert.match(listSpark, /the 2 days before it/);
   assert.match(listSpark, /COMMIT = "before"/);
   const wm = page.getByRole('region', { name: 'Watermark + Overwrite', exact: true });
   await wm.getByText('Equivalent code').click();

@@ -12,8 +12,9 @@ use super::compile::{compile, CompiledDesign};
 use super::graph::{BackfillShape, Graph, Layer, Markers, NodeConfig, NodeKind};
 use super::limits::check_config;
 use super::validate::Problem;
+use crate::counted::counted;
 use crate::export::airflow::Dates;
-use crate::export::{AIRFLOW_VERSIONS, DBT_VERSIONS, SPARK_VERSIONS};
+use crate::export::{run_day_and, AIRFLOW_VERSIONS, DBT_VERSIONS, SPARK_VERSIONS};
 
 /// One tool's code, and the versions it is written for.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -119,10 +120,11 @@ fn scope(state: ProcessingState, state_table: &str, list_table: &str) -> String 
                 ListDate::EventDate => "dt",
                 ListDate::ChangeDate => "change_date",
             };
-            format!("  -- dates not yet done, plus the run's day and the {lookback} day(s) before it\n  and b.{col} in (select dt from {list_table})\n")
+            format!("  -- dates not yet done, plus {}\n  and b.{col} in (select dt from {list_table})\n", run_day_and(lookback))
         }
         ProcessingState::TrailingWindow { days } => format!(
-            "  -- the trailing window: the run's day and the {days} day(s) before it, every\n  -- run, with nothing remembered (a day the window has passed is never read again)\n  and b.dt between date '{{{{ var(\"run_day\") }}}}' - {days} and date '{{{{ var(\"run_day\") }}}}'\n"
+            "  -- the trailing window: {}, every\n  -- run, with nothing remembered (a day the window has passed is never read again)\n  and b.dt between date '{{{{ var(\"run_day\") }}}}' - {days} and date '{{{{ var(\"run_day\") }}}}'\n",
+            run_day_and(days)
         ),
         ProcessingState::None => String::new(),
     }
@@ -147,8 +149,8 @@ fn finaliser_note(design: &CompiledDesign, adjustments: &str) -> String {
                 AfterFinal::Reopen => "later rows reopen them (finance's figures change after the close)".to_string(),
             };
             format!(
-                "\n-- Final after {} day(s): partitions up to final_through are never written again;\n-- {after}.",
-                f.allowed_lateness_days
+                "\n-- Final after {}: partitions up to final_through are never written again;\n-- {after}.",
+                counted(f.allowed_lateness_days, "day")
             )
         })
         .unwrap_or_default()
@@ -341,7 +343,7 @@ fn spark(design: &CompiledDesign, source: &str, target: &str) -> String {
             )
         }
         ProcessingState::TrailingWindow { days } => (
-            format!("# the trailing window: the run's day and the {days} day(s) before it, every\n# run; nothing is remembered, so a day the window has passed is never read again\nbatch = batch.where(F.col(\"dt\").between(F.date_sub(F.lit(run_day), {days}), F.lit(run_day)))"),
+            format!("# the trailing window: {}, every\n# run; nothing is remembered, so a day the window has passed is never read again\nbatch = batch.where(F.col(\"dt\").between(F.date_sub(F.lit(run_day), {days}), F.lit(run_day)))", run_day_and(days)),
             String::new(),
         ),
         ProcessingState::None => (String::new(), String::new()),
@@ -458,7 +460,7 @@ mod tests {
             !dbt.contains("insert_overwrite") && !dbt.contains("partition_by"),
             "{dbt}"
         );
-        assert!(dbt.contains("the 2 day(s) before it"), "{dbt}");
+        assert!(dbt.contains("the 2 days before it"), "{dbt}");
         assert!(dbt.contains("source('bronze', 'clicks')"), "{dbt}");
         let spark = tool(&codes, "Spark");
         assert!(

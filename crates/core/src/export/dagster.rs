@@ -75,7 +75,7 @@ def replace_days(context, duckdb, table, columns, select):
             con.execute(f"delete from shop.{{table}} where dt = cast(? as date)", [day])
             con.execute(f"insert into shop.{{table}} {{select}}", [day])
             con.execute("commit")
-    context.log.info(f"{{table}}: replaced {{len(days)}} day(s), {{days[0]}} to {{days[-1]}}")
+    context.log.info(f"{{table}}: replaced {{len(days)}} day{{'' if len(days) == 1 else 's'}}, {{days[0]}} to {{days[-1]}}")
 
 
 # pool="source": the steps that read the source share its connections; set

@@ -68,11 +68,13 @@ pub fn model(r: &Replay) -> String {
                 ListDate::ChangeDate => "change_date",
             };
             format!(
-                "    -- the partition list is the run's whole scope, first run included: every\n    -- date not yet done, plus the run's day and the {lookback} day(s) before it\n    and b.{col} in (select t.dt from {{{{ source('lab', 'lab_targets') }}}} t where t.pipeline = '{name}')\n"
+                "    -- the partition list is the run's whole scope, first run included: every\n    -- date not yet done, plus {}\n    and b.{col} in (select t.dt from {{{{ source('lab', 'lab_targets') }}}} t where t.pipeline = '{name}')\n",
+                super::run_day_and(lookback)
             )
         }
         ProcessingState::TrailingWindow { days } => format!(
-            "    -- the trailing window: the run's day and the {days} day(s) before it, every\n    -- run, with nothing remembered: a day the window has passed is never read again\n    and b.dt between c.run_day - {days} and c.run_day\n"
+            "    -- the trailing window: {}, every\n    -- run, with nothing remembered: a day the window has passed is never read again\n    and b.dt between c.run_day - {days} and c.run_day\n",
+            super::run_day_and(days)
         ),
         ProcessingState::None => String::new(),
     };

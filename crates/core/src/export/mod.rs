@@ -137,3 +137,26 @@ pub fn quoted(text: &str) -> String {
         .filter(|c| c.is_ascii_alphanumeric() || matches!(c, '_' | '.' | '-' | ':' | ' '))
         .collect()
 }
+
+/// The days a run reads, as the exported code's comments name them: "the
+/// run's day", "the run's day and the day before it", "the run's day and
+/// the 3 days before it".
+pub fn run_day_and(before: u32) -> String {
+    match before {
+        0 => "the run's day".to_string(),
+        1 => "the run's day and the day before it".to_string(),
+        n => format!("the run's day and the {n} days before it"),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_run_reads_its_day_and_the_days_before_it_in_words() {
+        assert_eq!(run_day_and(0), "the run's day");
+        assert_eq!(run_day_and(1), "the run's day and the day before it");
+        assert_eq!(run_day_and(3), "the run's day and the 3 days before it");
+    }
+}

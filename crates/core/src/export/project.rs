@@ -45,8 +45,8 @@ fn readme(replays: &[Replay]) -> String {
         )
     };
     format!(
-        "Exported from Partition Lab: {} pipeline(s) ({}) and the runs the lab\nreplayed, on real tools.\n\ndbt ({DBT_VERSIONS}):\n    python -m venv .venv && . .venv/bin/activate\n    pip install {DBT_PIP}\n    DBT_SEND_ANONYMOUS_USAGE_STATS=false python replay_dbt.py\n\nSpark ({SPARK_VERSIONS}; needs Java 17):\n    pip install {SPARK_PIP}\n    python replay_spark.py\n\nEach runner keeps the pipeline's state (a watermark or a partition list)\nin lab_control / lab_targets, runs every scheduled run, retry and manual\nre-run in order, and writes results.json: each table's row ids per\npartition, which are the lab's silver. A crash falls between the write\nand the state save, in the order the pipeline commits them.\n\nmodels/ holds each pipeline's dbt model and spark_jobs/ its PySpark module:\nthe code the lab showed for it.{merges}\n",
-        replays.len(),
+        "Exported from Partition Lab: {} ({}) and the runs the lab\nreplayed, on real tools.\n\ndbt ({DBT_VERSIONS}):\n    python -m venv .venv && . .venv/bin/activate\n    pip install {DBT_PIP}\n    DBT_SEND_ANONYMOUS_USAGE_STATS=false python replay_dbt.py\n\nSpark ({SPARK_VERSIONS}; needs Java 17):\n    pip install {SPARK_PIP}\n    python replay_spark.py\n\nEach runner keeps the pipeline's state (a watermark or a partition list)\nin lab_control / lab_targets, runs every scheduled run, retry and manual\nre-run in order, and writes results.json: each table's row ids per\npartition, which are the lab's silver. A crash falls between the write\nand the state save, in the order the pipeline commits them.\n\nmodels/ holds each pipeline's dbt model and spark_jobs/ its PySpark module:\nthe code the lab showed for it.{merges}\n",
+        crate::counted::counted(replays.len(), "pipeline"),
         names.join(", ")
     )
 }

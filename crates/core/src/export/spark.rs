@@ -68,13 +68,15 @@ pub fn module(replay: &Replay) -> String {
                 ListDate::ChangeDate => "change_date",
             };
             read.push_str(&format!(
-                "    # the partition list: every date not yet done, plus the run's day and\n    # the {lookback} day(s) before it (state.py), first run included\n    targets = state.targets(run.day)\n    rows = rows.where(F.col(\"{col}\").isin(targets))\n"
+                "    # the partition list: every date not yet done, plus\n    # {} (state.py), first run included\n    targets = state.targets(run.day)\n    rows = rows.where(F.col(\"{col}\").isin(targets))\n",
+                super::run_day_and(lookback)
             ));
             targets = "targets";
         }
         ProcessingState::TrailingWindow { days } => {
             read.push_str(&format!(
-                "    # the trailing window: the run's day and the {days} day(s) before it, every\n    # run, with nothing remembered: a day the window has passed is never read again\n    targets = state.targets(run.day)\n    rows = rows.where(F.col(\"dt\").isin(targets))\n"
+                "    # the trailing window: {}, every\n    # run, with nothing remembered: a day the window has passed is never read again\n    targets = state.targets(run.day)\n    rows = rows.where(F.col(\"dt\").isin(targets))\n",
+                super::run_day_and(days)
             ));
             targets = "targets";
         }
@@ -85,8 +87,8 @@ pub fn module(replay: &Replay) -> String {
     if let Some(f) = p.finaliser {
         if f.after_final != AfterFinal::Reopen {
             read.push_str(&format!(
-                "    # final after {} day(s): final partitions are never written again\n    if state.final_through is not None:\n        rows = rows.where(F.col(\"dt\") > F.lit(state.final_through))\n",
-                f.allowed_lateness_days
+                "    # final after {}: final partitions are never written again\n    if state.final_through is not None:\n        rows = rows.where(F.col(\"dt\") > F.lit(state.final_through))\n",
+                crate::counted::counted(f.allowed_lateness_days, "day")
             ));
         }
     }

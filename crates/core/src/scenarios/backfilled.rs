@@ -4,6 +4,7 @@
 //! result is kept with what scenarios 4 and 5 judge it by. The moment by
 //! moment replay the smallest case shows is written here.
 
+use crate::counted::counted;
 use crate::lean::sorted::SortedSet;
 
 use crate::design::compile::{BackfillDesign, CompiledDesign};
@@ -234,8 +235,8 @@ pub fn replay_at(done: &Backfilled, script: &Script) -> Vec<(Instant, String)> {
                 cut,
                 0,
                 format!(
-                    "The source fails over: the backfill dies with {} date(s) in flight.",
-                    killed.len()
+                    "The source fails over: the backfill dies with {} in flight.",
+                    counted(killed.len(), "date")
                 ),
             ));
         }
@@ -250,7 +251,7 @@ pub fn replay_at(done: &Backfilled, script: &Script) -> Vec<(Instant, String)> {
         };
         let what = match a.work.kind {
             StepKind::Silver => format!(
-                "silver for {} rewritten by {who} from {} ({} logic): {} row(s) read, {} in the partition after",
+                "silver for {} rewritten by {who} from {} ({} logic): {} read, {} in the partition after",
                 a.work.dt,
                 match a.work.reads {
                     Reads::Bronze => "bronze",
@@ -260,13 +261,13 @@ pub fn replay_at(done: &Backfilled, script: &Script) -> Vec<(Instant, String)> {
                     LogicVersion::Fixed => "fixed",
                     LogicVersion::Broken => "broken",
                 },
-                a.rows_read,
+                counted(a.rows_read, "row"),
                 a.rows_after,
             ),
             _ => format!(
-                "gold for {} rewritten by {who}, summing the {} silver row(s) there at {}",
+                "gold for {} rewritten by {who}, summing the {} there at {}",
                 a.work.dt,
-                a.rows_read,
+                counted(a.rows_read, "silver row"),
                 hh_mm(a.work.start),
             ),
         };

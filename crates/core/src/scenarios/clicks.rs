@@ -1,6 +1,7 @@
 //! Scenario 1, "Clicks, forward": two weeks of immutable clicks, a crash
 //! retried at 02:05 and a manual re-run, graded on what the engine did.
 
+use crate::counted::counted;
 use crate::lean::sorted::SortedMap;
 
 use rustc_hash::FxHashMap as HashMap;
@@ -177,8 +178,8 @@ fn arrived_clicks_in_their_partition(
                 .map(|d| format!(" It sits in {d} instead."))
                 .unwrap_or_default();
             Evidence::at(*dt, format!(
-                "Partition {dt}: {} click(s) missing ({}). Expected {}, found {}. For example {} happened {} and arrived {}, before the partition was final ({}).{elsewhere}",
-                events.len(),
+                "Partition {dt}: {} missing ({}). Expected {}, found {}. For example {} happened {} and arrived {}, before the partition was final ({}).{elsewhere}",
+                counted(events.len(), "click"),
                 some_ids(&ids),
                 script.events.iter().filter(|e| e.event_date() == *dt && e.arrived_at < final_at(*dt)).count(),
                 outcome.silver.partition(*dt).len(),
@@ -236,18 +237,24 @@ fn reruns_neither_duplicate_nor_remove(graph: &Graph, outcome: &Outcome) -> Rule
                 .map(|(dt, _)| dt.to_string())
                 .collect();
             evidence.push(format!(
-                "{} wrote a second copy of {} row(s) already there, in partition(s) {}: {}.",
+                "{} wrote a second copy of {} already there, in {} {}: {}.",
                 capital(&run_name(run)),
-                doubled.len(),
+                counted(doubled.len(), "row"),
+                if dts.len() == 1 {
+                    "partition"
+                } else {
+                    "partitions"
+                },
                 dts.join(", "),
                 some_ids(&doubled)
             ));
         }
         if !removed.is_empty() {
             evidence.push(format!(
-                "{} removed {} row(s) that were there before it: {}.",
+                "{} removed {} that {} there before it: {}.",
                 capital(&run_name(run)),
-                removed.len(),
+                counted(removed.len(), "row"),
+                if removed.len() == 1 { "was" } else { "were" },
                 some_ids(&removed)
             ));
         }

@@ -3,6 +3,7 @@
 //! 15th must repair exactly those partitions, in order, while tonight's
 //! 02:00 run builds the 14th with the fixed code and needs a connection.
 
+use crate::counted::counted;
 use crate::lean::sorted::{SortedMap, SortedSet};
 
 use crate::design::{Graph, NodeKind};
@@ -215,7 +216,7 @@ fn no_drift_afterwards(graph: &Graph, script: &Script, done: &Backfilled) -> Rul
             .map(|r| Evidence::at(r.dt, drift_line("Silver", r)))
             .collect(),
         SHOWN,
-        "silver partition(s) drift too",
+        ("silver partition drifts too", "silver partitions drift too"),
     );
     evidence.extend(capped(
         drifting(gold_drift(&done.after.gold, silver, &script.fx, aug(1)))
@@ -223,7 +224,7 @@ fn no_drift_afterwards(graph: &Graph, script: &Script, done: &Backfilled) -> Rul
             .map(|r| Evidence::at(r.dt, drift_line("Gold", r)))
             .collect(),
         SHOWN,
-        "gold partition(s) drift too",
+        ("gold partition drifts too", "gold partitions drift too"),
     ));
     result(
         RULES[0].rule,
@@ -278,8 +279,8 @@ fn nothing_outside_the_blast_radius(
         evidence.insert(
             0,
             Evidence::line(format!(
-                "Before the backfill the drift query returned {} partition(s): {}.",
-                radius.len(),
+                "Before the backfill the drift query returned {}: {}.",
+                counted(radius.len(), "partition"),
                 span(&radius)
             )),
         );
@@ -328,10 +329,14 @@ fn rebuild_reads_bronze(graph: &Graph, done: &Backfilled) -> RuleResult {
             let read: usize = from_silver.iter().map(|a| a.rows_read).sum();
             let broken: usize = from_silver.iter().map(|a| a.broken_read).sum();
             vec![Evidence::at(first.work.dt, format!(
-                "{} silver partition(s) were rebuilt from silver itself, starting with {} at {}: {read} rows read, {broken} of them already converted by the broken logic, whose raw amounts the rebuild never saw again.",
-                from_silver.len(),
+                "{} rebuilt from silver itself, starting with {} at {}: {} read, {broken} of them already converted by the broken logic, whose raw amounts the rebuild never saw again.",
+                match from_silver.len() {
+                    1 => "1 silver partition was".to_string(),
+                    n => format!("{} were", counted(n, "silver partition")),
+                },
                 day_month(first.work.dt),
                 weekday_day_month_time(first.work.start),
+                counted(read, "row"),
             ))]
         }
     };
@@ -381,7 +386,10 @@ fn gold_after_silver_report_after_gold(graph: &Graph, done: &Backfilled) -> Rule
     let mut evidence = capped(
         early,
         SHOWN,
-        "gold partition(s) started before their silver",
+        (
+            "gold partition started before its silver",
+            "gold partitions started before their silver",
+        ),
     );
     let last_gold = steps
         .iter()
@@ -399,8 +407,9 @@ fn gold_after_silver_report_after_gold(graph: &Graph, done: &Backfilled) -> Rule
                 .filter(|s| s.kind == StepKind::Gold && s.end > report)
                 .count();
             evidence.push(Evidence::line(format!(
-                "The finance report was restated at {}, while {pending} gold partition(s) had yet to land (the last at {}): it restated {} of old totals.",
+                "The finance report was restated at {}, while {} had yet to land (the last at {}): it restated {} of old totals.",
                 weekday_day_month_time(report),
+                counted(pending, "gold partition"),
                 hh_mm(last),
                 done.after
                     .report

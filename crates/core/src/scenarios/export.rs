@@ -190,11 +190,12 @@ fn beam_code(scenario: &Scenario, graph: &Graph, design: &CompiledDesign) -> Str
         );
     };
     let l = finaliser.allowed_lateness_days;
+    let days = crate::counted::counted(l, "day");
     let fate = match finaliser.after_final {
         AfterFinal::Reopen => {
             return commented(
                 "#",
-                &format!("No Beam form of this design: after {l} day(s) it still writes a late row into its final partition, and Beam never lets a row into a window past its allowed lateness."),
+                &format!("No Beam form of this design: after {days} it still writes a late row into its final partition, and Beam never lets a row into a window past its allowed lateness."),
             );
         }
         AfterFinal::Drop => "the rows this design drops, as Beam does".to_string(),
@@ -213,7 +214,7 @@ fn beam_code(scenario: &Scenario, graph: &Graph, design: &CompiledDesign) -> Str
     let header = commented(
         "#",
         &format!(
-            "{silver} in Apache Beam: daily event-time windows with this design's allowed lateness of {l} day(s). Run it on the scenario's bronze, the bronze.csv of the runnable project this panel prepares: python lateness_beam.py bronze.csv. It replays each row's arrival through the daily {run} runs and prints what Beam drops as late: {fate}. {faults}"
+            "{silver} in Apache Beam: daily event-time windows with this design's allowed lateness of {days}. Run it on the scenario's bronze, the bronze.csv of the runnable project this panel prepares: python lateness_beam.py bronze.csv. It replays each row's arrival through the daily {run} runs and prints what Beam drops as late: {fate}. {faults}"
         ),
     );
     let stream = beam::Stream::bronze(crate::engine::lateness::Lateness::Days(l));

@@ -2,6 +2,7 @@
 //! partitions backfilled over a weekend, the source failing over in the
 //! small hours of Saturday, nightly runs wanting a slot each night.
 
+use crate::counted::counted;
 use crate::lean::sorted::{SortedMap, SortedSet};
 
 use rustc_hash::FxHashMap as HashMap;
@@ -195,15 +196,15 @@ fn every_partition_matches_bronze(graph: &Graph, script: &Script, done: &Backfil
         let mut wrong = Vec::new();
         if !twice.is_empty() {
             wrong.push(format!(
-                "{} event(s) twice ({})",
-                twice.len(),
+                "{} twice ({})",
+                counted(twice.len(), "event"),
                 some_ids(&twice)
             ));
         }
         if !missing.is_empty() {
             wrong.push(format!(
-                "{} event(s) missing ({})",
-                missing.len(),
+                "{} missing ({})",
+                counted(missing.len(), "event"),
                 some_ids(&missing)
             ));
         }
@@ -214,8 +215,8 @@ fn every_partition_matches_bronze(graph: &Graph, script: &Script, done: &Backfil
         };
         if gold != want {
             wrong.push(format!(
-                "gold holds {} row(s) worth {} where bronze has {} worth {}",
-                gold.rows,
+                "gold holds {} worth {} where bronze has {} worth {}",
+                counted(gold.rows, "row"),
                 Money::gbp(gold.gbp).grouped(),
                 want.rows,
                 Money::gbp(want.gbp).grouped()
@@ -231,7 +232,10 @@ fn every_partition_matches_bronze(graph: &Graph, script: &Script, done: &Backfil
             .map(|(dt, what)| Evidence::at(*dt, format!("Partition {dt}: {what}.")))
             .collect(),
         SHOWN,
-        "partition(s) do not match bronze either",
+        (
+            "partition does not match bronze either",
+            "partitions do not match bronze either",
+        ),
     );
     result(
         RULES[0].rule,
@@ -289,13 +293,19 @@ fn finished_work_not_redone(graph: &Graph, done: &Backfilled) -> RuleResult {
                 .and_then(|p| done.attempts.get(p))
                 .and_then(|a| a.interrupt);
             let what = match shape {
-                BackfillShape::TwoPhases => "finished partition layer(s) (a date's silver or gold)",
-                BackfillShape::PerDate | BackfillShape::Together => "partition(s)",
+                BackfillShape::TwoPhases => "finished partition layer",
+                BackfillShape::PerDate | BackfillShape::Together => "partition",
+            };
+            let what = match shape {
+                BackfillShape::TwoPhases => {
+                    format!("{} (a date's silver or gold)", counted(again.len(), what))
+                }
+                BackfillShape::PerDate | BackfillShape::Together => counted(again.len(), what),
             };
             evidence.push(format!(
-                "The re-run launched {} rebuilt {} {what} that were complete before the failover{}: dates {first} to {last}.",
+                "The re-run launched {} rebuilt {what} that {} complete before the failover{}: dates {first} to {last}.",
                 weekday_day_month_time(attempt.start),
-                again.len(),
+                if again.len() == 1 { "was" } else { "were" },
                 cut.map(|c| format!(" at {}", hh_mm(c))).unwrap_or_default(),
             ));
         }

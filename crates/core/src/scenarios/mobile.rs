@@ -2,6 +2,7 @@
 //! purchases, a long offline tail, a crash, and finance closing August on
 //! Thursday 3 September at 09:00.
 
+use crate::counted::counted;
 use crate::lean::sorted::SortedMap;
 
 use rustc_hash::FxHashMap as HashMap;
@@ -231,8 +232,12 @@ fn value_in_place_when_final(graph: &Graph, script: &Script, outcome: &Outcome) 
     }
     if !doubled.is_empty() {
         evidence.push(format!(
-            "{} purchase(s) were counted twice in their final partition: {}.",
-            doubled.len(),
+            "{} counted twice in {} final partition: {}.",
+            match doubled.len() {
+                1 => "1 purchase was".to_string(),
+                n => format!("{} were", counted(n, "purchase")),
+            },
+            if doubled.len() == 1 { "its" } else { "their" },
             some_ids(&doubled)
         ));
     }
@@ -269,8 +274,11 @@ fn final_by_the_close(graph: &Graph, outcome: &Outcome) -> RuleResult {
         Some((dt, when)) => {
             let dts: Vec<String> = late.iter().map(|(d, _)| d.to_string()).collect();
             vec![format!(
-                "{} August partition(s) were not final by {}: {}. For example {dt} {}.",
-                late.len(),
+                "{} not final by {}: {}. For example {dt} {}.",
+                match late.len() {
+                    1 => "1 August partition was".to_string(),
+                    n => format!("{} were", counted(n, "August partition")),
+                },
                 weekday_day_month_time(close()),
                 some_ids(&dts),
                 match when {
@@ -319,21 +327,30 @@ fn late_purchases_adjusted_once(graph: &Graph, script: &Script, outcome: &Outcom
     if !outcome.dropped.is_empty() {
         let ids: Vec<&str> = outcome.dropped.iter().map(|id| id.as_ref()).collect();
         evidence.push(format!(
-            "{} late purchase(s) were dropped: {}.",
-            ids.len(),
+            "{} dropped: {}.",
+            match ids.len() {
+                1 => "1 late purchase was".to_string(),
+                n => format!("{} were", counted(n, "late purchase")),
+            },
             some_ids(&ids)
         ));
     } else if !missing.is_empty() {
         evidence.push(format!(
-            "{} purchase(s) arrived after their partition was final but are not in the adjustments table: {}.",
-            missing.len(),
+            "{}: {}.",
+            match missing.len() {
+                1 => "1 purchase arrived after its partition was final but is not in the adjustments table".to_string(),
+                n => format!("{} arrived after their partition was final but are not in the adjustments table", counted(n, "purchase")),
+            },
             some_ids(&missing)
         ));
     }
     if !twice.is_empty() {
         evidence.push(format!(
-            "{} purchase(s) are in the adjustments table more than once: {}.",
-            twice.len(),
+            "{} in the adjustments table more than once: {}.",
+            match twice.len() {
+                1 => "1 purchase is".to_string(),
+                n => format!("{} are", counted(n, "purchase")),
+            },
             some_ids(&twice)
         ));
     }
@@ -353,7 +370,11 @@ fn late_purchases_adjusted_once(graph: &Graph, script: &Script, outcome: &Outcom
             .count();
         let dts = rewritten(run);
         evidence.push(format!(
-            "{count} run(s) wrote partitions that were already final. For example {} rewrote {}.",
+            "{} partitions that were already final. For example {} rewrote {}.",
+            match count {
+                1 => "1 run wrote".to_string(),
+                n => format!("{} wrote", counted(n, "run")),
+            },
             run_name(run),
             some_ids(&dts)
         ));
@@ -389,8 +410,12 @@ fn runs_write_at_most_lateness_plus_one(
                 .map(|w| w.dt.to_string())
                 .collect();
             vec![format!(
-                "{} run(s) wrote more than {most} partitions dated up to their own day. For example {} wrote {}: {}.",
-                wide.len(),
+                "{} more than {most} partitions dated up to {} own day. For example {} wrote {}: {}.",
+                match wide.len() {
+                    1 => "1 run wrote".to_string(),
+                    n => format!("{} wrote", counted(n, "run")),
+                },
+                if wide.len() == 1 { "its" } else { "their" },
                 run_name(run),
                 dts.len(),
                 some_ids(&dts)

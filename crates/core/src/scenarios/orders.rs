@@ -2,6 +2,7 @@
 //! sometimes returned and refunded for weeks; bronze holds one row per
 //! change, silver the latest version of each order by order date.
 
+use crate::counted::counted;
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use chrono::Duration;
@@ -227,16 +228,22 @@ fn silver_holds_the_latest_version(
     let mut evidence = Vec::new();
     if !missing.is_empty() {
         evidence.push(format!(
-            "{} order(s) are not in silver at all: {}.",
-            missing.len(),
+            "{} not in silver at all: {}.",
+            match missing.len() {
+                1 => "1 order is".to_string(),
+                n => format!("{} are", counted(n, "order")),
+            },
             some_ids(&missing)
         ));
     }
     if let Some((key, want, have)) = stale.first() {
         let keys: Vec<&str> = stale.iter().map(|(k, _, _)| *k).collect();
         evidence.push(format!(
-            "{} order(s) are out of date: {}. For example {key} should be {} (changed {}, arrived {}) but silver says {}.",
-            stale.len(),
+            "{} out of date: {}. For example {key} should be {} (changed {}, arrived {}) but silver says {}.",
+            match stale.len() {
+                1 => "1 order is".to_string(),
+                n => format!("{} are", counted(n, "order")),
+            },
             some_ids(&keys),
             status_name(want.status),
             weekday_day_month_time(want.updated_at),
@@ -264,8 +271,11 @@ fn no_order_id_twice(graph: &Graph, outcome: &Outcome) -> RuleResult {
         Some((key, n)) => {
             let keys: Vec<&str> = doubled.iter().map(|(k, _)| *k).collect();
             vec![format!(
-                "{} order id(s) appear more than once in silver: {}. For example {key} has {n} rows; expected 1.",
-                doubled.len(),
+                "{} more than once in silver: {}. For example {key} has {n} rows; expected 1.",
+                match doubled.len() {
+                    1 => "1 order id appears".to_string(),
+                    n => format!("{} appear", counted(n, "order id")),
+                },
                 some_ids(&keys)
             )]
         }
@@ -304,9 +314,10 @@ fn reads_only_changes_since_last_success(
             if evidence.is_empty() {
                 let hours = span.map(|s| s.num_hours()).unwrap_or_default();
                 evidence.push(format!(
-                    "{} re-read {} change(s) it had already read, spanning {hours} hours of changes (at most {MOST_REREAD_HOURS} allowed).",
+                    "{} re-read {} it had already read, spanning {} of changes (at most {MOST_REREAD_HOURS} allowed).",
                     capital(&run_name(run)),
-                    reread.len(),
+                    counted(reread.len(), "change"),
+                    counted(hours, "hour"),
                 ));
             }
         }
@@ -373,11 +384,14 @@ fn retry_keeps_what_the_crash_read(
             .collect();
         if !lost.is_empty() {
             evidence.push(format!(
-                "{} read {} change(s) and crashed; after {} {} of them are still not in silver: {}.",
+                "{} read {} and crashed; after {} {} still not in silver: {}.",
                 capital(&run_name(crash)),
-                crash.read_ids.len(),
+                counted(crash.read_ids.len(), "change"),
                 run_name(run),
-                lost.len(),
+                match lost.len() {
+                    1 => "1 of them is".to_string(),
+                    n => format!("{n} of them are"),
+                },
                 some_ids(&lost)
             ));
         }

@@ -4,6 +4,7 @@
 //! catch up by themselves; a trailing window only if the scheduler runs
 //! what it missed (SPEC 11).
 
+use crate::counted::counted;
 use crate::lean::sorted::SortedMap;
 
 use chrono::Duration;
@@ -246,8 +247,9 @@ fn no_sale_twice(graph: &Graph, outcome: &Outcome) -> RuleResult {
                 .map(run_name)
                 .collect();
             vec![format!(
-                "{} sale(s) are stored more than once: {}. The first was written by {}.",
-                twice.len(),
+                "{} {} stored more than once: {}. The first was written by {}.",
+                counted(twice.len(), "sale"),
+                if twice.len() == 1 { "is" } else { "are" },
                 some_ids(&ids),
                 writers.join(" and again by "),
             )]

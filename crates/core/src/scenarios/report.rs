@@ -137,7 +137,10 @@ pub fn result(rule: Rule, passed: bool, evidence: Vec<Evidence>, nodes: Vec<Node
         evidence: capped(
             evidence,
             MOST_EVIDENCE - 1,
-            "line(s) of evidence like these",
+            (
+                "line of evidence like these",
+                "lines of evidence like these",
+            ),
         ),
         nodes,
     }
@@ -146,12 +149,14 @@ pub fn result(rule: Rule, passed: bool, evidence: Vec<Evidence>, nodes: Vec<Node
 /// Lines of one kind a rule shows before "n more like them".
 pub const SHOWN: usize = 4;
 
-/// The first `shown` findings, then one saying how many more were like them.
-pub fn capped(mut lines: Vec<Evidence>, shown: usize, more: &str) -> Vec<Evidence> {
+/// The first `shown` findings, then one saying how many more were like them,
+/// in the words for one (`more.0`) or for several (`more.1`).
+pub fn capped(mut lines: Vec<Evidence>, shown: usize, more: (&str, &str)) -> Vec<Evidence> {
     if lines.len() > shown {
         let rest = lines.len().saturating_sub(shown);
         lines.truncate(shown);
-        lines.push(Evidence::line(format!("And {rest} more {more}.")));
+        let words = if rest == 1 { more.0 } else { more.1 };
+        lines.push(Evidence::line(format!("And {rest} more {words}.")));
     }
     lines
 }
@@ -202,4 +207,29 @@ pub fn reads_at_most(
         lines(evidence),
         nodes_of(graph, &[NodeKind::State]),
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn texts(n: usize) -> Vec<String> {
+        let found: Vec<Evidence> = (0..n)
+            .map(|i| Evidence::line(format!("finding {i}")))
+            .collect();
+        capped(found, 2, ("partition drifts too", "partitions drift too"))
+            .into_iter()
+            .map(|e| e.text)
+            .collect()
+    }
+
+    #[test]
+    fn capped_shows_the_first_findings_then_counts_the_rest_in_its_own_number() {
+        assert_eq!(texts(2), ["finding 0", "finding 1"]);
+        assert_eq!(
+            texts(3),
+            ["finding 0", "finding 1", "And 1 more partition drifts too."]
+        );
+        assert_eq!(texts(5)[2], "And 3 more partitions drift too.");
+    }
 }

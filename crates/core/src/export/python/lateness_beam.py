@@ -194,11 +194,11 @@ def main(argv=None):
         dropped = [row_id for row_id in every if row_id not in survived]
         report["dropped"][str(l)] = dropped
         print(
-            f"allowed lateness {l} day(s): Beam dropped {len(dropped)} of {len(every)} "
-            f"events as late{': ' + ', '.join(dropped[:5]) + (' ...' if len(dropped) > 5 else '') if dropped else ''}"
+            f"allowed lateness {l} day{'' if l == 1 else 's'}: Beam dropped {len(dropped)} of {len(every)} "
+            f"event{'' if len(every) == 1 else 's'} as late{': ' + ', '.join(dropped[:5]) + (' ...' if len(dropped) > 5 else '') if dropped else ''}"
         )
     if left_out:
-        print(f"({left_out} row(s) left out, as the lab leaves them out: a time or value that does not read, "
+        print(f"({left_out} row{'' if left_out == 1 else 's'} left out, as the lab leaves them out: a time or value that does not read, "
               "an arrival before its event, or before 2008 in a zone other than UTC)")
     if args.json:
         with open(args.json, "w") as f:

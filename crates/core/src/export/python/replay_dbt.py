@@ -117,7 +117,7 @@ def main():
     con.close()
     with open("results.json", "w") as f:
         json.dump(results, f, indent=1, sort_keys=True)
-    print(f"replayed {len(pipelines)} pipeline(s) on dbt in {k} step(s); wrote results.json")
+    print(f"replayed {len(pipelines)} pipeline{'' if len(pipelines) == 1 else 's'} on dbt in {k} step{'' if k == 1 else 's'}; wrote results.json")
 
 
 def check(result, what):

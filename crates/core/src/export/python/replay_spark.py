@@ -134,7 +134,7 @@ def main():
         json.dump(results, f, indent=1, sort_keys=True)
     spark.stop()
     note = f"; left out (merges need Delta Lake or Iceberg): {', '.join(skipped)}" if skipped else ""
-    print(f"replayed {len(pipelines)} pipeline(s) on Spark in {k} step(s); wrote results.json{note}")
+    print(f"replayed {len(pipelines)} pipeline{'' if len(pipelines) == 1 else 's'} on Spark in {k} step{'' if k == 1 else 's'}; wrote results.json{note}")
 
 
 if __name__ == "__main__":

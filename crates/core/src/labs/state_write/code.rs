@@ -100,7 +100,7 @@ mod tests {
         );
         assert!(dbt.contains("BEFORE `dbt run"), "{dbt}");
         let spark = code(Cell::ListOverwrite, &before, "Spark");
-        assert!(spark.contains("the 2 day(s) before it") && spark.contains("COMMIT = \"before\""));
+        assert!(spark.contains("the 2 days before it") && spark.contains("COMMIT = \"before\""));
         let after = code(Cell::WatermarkAppend, &Controls::default(), "Spark");
         assert!(
             after.contains("COMMIT = \"after\"") && after.contains("if state.mark is not None")
