@@ -1717,8 +1717,8 @@ fn main() {
             std::process::exit(1);
         }
         println!(
-            "wrote {} file(s) to {}",
-            files.len(),
+            "wrote {} to {}",
+            partition_lab_core::counted::counted(files.len(), "file"),
             root.join(dir).display()
         );
     }

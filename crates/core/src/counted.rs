@@ -22,6 +22,12 @@ pub fn counted_as(n: impl TryInto<u64>, one: &str, many: &str) -> String {
     format!("{} {}", thousands(n), if n == 1 { one } else { many })
 }
 
+/// A count without its noun, grouped as `counted` groups it ("1,234"), for
+/// a number beside a counted one in the same sentence.
+pub fn grouped(n: impl TryInto<u64>) -> String {
+    thousands(n.try_into().unwrap_or(u64::MAX))
+}
+
 /// Items as a sentence lists them: "a", "a and b", "a, b and c".
 pub fn listed(items: &[String]) -> String {
     match items.split_last() {
@@ -58,6 +64,7 @@ mod tests {
         assert_eq!(counted_as(1, "child", "children"), "1 child");
         assert_eq!(counted(1_868u64, "event"), "1,868 events");
         assert_eq!(counted(37_200u32, "order"), "37,200 orders");
+        assert_eq!(grouped(1_235usize), "1,235");
     }
 
     #[test]

@@ -4,7 +4,7 @@
 //! result is kept with what scenarios 4 and 5 judge it by. The moment by
 //! moment replay the smallest case shows is written here.
 
-use crate::counted::counted;
+use crate::counted::{counted, grouped};
 use crate::lean::sorted::SortedSet;
 
 use crate::design::compile::{BackfillDesign, CompiledDesign};
@@ -262,7 +262,7 @@ pub fn replay_at(done: &Backfilled, script: &Script) -> Vec<(Instant, String)> {
                     LogicVersion::Broken => "broken",
                 },
                 counted(a.rows_read, "row"),
-                a.rows_after,
+                grouped(a.rows_after),
             ),
             _ => format!(
                 "gold for {} rewritten by {who}, summing the {} there at {}",

@@ -3,7 +3,7 @@
 //! 15th must repair exactly those partitions, in order, while tonight's
 //! 02:00 run builds the 14th with the fixed code and needs a connection.
 
-use crate::counted::counted;
+use crate::counted::{counted, grouped};
 use crate::lean::sorted::{SortedMap, SortedSet};
 
 use crate::design::{Graph, NodeKind};
@@ -329,7 +329,7 @@ fn rebuild_reads_bronze(graph: &Graph, done: &Backfilled) -> RuleResult {
             let read: usize = from_silver.iter().map(|a| a.rows_read).sum();
             let broken: usize = from_silver.iter().map(|a| a.broken_read).sum();
             vec![Evidence::at(first.work.dt, format!(
-                "{} rebuilt from silver itself, starting with {} at {}: {} read, {broken} of them already converted by the broken logic, whose raw amounts the rebuild never saw again.",
+                "{} rebuilt from silver itself, starting with {} at {}: {} read ({} already converted by the broken logic, whose raw amounts the rebuild never saw again).",
                 match from_silver.len() {
                     1 => "1 silver partition was".to_string(),
                     n => format!("{} were", counted(n, "silver partition")),
@@ -337,6 +337,7 @@ fn rebuild_reads_bronze(graph: &Graph, done: &Backfilled) -> RuleResult {
                 day_month(first.work.dt),
                 weekday_day_month_time(first.work.start),
                 counted(read, "row"),
+                grouped(broken),
             ))]
         }
     };

@@ -2,7 +2,7 @@
 //! partitions backfilled over a weekend, the source failing over in the
 //! small hours of Saturday, nightly runs wanting a slot each night.
 
-use crate::counted::counted;
+use crate::counted::{counted, grouped};
 use crate::lean::sorted::{SortedMap, SortedSet};
 
 use rustc_hash::FxHashMap as HashMap;
@@ -218,7 +218,7 @@ fn every_partition_matches_bronze(graph: &Graph, script: &Script, done: &Backfil
                 "gold holds {} worth {} where bronze has {} worth {}",
                 counted(gold.rows, "row"),
                 Money::gbp(gold.gbp).grouped(),
-                want.rows,
+                grouped(want.rows),
                 Money::gbp(want.gbp).grouped()
             ));
         }
@@ -303,10 +303,15 @@ fn finished_work_not_redone(graph: &Graph, done: &Backfilled) -> RuleResult {
                 BackfillShape::PerDate | BackfillShape::Together => counted(again.len(), what),
             };
             evidence.push(format!(
-                "The re-run launched {} rebuilt {what} that {} complete before the failover{}: dates {first} to {last}.",
+                "The re-run launched {} rebuilt {what} that {} complete before the failover{}: {}.",
                 weekday_day_month_time(attempt.start),
                 if again.len() == 1 { "was" } else { "were" },
                 cut.map(|c| format!(" at {}", hh_mm(c))).unwrap_or_default(),
+                if first == last {
+                    format!("date {first}")
+                } else {
+                    format!("dates {first} to {last}")
+                },
             ));
         }
     }

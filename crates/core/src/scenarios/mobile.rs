@@ -410,11 +410,12 @@ fn runs_write_at_most_lateness_plus_one(
                 .map(|w| w.dt.to_string())
                 .collect();
             vec![format!(
-                "{} more than {most} partitions dated up to {} own day. For example {} wrote {}: {}.",
+                "{} more than {} dated up to {} own day. For example {} wrote {}: {}.",
                 match wide.len() {
                     1 => "1 run wrote".to_string(),
                     n => format!("{} wrote", counted(n, "run")),
                 },
+                counted(most, "partition"),
                 if wide.len() == 1 { "its" } else { "their" },
                 run_name(run),
                 dts.len(),

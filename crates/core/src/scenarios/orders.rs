@@ -2,7 +2,7 @@
 //! sometimes returned and refunded for weeks; bronze holds one row per
 //! change, silver the latest version of each order by order date.
 
-use crate::counted::counted;
+use crate::counted::{counted, grouped};
 use rustc_hash::{FxHashMap as HashMap, FxHashSet as HashSet};
 
 use chrono::Duration;
@@ -388,9 +388,10 @@ fn retry_keeps_what_the_crash_read(
                 capital(&run_name(crash)),
                 counted(crash.read_ids.len(), "change"),
                 run_name(run),
-                match lost.len() {
-                    1 => "1 of them is".to_string(),
-                    n => format!("{n} of them are"),
+                match (lost.len(), crash.read_ids.len()) {
+                    (1, 1) => "it is".to_string(),
+                    (1, _) => "1 of them is".to_string(),
+                    (n, _) => format!("{} of them are", grouped(n)),
                 },
                 some_ids(&lost)
             ));

@@ -156,6 +156,7 @@ pub fn capped(mut lines: Vec<Evidence>, shown: usize, more: (&str, &str)) -> Vec
         let rest = lines.len().saturating_sub(shown);
         lines.truncate(shown);
         let words = if rest == 1 { more.0 } else { more.1 };
+        let rest = crate::counted::grouped(rest);
         lines.push(Evidence::line(format!("And {rest} more {words}.")));
     }
     lines

@@ -198,7 +198,7 @@ def main(argv=None):
             f"event{'' if len(every) == 1 else 's'} as late{': ' + ', '.join(dropped[:5]) + (' ...' if len(dropped) > 5 else '') if dropped else ''}"
         )
     if left_out:
-        print(f"({left_out} row{'' if left_out == 1 else 's'} left out, as the lab leaves them out: a time or value that does not read, "
+        print(f"({left_out} row{'' if left_out == 1 else 's'} left out, as the lab does: a time or value that does not read, "
               "an arrival before its event, or before 2008 in a zone other than UTC)")
     if args.json:
         with open(args.json, "w") as f:
