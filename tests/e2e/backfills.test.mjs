@@ -92,7 +92,7 @@ test('scenario 4: four at a time starves tonight\'s run (R5), three at a time pa
   await r5.getByRole('button', { name: 'Show me the smallest case' }).click();
   const smallest = r5.locator('[data-smallest="R5"]');
   await smallest.waitFor({ timeout: 30000 });
-  assert.match(await smallest.locator('p').first().innerText(), /^0 events instead of 1680, 1 fault instead of 1; minimal/);
+  assert.match(await smallest.locator('p').first().innerText(), /^0 events instead of 1,680, 1 fault instead of 1; minimal/);
   assert.match(await smallest.innerText(), /No event is needed/);
   assert.match(await smallest.locator('ol.replay').innerText(), /The scheduled run for 2026-08-14 asks for a slot and waits 5 min for a slot/);
   // The smallest case drawn too, stepping with the stepper: at the first

@@ -32,7 +32,7 @@ test('scenario 1: fail on R2, see the evidence and the smallest case, fix, pass,
   const smallest = r2.locator('[data-smallest="R2"]');
   await smallest.waitFor({ timeout: 30000 });
   const summary = await smallest.locator('p').first().innerText();
-  assert.match(summary, /^1 event instead of 4200, 1 fault instead of 2; minimal/);
+  assert.match(summary, /^1 event instead of 4,200, 1 fault instead of 2; minimal/);
   assert.equal(await smallest.locator('table.small-events tbody tr').count(), 1);
   assert.match(await smallest.locator('ol.replay').innerText(), /manual re-run|crashed/);
   assert.match(await smallest.locator('ol.replay').innerText(), /silver holds (c-[0-9-]+) in [0-9-]+, \1 in/, 'the replay shows the second copy');

@@ -11,7 +11,7 @@ use super::grade::{at_once, BackfillTrace, Doing};
 use super::report::{Evidence, Report, RuleResult};
 use super::shrink::{lines, Shrunk};
 use super::Scenario;
-use crate::counted::counted;
+use crate::counted::{counted, grouped};
 
 /// What a check's next step does, in the student's words.
 pub fn doing_text(doing: Doing) -> String {
@@ -174,10 +174,10 @@ impl SmallestView {
             summary: format!(
                 "{} instead of {}, {} instead of {}; {how} ({} simulations).",
                 counted(shrunk.script.events.len(), "event"),
-                shrunk.original_events,
+                grouped(shrunk.original_events),
                 counted(shrunk.faults(), "fault"),
-                shrunk.original_faults,
-                shrunk.simulations,
+                grouped(shrunk.original_faults),
+                grouped(shrunk.simulations),
             ),
             events: shrunk.script.events.clone(),
             replay_heading: if scenario.launch().is_some() {
@@ -290,7 +290,7 @@ mod tests {
             assert!(view.summary.starts_with(&format!(
                 "{} instead of {}",
                 counted(shrunk.script.events.len(), "event"),
-                scenario.script().events.len()
+                grouped(scenario.script().events.len())
             )));
             assert_eq!(view.summary.contains("minimal: removing"), shrunk.minimal);
             assert_eq!(view.events, shrunk.script.events);
