@@ -91,7 +91,11 @@ pub fn some_ids<S: AsRef<str>>(ids: &[S]) -> String {
     if rest == 0 {
         shown.join(", ")
     } else {
-        format!("{} and {rest} more", shown.join(", "))
+        format!(
+            "{} and {} more",
+            shown.join(", "),
+            crate::counted::grouped(rest)
+        )
     }
 }
 
@@ -232,5 +236,15 @@ mod tests {
             ["finding 0", "finding 1", "And 1 more partition drifts too."]
         );
         assert_eq!(texts(5)[2], "And 3 more partitions drift too.");
+    }
+
+    #[test]
+    fn some_ids_lists_the_first_and_counts_the_rest_grouped() {
+        let ids: Vec<String> = (0..1_205).map(|i| format!("p-{i}")).collect();
+        assert_eq!(some_ids(&ids[..2]), "p-0, p-1");
+        assert_eq!(
+            some_ids(&ids),
+            format!("{} and 1,200 more", ids[..LISTED].join(", "))
+        );
     }
 }
