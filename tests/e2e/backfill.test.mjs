@@ -315,6 +315,12 @@ test('the backfill lab fits a phone', async () => {
   await page.locator('figure[data-figure="pool"] .pool-queue').first().waitFor();
   const small = await smallText(page, 12);
   assert.deepEqual(small, [], `text under 12 px: ${JSON.stringify(small.slice(0, 8))}`);
+  // Its tables fit too: nothing to scroll sideways inside a table's frame.
+  assert.ok(await page.locator('.table-wrap table').count() >= 2, 'the drift and row-count tables are drawn');
+  const wide = await page.locator('.table-wrap').evaluateAll((frames) => frames
+    .map((f) => [f.querySelector('caption')?.textContent, f.scrollWidth - f.clientWidth])
+    .filter(([, over]) => over > 0));
+  assert.deepEqual(wide, [], 'tables wider than their frame');
   // The run's facts stack on a phone: a value never squeezed into a sliver
   // ("befor / e £173 / ,887." when it stood beside its name).
   const widths = await page.locator('.run-outcome .facts dd').evaluateAll((dds) => dds.map((dd) => dd.getBoundingClientRect().width));
