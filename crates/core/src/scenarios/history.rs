@@ -293,14 +293,13 @@ fn finished_work_not_redone(graph: &Graph, done: &Backfilled) -> RuleResult {
                 .and_then(|p| done.attempts.get(p))
                 .and_then(|a| a.interrupt);
             let what = match shape {
-                BackfillShape::TwoPhases => "finished partition layer",
-                BackfillShape::PerDate | BackfillShape::Together => "partition",
-            };
-            let what = match shape {
-                BackfillShape::TwoPhases => {
-                    format!("{} (a date's silver or gold)", counted(again.len(), what))
+                BackfillShape::TwoPhases => format!(
+                    "{} (a date's silver or gold)",
+                    counted(again.len(), "finished partition layer")
+                ),
+                BackfillShape::PerDate | BackfillShape::Together => {
+                    counted(again.len(), "partition")
                 }
-                BackfillShape::PerDate | BackfillShape::Together => counted(again.len(), what),
             };
             evidence.push(format!(
                 "The re-run launched {} rebuilt {what} that {} complete before the failover{}: {}.",
