@@ -20,8 +20,8 @@ from pyspark.sql import SparkSession
 from pyspark.sql import functions as F
 
 
-def main():
-    folder = sys.argv[1]
+def main(argv=None):
+    folder = (argv or sys.argv)[1]
     with open(os.path.join(folder, "expected.json")) as f:
         expected = json.load(f)
     plans, truth = expected["plans"], expected["truth"]

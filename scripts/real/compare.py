@@ -21,8 +21,8 @@ CANNOT_EXPRESS = {
 }
 
 
-def main():
-    expected_path, results_path, tool = sys.argv[1:4]
+def main(argv=None):
+    expected_path, results_path, tool = (argv or sys.argv)[1:4]
     with open(expected_path) as f:
         expected = json.load(f)
     with open(results_path) as f:

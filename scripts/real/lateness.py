@@ -55,8 +55,8 @@ def spark_runner():
     return run, ".spark.sql", "Spark"
 
 
-def main():
-    folder, dialect = sys.argv[1], sys.argv[2]
+def main(argv=None):
+    folder, dialect = (argv or sys.argv)[1:3]
     run, suffix, tool = duckdb_runner() if dialect == "duckdb" else spark_runner()
     with open(os.path.join(folder, "expected.json")) as f:
         cases = json.load(f)

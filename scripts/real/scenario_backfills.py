@@ -31,8 +31,8 @@ def pence(v):
     return None if v is None else int((Decimal(v) * 100).to_integral_value())
 
 
-def main():
-    folder = sys.argv[1]
+def main(argv=None):
+    folder = (argv or sys.argv)[1]
     with open(os.path.join(folder, "expected.json")) as f:
         designs = json.load(f)
     if not designs or not all(d.get("first") or d.get("rerun") for d in designs.values()):
