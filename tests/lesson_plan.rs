@@ -45,6 +45,7 @@ fn fifty_minutes_every_link_a_lab_state_in_presenter_mode() {
             "/lab/state-write" => partition_lab::labs::state_write::query::parse(get).1,
             "/lab/lateness" => partition_lab::labs::lateness::query::parse(get).1,
             "/lab/backfill" => partition_lab::labs::backfill::query::parse(get).2,
+            "/scenarios/1" => Vec::new(),
             other => panic!("{other} is not a lab"),
         };
         assert!(notes.is_empty(), "{}: {notes:?}", step.href);
@@ -380,4 +381,61 @@ fn the_backfill_steps_say_what_the_lab_shows() {
         "without markers the first wave is rebuilt"
     );
     assert_eq!(twice(true), 0, "with markers nothing finished is rebuilt");
+}
+
+/// The closing step: scenario 1 designed with the room. The designs it
+/// names pass or fail as it says, the second reads about half the rows of
+/// the first, and each failure's cause is the mechanism it states.
+#[test]
+fn the_closing_step_says_what_the_scenario_shows() {
+    use partition_lab::scenarios::catalogue::designs;
+    use partition_lab::scenarios::clicks::SCENARIO;
+    use partition_lab::scenarios::grade::{at_once, Judged};
+    use partition_lab::tutor::{diagnoses, Case, Cause};
+    let step = LESSON[6];
+    assert!(step.href.starts_with("/scenarios/1?"));
+    let known = designs(&SCENARIO);
+    let run = |name: &str| {
+        let k = known.iter().find(|k| k.name == name).expect(name);
+        let (report, judged) = at_once(&SCENARIO, &k.graph, SCENARIO.script());
+        let judged = judged.expect("ran");
+        let case = Case {
+            scenario: &SCENARIO,
+            graph: &k.graph,
+            script: SCENARIO.script(),
+            judged: &judged,
+        };
+        let causes: Vec<(&str, Option<Cause>)> = diagnoses(&case, &report)
+            .into_iter()
+            .map(|(id, d)| (id, d.map(|d| d.cause)))
+            .collect();
+        let read = match &judged {
+            Judged::Daily(d) => d.outcome.runs.iter().map(|r| r.rows_read).sum::<usize>(),
+            Judged::Backfill(..) => panic!("a daily design"),
+        };
+        (report, causes, read)
+    };
+    let (list, _, list_read) =
+        run("a partition list with a day of lookback, overwriting each partition");
+    let (mark, _, mark_read) = run("a watermark on arrival, merging on the click id");
+    assert!(list.passed() && mark.passed());
+    assert!(step.shows.contains("meets all three requirements"));
+    // "about half as many rows"
+    assert!(
+        mark_read * 10 >= list_read * 4 && mark_read * 10 <= list_read * 6,
+        "{mark_read} of {list_read}"
+    );
+    assert!(step.shows.contains("about half as many rows"));
+    let (_, causes, _) = run("a watermark, overwriting each partition");
+    assert_eq!(
+        causes,
+        vec![
+            ("R1", Some(Cause::OverwriteWithPart)),
+            ("R2", Some(Cause::OverwriteWithPart))
+        ]
+    );
+    assert!(step.shows.contains("fails R1 and R2"));
+    let (_, causes, _) = run("a partition list, appending");
+    assert_eq!(causes, vec![("R2", Some(Cause::AppendReadAgain))]);
+    assert!(step.shows.contains("fails R2: the retry"));
 }

@@ -105,6 +105,38 @@ pub fn on_clicker(present: impl Fn() -> bool + 'static, step: impl Fn(i32) -> bo
     });
 }
 
+/// At a prediction in presenter mode: the room's answer entered by key.
+/// `pick(Some(i))` for the i-th answer (keys 1 to 9, or the letters A to
+/// I), `pick(None)` for 0 ("none of them", where a question offers it);
+/// `pick` says whether the key was an answer. Not while typing in a field.
+pub fn on_choice_keys(
+    asking: impl Fn() -> bool + 'static,
+    pick: impl Fn(Option<usize>) -> bool + 'static,
+) {
+    super::browser::listen(leptos::ev::keydown, move |ev| {
+        if !asking() || ev.default_prevented() || ev.alt_key() || ev.ctrl_key() || ev.meta_key() {
+            return;
+        }
+        if focus_of(&ev) == Focus::Entry {
+            return;
+        }
+        let key = ev.key();
+        let mut chars = key.chars();
+        let (Some(c), None) = (chars.next(), chars.next()) else {
+            return;
+        };
+        let answer = match c.to_ascii_uppercase() {
+            '0' => None,
+            d @ '1'..='9' => Some(usize::from(d as u8 - b'1')),
+            l @ 'A'..='I' => Some(usize::from(l as u8 - b'A')),
+            _ => return,
+        };
+        if pick(answer) {
+            ev.prevent_default();
+        }
+    });
+}
+
 thread_local! {
     /// The lesson step this document was opened from, with its path: the
     /// labs rewrite their address as they go, and the step must outlive that.
@@ -171,14 +203,26 @@ fn to_lesson_step(by: i32) {
     }
 }
 
+/// Whether a page with a prediction has revealed its answer: a lab
+/// provides it, and the lesson step's question for the room shows until
+/// then (a page without one shows it throughout).
+#[derive(Clone, Copy)]
+pub struct Revealed(pub Signal<bool>);
+
 /// In presenter mode on a page opened from the lesson plan: which step this
-/// is, and links to the step before and after (a clicker goes there from
-/// the page's end and start).
+/// is, the question to ask the room while it thinks, and links to the step
+/// before and after (a clicker goes there from the page's end and start).
 #[component]
 fn LessonNav() -> impl IntoView {
     use crate::content::lesson::{step_href, LESSON};
     let step = use_lesson_step();
-    move || {
+    let revealed = use_context::<Revealed>().map(|r| r.0);
+    let ask = move || {
+        let n = step.get()?;
+        let asked = LESSON.get(n.checked_sub(1)?)?.ask;
+        (!revealed.is_some_and(|r| r.get())).then_some(asked)
+    };
+    let nav = move || {
         step.get().map(|n| {
             let title = |k: usize| {
                 k.checked_sub(1)
@@ -204,6 +248,12 @@ fn LessonNav() -> impl IntoView {
                 </nav>
             }
         })
+    };
+    view! {
+        {nav}
+        {move || ask().map(|q| view! {
+            <p class="ask-room" role="note"><strong>"Ask the room: "</strong>{q}</p>
+        })}
     }
 }
 

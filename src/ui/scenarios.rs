@@ -30,6 +30,13 @@ pub fn ScenarioList() -> impl IntoView {
             <p class="lede">
                 "Each scenario is a realistic stretch of data with its faults: from two weeks of clicks to two years of history. You design a pipeline for it on a canvas; the lab runs your design through the simulated days and checks it against the scenario's requirements. Any design that meets them passes."
             </p>
+            <p class="progress" role="status">
+                {move || {
+                    changed.track();
+                    let passed = SCENARIOS.iter().filter(|s| progress(s.number) == Progress::Passed).count();
+                    format!("Your progress: {passed} of {} passed.", SCENARIOS.len())
+                }}
+            </p>
             <ol class="card-list">
                 {move || {
                 changed.track();
@@ -55,7 +62,7 @@ pub fn ScenarioList() -> impl IntoView {
                                     </a>
                                 </h2>
                                 <p>{s.brief}</p>
-                                <p class="muted">"Idea: " {s.idea}</p>
+                                <p class="muted">"Idea: " {s.idea} " · " {crate::counted::counted(s.rule_count(), "requirement")}</p>
                                 <p class=class>"Status: " {mark} {p.label()}</p>
                             </li>
                         }
@@ -91,6 +98,16 @@ pub fn ScenarioPage(number: String) -> impl IntoView {
                     {s.story.iter().map(|p| view! { <p>{*p}</p> }).collect_view()}
                     <h2>"The numbers"</h2>
                     <ul>{s.facts.iter().map(|f| view! { <li>{*f}</li> }).collect_view()}</ul>
+                    <h2 id="requirements">"The requirements"</h2>
+                    <p>{format!(
+                        "\"Check my design\" runs your design through these days and grades it against each of these {}, as a ticket's acceptance criteria would.",
+                        crate::counted::counted(s.rule_count(), "requirement")
+                    )}</p>
+                    <ul class="requirements">
+                        {s.rules().into_iter().map(|r| view! {
+                            <li data-rule=r.id><strong>{r.id}</strong> ": " {r.text}</li>
+                        }).collect_view()}
+                    </ul>
                     {s.drift_query.then(|| view! { <DriftLookBack /> })}
                     <Canvas scenario=s />
                 </section>

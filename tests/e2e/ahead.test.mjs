@@ -96,13 +96,13 @@ test('the live page takes over the drawn one in place, with the address\'s own s
   try {
     // A lab's state in its query: the drawn page shows the defaults, the
     // live one the address's.
-    const path = '/lab/lateness?profile=mobile&lateness=5';
+    const path = '/lab/lateness?profile=mobile&lateness=5&predict=skip';
     const sent = await (await fetch(env.url + path)).text();
     assert.match(sent, /<body class="ahead">/);
     assert.match(sent, /<h1 id="lateness-title">Allowed-lateness lab<\/h1>/);
     await page.goto(env.url + path);
     await live(page);
-    assert.equal(new URL(page.url()).search, '?profile=mobile&lateness=5');
+    assert.equal(new URL(page.url()).search, '?profile=mobile&lateness=5&predict=skip');
     assert.equal(await page.getByRole('radio', { name: /Mobile app/ }).isChecked(), true);
     assert.equal(await page.getByRole('slider', { name: 'Allowed lateness' }).inputValue(), '5');
     assert.equal(await page.locator('main').count(), 1);

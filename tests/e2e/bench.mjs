@@ -32,7 +32,7 @@ console.log('lateness slider, one step of a drag, watching the "partitions still
 console.log('  (a) input event until the figure changed in the DOM (the app\'s own work);');
 console.log('  (b) input event until the next paint after it (includes waiting for the display\'s next frame, about 16.7 ms at 60 Hz):');
 for (const profile of ['web', 'mobile', 'partner']) {
-  await page.goto(`${env.url}/lab/lateness?profile=${profile}&lateness=0`);
+  await page.goto(`${env.url}/lab/lateness?profile=${profile}&lateness=0&predict=skip`);
   await page.waitForSelector('[data-figure="completeness"]');
   const times = await page.evaluate(async () => {
     const afterPaint = window.__afterPaint;

@@ -48,8 +48,12 @@ export const DAILY = {
 export async function wire(page, edges) {
   for (const [from, to] of edges) {
     await open(page, to, 'Connect…');
-    await page.locator('.connect-menu select').selectOption(`from:${from}`);
-    await page.locator('.connect-menu').getByRole('button', { name: 'Connect' }).click();
+    // On a phone the menu opens in the card itself, under the finger.
+    const list = await page.locator('.design-steps').count();
+    const menu = list ? step(page, to).locator('.step-connect .connect-menu') : page.locator('.connect-menu');
+    await menu.locator('select').selectOption(`from:${from}`);
+    await menu.getByRole('button', { name: 'Connect' }).click();
+    if (list) await step(page, to).getByRole('button', { name: 'Close connections' }).click();
   }
 }
 

@@ -21,7 +21,7 @@ const PROFILES = [
 const LOADS = 5;
 // Each page, and how its main control is asked to answer (see `watch`).
 const PAGES = [
-  ['the lateness lab', '/lab/lateness?lateness=2', 'lateness'],
+  ['the lateness lab', '/lab/lateness?lateness=2&predict=skip', 'lateness'],
   ['a scenario (1)', '/scenarios/1', 'scenario'],
   ['the dates page', '/dates', 'dates'],
 ];

@@ -46,7 +46,7 @@ test('State x Write by keyboard: change a control, predict, reveal, step to the 
 });
 
 test('Lateness by keyboard: the slider, the policy and presenter mode', async () => {
-  const { page, errors, context } = await openPage(env, '/lab/lateness?lateness=2');
+  const { page, errors, context } = await openPage(env, '/lab/lateness?lateness=2&predict=skip');
   const open = () => page.locator('[data-figure="open"]').innerText();
   assert.equal(await open(), '3 partitions');
   await tabTo(page, 'input[type="range"]');

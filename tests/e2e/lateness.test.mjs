@@ -14,21 +14,56 @@ const figure = (page, name) => page.locator(`[data-figure="${name}"]`).innerText
 const query = (page) => Object.fromEntries(new URL(page.url()).searchParams);
 const pct = (text) => Number(text.replace(/[^0-9.]/g, ''));
 
-test('the default lab loads with its figures, no console errors and no axe violations', async () => {
+test('the default lab asks first: no figure until the answer, then the figures, the answer judged and the moment a link; no axe violations', async () => {
   const { page, errors, context } = await openPage(env, '/lab/lateness');
   assert.equal(await page.getByRole('radio', { name: 'Web checkout' }).isChecked(), true);
   assert.equal(await page.getByRole('slider', { name: 'Allowed lateness' }).inputValue(), '2');
+  // The question, and nothing that answers it: no figure, curve, calendar
+  // or late events until the answer is in.
+  const predict = page.getByRole('region', { name: 'Predict first' });
+  await predict.waitFor();
+  assert.match(await predict.innerText(), /On the Web checkout profile, with 2 days of allowed lateness: what share of August's value/);
+  for (const hidden of ['[data-figure]', '.curve', '.calendar', '.late-rows']) {
+    assert.equal(await page.locator(hidden).count(), 0, hidden);
+  }
+  assert.equal(await page.getByRole('button', { name: 'Lock in and show the figures' }).isDisabled(), true);
+  let violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  await page.getByRole('radio', { name: 'B. 90 % to under 99 %' }).check();
+  await page.getByRole('button', { name: 'Lock in and show the figures' }).click();
+  await page.waitForURL(/predict=90to99%402|predict=90to99@2/);
+  const said = await page.locator('.prediction-result').innerText();
+  const share = await figure(page, 'completeness');
+  // The feedback names the figure the page shows, and judges the answer by it.
+  assert.ok(said.includes(share), `${said} / ${share}`);
+  assert.match(said, pct(share) >= 90 && pct(share) < 99 ? /right\./ : /You said 90 % to under 99 %; it is/);
+  // The moment after is a link: reloading keeps the answer and the figures.
+  await page.reload();
+  await page.locator('[data-figure="completeness"]').waitFor();
+  assert.equal(await page.locator('.prediction-result').innerText(), said);
+  // The slider moves freely afterwards; the answer stays the one given at 2 days.
+  await page.getByRole('slider', { name: 'Allowed lateness' }).focus();
+  await page.keyboard.press('ArrowRight');
+  await page.waitForURL(/lateness=3&/);
+  assert.equal(await page.locator('.prediction-result').innerText(), said);
+  // Asked again on request.
+  await page.getByRole('button', { name: 'Hide the figures and predict again' }).click();
+  await predict.waitFor();
+  assert.equal(await page.locator('[data-figure]').count(), 0);
+  await page.getByRole('button', { name: 'Skip the question' }).click();
+  assert.equal(await figure(page, 'open'), '4 partitions');
+  violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  await page.goto(`${env.url}/lab/lateness?predict=skip`);
   assert.equal(await figure(page, 'open'), '3 partitions');
   assert.equal(await figure(page, 'close'), '✓ Thu 3 Sep');
   assert.match(await figure(page, 'completeness'), /^\d{2,3}\.\d\d %$/);
-  const violations = await axe(page);
-  assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
   assert.deepEqual(errors, []);
   await context.close();
 });
 
 test('an instructor drives the slider by keyboard in presenter mode and every figure follows', async () => {
-  const { page, errors, context } = await openPage(env, '/lab/lateness?profile=mobile&present=1');
+  const { page, errors, context } = await openPage(env, '/lab/lateness?predict=skip&profile=mobile&present=1');
   assert.equal(await page.locator('.lateness.presenter').count(), 1);
   assert.equal(await page.locator('details.explain').first().evaluate((d) => d.open), false, 'explanations folded');
   const big = await page.locator('[data-figure="completeness"]').evaluate((e) => parseFloat(getComputedStyle(e).fontSize));
@@ -64,7 +99,7 @@ test('an instructor drives the slider by keyboard in presenter mode and every fi
 });
 
 test('dragging the slider with the mouse moves the figures and the URL', async () => {
-  const { page, errors, context } = await openPage(env, '/lab/lateness?lateness=0');
+  const { page, errors, context } = await openPage(env, '/lab/lateness?predict=skip&lateness=0');
   const box = await page.getByRole('slider', { name: 'Allowed lateness' }).boundingBox();
   const y = box.y + box.height / 2;
   await page.mouse.move(box.x + 4, y);
@@ -78,7 +113,7 @@ test('dragging the slider with the mouse moves the figures and the URL', async (
 });
 
 test('the web profile is complete once the largest delay is covered', async () => {
-  const { page, errors, context } = await openPage(env, '/lab/lateness?profile=web&lateness=14');
+  const { page, errors, context } = await openPage(env, '/lab/lateness?predict=skip&profile=web&lateness=14');
   assert.equal(await figure(page, 'completeness'), '100.00 %');
   assert.match(await figure(page, 'late'), /^0 events worth £0\.00/);
   await page.getByText('The curve as a table').click();
@@ -92,10 +127,10 @@ test('the web profile is complete once the largest delay is covered', async () =
   assert.ok(full > 0, `the web profile needs some lateness: ${JSON.stringify(table)}`);
   assert.notEqual(table[full - 1][1], '100.00 %');
   assert.ok(table.slice(full).every(([, value, count]) => value === '100.00 %' && count === '100.00 %'));
-  await page.goto(`${env.url}/lab/lateness?profile=web&lateness=${full}`);
+  await page.goto(`${env.url}/lab/lateness?predict=skip&profile=web&lateness=${full}`);
   await page.waitForSelector('[data-figure="completeness"]');
   assert.equal(await figure(page, 'completeness'), '100.00 %');
-  await page.goto(`${env.url}/lab/lateness?profile=web&lateness=${full - 1}`);
+  await page.goto(`${env.url}/lab/lateness?predict=skip&profile=web&lateness=${full - 1}`);
   await page.waitForSelector('[data-figure="completeness"]');
   assert.notEqual(await figure(page, 'completeness'), '100.00 %');
   assert.match(await figure(page, 'late'), /^[1-9][\d,]* events? worth/);
@@ -104,7 +139,7 @@ test('the web profile is complete once the largest delay is covered', async () =
 });
 
 test('late events are dropped or booked, and the report shows where', async () => {
-  const { page, errors, context } = await openPage(env, '/lab/lateness?profile=mobile&lateness=1&after=adjust');
+  const { page, errors, context } = await openPage(env, '/lab/lateness?predict=skip&profile=mobile&lateness=1&after=adjust');
   const late = await figure(page, 'late');
   assert.match(late, /^\d{1,3}(,\d{3})* events worth £[\d,]+\.\d\d arrive after their day is final and are booked/);
   const report = await page.locator('table.report').innerText();
@@ -125,7 +160,7 @@ test('late events are dropped or booked, and the report shows where', async () =
 });
 
 test('the calendar marks the partitions the chosen night rebuilds', async () => {
-  const { page, errors, context } = await openPage(env, '/lab/lateness?lateness=2');
+  const { page, errors, context } = await openPage(env, '/lab/lateness?predict=skip&lateness=2');
   await page.getByLabel('Look at the run at 02:00 on').selectOption('10');
   await page.waitForURL(/today=10/);
   const statuses = await page.locator('.calendar .day').allInnerTexts();
@@ -138,7 +173,7 @@ test('the calendar marks the partitions the chosen night rebuilds', async () => 
 });
 
 test('a tampered link falls back with a visible note, and settings survive a reload', async () => {
-  const { page, errors, context } = await openPage(env, '/lab/lateness?profile=fax&lateness=99&after=keep&present=2');
+  const { page, errors, context } = await openPage(env, '/lab/lateness?profile=fax&lateness=99&after=keep&present=2&predict=skip');
   const notice = await page.locator('.notice').innerText();
   for (const bit of ['profile=fax', 'lateness=99', 'after=keep', 'present=2']) assert.ok(notice.includes(bit), bit);
   assert.equal(await figure(page, 'open'), '3 partitions');
@@ -155,7 +190,7 @@ test('a tampered link falls back with a visible note, and settings survive a rel
 
 test('presenter mode fills a projector and no figure leaves its card', async () => {
   for (const width of [1280, 1920]) {
-    const { page, context } = await openPage(env, '/lab/lateness?present=1&lateness=2&profile=mobile', { width, height: 1080 });
+    const { page, context } = await openPage(env, '/lab/lateness?predict=skip&present=1&lateness=2&profile=mobile', { width, height: 1080 });
     await page.locator('[data-figure="open"]').waitFor();
     const fit = await page.evaluate(() => ({
       main: document.querySelector('main').getBoundingClientRect().width,
@@ -178,7 +213,7 @@ test('presenter mode fills a projector and no figure leaves its card', async () 
 });
 
 test('the lab fits a phone', async () => {
-  const { page, errors, context } = await openPage(env, '/lab/lateness?present=1', { width: 390, height: 844 });
+  const { page, errors, context } = await openPage(env, '/lab/lateness?predict=skip&present=1', { width: 390, height: 844 });
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `page is ${overflow}px wider than the viewport`);
   const violations = await axe(page);
@@ -188,7 +223,7 @@ test('the lab fits a phone', async () => {
 });
 
 test('in presenter mode the arrow keys move the slider from anywhere on the page', async () => {
-  const { page, errors, context } = await openPage(env, '/lab/lateness?present=1&lateness=2');
+  const { page, errors, context } = await openPage(env, '/lab/lateness?predict=skip&present=1&lateness=2');
   await page.locator('main h1').click();
   await page.keyboard.press('ArrowRight');
   await page.waitForURL(/lateness=3&/);
@@ -207,9 +242,9 @@ test('the browser shows the same seeded figures as the native build', async () =
   // (mobile_completeness_at_one_to_three_days_is_the_share_arrived_by_the_close);
   // here the wasm build must show the same.
   const pinned = ['98.14 %', '99.24 %', '99.61 %'];
-  const { page, errors, context } = await openPage(env, '/lab/lateness?profile=mobile&lateness=1');
+  const { page, errors, context } = await openPage(env, '/lab/lateness?predict=skip&profile=mobile&lateness=1');
   for (const [i, expected] of pinned.entries()) {
-    await page.goto(`${env.url}/lab/lateness?profile=mobile&lateness=${i + 1}`);
+    await page.goto(`${env.url}/lab/lateness?predict=skip&profile=mobile&lateness=${i + 1}`);
     await page.waitForSelector('[data-figure="completeness"]');
     assert.equal((await page.textContent('[data-figure="completeness"]')).trim(), expected, `L=${i + 1}`);
   }
@@ -228,7 +263,7 @@ const missesItsDay = (row, l) => {
 };
 
 test('the allowed lateness as a Beam window setting for a built-in profile: the file follows the slider, and the month it replays, downloaded, has exactly the late events the page counts', async () => {
-  const { page, errors, context } = await openPage(env, '/lab/lateness?profile=mobile&lateness=1');
+  const { page, errors, context } = await openPage(env, '/lab/lateness?predict=skip&profile=mobile&lateness=1');
   const section = page.locator('section[aria-labelledby="streaming-heading"]');
   await section.getByRole('heading', { name: 'The same lateness in a streaming engine' }).waitFor();
   // Hidden links count too: the month must not even be written before.
@@ -277,7 +312,7 @@ test('the allowed lateness as a Beam window setting for a built-in profile: the 
 });
 
 test('the allowed lateness as a SQLMesh lookback: the model follows the slider, a lookback of L days, none at 0, a FULL model when never final', async () => {
-  const { page, errors, context } = await openPage(env, '/lab/lateness?profile=partner&lateness=2');
+  const { page, errors, context } = await openPage(env, '/lab/lateness?predict=skip&profile=partner&lateness=2');
   const section = page.locator('section[aria-labelledby="lookback-heading"]');
   await section.getByRole('heading', { name: 'The same lateness in SQLMesh' }).waitFor();
   await section.getByText('SQLMesh model (models/orders.sql)', { exact: true }).click();
@@ -307,7 +342,7 @@ test('the allowed lateness as a SQLMesh lookback: the model follows the slider, 
 });
 
 test('the allowed lateness as a Dagster schedule: each tick rebuilds d and the L days before it, d alone at 0, every day when never final', async () => {
-  const { page, errors, context } = await openPage(env, '/lab/lateness?profile=mobile&lateness=2');
+  const { page, errors, context } = await openPage(env, '/lab/lateness?predict=skip&profile=mobile&lateness=2');
   const section = page.locator('section[aria-labelledby="dagster-heading"]');
   await section.getByRole('heading', { name: 'The same lateness in Dagster' }).waitFor();
   await section.getByText('Dagster definitions (orders_lateness.py)', { exact: true }).click();

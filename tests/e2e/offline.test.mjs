@@ -35,7 +35,7 @@ test('with the network gone, a loaded lab reloads and a deep link opens', async 
   const errors = [];
   page.on('pageerror', (e) => errors.push(String(e)));
   try {
-    await page.goto(`${site.url}/lab/lateness?lateness=2`);
+    await page.goto(`${site.url}/lab/lateness?lateness=2&predict=skip`);
     await live(page);
     await page.getByRole('heading', { level: 1, name: 'Allowed-lateness lab' }).waitFor();
     await controlled(page);

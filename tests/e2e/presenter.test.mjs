@@ -22,6 +22,7 @@ const pages = [
   ['/lab/state-write?present=1', 'State x Write lab'],
   ['/lab/state-write?present=1&predict=skip', 'State x Write lab'],
   ['/lab/lateness?present=1', 'Allowed-lateness lab'],
+  ['/lab/lateness?present=1&predict=skip', 'Allowed-lateness lab'],
   ['/lab/backfill?present=1', 'Currency-bug backfill lab'],
   ['/lab/backfill?from=3&present=1&guess=skip&ran=end', 'Currency-bug backfill lab'],
   ['/scenarios/1?present=1', 'Scenario 1: Clicks, forward'],
@@ -77,7 +78,7 @@ for (const [path, title] of pages) {
   });
 }
 
-test('/lab/backfill?present=1: a clicker walks the story (predict, reveal, run, interrupt, resume), then the sections', async () => {
+test('/lab/backfill?present=1: a clicker walks the story (predict by key, reveal, run, interrupt, resume), then the sections', async () => {
   const { context, page, errors } = await projector();
   await page.goto(`${env.url}/lab/backfill?from=3&concurrency=4&markers=on&present=1`);
   await page.waitForSelector('.presenter h2');
@@ -87,9 +88,16 @@ test('/lab/backfill?present=1: a clicker walks the story (predict, reveal, run, 
   assert.equal(await focused(), '1. Which partitions are wrong: ask the data');
   assert.equal(await page.locator('table.drift').isVisible(), false);
   assert.doesNotMatch(page.url(), /guess=/);
-  // 2. The reveal: the room answered aloud, so the prediction is skipped.
+  // 2. No answer entered: PageDown says what to do, and reveals nothing.
   await page.keyboard.press('PageDown');
-  await page.waitForURL(/guess=skip/);
+  await page.locator('.clicker-note').filter({ hasText: "Enter the room's answer first" }).waitFor();
+  assert.equal(await page.locator('table.drift').isVisible(), false);
+  assert.doesNotMatch(page.url(), /guess=/);
+  // The room says the 8th: key 2, then PageDown reveals it, never a skip.
+  await page.keyboard.press('2');
+  assert.equal(await page.getByRole('group', { name: 'When do you think the bad code shipped?' }).getByRole('radio', { name: 'the 8th' }).isChecked(), true);
+  await page.keyboard.press('PageDown');
+  await page.waitForURL(/guess=8/);
   await page.locator('table.drift').waitFor();
   assert.equal(await page.locator('table.drift tbody tr').count(), 11);
   // 3. The run.
@@ -150,32 +158,39 @@ test('/teach?present=1: a clicker walks the plan step by step; a step opened fro
   assert.match(await focused(), /The partition is the unit/);
   // Each step's link carries its number.
   const links = await page.getByRole('link', { name: 'Open the lab state to project' }).evaluateAll((as) => as.map((a) => a.getAttribute('href')));
-  assert.equal(links.length, 6);
+  assert.equal(links.length, 7);
   links.forEach((href, i) => assert.match(href, new RegExp(`[?&]lesson=${i + 1}$`), href));
   // Step 4, the lateness lab: the plan's neighbours are offered, and stay
   // as the lab rewrites its address.
   await page.goto(`${env.url}${links[3]}`);
   const nav = page.getByRole('navigation', { name: 'Lesson plan' });
   await nav.waitFor();
-  assert.match(await nav.innerText(), /Lesson step 4 of 6/);
+  assert.match(await nav.innerText(), /Lesson step 4 of 7/);
   assert.match(await nav.getByRole('link', { name: /^Step 5: / }).getAttribute('href'), /^\/lab\/backfill\?.*lesson=5$/);
   assert.match(await nav.getByRole('link', { name: /^← Step 3: / }).getAttribute('href'), /lesson=3$/);
+  // The room's answer first, by key; PageDown reveals it, then moves the slider.
+  await page.keyboard.press('PageDown');
+  await page.locator('.clicker-note').filter({ hasText: "Enter the room's answer first" }).waitFor();
+  assert.equal(await page.locator('[data-figure]').count(), 0);
+  await page.keyboard.press('2');
+  await page.keyboard.press('PageDown');
+  await page.waitForURL(/predict=90to99/);
   await page.keyboard.press('PageDown');
   await page.waitForURL(/lateness=3/);
-  assert.match(await nav.innerText(), /Lesson step 4 of 6/, 'the step outlives the lab\'s own address');
+  assert.match(await nav.innerText(), /Lesson step 4 of 7/, 'the step outlives the lab\'s own address');
   // And a reload of the tab, the address no longer naming it: the tab
   // keeps it (sessionStorage, through design::saves).
   assert.doesNotMatch(page.url(), /lesson=/);
   await page.reload();
   await nav.waitFor();
-  assert.match(await nav.innerText(), /Lesson step 4 of 6/, 'the step outlives a reload');
+  assert.match(await nav.innerText(), /Lesson step 4 of 7/, 'the step outlives a reload');
   // At the slider's end the clicker goes on to step 5.
   for (let i = 0; i < 20 && !/\/lab\/backfill/.test(page.url()); i += 1) {
     await page.keyboard.press('PageDown');
   }
   await page.waitForURL(/\/lab\/backfill\?.*lesson=5/);
   await page.getByRole('heading', { level: 1, name: 'Currency-bug backfill lab' }).waitFor();
-  assert.match(await page.getByRole('navigation', { name: 'Lesson plan' }).innerText(), /Lesson step 5 of 6/);
+  assert.match(await page.getByRole('navigation', { name: 'Lesson plan' }).innerText(), /Lesson step 5 of 7/);
   // The same page reached another way is not in the plan: typed into this
   // tab, or opened in another, it offers no step (once it is live).
   const live = (p) => p.waitForFunction(() => !document.body.classList.contains('ahead'));
@@ -220,7 +235,7 @@ test('State x Write on a projector: all six pipelines on one screen, counted fro
 
 test('side by side: the lateness lab shows two settings and what the second changes', async () => {
   const { context, page, errors } = await projector();
-  await page.goto(`${env.url}/lab/lateness?profile=mobile&lateness=2&present=1`);
+  await page.goto(`${env.url}/lab/lateness?profile=mobile&lateness=2&present=1&predict=skip`);
   await page.getByLabel('Side by side with').selectOption('5');
   await page.waitForURL(/compare=5/);
   const comparison = page.locator('[data-figure="comparison"]');
@@ -295,6 +310,61 @@ test('a clicker\'s PageDown steps the lab even with a radio focused; the radio k
   await page.keyboard.press('PageDown');
   await page.waitForURL(new RegExp(`run=${before + 1}(&|$)`));
   assert.equal(Number(new URL(page.url()).searchParams.get('run')), before + 1, 'Alt+→ is not a step');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// The lesson plan with a clicker alone (SPEC 12): at each step the room's
+// question is on the screen while it thinks and gone once revealed; the
+// room's answer goes in by key; PageDown never skips it; steps 2 and 6 run
+// to their end, and the last step opens scenario 1 with its question.
+test('the lesson steps run by clicker alone: the question for the room until the reveal, the answer by key, never skipped', async () => {
+  const { context, page, errors } = await projector();
+  const ask = page.locator('.ask-room');
+  // Step 2, State x Write: the runs every pipeline shares, then the answer.
+  await page.goto(`${env.url}/lab/state-write?late=tue&crash=on&lookback=1&commit=after&run=1&present=1&lesson=2`);
+  await ask.waitFor();
+  assert.match(await ask.innerText(), /^Ask the room: Six pipelines load the same week/);
+  for (let i = 0; i < 12; i += 1) {
+    await page.keyboard.press('PageDown');
+    if (await page.locator('.clicker-note').filter({ hasText: "Enter the room's answer first" }).count()) break;
+  }
+  assert.doesNotMatch(page.url(), /predict=/, 'no answer, no reveal');
+  assert.equal(await ask.count(), 1, 'the question stays up while the room thinks');
+  // The room says Watermark + Overwrite: key 2 ticks it, PageDown reveals.
+  await page.keyboard.press('2');
+  assert.equal(await page.getByRole('checkbox', { name: /Watermark \+ Overwrite/ }).isChecked(), true);
+  await page.keyboard.press('PageDown');
+  await page.waitForURL(/predict=watermark_overwrite/);
+  assert.equal(await ask.count(), 0, 'the question goes once the answer is revealed');
+  // On to the week's end, and from there to step 3.
+  for (let i = 0; i < 12 && !/lesson=3/.test(page.url()); i += 1) {
+    await page.keyboard.press('PageDown');
+  }
+  await page.waitForURL(/lesson=3/);
+  // Step 6, the backfill lab: run, interrupt, run it again, to the end, by PageDown alone.
+  await page.goto(`${env.url}/lab/backfill?from=3&concurrency=4&markers=off&present=1&guess=skip&lesson=6`);
+  await ask.waitFor();
+  assert.match(await ask.innerText(), /interrupted in its second wave/);
+  const clock = page.locator('.clock');
+  await page.keyboard.press('PageDown');
+  await clock.filter({ hasText: 'Backfill running' }).waitFor();
+  assert.equal(await ask.count(), 0);
+  await page.keyboard.press('PageDown');
+  await page.waitForURL(/ran=\d+(&|$)/);
+  await page.keyboard.press('PageDown');
+  await clock.filter({ hasText: 'Backfill running' }).waitFor();
+  await page.keyboard.press('PageDown');
+  await page.waitForURL(/ran=\d+,end/);
+  assert.match(await page.locator('.outcome-headline').innerText(), /partition/);
+  // The last step: scenario 1, designed with the room.
+  for (let i = 0; i < 20 && !/\/scenarios\/1/.test(page.url()); i += 1) {
+    await page.keyboard.press('PageDown');
+  }
+  await page.waitForURL(/\/scenarios\/1\?.*lesson=7/);
+  await ask.waitFor();
+  assert.match(await ask.innerText(), /^Ask the room: Two weeks of clicks/);
+  assert.match(await page.getByRole('navigation', { name: 'Lesson plan' }).innerText(), /Lesson step 7 of 7/);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -22,7 +22,14 @@ test('scenario 1: fail on R2, see the evidence and the smallest case, fix, pass,
   const r2 = page.locator('.rule[data-rule="R2"]');
   assert.match(await r2.locator('.rule-head').innerText(), /^✗ R2 failed/);
   assert.match(await r2.locator('.evidence').innerText(), /The retry of the run for 3 Jun \(Thu 4 Jun 02:05\) wrote a second copy of \d+ rows already there, in partitions 2026-06-02, 2026-06-03: c-0602-/);
-  assert.match(await r2.locator('.hint').innerText(), /idempotent write/);
+  // The cause in this design, before the evidence: the write mode, the run
+  // that read a row again, and the idea this design does not yet apply.
+  const cause = await r2.locator('.cause').innerText();
+  assert.match(cause, /^Why, in your design: Your write target appends\. The retry of the run for 3 Jun \(Thu 4 Jun 02:05\) read (c-[0-9-]+) again \(the retry reads again what the crashed run had read\) and appended it beside the copy the run for 3 Jun \(Thu 4 Jun 02:00\) had written: \1 is stored twice\./);
+  assert.match(cause, /The choice: write target 3, Write mode: append\./);
+  assert.equal(await r2.locator('.hint').innerText(), 'Idea to revisit: idempotent');
+  // The cause comes first, then what the run showed.
+  assert.deepEqual(await r2.evaluate((el) => [...el.children].map((c) => c.className).filter((c) => /cause|evidence|hint/.test(c))), ['cause', 'evidence-head', 'evidence', 'hint']);
   assert.match(await page.locator('.rule[data-rule="R1"] .rule-head').innerText(), /^✓ R1 passed/);
 
   await r2.getByRole('button', { name: 'Show the nodes involved' }).click();
@@ -52,6 +59,16 @@ test('scenario 1: fail on R2, see the evidence and the smallest case, fix, pass,
   await page.getByRole('button', { name: 'Check my design' }).click();
   await page.locator('.report .verdict').filter({ hasText: 'Passed' }).waitFor();
   assert.equal(await page.locator('.report .verdict').innerText(), '✓ Passed: all 3 requirements met.');
+  // A pass is a debrief: why each rule held, from the run; another design
+  // that passes, run beside it, with both runs' figures; the way on.
+  for (const id of ['R1', 'R2', 'R3']) {
+    assert.ok((await page.locator(`.rule[data-rule="${id}"] .held`).innerText()).length > 40, id);
+  }
+  assert.match(await page.locator('.rule[data-rule="R3"] .held').innerText(), /^The run that read the most, the run for \d+ Jun \(.+\), read 2 bronze partitions\.$/);
+  const debrief = page.locator('.debrief');
+  await debrief.getByText('passes too').waitFor();
+  assert.match(await debrief.innerText(), /“a watermark on arrival, merging on the click id” passes too\. Over the same days it read [\d,]+ bronze rows and wrote \d+ partitions in \d+ runs \(about half the rows yours read\); yours read [\d,]+ and wrote \d+\./);
+  assert.equal(await debrief.getByRole('link', { name: /Next: scenario 2, Orders that change/ }).getAttribute('href'), '/scenarios/2');
   const violations = await axe(page);
   assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
 
@@ -158,7 +175,8 @@ test('scenario 2: append fails R2 with the doubled orders, a merge on the order 
   await r2.waitFor();
   assert.match(await r2.locator('.rule-head').innerText(), /^✗ R2 failed/);
   assert.match(await r2.locator('.evidence').innerText(), /\b(1 order id appears|\d+ order ids appear) more than once in silver: o-0601-01/);
-  assert.match(await r2.locator('.hint').innerText(), /merge key/);
+  assert.match(await r2.locator('.cause').innerText(), /^Why, in your design: Your write target appends, so each change of an order became a row of its own: order o-\d{4}-\d{2} has \d rows in silver/);
+  assert.equal(await r2.locator('.hint').innerText(), 'Idea to revisit: merge');
   assert.match(await page.locator('.rule[data-rule="R3"] .rule-head').innerText(), /^✓ R3 passed/);
 
   await r2.getByRole('button', { name: 'Show me the smallest case' }).click();
@@ -349,6 +367,40 @@ test('scenario 3: a finaliser\'s allowed lateness is the Beam block\'s setting, 
   await block.screenshot({ path: 'target/beam-block-390.png' });
   const violations = await axe(page);
   assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('each scenario states every requirement it grades before the canvas; the list counts them and the progress', async () => {
+  const counts = { 1: 3, 2: 4, 3: 4, 4: 6, 5: 4, 6: 3 };
+  const { page, errors, context } = await openPage(env, '/scenarios');
+  assert.match(await page.locator('p.progress').first().innerText(), /^Your progress: \d of 6 passed\.$/);
+  for (const [n, count] of Object.entries(counts)) {
+    assert.match(await page.locator(`.card[data-scenario="${n}"]`).innerText(), new RegExp(`· ${count} requirements`));
+  }
+  for (const [n, count] of Object.entries(counts)) {
+    await page.goto(`${env.url}/scenarios/${n}`);
+    const items = page.locator('ul.requirements li');
+    await items.first().waitFor();
+    assert.equal(await items.count(), count, `scenario ${n}`);
+    const ids = await items.evaluateAll((lis) => lis.map((li) => li.dataset.rule));
+    assert.deepEqual(ids, Array.from({ length: count }, (_, i) => `R${i + 1}`));
+    // Before the canvas, in the page's order.
+    const before = await page.evaluate(() => {
+      const req = document.getElementById('requirements');
+      const designer = document.querySelector('.designer');
+      return Boolean(req.compareDocumentPosition(designer) & Node.DOCUMENT_POSITION_FOLLOWING);
+    });
+    assert.ok(before, `scenario ${n}: the requirements come before the canvas`);
+  }
+  // In the same words the report uses.
+  await page.goto(`${env.url}/scenarios/1`);
+  const stated = await page.locator('ul.requirements li').allInnerTexts();
+  await buildChain(page, { ...DAILY, write: [['Write mode', 'append']] });
+  await page.getByRole('button', { name: 'Check my design' }).click();
+  await page.locator('.report .verdict').waitFor();
+  const reported = await page.locator('.rule .rule-head').allInnerTexts();
+  assert.deepEqual(reported.map((h) => h.replace(/^[✓✗] (R\d) (passed|failed)/, '$1')), stated);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -32,11 +32,11 @@ await shoot('state-write', '/lab/state-write?late=wed&crash=on&lookback=1&commit
   await page.evaluate(() => window.scrollTo(0, document.querySelector('.cells').getBoundingClientRect().top + window.scrollY - 330));
 }, null);
 
-await shoot('lateness', '/lab/lateness?profile=mobile&lateness=2', async (page) => {
+await shoot('lateness', '/lab/lateness?profile=mobile&lateness=2&predict=skip', async (page) => {
   await page.locator('[data-figure="open"]').waitFor();
 }, '.figures');
 
-await shoot('lateness-curve', '/lab/lateness?profile=mobile&lateness=2', async (page) => {
+await shoot('lateness-curve', '/lab/lateness?profile=mobile&lateness=2&predict=skip', async (page) => {
   await page.locator('.chart').waitFor();
 }, '.chart');
 

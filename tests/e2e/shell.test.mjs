@@ -176,7 +176,7 @@ for (const width of [1280, 390]) {
 test('the lesson plan adds up to 50 minutes and opens each lab state in presenter mode', async () => {
   const { page, errors, context } = await openPage(env, '/teach');
   const steps = page.locator('.lesson-step');
-  assert.equal(await steps.count(), 6);
+  assert.equal(await steps.count(), 7);
   const minutes = await steps.locator('p.muted').allInnerTexts();
   assert.match(minutes.at(-1), /^Minutes \d+ to 50 /);
   await steps.nth(3).getByText('What the answer shows').click();

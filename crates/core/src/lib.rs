@@ -1,6 +1,7 @@
 //! The pure logic over the engine: each lab's model and view models
 //! (`labs`), the canvas's design model (`design`), the graded scenarios
-//! (`scenarios`), the exports to real tools (`export`), every choice's
+//! (`scenarios`), the tutor that explains a check's verdict (`tutor`), the
+//! exports to real tools (`export`), every choice's
 //! words (`vocabulary`) and shared teaching text (`content`). No web crate
 //! is in this crate's tree: the web app draws what these return.
 
@@ -10,6 +11,7 @@ pub mod design;
 pub mod export;
 pub mod labs;
 pub mod scenarios;
+pub mod tutor;
 pub mod vocabulary;
 
 // The layers below, under the names every module here uses.

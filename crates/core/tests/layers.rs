@@ -13,27 +13,32 @@ use std::path::{Path, PathBuf};
 const RULES: &[(&str, &[&str], &str)] = &[
     (
         "vocabulary",
-        &["design", "labs", "scenarios", "export", "content"],
+        &["design", "labs", "scenarios", "tutor", "export", "content"],
         "the vocabulary owns the words; the design types use them, never the reverse",
     ),
     (
         "design",
-        &["scenarios", "labs"],
+        &["scenarios", "tutor", "labs"],
         "the canvas's graph model knows no scenario and no lab",
     ),
     (
         "scenarios",
-        &["labs"],
-        "grading knows no screen: a check returns the run, the view draws it",
+        &["labs", "tutor"],
+        "grading knows no screen and no tutor: a check returns the run, the tutor explains it, the view draws both",
+    ),
+    (
+        "tutor",
+        &["labs", "export"],
+        "the tutor explains a scenario's check: it knows no lab and writes no export",
     ),
     (
         "export",
-        &["design", "labs", "scenarios"],
+        &["design", "labs", "scenarios", "tutor"],
         "an export is made from the engine's inputs; the labs and scenarios call it",
     ),
     (
         "labs",
-        &["design", "scenarios"],
+        &["design", "scenarios", "tutor"],
         "a lab's model knows no canvas and no scenario",
     ),
     (
@@ -42,6 +47,7 @@ const RULES: &[(&str, &[&str], &str)] = &[
             "design",
             "labs",
             "scenarios",
+            "tutor",
             "export",
             "vocabulary",
             "engine",
@@ -54,6 +60,7 @@ const RULES: &[(&str, &[&str], &str)] = &[
             "design",
             "labs",
             "scenarios",
+            "tutor",
             "export",
             "vocabulary",
             "content",

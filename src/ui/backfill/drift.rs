@@ -17,7 +17,8 @@ use super::Lab;
 pub fn Drift() -> impl IntoView {
     let lab = expect_context::<Lab>();
     // The radio ticked before it is locked in; once locked, the address holds it.
-    let guess = RwSignal::new(None::<PlanStart>);
+    // The ship date ticked: the lab's, so a clicker's keys can tick it.
+    let guess = lab.ticked;
     let revealed = move || lab.predicted();
     let radius = lab.case.with_untracked(|case| case.blast_radius());
     let rows = lab.case.with_untracked(|case| {
@@ -55,11 +56,14 @@ pub fn Drift() -> impl IntoView {
         });
         focus("guess-verdict");
     };
-    // The clicker's reveal: the guess ticked, or a skip if none was.
+    // The clicker's reveal: the guess the room gave, by key (the clicker
+    // reveals only once there is one).
     Effect::new(move |_| {
         if lab.cue.get() == Some(crate::labs::backfill::clicker::Cue::Reveal) {
             lab.cue.set(None);
-            reveal(guess.get_untracked());
+            if let Some(g) = guess.get_untracked() {
+                reveal(Some(g));
+            }
         }
     });
     view! {
@@ -92,6 +96,10 @@ pub fn Drift() -> impl IntoView {
                         reveal(None);
                     }>"Skip the prediction"</button>
                 </div>
+                <Show when=move || lab.present()>
+                    <p class="muted">"Clicker: key 1 for the 3rd, 2 for the 8th, 3 for the 12th enters the room's answer; PageDown runs the drift query."</p>
+                </Show>
+                <p class="clicker-note" role="status">{move || lab.answer_note.get()}</p>
             </div>
             <div hidden=move || !revealed()>
                 <p class="prediction-result" role="status" data-figure="guess" id="guess-verdict" tabindex="-1">

@@ -39,6 +39,12 @@ pub struct Lab {
     pub cue: RwSignal<Option<Cue>>,
     /// The clicker has put the prediction to the room.
     asked: RwSignal<bool>,
+    /// The ship date ticked (by mouse, or by key in presenter mode), not
+    /// yet locked in.
+    pub ticked: RwSignal<Option<PlanStart>>,
+    /// What the clicker asks of the presenter at the prediction.
+    pub answer_note: RwSignal<Option<String>>,
+    present_mode: Memo<bool>,
     go: StoredValue<Box<dyn Fn(Choices, Moment) + Send + Sync>>,
 }
 
@@ -68,6 +74,17 @@ impl Lab {
     /// Whether the ship date has been predicted (or the prediction skipped).
     pub fn predicted(&self) -> bool {
         self.moment.read().guess.is_some()
+    }
+}
+
+impl Lab {
+    /// Whether the page is in presenter mode.
+    pub fn present(&self) -> bool {
+        self.present_mode.get()
+    }
+
+    fn predicted_untracked(&self) -> bool {
+        self.moment.with_untracked(|m| m.guess.is_some())
     }
 }
 
@@ -104,6 +121,9 @@ pub fn BackfillLab() -> impl IntoView {
         moment,
         cue: RwSignal::new(None),
         asked: RwSignal::new(false),
+        ticked: RwSignal::new(None),
+        answer_note: RwSignal::new(None),
+        present_mode: present,
         go: StoredValue::new(Box::new(move |c: Choices, m: Moment| {
             show(&c, present.get_untracked(), &m)
         })),
@@ -124,6 +144,27 @@ pub fn BackfillLab() -> impl IntoView {
         notes.extend(moment_parsed.read().1.clone());
         notes
     });
+    // The lesson's questions here are answered by the prediction's reveal
+    // and by a run: the room's question stays up until a run has begun.
+    provide_context(super::presenter::Revealed(Signal::derive(move || {
+        lab.predicted() && (lab.current.read().is_some() || !lab.finished.read().is_empty())
+    })));
+    // At the prediction in presenter mode, keys 1 to 3 tick the room's
+    // ship date.
+    super::presenter::on_choice_keys(
+        move || present.get_untracked() && !lab.predicted_untracked(),
+        move |key| {
+            let pick = match key {
+                Some(0) => PlanStart::Third,
+                Some(1) => PlanStart::Eighth,
+                Some(2) => PlanStart::Twelfth,
+                _ => return false,
+            };
+            lab.ticked.set(Some(pick));
+            lab.answer_note.set(None);
+            true
+        },
+    );
     // A clicker walks the room through the lab's story (predict, reveal,
     // run, interrupt, resume), then its remaining sections; back is a
     // section up, never an undo of what the room saw.
@@ -136,6 +177,7 @@ pub fn BackfillLab() -> impl IntoView {
             let cue = lab.moment.with_untracked(|m| {
                 clicker::next(Stage {
                     asked: lab.asked.get_untracked(),
+                    chosen: lab.ticked.get_untracked().is_some(),
                     predicted: m.guess.is_some(),
                     running: lab.current.with_untracked(Option::is_some),
                     ran: &m.ran,
@@ -146,6 +188,12 @@ pub fn BackfillLab() -> impl IntoView {
                 Cue::Ask => {
                     lab.asked.set(true);
                     super::presenter::bring_heading("drift-heading");
+                    true
+                }
+                Cue::Answer => {
+                    lab.answer_note.set(Some(
+                        "Enter the room's answer first: key 1 for the 3rd, 2 for the 8th, 3 for the 12th; then PageDown.".to_string(),
+                    ));
                     true
                 }
                 _ => {

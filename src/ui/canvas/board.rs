@@ -87,10 +87,14 @@ pub fn Toolbar() -> impl IntoView {
             <button type="button" on:click=move |_| d.redo() disabled=move || !can_redo()
                 aria-keyshortcuts="Control+Shift+Z">"↷ Redo"</button>
             <span class="toolbar-gap"></span>
-            <span class="layout-switch" role="group" aria-label="Show the design as">
-                <button type="button" aria-pressed=pressed(Layout::Board) on:click=move |_| show(Layout::Board)>"Board"</button>
-                <button type="button" aria-pressed=pressed(Layout::List) on:click=move |_| show(Layout::List)>"List"</button>
-            </span>
+            // A phone gets the list only: the board's words would be
+            // smaller than anyone can read there.
+            {(!super::phone()).then(|| view! {
+                <span class="layout-switch" role="group" aria-label="Show the design as">
+                    <button type="button" aria-pressed=pressed(Layout::Board) on:click=move |_| show(Layout::Board)>"Board"</button>
+                    <button type="button" aria-pressed=pressed(Layout::List) on:click=move |_| show(Layout::List)>"List"</button>
+                </span>
+            })}
             <Show when=on_board>
                 <button type="button" on:click=move |_| zoom_by(&d, 1.0 / 1.25) aria-label="Zoom out">"−"</button>
                 <span class="zoom-level" aria-live="polite">

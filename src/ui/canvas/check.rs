@@ -7,11 +7,12 @@ use leptos::prelude::*;
 use crate::design::saves;
 use crate::design::Graph;
 use crate::engine::calendar::weekday_day_month_time;
-use crate::scenarios::grade::{fails_in, Doing, Grading};
+use crate::scenarios::grade::{fails_in, Doing, Grading, Judged};
 use crate::scenarios::panel::{self, SmallestView};
 use crate::scenarios::progress::Progress;
 use crate::scenarios::report::{Evidence, Report, RuleResult};
 use crate::scenarios::shrink::{Search, Shrunk};
+use crate::tutor::{self, debrief, Diagnosis};
 use crate::ui::slices::{self, Halt, Slices};
 use crate::ui::storage;
 
@@ -26,6 +27,38 @@ struct Checked {
     report: Report,
     /// The source pool over the run the rules judged (scenarios 4 and 5).
     picture: Option<crate::labs::pool::PoolPicture>,
+    /// Each failed rule's cause in this design, where the tutor sees one.
+    causes: Causes,
+    /// After a pass, why each rule held.
+    held: Held,
+}
+
+/// Each failed rule's id and cause, where the tutor sees one.
+type Causes = Vec<(&'static str, Option<Diagnosis>)>;
+/// Each rule's id and why it held.
+type Held = Vec<(&'static str, String)>;
+
+/// What the tutor makes of a finished check: each failed rule's cause,
+/// and after a pass why each rule held.
+fn explained(
+    scenario: &'static crate::scenarios::Scenario,
+    graph: &Graph,
+    report: &Report,
+    judged: Option<&Judged>,
+) -> (Causes, Held) {
+    let Some(judged) = judged else {
+        return (Vec::new(), Vec::new());
+    };
+    let case = tutor::Case {
+        scenario,
+        graph,
+        script: scenario.script(),
+        judged,
+    };
+    (
+        tutor::diagnoses(&case, report),
+        debrief::held(&case, report),
+    )
 }
 
 /// A check under way: how far it has got, and what it is doing.
@@ -73,7 +106,15 @@ pub fn CheckPanel() -> impl IntoView {
         focus_back(".check-progress", check_button);
         checking.set(None);
     };
-    let finish = move |graph: Graph, report: Report, picture| {
+    // After a pass: another passing design, run beside this one.
+    let other = RwSignal::new(None::<Other>);
+    let finish = move |graph: Graph, report: Report, judged: Option<Judged>| {
+        let picture = judged
+            .as_ref()
+            .and_then(Judged::trace)
+            .as_ref()
+            .map(pool_picture);
+        let (causes, held) = explained(d.scenario, &graph, &report, judged.as_ref());
         let progress = Progress::of(&report);
         if let Err(e) =
             saves::save_progress(&mut storage::Local, d.scenario.number, &progress.to_text())
@@ -82,12 +123,19 @@ pub fn CheckPanel() -> impl IntoView {
                 .set(Some(super::Notice::Error(e.message().to_string())));
         }
         d.announcement.set(panel::announcement(&report));
+        let passed = report.passed();
         checked.set(Some(Checked {
-            graph,
+            graph: graph.clone(),
             report,
             picture,
+            causes,
+            held,
         }));
         done_checking();
+        other.set(None);
+        if let (true, Some(mine)) = (passed, judged) {
+            run_other(d.scenario, graph, mine, other);
+        }
     };
     // The check runs in slices, as the smallest-case search does: a large
     // design takes a while, and the page keeps painting, answering and
@@ -136,8 +184,8 @@ pub fn CheckPanel() -> impl IntoView {
                     return;
                 }
             }
-            let (report, trace) = grading.finish();
-            finish(graph, report, trace.as_ref().map(pool_picture));
+            let (report, judged) = grading.finish_judged();
+            finish(graph, report, judged);
         });
     };
     let stale =
@@ -177,7 +225,7 @@ pub fn CheckPanel() -> impl IntoView {
             </Show>
             {move || checked.get().map(|c| {
                 view! {
-                    <ReportView report=c.report />
+                    <ReportView report=c.report causes=c.causes held=c.held other=other />
                     {c.picture.map(|picture| view! {
                         <crate::ui::pool_timeline::PoolTimeline
                             picture=picture
@@ -191,9 +239,56 @@ pub fn CheckPanel() -> impl IntoView {
     }
 }
 
+/// Another passing design, run after a pass: its name and what it cost
+/// beside the student's, or why there is none.
+#[derive(Clone, Debug, PartialEq)]
+enum Other {
+    Running(&'static str),
+    Ran(String),
+    None,
+}
+
+/// Runs a passing design of the lab's, built differently from `graph`,
+/// in slices, and says what it cost beside `mine`.
+fn run_other(
+    scenario: &'static crate::scenarios::Scenario,
+    graph: Graph,
+    mine: Judged,
+    other: RwSignal<Option<Other>>,
+) {
+    let Some(known) = debrief::other_design(scenario, &graph) else {
+        other.set(Some(Other::None));
+        return;
+    };
+    other.set(Some(Other::Running(known.name)));
+    leptos::task::spawn_local(async move {
+        let mut grading = Grading::new(scenario, &known.graph, scenario.script());
+        // Gone, or overtaken by a new check: nothing to say.
+        let still = move || other.try_get_untracked().flatten() == Some(Other::Running(known.name));
+        let ran = Slices::from_now()
+            .run(&mut grading, |_| !still(), || Some(false))
+            .await;
+        if ran.is_err() || !still() {
+            return;
+        }
+        let said = match grading.finish_judged() {
+            (report, Some(theirs)) if report.passed() => debrief::compare(&known, &theirs, &mine),
+            _ => None,
+        };
+        other.set(Some(said.map_or(Other::None, Other::Ran)));
+    });
+}
+
 #[component]
-fn ReportView(report: Report) -> impl IntoView {
+fn ReportView(
+    report: Report,
+    causes: Causes,
+    held: Held,
+    other: RwSignal<Option<Other>>,
+) -> impl IntoView {
+    let d = expect_context::<Designer>();
     let (headline, bad) = panel::headline(&report);
+    let passed = report.passed();
     match report {
         Report::Structural(_) => view! {
             <div class="report" role="status">
@@ -204,20 +299,66 @@ fn ReportView(report: Report) -> impl IntoView {
         Report::Graded(rules) => view! {
             <div class="report">
                 <p class="verdict" class:verdict-bad=bad role="status">{headline}</p>
+                {passed.then(|| view! { <p>"Why each requirement held in your design, from the run:"</p> })}
                 <ul class="rules">
-                    {rules.into_iter().map(|r| view! { <RuleView result=r /> }).collect_view()}
+                    {rules.into_iter().map(|r| {
+                        let cause = causes.iter().find(|(id, _)| *id == r.rule.id).and_then(|(_, c)| c.clone());
+                        let why = held.iter().find(|(id, _)| *id == r.rule.id).map(|(_, w)| w.clone());
+                        view! { <RuleView result=r cause=cause held=why /> }
+                    }).collect_view()}
                 </ul>
+                {passed.then(|| view! { <Debrief scenario=d.scenario other=other /> })}
             </div>
         }
         .into_any(),
     }
 }
 
+/// After a pass: another design that passes, what it costs beside this
+/// one, and the way on.
 #[component]
-fn RuleView(result: RuleResult) -> impl IntoView {
+fn Debrief(
+    scenario: &'static crate::scenarios::Scenario,
+    other: RwSignal<Option<Other>>,
+) -> impl IntoView {
+    let next = debrief::next(scenario);
+    view! {
+        <div class="debrief">
+            <h3>"Another design that passes"</h3>
+            <p role="status">
+                {move || match other.get() {
+                    Some(Other::Running(name)) => format!("Running “{name}” over the same days…"),
+                    Some(Other::Ran(said)) => said,
+                    Some(Other::None) | None => "The lab knows no other passing design built differently from yours.".to_string(),
+                }}
+            </p>
+            <p class="next">
+                {match next {
+                    Some(n) => view! {
+                        <a class="button-link" href=format!("/scenarios/{}", n.number)>
+                            {format!("Next: scenario {}, {}", n.number, n.title)}
+                            <span aria-hidden="true">" →"</span>
+                        </a>
+                    }.into_any(),
+                    None => view! {
+                        <a class="button-link" href="/scenarios">"Back to all the scenarios"</a>
+                    }.into_any(),
+                }}
+            </p>
+        </div>
+    }
+}
+
+#[component]
+fn RuleView(result: RuleResult, cause: Option<Diagnosis>, held: Option<String>) -> impl IntoView {
     let d = expect_context::<Designer>();
     let id = result.rule.id;
-    let nodes = result.nodes.clone();
+    // The node whose choice caused it first, then the rest the rule is about.
+    let mut nodes = result.nodes.clone();
+    if let Some(c) = &cause {
+        nodes.retain(|n| *n != c.node);
+        nodes.insert(0, c.node);
+    }
     // The case found, with the design it was found for: the student may
     // edit the canvas while the search runs.
     let shrunk = RwSignal::new(None::<Result<(Shrunk, Graph), String>>);
@@ -296,11 +437,24 @@ fn RuleView(result: RuleResult) -> impl IntoView {
                 <strong>{panel::rule_head(&result)}</strong>
                 ": " {result.rule.text}
             </p>
+            {held.map(|why| view! { <p class="held">{why}</p> })}
             {(!result.passed).then(|| view! {
+                {match &cause {
+                    Some(c) => view! {
+                        <div class="cause">
+                            <p><strong>"Why, in your design: "</strong>{c.mechanism.clone()}</p>
+                            <p class="muted">"The choice: " {c.node_name.clone()} ", " {c.choice.clone()} "."</p>
+                        </div>
+                    }.into_any(),
+                    None => view! { <p class="cause muted">{tutor::CANNOT_TELL}</p> }.into_any(),
+                }}
+                <p class="evidence-head">"What the run showed:"</p>
                 <ul class="evidence">
                     {result.evidence.iter().map(evidence_line).collect_view()}
                 </ul>
-                <p class="hint">"Idea to revisit: " <em>{result.rule.concept}</em></p>
+                {cause.as_ref().map(|c| view! {
+                    <p class="hint">"Idea to revisit: " <em>{c.revisit()}</em></p>
+                })}
                 <div class="button-row">
                     <button type="button" on:click=show_nodes>"Show the nodes involved"</button>
                     <button type="button" node_ref=smallest_button on:click=smallest aria-disabled=move || working.get().then_some("true")>
@@ -342,6 +496,7 @@ fn SmallestCase(shrunk: Shrunk, graph: Graph, rule: &'static str) -> impl IntoVi
         heading,
         summary,
         events,
+        changes,
         replay_heading,
         times,
         replay,
@@ -363,12 +518,18 @@ fn SmallestCase(shrunk: Shrunk, graph: Graph, rule: &'static str) -> impl IntoVi
                 view! {
                     <table class="small-events">
                         <caption>"Events left"</caption>
-                        <thead><tr><th scope="col">"Id"</th><th scope="col">"Happened"</th><th scope="col">"Arrived"</th></tr></thead>
+                        <thead><tr>
+                            <th scope="col">"Id"</th>
+                            <th scope="col">"Happened"</th>
+                            {changes.then(|| view! { <th scope="col">"Changed (updated_at)"</th> })}
+                            <th scope="col">"Arrived"</th>
+                        </tr></thead>
                         <tbody>
                             {events.iter().map(|e| view! {
                                 <tr>
                                     <td>{e.id.to_string()}</td>
                                     <td>{weekday_day_month_time(e.event_time)}</td>
+                                    {changes.then(|| view! { <td>{weekday_day_month_time(e.updated_at)}</td> })}
                                     <td>{weekday_day_month_time(e.arrived_at)}</td>
                                 </tr>
                             }).collect_view()}

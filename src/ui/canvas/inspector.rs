@@ -290,11 +290,18 @@ fn control_kind(key: &str) -> bool {
     matches!(key, "yield" | "unique" | "reconcile")
 }
 
+/// A node's connections and the menu that adds one: in the inspector, and
+/// on a phone inside the step's own card, where the finger is.
 #[component]
-fn Connections(id: NodeId) -> impl IntoView {
+pub(super) fn Connections(
+    id: NodeId,
+    /// Where it is drawn, for its ids: the inspector's and a card's differ.
+    #[prop(default = "connect")]
+    place: &'static str,
+) -> impl IntoView {
     let d = expect_context::<Designer>();
     let choice = RwSignal::new(String::new());
-    let menu_id = format!("connect-{}", id.0);
+    let menu_id = format!("{place}-{}", id.0);
     // Every connection this node could still make, both ways.
     let options = Memo::new(move |_| {
         d.graph.with(|g| {

@@ -40,9 +40,14 @@ pub enum Layout {
     List,
 }
 
-/// Screens narrower than this open on the list: the board's nodes would
-/// be drawn at a third of their size there.
+/// Screens narrower than this get the list: the board's nodes would be
+/// drawn at a third of their size there, their words under 12 px.
 const LIST_BELOW: &str = "(max-width: 640px)";
+
+/// Whether the screen is a phone's, which gets the list and no board.
+pub(super) fn phone() -> bool {
+    super::widgets::media_matches(LIST_BELOW)
+}
 
 #[derive(Clone, Copy)]
 pub struct Designer {
@@ -311,11 +316,7 @@ pub fn Canvas(scenario: &'static Scenario) -> impl IntoView {
         announcement: RwSignal::new(String::new()),
         notice: RwSignal::new(message.map(Notice::Error)),
         viewport: RwSignal::new(Viewport::default()),
-        layout: RwSignal::new(if super::widgets::media_matches(LIST_BELOW) {
-            Layout::List
-        } else {
-            Layout::Board
-        }),
+        layout: RwSignal::new(if phone() { Layout::List } else { Layout::Board }),
         drag: RwSignal::new(None),
         focus_request: RwSignal::new(None),
         inspector_focus: RwSignal::new((0, InspectorTarget::FirstField)),

@@ -72,6 +72,25 @@ fn Step(id: NodeId, order: Memo<Vec<NodeId>>) -> impl IntoView {
     };
     let fixed = move || node.with(|n| n.as_ref().is_some_and(|n| n.fixed));
     let title_id = format!("step-title-{}", id.0);
+    // "Connect…" opens the menu inside this card, under the finger that
+    // pressed it, not in the inspector a screen further down.
+    let connecting = RwSignal::new(false);
+    let menu = NodeRef::<leptos::html::Div>::new();
+    Effect::new(move |_| {
+        if connecting.get() {
+            request_animation_frame(move || {
+                if let Some(select) = menu
+                    .get_untracked()
+                    .and_then(|div| div.query_selector("select").ok().flatten())
+                    .and_then(|el| {
+                        leptos::wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(el).ok()
+                    })
+                {
+                    let _ = select.focus();
+                }
+            });
+        }
+    });
     view! {
         <li
             class="design-step"
@@ -92,8 +111,15 @@ fn Step(id: NodeId, order: Memo<Vec<NodeId>>) -> impl IntoView {
                     on:click=move |_| open(&d, id, InspectorTarget::FirstField)>
                     "Settings"
                 </button>
-                <button type="button" on:click=move |_| open(&d, id, InspectorTarget::ConnectMenu)>
-                    "Connect…"
+                <button
+                    type="button"
+                    aria-expanded=move || if connecting.get() { "true" } else { "false" }
+                    on:click=move |_| {
+                        d.selected.set(Some(id));
+                        connecting.update(|c| *c = !*c);
+                    }
+                >
+                    {move || if connecting.get() { "Close connections" } else { "Connect…" }}
                 </button>
                 <Show when=move || !fixed()>
                     <button type="button" on:click=move |_| d.delete(id)>
@@ -101,6 +127,11 @@ fn Step(id: NodeId, order: Memo<Vec<NodeId>>) -> impl IntoView {
                     </button>
                 </Show>
             </div>
+            <Show when=move || connecting.get()>
+                <div class="step-connect" node_ref=menu>
+                    <super::inspector::Connections id=id place="step-connect" />
+                </div>
+            </Show>
         </li>
     }
 }

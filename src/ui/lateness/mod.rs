@@ -10,6 +10,7 @@ mod figures;
 mod histogram;
 mod late_rows;
 mod lookback;
+mod predict;
 mod streaming;
 mod your_data;
 
@@ -30,6 +31,11 @@ pub struct Lab {
     pub live: RwSignal<Lateness>,
     pub study: Memo<LatenessStudy>,
     pub figures: Memo<LatenessFigures>,
+    /// The answer ticked before it is locked in (by mouse, or by key in
+    /// presenter mode).
+    pub picking: RwSignal<Option<crate::labs::lateness::guess::Share>>,
+    /// What the clicker asks of the presenter, where the room's answer is due.
+    pub cue: RwSignal<Option<String>>,
     notes: Memo<Vec<String>>,
     go: StoredValue<Box<dyn Fn(Settings) + Send + Sync>>,
 }
@@ -91,6 +97,8 @@ pub fn LatenessLab() -> impl IntoView {
         live,
         study,
         figures,
+        picking: RwSignal::new(None),
+        cue: RwSignal::new(None),
         notes: Memo::new(move |_| parsed.read().1.clone()),
         go: StoredValue::new(Box::new(go)),
     };
@@ -98,10 +106,55 @@ pub fn LatenessLab() -> impl IntoView {
     provide_context(your_data::YourData::new());
     let yours = Memo::new(move |_| profile.get() == Profile::Yours);
     let present = move || settings.read().present;
-    // In presenter mode a clicker's keys move the slider.
+    // Whether the lab's question waits for its answer (a built-in
+    // profile's only: your own data is your own question).
+    let asking = Memo::new(move |_| {
+        let s = settings.read();
+        s.guess.is_none() && s.profile != Profile::Yours
+    });
+    provide_context(super::presenter::Revealed(Signal::derive(move || {
+        !asking.get()
+    })));
+    // In presenter mode, keys 1 to 4 (or A to D) enter the room's answer.
+    super::presenter::on_choice_keys(
+        move || settings.read_untracked().present && asking.get_untracked(),
+        move |i| {
+            let Some(share) = i.and_then(|i| {
+                <crate::labs::lateness::guess::Share as crate::vocabulary::Choice>::ALL
+                    .get(i)
+                    .copied()
+            }) else {
+                return false;
+            };
+            lab.picking.set(Some(share));
+            lab.cue.set(None);
+            true
+        },
+    );
+    // In presenter mode a clicker's keys move the slider, once the
+    // question is answered: before that, PageDown reveals the answer
+    // entered, and never skips it.
     super::presenter::on_clicker(
         move || settings.read_untracked().present,
         move |by| {
+            if asking.get_untracked() {
+                if by < 0 {
+                    return true;
+                }
+                match lab.picking.get_untracked() {
+                    Some(share) => lab.update(|s| {
+                        s.guess = Some(crate::labs::lateness::guess::Guess::Picked {
+                            share,
+                            at: s.lateness,
+                        })
+                    }),
+                    None => lab.cue.set(Some(
+                        "Enter the room's answer first: keys 1 to 4 (or A to D), then PageDown."
+                            .to_string(),
+                    )),
+                }
+                return true;
+            }
             let now = i64::from(slider_value(live.get_untracked()));
             let next = (now + i64::from(by)).clamp(0, i64::from(MAX_DAYS) + 1);
             if next == now {
@@ -136,7 +189,16 @@ pub fn LatenessLab() -> impl IntoView {
                         name="profile"
                         options=profiles()
                         current=Signal::derive(move || profile.get())
-                        on_pick=move |p| lab.update(|s| s.profile = p)
+                        on_pick=move |p| {
+                            // New data, a new question.
+                            lab.picking.set(None);
+                            // A skip holds for every profile; an answer
+                            // was about the old one's data.
+                            lab.update(|s| {
+                                s.profile = p;
+                                s.guess = s.guess.filter(|g| *g == crate::labs::lateness::guess::Guess::Skipped);
+                            })
+                        }
                     />
                     <p class="muted explain-text">{move || profile.get().description()}</p>
                 </div>
@@ -175,8 +237,10 @@ pub fn LatenessLab() -> impl IntoView {
             // every section follows the study, and keeps what is open.
             {move || if yours.get() {
                 view! { <your_data::YourDataPanel /> }.into_any()
+            } else if asking.get() {
+                view! { <Asking /> }.into_any()
             } else {
-                view! { <Generated /> }.into_any()
+                view! { <predict::Answered /> <Generated /> }.into_any()
             }}
         </section>
     }
@@ -186,6 +250,24 @@ pub fn LatenessLab() -> impl IntoView {
 fn profiles() -> Vec<(Profile, &'static str)> {
     use crate::vocabulary::Choice;
     Profile::ALL.iter().map(|p| (*p, p.label())).collect()
+}
+
+/// The question, and beside it only what it may be reasoned from: the
+/// month's delays, which answer nothing by themselves.
+#[component]
+fn Asking() -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let buckets = Signal::derive(move || lab.study.read().histogram.clone());
+    let about = Signal::derive(move || {
+        format!(
+            "{} purchases in August, by delay between happening and arriving.",
+            lab.study.read().total.count
+        )
+    });
+    view! {
+        <predict::Predict />
+        <histogram::Histogram buckets=buckets about=about />
+    }
 }
 
 /// The figures for a generated profile's month.

@@ -36,6 +36,8 @@ pub struct Lab {
     pub choosing: RwSignal<Vec<Cell>>,
     /// "None of them" ticked on the form.
     pub choosing_none: RwSignal<bool>,
+    /// What the clicker asks of the presenter at the prediction.
+    pub cue: RwSignal<Option<String>>,
     /// The prediction locked in or skipped (from the URL): until then the
     /// page shows only the runs in which every cell is the same.
     pub guess: Memo<Option<Guess>>,
@@ -235,6 +237,7 @@ pub fn StateWriteLab() -> impl IntoView {
         silent,
         choosing: RwSignal::new(Vec::new()),
         choosing_none: RwSignal::new(false),
+        cue: RwSignal::new(None),
         guess,
         shared,
         present,
@@ -242,11 +245,60 @@ pub fn StateWriteLab() -> impl IntoView {
         go: StoredValue::new(Box::new(go)),
     };
     provide_context(lab);
-    // In presenter mode a clicker's keys step the runs.
+    provide_context(super::presenter::Revealed(Signal::derive(move || {
+        lab.guess.get().is_some()
+    })));
+    // At the prediction in presenter mode, keys 1 to 6 tick the room's
+    // cells and 0 "none of them".
+    super::presenter::on_choice_keys(
+        move || lab.present.get_untracked() && lab.guess.get_untracked().is_none(),
+        move |key| {
+            match key {
+                None => {
+                    lab.choosing_none.set(true);
+                    lab.choosing.set(Vec::new());
+                }
+                Some(i) => {
+                    let Some(cell) = Cell::ALL.get(i).copied() else {
+                        return false;
+                    };
+                    lab.choosing_none.set(false);
+                    lab.choosing.update(|cells| {
+                        if cells.contains(&cell) {
+                            cells.retain(|c| *c != cell);
+                        } else {
+                            cells.push(cell);
+                        }
+                    });
+                }
+            }
+            lab.cue.set(None);
+            true
+        },
+    );
+    // In presenter mode a clicker's keys step the runs. At the last run
+    // every cell shares, PageDown locks in the room's answer, and never
+    // skips it: without one it says what to do.
     super::presenter::on_clicker(
         move || lab.present.get_untracked(),
         move |by| {
             let run = lab.run.get_untracked();
+            if by > 0
+                && lab.guess.get_untracked().is_none()
+                && run.saturating_add(1) >= lab.shared.get_untracked().max(1)
+            {
+                let cells = lab.choosing.get_untracked();
+                if lab.choosing_none.get_untracked() {
+                    lab.lock_in(Guess::NoCell);
+                } else if !cells.is_empty() {
+                    lab.lock_in(Guess::of(&cells));
+                } else {
+                    lab.cue.set(Some(
+                        "Enter the room's answer first: keys 1 to 6 tick the pipelines (0 for none of them), then PageDown.".to_string(),
+                    ));
+                }
+                return true;
+            }
             // The week's end, once the prediction is in (before it, the
             // page waits for it, and so does the lesson), or its start.
             let end = lab.guess.get_untracked().is_some()

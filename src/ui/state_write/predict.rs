@@ -67,7 +67,8 @@ pub fn Predict() -> impl IntoView {
                                                     }
                                                 }
                                             />
-                                            <label for=id>{cell.name()}</label>
+                                            // Numbered for a clicker's keys in presenter mode.
+                                            <label for=id>{move || if lab.present.get() { format!("{}. {}", i + 1, cell.name()) } else { cell.name().to_string() }}</label>
                                         </span>
                                     }
                                 })
@@ -100,6 +101,10 @@ pub fn Predict() -> impl IntoView {
                             </button>
                             <button type="button" on:click=move |_| lab.lock_in(Guess::Skipped)>"Skip the prediction"</button>
                         </div>
+                        <Show when=move || lab.present.get()>
+                            <p class="muted">"Clicker: keys 1 to 6 tick the room's pipelines (0 for none of them), then PageDown reveals."</p>
+                        </Show>
+                        <p class="clicker-note" role="status">{move || lab.cue.get()}</p>
                     }
                 }
             >

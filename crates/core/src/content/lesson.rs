@@ -20,7 +20,7 @@ pub struct Step {
 
 pub const LESSON_MINUTES: u32 = 50;
 
-pub const LESSON: [Step; 6] = [
+pub const LESSON: [Step; 7] = [
     Step {
         minutes: 5,
         title: "The partition is the unit",
@@ -30,7 +30,7 @@ pub const LESSON: [Step; 6] = [
         shows: "A daily partition is what a run reads, rebuilds and replaces as one piece. Everything later in the session is about knowing which partitions a run must touch, and touching only those.",
     },
     Step {
-        minutes: 10,
+        minutes: 9,
         title: "Remembering where the last run stopped",
         href: "/lab/state-write?late=tue&crash=on&lookback=1&commit=after&run=1&present=1",
         ask: "Six pipelines load the same week; one order arrives a day late and one night's run crashes after writing. Which pipeline loses orders without a single usual check failing?",
@@ -38,7 +38,7 @@ pub const LESSON: [Step; 6] = [
         shows: "Watermark + Overwrite, and the order it loses is not the late one. Monday's late order o-105 arrives after the watermark, so Tuesday's run reads it, and then overwrites Monday's partition with that one row, deleting the four on-time orders o-101 to o-104. The watermark has passed them, so no run reads them again, and every usual check passes. The append pipelines fail loudly with duplicates: Watermark + Append through the retry of Wednesday's crashed run, Partition list + Append mostly through its lookback, which re-reads yesterday and appends it again every night. Partition list + Overwrite re-reads Monday within its one-day lookback and keeps all five, and so does the trailing window, which re-reads the same days remembering none of them.",
     },
     Step {
-        minutes: 7,
+        minutes: 6,
         title: "How far back to look",
         href: "/lab/state-write?late=wed&crash=on&lookback=1&commit=after&run=1&present=1",
         ask: "Same week, but the late order arrives one day later. Does the partition list still save it?",
@@ -46,7 +46,7 @@ pub const LESSON: [Step; 6] = [
         shows: "No: o-105 now arrives on Wednesday, after Tuesday's run re-read Monday, and Monday is older than every later run's one-day lookback, so Partition list + Overwrite loses it silently too, and the trailing window with it (its one-day window has passed Monday too); only reconciling against bronze notices. Watermark + Overwrite still deletes o-101 to o-104, now when Wednesday's run overwrites Monday with o-105 alone. A lookback is a bet on how late data can be; the next lab measures that bet.",
     },
     Step {
-        minutes: 10,
+        minutes: 9,
         title: "What waiting buys, and what it costs",
         href: "/lab/lateness?profile=mobile&lateness=2&present=1",
         ask: "Phones send purchases days late. Finance closes August on Thursday 3 September. Should we keep each day open for 5 days instead of 2?",
@@ -54,7 +54,7 @@ pub const LESSON: [Step; 6] = [
         shows: "Five days brings in a little more of August's value (a fraction of a percent on this profile), doubles the partitions every night rebuilds (3 to 6) and misses the close: 31 August is only final after the 02:00 run on Sunday 6 September, so finance cannot close before Monday 7 September, two business days after Thursday's deadline. Two days closes on time; what arrives later goes to the adjustments table.",
     },
     Step {
-        minutes: 12,
+        minutes: 10,
         title: "Which days did the bug damage?",
         href: "/lab/backfill?from=8&concurrency=4&present=1",
         ask: "A currency bug shipped early in August; the deploy log is vague. When did it ship, and what happens if we rebuild from that guess?",
@@ -62,12 +62,20 @@ pub const LESSON: [Step; 6] = [
         shows: "The drift query's first row is 3 August: the data, not the deploy log, sets the blast radius. A plan from the 8th leaves the 3rd to the 7th wrong. From the 3rd it is 11 partitions; at 4 at once the source pool is full, and 12 at once is no faster.",
     },
     Step {
-        minutes: 6,
+        minutes: 5,
         title: "Stopping half-way",
         href: "/lab/backfill?from=3&concurrency=4&markers=off&present=1&guess=skip",
         ask: "The backfill is interrupted in its second wave. When we run it again, what gets rebuilt twice?",
         reveal: "Run the backfill, interrupt it in wave 2, run it again; then repeat with completion markers on.",
         shows: "Without completion markers the re-run starts from the beginning and rebuilds the finished first wave as well; with markers only the dates that were in flight are done twice. Homework: scenarios 4 and 5 ask for the same judgement in a design of your own.",
+    },
+    Step {
+        minutes: 6,
+        title: "Design it together",
+        href: "/scenarios/1?present=1",
+        ask: "Two weeks of clicks, some of them hours late; one night's run crashes after writing and is retried, and one day is re-run by hand. Which processing state and which write mode load every click exactly once, reading at most 3 partitions a run?",
+        reveal: "Build the room's answer on the canvas (the keyboard adds, connects and chooses), press \"Check my design\" and read each failed rule's cause aloud; change the choice it names and check again.",
+        shows: "A partition list with a day of lookback, overwriting each partition, meets all three requirements, and so does a watermark on arrival merging on the click id, which reads about half as many rows. A watermark with an overwrite fails R1 and R2: each run replaces a whole day with only the rows past the watermark, deleting the clicks already there. A list that appends fails R2: the retry reads the crashed run's clicks again and stores them twice.",
     },
 ];
 
@@ -103,7 +111,7 @@ mod tests {
             let given = q.split('&').find_map(|kv| kv.strip_prefix("lesson="));
             assert_eq!(step_number(given), Some(n));
         }
-        for bad in [None, Some("0"), Some("7"), Some("two"), Some("-1")] {
+        for bad in [None, Some("0"), Some("8"), Some("two"), Some("-1")] {
             assert_eq!(step_number(bad), None, "{bad:?}");
         }
         assert_eq!(step_href(0), None);

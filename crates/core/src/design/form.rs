@@ -236,6 +236,28 @@ pub fn value(config: &NodeConfig, key: &str) -> String {
     }
 }
 
+/// Field `key` of `config` as the inspector reads it: "Watermark column:
+/// updated_at", "Lookback: 1 day". `None` for a field the node lacks.
+pub fn said(config: &NodeConfig, key: &str) -> Option<String> {
+    let field = fields(config).into_iter().find(|f| f.key == key)?;
+    let value = value(config, key);
+    let shown = match &field.input {
+        Input::Choice(options) => options
+            .iter()
+            .find(|(name, _)| *name == value)
+            .map(|(_, label)| (*label).to_string())?,
+        Input::Number { unit, .. } => match (*unit, value.parse::<u64>()) {
+            ("days", Ok(n)) => crate::counted::counted(n, "day"),
+            ("minutes", Ok(n)) => crate::counted::counted(n, "minute"),
+            _ => format!("{value} {unit}"),
+        },
+        Input::Check if value == "true" => "on".to_string(),
+        Input::Check => "off".to_string(),
+        Input::Date | Input::Text => value,
+    };
+    Some(format!("{}: {shown}", field.label))
+}
+
 /// The variant of `C` a form sent, or why `raw` is none of them.
 fn pick<C: Choice>(raw: &str) -> Result<C, String> {
     C::from_name(raw).ok_or_else(|| format!("“{raw}” is not one of the choices."))

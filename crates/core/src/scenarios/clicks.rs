@@ -196,10 +196,12 @@ fn arrived_clicks_in_their_partition(
         evidence,
         nodes_of(graph, &[NodeKind::State, NodeKind::Write]),
     )
+    .about(missing.values().flatten().map(|e| e.id.clone()))
 }
 
 fn reruns_neither_duplicate_nor_remove(graph: &Graph, outcome: &Outcome) -> RuleResult {
     let mut evidence = Vec::new();
+    let mut rows: Vec<String> = Vec::new();
     let mut silver = Silver::default();
     for run in &outcome.runs {
         if run.kind == RunKind::Scheduled {
@@ -225,6 +227,7 @@ fn reruns_neither_duplicate_nor_remove(graph: &Graph, outcome: &Outcome) -> Rule
             .collect();
         crate::lean::order::sort(&mut removed);
         crate::lean::order::sort(&mut doubled);
+        rows.extend(doubled.iter().chain(&removed).map(|id| id.to_string()));
         if !doubled.is_empty() {
             let dts: Vec<String> = silver
                 .partitions
@@ -265,4 +268,5 @@ fn reruns_neither_duplicate_nor_remove(graph: &Graph, outcome: &Outcome) -> Rule
         lines(evidence),
         nodes_of(graph, &[NodeKind::State, NodeKind::Write]),
     )
+    .about(rows)
 }

@@ -175,7 +175,7 @@ enum Stage<'a> {
     Clock(Setting, Launched),
     Rebuild(Setting, Clocked),
     Judge(Judged),
-    Done(Report, Option<BackfillTrace>),
+    Done(Report, Option<Judged>),
 }
 
 /// What a check is doing, for its progress line.
@@ -321,11 +321,7 @@ impl<'a> Grading<'a> {
     }
 
     fn report(&mut self, ran: Judged) -> Stage<'a> {
-        let trace = match ran {
-            Judged::Backfill(done, setting) => Some(BackfillTrace::of(done, &setting)),
-            Judged::Daily(_) => None,
-        };
-        Stage::Done(Report::Graded(std::mem::take(&mut self.results)), trace)
+        Stage::Done(Report::Graded(std::mem::take(&mut self.results)), Some(ran))
     }
 
     /// Steps a whole check takes when it runs to the end: the progress
@@ -376,8 +372,19 @@ impl<'a> Grading<'a> {
     /// The report (and a backfill's trace), once `step` has said it is
     /// ready; before that, whatever has been judged so far.
     pub fn finish(self) -> (Report, Option<BackfillTrace>) {
+        let (report, judged) = self.finish_judged();
+        let trace = match judged {
+            Some(Judged::Backfill(done, setting)) => Some(BackfillTrace::of(done, &setting)),
+            _ => None,
+        };
+        (report, trace)
+    }
+
+    /// The report and the run it judged (what the tutor explains), once
+    /// `step` has said it is ready.
+    pub fn finish_judged(self) -> (Report, Option<Judged>) {
         match self.stage {
-            Stage::Done(report, trace) => (report, trace),
+            Stage::Done(report, judged) => (report, judged),
             _ => (Report::Graded(self.results), None),
         }
     }

@@ -161,11 +161,19 @@ fn value_in_place_when_final(graph: &Graph, script: &Script, outcome: &Outcome) 
         .map(|e| (e.id.as_ref(), e.amount.minor))
         .collect();
     let mut at_final: SortedMap<Day, (i64, Vec<String>)> = SortedMap::new();
+    // The ids each August partition held when it became final.
+    let mut held: HashMap<Day, rustc_hash::FxHashSet<crate::engine::event::Id>> =
+        HashMap::default();
     let mut silver = Silver::default();
     for run in &outcome.runs {
         silver.apply(run);
         for dt in run.finalised.iter().filter(|d| august(**d)) {
             let part = silver.partition(*dt);
+            held.insert(
+                *dt,
+                part.map(|p| p.keys().cloned().collect())
+                    .unwrap_or_default(),
+            );
             let value = part.map_or(0, |p| {
                 p.iter()
                     .map(|(id, n)| amount.get(id.as_ref()).copied().unwrap_or(0) * *n as i64)
@@ -241,12 +249,33 @@ fn value_in_place_when_final(graph: &Graph, script: &Script, outcome: &Outcome) 
             some_ids(&doubled)
         ));
     }
+    // Short of the share: the purchases their partition lacked when it
+    // became final (or at the end, for one never final).
+    let absent: Vec<crate::engine::event::Id> = if share < SHARE_BP {
+        script
+            .events
+            .iter()
+            .filter(|e| august(e.event_date()))
+            .filter(|e| match held.get(&e.event_date()) {
+                Some(ids) => !ids.contains(&e.id),
+                None => !outcome
+                    .silver
+                    .partition(e.event_date())
+                    .iter()
+                    .any(|r| r.id == e.id),
+            })
+            .map(|e| e.id.clone())
+            .collect()
+    } else {
+        Vec::new()
+    };
     result(
         RULES[0].rule,
         share >= SHARE_BP && doubled.is_empty(),
         lines(evidence),
         nodes_of(graph, &[NodeKind::State, NodeKind::Finaliser]),
     )
+    .about(absent.iter().map(|id| id.to_string()).chain(doubled))
 }
 
 /// A partition's value and its doubled ids.
@@ -379,12 +408,20 @@ fn late_purchases_adjusted_once(graph: &Graph, script: &Script, outcome: &Outcom
             some_ids(&dts)
         ));
     }
+    let rows: Vec<&str> = outcome
+        .dropped
+        .iter()
+        .map(|id| id.as_ref())
+        .chain(missing.iter().copied())
+        .chain(twice.iter().copied())
+        .collect();
     result(
         RULES[2].rule,
         evidence.is_empty(),
         lines(evidence),
         nodes_of(graph, &[NodeKind::Finaliser, NodeKind::Write]),
     )
+    .about(rows)
 }
 
 fn runs_write_at_most_lateness_plus_one(

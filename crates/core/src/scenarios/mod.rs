@@ -4,6 +4,7 @@
 //! across scenarios as one file (`work`).
 
 pub mod backfilled;
+pub mod catalogue;
 pub mod clicks;
 pub mod currency;
 pub mod export;

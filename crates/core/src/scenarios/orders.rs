@@ -214,7 +214,7 @@ fn silver_holds_the_latest_version(
     let mut missing = Vec::new();
     for (key, want) in latest(script, end) {
         match in_silver.get(key) {
-            None => missing.push(key),
+            None => missing.push((key, want)),
             Some(rows) if !rows.iter().any(|r| r.updated_at == want.updated_at) => {
                 let have = rows.iter().max_by_key(|r| r.updated_at).map(|r| r.status);
                 stale.push((key, want, have.flatten()));
@@ -223,17 +223,24 @@ fn silver_holds_the_latest_version(
         }
     }
     // Listed in key order, whatever order the map kept them in.
-    crate::lean::order::sort(&mut missing);
+    crate::lean::order::sort_by_key(&mut missing, |(key, _)| *key);
     crate::lean::order::sort_by_key(&mut stale, |(key, _, _)| *key);
+    // The change silver should hold, for each order it does not.
+    let rows: Vec<crate::engine::event::Id> = missing
+        .iter()
+        .map(|(_, want)| want.id.clone())
+        .chain(stale.iter().map(|(_, want, _)| want.id.clone()))
+        .collect();
     let mut evidence = Vec::new();
     if !missing.is_empty() {
+        let keys: Vec<&str> = missing.iter().map(|(key, _)| *key).collect();
         evidence.push(format!(
             "{} not in silver at all: {}.",
             match missing.len() {
                 1 => "1 order is".to_string(),
                 n => format!("{} are", counted(n, "order")),
             },
-            some_ids(&missing)
+            some_ids(&keys)
         ));
     }
     if let Some((key, want, have)) = stale.first() {
@@ -257,6 +264,7 @@ fn silver_holds_the_latest_version(
         lines(evidence),
         nodes_of(graph, &[NodeKind::State, NodeKind::Write]),
     )
+    .about(rows)
 }
 
 fn no_order_id_twice(graph: &Graph, outcome: &Outcome) -> RuleResult {
@@ -266,6 +274,13 @@ fn no_order_id_twice(graph: &Graph, outcome: &Outcome) -> RuleResult {
     }
     let mut doubled: Vec<(&str, usize)> = count.into_iter().filter(|(_, n)| *n > 1).collect();
     crate::lean::order::sort(&mut doubled);
+    // Every silver row of an order that has more than one.
+    let rows: Vec<crate::engine::event::Id> = outcome
+        .silver
+        .rows()
+        .filter(|r| doubled.iter().any(|(key, _)| *key == r.key.as_ref()))
+        .map(|r| r.id.clone())
+        .collect();
     let evidence = match doubled.first() {
         None => Vec::new(),
         Some((key, n)) => {
@@ -286,6 +301,7 @@ fn no_order_id_twice(graph: &Graph, outcome: &Outcome) -> RuleResult {
         lines(evidence),
         nodes_of(graph, &[NodeKind::Write]),
     )
+    .about(rows)
 }
 
 fn reads_only_changes_since_last_success(
@@ -350,6 +366,7 @@ fn retry_keeps_what_the_crash_read(
     by_id: &HashMap<&str, &Event>,
 ) -> RuleResult {
     let mut evidence = Vec::new();
+    let mut rows: Vec<String> = Vec::new();
     let mut silver = Silver::default();
     let mut crashed: Vec<&crate::engine::trace::RunTrace> = Vec::new();
     for run in &outcome.runs {
@@ -382,6 +399,7 @@ fn retry_keeps_what_the_crash_read(
             .filter(|e| newest.get(e.key.as_ref()).is_none_or(|t| *t < e.updated_at))
             .map(|e| e.id.as_ref())
             .collect();
+        rows.extend(lost.iter().map(|id| id.to_string()));
         if !lost.is_empty() {
             evidence.push(format!(
                 "{} read {} and crashed; after {} {} still not in silver: {}.",
@@ -403,4 +421,5 @@ fn retry_keeps_what_the_crash_read(
         lines(evidence),
         nodes_of(graph, &[NodeKind::State]),
     )
+    .about(rows)
 }

@@ -205,6 +205,7 @@ fn every_day_whole(graph: &Graph, script: &Script, ran: &super::judge::Daily) ->
         evidence,
         nodes_of(graph, &[NodeKind::State]),
     )
+    .about(missing.values().flatten().map(|e| e.id.clone()))
 }
 
 /// The night after `dt` is when a pipeline that re-reads the day before
@@ -255,10 +256,15 @@ fn no_sale_twice(graph: &Graph, outcome: &Outcome) -> RuleResult {
             )]
         })
         .unwrap_or_default();
+    let rows: Vec<crate::engine::event::Id> = twice
+        .iter()
+        .flat_map(|(_, rows)| rows.iter().map(|r| r.id.clone()))
+        .collect();
     result(
         RULES[1].rule,
         twice.is_empty(),
         lines(evidence),
         nodes_of(graph, &[NodeKind::State, NodeKind::Write]),
     )
+    .about(rows)
 }

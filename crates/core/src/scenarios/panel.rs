@@ -128,6 +128,9 @@ pub struct SmallestView {
     pub summary: String,
     /// The events left (none: the schedule and faults alone break the rule).
     pub events: Vec<Event>,
+    /// Whether the events are changes to a record (a column for when each
+    /// change was made, which a watermark on `updated_at` reads).
+    pub changes: bool,
     /// The heading of the replay: run by run, or moment by moment for a
     /// backfill.
     pub replay_heading: &'static str,
@@ -180,6 +183,11 @@ impl SmallestView {
                 grouped(shrunk.simulations),
             ),
             events: shrunk.script.events.clone(),
+            changes: shrunk
+                .script
+                .events
+                .iter()
+                .any(|e| e.updated_at != e.event_time),
             replay_heading: if scenario.launch().is_some() {
                 "Moment by moment (the backfill, the scheduled runs, the faults)"
             } else {

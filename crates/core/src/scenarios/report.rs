@@ -54,6 +54,22 @@ pub struct RuleResult {
     pub evidence: Vec<Evidence>,
     /// The nodes the rule is about, to highlight on the canvas.
     pub nodes: Vec<NodeId>,
+    /// The bronze rows a failure is about, every one (the evidence names
+    /// a few): the tutor looks for its cause in what happened to them.
+    /// Empty for a rule about runs, partitions or time.
+    pub rows: Vec<crate::engine::event::Id>,
+}
+
+impl RuleResult {
+    /// The same result, about these bronze rows.
+    pub fn about<I, S>(mut self, rows: I) -> Self
+    where
+        I: IntoIterator<Item = S>,
+        S: AsRef<str>,
+    {
+        self.rows = rows.into_iter().map(|id| id.as_ref().into()).collect();
+        self
+    }
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -147,6 +163,7 @@ pub fn result(rule: Rule, passed: bool, evidence: Vec<Evidence>, nodes: Vec<Node
             ),
         ),
         nodes,
+        rows: Vec::new(),
     }
 }
 

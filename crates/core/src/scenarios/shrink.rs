@@ -4,7 +4,7 @@
 //! work is bounded by a count of simulations.
 
 use crate::design::Graph;
-use crate::engine::calendar::Instant;
+use crate::engine::calendar::{weekday_day_month_time, Instant};
 use crate::engine::script::{RunKind, RunSpec, Script};
 
 use super::grade::{rule_fails, Judged};
@@ -384,14 +384,14 @@ pub fn replay_at(
 /// The lines of a run a check judged: each run that read, wrote, crashed
 /// or was a fault, or each moment of a backfill.
 pub fn lines(judged: &Judged, script: &Script) -> Vec<(Option<Instant>, String)> {
-    let outcome = match judged {
+    let (outcome, state) = match judged {
         Judged::Backfill(done, _) => {
             return super::backfilled::replay_at(done, script)
                 .into_iter()
                 .map(|(at, line)| (Some(at), line))
                 .collect();
         }
-        Judged::Daily(daily) => &daily.outcome,
+        Judged::Daily(daily) => (&daily.outcome, daily.config.state),
     };
     outcome
         .runs
@@ -421,8 +421,9 @@ pub fn lines(judged: &Judged, script: &Script) -> Vec<(Option<Instant>, String)>
                 })
                 .unwrap_or_default();
             format!(
-                "{}: read {}{}; {}.",
+                "{}: {}read {}{}; {}.",
                 capital(&run_name(run)),
+                state_words(state, run),
                 if read.is_empty() {
                     "nothing".to_string()
                 } else {
@@ -438,6 +439,39 @@ pub fn lines(judged: &Judged, script: &Script) -> Vec<(Option<Instant>, String)>
         })
         .map(|line| (None, line))
         .collect()
+}
+
+/// What a run's processing state did, as the smallest case's replay says
+/// it before what the run read: the watermark before and after the run,
+/// or the partitions a list or window read.
+fn state_words(
+    state: crate::engine::ProcessingState,
+    run: &crate::engine::trace::RunTrace,
+) -> String {
+    use crate::engine::state::StateValue;
+    use crate::engine::ProcessingState;
+    match (state, &run.state_before, &run.state_after) {
+        (
+            ProcessingState::Watermark { .. },
+            StateValue::Watermark(before),
+            StateValue::Watermark(after),
+        ) => {
+            let mark = |m: &Option<crate::engine::calendar::Instant>| {
+                m.map_or_else(|| "not set".to_string(), weekday_day_month_time)
+            };
+            let saved = if run.state_saved { "" } else { ", not saved" };
+            format!(
+                "watermark {} before, {} after{saved}; ",
+                mark(before),
+                mark(after)
+            )
+        }
+        (ProcessingState::PartitionList { .. } | ProcessingState::TrailingWindow { .. }, _, _) => {
+            let parts: Vec<String> = run.partitions_read.iter().map(|d| d.to_string()).collect();
+            format!("partitions {}; ", parts.join(", "))
+        }
+        _ => String::new(),
+    }
 }
 
 #[cfg(test)]

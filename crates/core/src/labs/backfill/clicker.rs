@@ -9,9 +9,11 @@ use super::query::MAX_RUNS;
 pub enum Cue {
     /// Bring the prediction to the room.
     Ask,
-    /// Lock in the ticked guess (or skip, if the room answered aloud) and
-    /// show the drift query.
+    /// Lock in the room's guess, entered by key, and show the drift query.
     Reveal,
+    /// The question is out but no answer is entered: say how to enter
+    /// one (a clicker never skips the room's prediction).
+    Answer,
     /// Start the backfill.
     Run,
     /// The source fails over under the run.
@@ -29,6 +31,8 @@ pub enum Cue {
 pub struct Stage<'a> {
     /// The question has been put to the room.
     pub asked: bool,
+    /// An answer is ticked, not yet locked in.
+    pub chosen: bool,
     pub predicted: bool,
     pub running: bool,
     /// The runs that have ended, oldest first.
@@ -46,8 +50,13 @@ pub fn next(stage: Stage) -> Cue {
             ..
         } => Cue::Ask,
         Stage {
-            predicted: false, ..
+            predicted: false,
+            chosen: true,
+            ..
         } => Cue::Reveal,
+        Stage {
+            predicted: false, ..
+        } => Cue::Answer,
         Stage { running: true, .. } if interrupted_before => Cue::Finish,
         Stage { running: true, .. } => Cue::Interrupt,
         Stage { ran, .. } if ran.len() >= MAX_RUNS => Cue::Section,
@@ -65,15 +74,18 @@ mod tests {
     use super::*;
 
     /// The lesson as a room sees it: every PageDown moves the story on,
-    /// and the page's own state after each is what the next one reads.
+    /// and the page's own state after each is what the next one reads. The
+    /// room's answer comes by key after the question: until then PageDown
+    /// says so, and never skips it.
     #[test]
     fn page_down_walks_predict_reveal_run_interrupt_resume() {
         let mut ran: Vec<Ran> = Vec::new();
-        let (mut asked, mut predicted, mut running) = (false, false, false);
+        let (mut asked, mut chosen, mut predicted, mut running) = (false, false, false, false);
         let mut cues = Vec::new();
-        for _ in 0..8 {
+        for _ in 0..9 {
             let cue = next(Stage {
                 asked,
+                chosen,
                 predicted,
                 running,
                 ran: &ran,
@@ -81,6 +93,8 @@ mod tests {
             cues.push(cue);
             match cue {
                 Cue::Ask => asked = true,
+                // The presenter presses a key for the room's answer.
+                Cue::Answer => chosen = true,
                 Cue::Reveal => predicted = true,
                 Cue::Run | Cue::Resume => running = true,
                 Cue::Interrupt => {
@@ -97,7 +111,7 @@ mod tests {
         use Cue::*;
         assert_eq!(
             cues,
-            [Ask, Reveal, Run, Interrupt, Resume, Finish, Section, Section]
+            [Ask, Answer, Reveal, Run, Interrupt, Resume, Finish, Section, Section]
         );
     }
 
@@ -105,6 +119,7 @@ mod tests {
     fn a_link_opened_after_the_reveal_goes_straight_to_the_run() {
         let stage = |ran: &'static [Ran], running| Stage {
             asked: false,
+            chosen: false,
             predicted: true,
             running,
             ran,

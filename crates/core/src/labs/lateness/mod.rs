@@ -5,6 +5,7 @@ pub mod arrival_csv;
 pub mod chart;
 pub mod compare;
 pub mod figures;
+pub mod guess;
 pub mod late;
 pub mod model;
 pub mod query;

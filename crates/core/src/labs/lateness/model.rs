@@ -106,6 +106,9 @@ pub struct Settings {
     /// Your data: the completeness by value the recommendation aims for,
     /// in hundredths of a percent.
     pub target_bp: u32,
+    /// The answer to the lab's question (`guess`): until there is one, no
+    /// figure that answers it is drawn. A built-in profile's only.
+    pub guess: Option<super::guess::Guess>,
 }
 
 /// The close rules on offer: the 1st to the 10th business day.
@@ -133,6 +136,7 @@ impl Default for Settings {
             zone: Zone::UTC,
             close_day: 3,
             target_bp: 9990,
+            guess: None,
         }
     }
 }

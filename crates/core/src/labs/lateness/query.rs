@@ -5,7 +5,8 @@
 //! own data, `run=HH:MM` (local), `zone=` (an IANA name the lab holds,
 //! such as `Europe/London`; UTC by default), `close=1..10` (business day) and
 //! `target=95|99|99.5|99.9|99.99|100` (percent), written only when they
-//! are not the default. The data itself is never in the URL.
+//! are not the default; `predict=<band>@<lateness>|skip`, the answer to the
+//! lab's question (`guess`). The data itself is never in the URL.
 
 // Outside input arrives here: no unchecked indexing or arithmetic.
 #![deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
@@ -97,6 +98,17 @@ pub fn parse(get: impl Fn(&str) -> Option<String>) -> (Settings, Vec<String>) {
             _ => bad("close", &given, "a business day from 1 to 10", "3"),
         }
     }
+    if let Some(given) = get("predict") {
+        match super::guess::Guess::read(&given) {
+            Some(g) => settings.guess = Some(g),
+            None => bad(
+                "predict",
+                &given,
+                "an answer the lab offers (such as 99to99.9@2) or skip",
+                "the question asked first",
+            ),
+        }
+    }
     if let Some(given) = get("target") {
         match TARGETS
             .into_iter()
@@ -159,6 +171,9 @@ pub fn to_query(settings: &Settings) -> String {
     }
     if settings.target_bp != defaults.target_bp {
         query.push_str(&format!("&target={}", target_value(settings.target_bp)));
+    }
+    if let Some(guess) = settings.guess {
+        query.push_str(&format!("&predict={}", guess.value()));
     }
     query
 }
