@@ -404,3 +404,17 @@ test('each scenario states every requirement it grades before the canvas; the li
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('a first check that passes is debriefed too: another passing design is run beside it, in slices', async () => {
+  const { page, errors, context } = await openPage(env, '/scenarios/6');
+  await buildChain(page, { ...DAILY, state: [['Remembers', 'list'], ['Lookback', '5'], ['Partitions listed by', 'event'], ['State saved', 'after'], ['Catch up: after the scheduler was down, run each missed run in order', 'false']] });
+  await page.getByRole('button', { name: 'Check my design' }).click();
+  await page.locator('.report .verdict').filter({ hasText: 'Passed' }).waitFor();
+  const debrief = page.locator('.debrief');
+  await debrief.getByText('passes too').waitFor();
+  assert.match(await debrief.innerText(), /“a watermark on arrival, merging” passes too\. Over the same days it read [\d,]+ bronze rows/);
+  // The last scenario leads back to the list.
+  assert.equal(await debrief.getByRole('link', { name: 'Back to all the scenarios' }).getAttribute('href'), '/scenarios');
+  assert.deepEqual(errors, []);
+  await context.close();
+});

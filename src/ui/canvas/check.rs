@@ -266,7 +266,7 @@ fn run_other(
         // Gone, or overtaken by a new check: nothing to say.
         let still = move || other.try_get_untracked().flatten() == Some(Other::Running(known.name));
         let ran = Slices::from_now()
-            .run(&mut grading, |_| !still(), || Some(false))
+            .run(&mut grading, |_| still(), || Some(false))
             .await;
         if ran.is_err() || !still() {
             return;

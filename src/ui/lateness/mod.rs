@@ -148,10 +148,13 @@ pub fn LatenessLab() -> impl IntoView {
                             at: s.lateness,
                         })
                     }),
-                    None => lab.cue.set(Some(
-                        "Enter the room's answer first: keys 1 to 4 (or A to D), then PageDown."
-                            .to_string(),
-                    )),
+                    None => {
+                        lab.cue.set(Some(
+                            "Enter the room's answer first: keys 1 to 4 (or A to D), then PageDown."
+                                .to_string(),
+                        ));
+                        super::presenter::bring_heading("predict-heading");
+                    }
                 }
                 return true;
             }

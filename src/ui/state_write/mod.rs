@@ -296,6 +296,7 @@ pub fn StateWriteLab() -> impl IntoView {
                     lab.cue.set(Some(
                         "Enter the room's answer first: keys 1 to 6 tick the pipelines (0 for none of them), then PageDown.".to_string(),
                     ));
+                    super::presenter::bring_heading("predict-heading");
                 }
                 return true;
             }

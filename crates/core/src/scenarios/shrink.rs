@@ -460,11 +460,7 @@ fn state_words(
                 m.map_or_else(|| "not set".to_string(), weekday_day_month_time)
             };
             let saved = if run.state_saved { "" } else { ", not saved" };
-            format!(
-                "watermark {} before, {} after{saved}; ",
-                mark(before),
-                mark(after)
-            )
+            format!("watermark {} → {}{saved}; ", mark(before), mark(after))
         }
         (ProcessingState::PartitionList { .. } | ProcessingState::TrailingWindow { .. }, _, _) => {
             let parts: Vec<String> = run.partitions_read.iter().map(|d| d.to_string()).collect();

@@ -117,7 +117,7 @@ fn latest_in_time(case: &Case, daily: &Daily, counts: impl Fn(&Event) -> bool) -
         _ => "",
     };
     Some(format!(
-        "The latest row to reach bronze, {} for {} ({} after it happened, at {}), was read by {}, {how}{write}.",
+        "The most delayed row the rule counts, {} for {} ({} after it happened, arriving {}), was read by {}, {how}{write}.",
         latest.id,
         day_month(latest.event_date()),
         late_by(latest),
