@@ -105,7 +105,7 @@ pub fn ScenarioPage(number: String) -> impl IntoView {
                     )}</p>
                     <ul class="requirements">
                         {s.rules().into_iter().map(|r| view! {
-                            <li data-rule=r.id><strong>{r.id}</strong> ": " {r.text}</li>
+                            <li data-requirement=r.id><strong>{r.id}</strong> ": " {r.text}</li>
                         }).collect_view()}
                     </ul>
                     {s.drift_query.then(|| view! { <DriftLookBack /> })}

@@ -383,7 +383,7 @@ test('each scenario states every requirement it grades before the canvas; the li
     const items = page.locator('ul.requirements li');
     await items.first().waitFor();
     assert.equal(await items.count(), count, `scenario ${n}`);
-    const ids = await items.evaluateAll((lis) => lis.map((li) => li.dataset.rule));
+    const ids = await items.evaluateAll((lis) => lis.map((li) => li.dataset.requirement));
     assert.deepEqual(ids, Array.from({ length: count }, (_, i) => `R${i + 1}`));
     // Before the canvas, in the page's order.
     const before = await page.evaluate(() => {
