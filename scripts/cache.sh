@@ -15,6 +15,8 @@
 # made again, never used. Clear them all with `rm -rf ~/.cache/partition-lab`.
 
 CACHE=${PARTITION_LAB_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/partition-lab}
+# Absolute, so a script that changes folder still finds it.
+case $CACHE in /*) ;; *) CACHE=$PWD/$CACHE ;; esac
 
 cache_say() { printf '==> %s\n' "$*"; }
 
@@ -22,8 +24,14 @@ cache_say() { printf '==> %s\n' "$*"; }
 # seal is not among what it lists), replacing the old seal in one rename.
 cache_seal() {
   local dir=$1
-  (cd "$dir" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum) > "$dir.sha256.part"
-  mv -f "$dir.sha256.part" "$dir.sha256"
+  if (set -o pipefail && cd "$dir" && find . -type f -print0 | LC_ALL=C sort -z | xargs -0 -r sha256sum) > "$dir.sha256.part"; then
+    mv -f "$dir.sha256.part" "$dir.sha256"
+  else
+    # A file that could not be read is not vouched for: no seal at all.
+    rm -f "$dir.sha256.part"
+    echo "error: could not seal $dir" >&2
+    return 1
+  fi
 }
 
 # cache_sound <dir>: whether the folder holds every file its seal lists,
@@ -44,11 +52,12 @@ cache_drop() {
 # it. A helper process holds it, not this shell, so that no program this
 # script starts can keep it past the script's end. Sets CACHE_HOLDER.
 cache_hold() {
-  local file=$1 parent=$$ line
+  local file=$1 parent=$$ line=
+  command -v flock >/dev/null 2>&1 || { echo "error: the caches need flock (util-linux)" >&2; return 1; }
   mkdir -p "$(dirname "$file")"
   exec {CACHE_PIPE}< <(
     exec 2>/dev/null 9>"$file"
-    flock -n 9 || { echo waiting; flock 9; }
+    flock -n 9 || { echo waiting; flock 9 || exit 1; }
     echo held
     while kill -0 "$parent"; do sleep 1 9>&-; done
   )
@@ -73,7 +82,7 @@ cache_release() {
 cache_entry() {
   local dir=$1 what=$2
   shift 2
-  cache_hold "$dir.lock"
+  cache_hold "$dir.lock" || return 1
   local holder=$CACHE_HOLDER
   if cache_sound "$dir"; then
     cache_say "reusing $what ($dir)"
@@ -82,8 +91,14 @@ cache_entry() {
       cache_say "$what in the cache is incomplete or damaged: making it again"
     fi
     cache_drop "$dir"
-    "$@"
-    cache_seal "$dir"
+    # Explicit, not set -e: a caller's `||` or `if` switches set -e off
+    # here, and a half-made entry must never be sealed.
+    if ! "$@" || ! cache_seal "$dir"; then
+      cache_say "making $what failed: nothing of it is kept"
+      cache_drop "$dir"
+      cache_release "$holder"
+      return 1
+    fi
   fi
   cache_release "$holder"
 }
@@ -104,7 +119,7 @@ cache_key() {
 use_build_cache() {
   [ -n "${PARTITION_LAB_BUILD_CACHE:-}" ] && return 0
   local dir="$CACHE/cargo/target-$(cache_key "$(rustc -vV)")"
-  cache_hold "$dir.lock"
+  cache_hold "$dir.lock" || return 1
   BUILD_CACHE_HOLDER=$CACHE_HOLDER
   if [ -e "$dir" ] && ! cache_sound "$dir"; then
     cache_say "the build cache ($dir) is incomplete or damaged: clearing it, every crate is compiled again"
@@ -116,7 +131,7 @@ use_build_cache() {
   rm -f "$dir.sha256"
   mkdir -p "$dir"
   local clone
-  clone="$(pwd -P) $(stat -c %d:%i .)"
+  clone=$(clone_id)
   if [ "$(cat "$dir/.clone" 2>/dev/null)" != "$clone" ]; then
     find "$dir" -mindepth 2 -maxdepth 4 -type d -path '*/.fingerprint/partition-lab*' -prune -exec rm -rf {} +
     printf '%s\n' "$clone" > "$dir/.clone"
@@ -126,13 +141,33 @@ use_build_cache() {
   # nothing from another's, and a run compiles faster without it.
   export CARGO_INCREMENTAL=0
   trap 'seal_build_cache' EXIT
+  # Stopped by a signal, cargo may have been cut off mid-write: no seal,
+  # so the next run clears the folder rather than trusting it.
+  trap 'BUILD_CACHE_STOPPED=1; exit 130' INT
+  trap 'BUILD_CACHE_STOPPED=1; exit 143' TERM
+}
+
+# clone_id: names this clone and no other: a random id kept in its git
+# folder (a new clone at the same path, even on the same inode, gets a new
+# one), or its path and inode outside git.
+clone_id() {
+  local git id
+  if git=$(git rev-parse --absolute-git-dir 2>/dev/null); then
+    id="$git/partition-lab-clone"
+    [ -s "$id" ] || od -An -N16 -tx1 /dev/urandom | tr -d ' \n' > "$id"
+    printf '%s %s\n' "$(pwd -P)" "$(cat "$id")"
+  else
+    printf '%s %s\n' "$(pwd -P)" "$(stat -c %d:%i .)"
+  fi
 }
 
 # seal_build_cache: seals the build cache and lets another run use it; a
 # script that goes on without cargo (scripts/run's server) calls it itself.
 seal_build_cache() {
   [ -n "${BUILD_CACHE_HOLDER:-}" ] || return 0
-  cache_seal "$PARTITION_LAB_BUILD_CACHE"
+  if [ -z "${BUILD_CACHE_STOPPED:-}" ]; then
+    cache_seal "$PARTITION_LAB_BUILD_CACHE" || true
+  fi
   cache_release "$BUILD_CACHE_HOLDER"
   BUILD_CACHE_HOLDER=
   trap - EXIT

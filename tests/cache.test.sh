@@ -58,6 +58,20 @@ expect "an entry without its seal is unsound" unsound "$entry"
 cache_entry "$entry" "the tool" fill "$entry" > /dev/null
 expect "an entry without its seal is made again" test "$(calls)" = 4
 
+# A fill that fails, called where set -e is off (as `timed venv ...` calls
+# it): nothing is sealed, nothing half-made is kept, the failure reaches
+# the caller.
+broken() { mkdir -p "$1/lib"; echo half > "$1/lib/a.py"; false; }
+failed_entry=$CACHE/venv/broken-1
+if cache_entry "$failed_entry" "the broken tool" broken "$failed_entry" > "$root/out"; then
+  not_ok "a failed fill fails the entry"
+else
+  ok "a failed fill fails the entry"
+fi
+expect "a failed fill leaves no seal" test ! -e "$failed_entry.sha256"
+expect "a failed fill leaves nothing half-made" test ! -e "$failed_entry"
+expect "it says nothing was kept" grep -q "nothing of it is kept" "$root/out"
+
 # The build cache, as scripts use it: in a child script, so its end seals it.
 build() { # build <clone folder> <command>: a script using the build cache
   (cd "$1" && bash -c "source '$repo/scripts/cache.sh'; use_build_cache; $2")
@@ -84,11 +98,36 @@ build "$clone_b" 'echo unsealed > "$CARGO_TARGET_DIR/partial"; kill -9 $$' > /de
 build "$clone_b" 'true' > "$root/out"
 expect "a run killed part-way leaves no seal, and the next clears the cache" bash -c "! test -e '$target/partial' && grep -q 'clearing it' '$root/out'"
 
-# Two runs at once: the second waits for the first to end.
-build "$clone_a" 'sleep 3; echo first >> "'"$root"'/order"' > /dev/null &
-sleep 1
-build "$clone_b" 'echo second >> "'"$root"'/order"' > "$root/out"
-wait
+build "$clone_b" 'echo unsealed > "$CARGO_TARGET_DIR/stopped"; kill -TERM $$' > /dev/null 2>&1 || true
+build "$clone_b" 'true' > "$root/out"
+expect "a run stopped by a signal leaves no seal either" bash -c "! test -e '$target/stopped' && grep -q 'clearing it' '$root/out'"
+
+# A new clone where an old one was (same path, perhaps the same inode) is
+# another clone: its fingerprints are not the old one's.
+clone_git=$root/clone-git
+git init -q "$clone_git"
+build "$clone_git" 'mkdir -p "$CARGO_TARGET_DIR/debug/.fingerprint/partition-lab-engine-3"' > /dev/null
+build "$clone_git" 'true' > /dev/null
+expect "a git clone keeps its own fingerprints" test -d "$target/debug/.fingerprint/partition-lab-engine-3"
+rm -rf "$clone_git" && git init -q "$clone_git"
+build "$clone_git" 'true' > /dev/null
+expect "a new clone at the same path drops them" test ! -e "$target/debug/.fingerprint/partition-lab-engine-3"
+
+# Two runs at once: the second waits for the first to end. The first goes
+# on only once the second has said it is waiting.
+waiting() { # waiting <file>: polls (up to 20 s) until the file says so
+  local i
+  for i in $(seq 200); do grep -q "waiting for another run" "$1" 2>/dev/null && return 0; sleep 0.1; done
+  return 1
+}
+build "$clone_a" 'touch "'"$root"'/started"; while [ ! -e "'"$root"'/go" ]; do sleep 0.1; done; echo first >> "'"$root"'/order"' > /dev/null &
+first=$!
+for _ in $(seq 200); do [ -e "$root/started" ] && break; sleep 0.1; done
+build "$clone_b" 'echo second >> "'"$root"'/order"' > "$root/out" &
+second=$!
+waiting "$root/out" || true
+touch "$root/go"
+wait "$first" "$second"
 expect "a second run waits for the first" test "$(paste -sd, "$root/order")" = "first,second"
 expect "and says it is waiting" grep -q "waiting for another run" "$root/out"
 

@@ -116,15 +116,23 @@ class Sessions:
 
 
 def status_of(step):
-    """A step's exit status, as `python script` would have ended."""
+    """A step's exit status, as `python script` would have ended; like a
+    process of its own, it leaves the next step the folder it started in."""
+    cwd = os.getcwd()
     try:
         step()
         return 0
     except SystemExit as e:
-        return e.code if isinstance(e.code, int) else (0 if e.code is None else 1)
+        if e.code is None or isinstance(e.code, int):
+            return e.code or 0
+        # sys.exit("message") prints the message and ends with status 1.
+        print(e.code)
+        return 1
     except Exception:
         traceback.print_exc(file=sys.stdout)
         return 1
+    finally:
+        os.chdir(cwd)
 
 
 def local_file_system(classes):
@@ -136,7 +144,7 @@ def local_file_system(classes):
         return {}
     jars = os.path.join(os.path.dirname(pyspark.__file__), "jars", "*")
     source = os.path.join(HERE, "java", "NioLocalFileSystem.java")
-    made = subprocess.run([javac, "-nowarn", "-cp", jars, "-d", classes, source],
+    made = subprocess.run([javac, "-nowarn", "--release", "17", "-cp", jars, "-d", classes, source],
                           capture_output=True, text=True)
     if made.returncode != 0 or not glob.glob(os.path.join(classes, "partitionlab", "*.class")):
         print(f"error: javac could not build {source}:\n{made.stderr}")
