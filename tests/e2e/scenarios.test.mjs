@@ -25,7 +25,7 @@ test('scenario 1: fail on R2, see the evidence and the smallest case, fix, pass,
   // The cause in this design, before the evidence: the write mode, the run
   // that read a row again, and the idea this design does not yet apply.
   const cause = await r2.locator('.cause').innerText();
-  assert.match(cause, /^Why, in your design: Your write target appends\. The retry of the run for 3 Jun \(Thu 4 Jun 02:05\) read (c-[0-9-]+) again \(the retry reads again what the crashed run had read\) and appended it beside the copy the run for 3 Jun \(Thu 4 Jun 02:00\) had written: \1 is stored twice\./);
+  assert.match(cause, /^Why, in your design: Your write target appends\. The retry of the run for 3 Jun \(Thu 4 Jun 02:05\) read (c-[0-9-]+) again \(the run before it had written the row, then crashed before saving its state\) and appended it beside the copy the run for 3 Jun \(Thu 4 Jun 02:00\) had written: \1 is stored twice\./);
   assert.match(cause, /The choice: write target 3, Write mode: append\./);
   assert.equal(await r2.locator('.hint').innerText(), 'Idea to revisit: idempotent');
   // The cause comes first, then what the run showed.
@@ -67,7 +67,7 @@ test('scenario 1: fail on R2, see the evidence and the smallest case, fix, pass,
   assert.match(await page.locator('.rule[data-rule="R3"] .held').innerText(), /^The run that read the most, the run for \d+ Jun \(.+\), read 2 bronze partitions\.$/);
   const debrief = page.locator('.debrief');
   await debrief.getByText('passes too').waitFor();
-  assert.match(await debrief.innerText(), /“a watermark on arrival, merging on the click id” passes too\. Over the same days it read [\d,]+ bronze rows and wrote \d+ partitions in \d+ runs \(about half the rows yours read\); yours read [\d,]+ and wrote \d+\./);
+  assert.match(await debrief.innerText(), /“a watermark on arrival, merging on the click id” passes too\. Over the same days it read [\d,]+ bronze rows \(about half the rows yours read\) and wrote \d+ partitions in \d+ runs; yours read [\d,]+ and wrote \d+\./);
   assert.equal(await debrief.getByRole('link', { name: /Next: scenario 2, Orders that change/ }).getAttribute('href'), '/scenarios/2');
   const violations = await axe(page);
   assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));

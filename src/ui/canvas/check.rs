@@ -146,6 +146,8 @@ pub fn CheckPanel() -> impl IntoView {
         }
         let graph = d.graph.get_untracked();
         let scenario = d.scenario;
+        // The last pass's other design belongs to the last check.
+        other.set(None);
         stop.set(false);
         stopped.set(None);
         // Steps not known yet: the first check makes the scenario's days
@@ -243,10 +245,14 @@ pub fn CheckPanel() -> impl IntoView {
 /// beside the student's, or why there is none.
 #[derive(Clone, Debug, PartialEq)]
 enum Other {
-    Running(&'static str),
+    /// The check it belongs to (each check counts one up), and the name.
+    Running(u32, &'static str),
     Ran(String),
     None,
 }
+
+/// How many other designs this page has started running.
+static OTHER_RUNS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::new(0);
 
 /// Runs a passing design of the lab's, built differently from `graph`,
 /// in slices, and says what it cost beside `mine`.
@@ -260,11 +266,15 @@ fn run_other(
         other.set(Some(Other::None));
         return;
     };
-    other.set(Some(Other::Running(known.name)));
+    // Numbered, so a run overtaken by a later check of the same other
+    // design never writes its figures under the later one's.
+    let run = OTHER_RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    other.set(Some(Other::Running(run, known.name)));
     leptos::task::spawn_local(async move {
         let mut grading = Grading::new(scenario, &known.graph, scenario.script());
         // Gone, or overtaken by a new check: nothing to say.
-        let still = move || other.try_get_untracked().flatten() == Some(Other::Running(known.name));
+        let still =
+            move || other.try_get_untracked().flatten() == Some(Other::Running(run, known.name));
         let ran = Slices::from_now()
             .run(&mut grading, |_| still(), || Some(false))
             .await;
@@ -327,7 +337,7 @@ fn Debrief(
             <h3>"Another design that passes"</h3>
             <p role="status">
                 {move || match other.get() {
-                    Some(Other::Running(name)) => format!("Running “{name}” over the same days…"),
+                    Some(Other::Running(_, name)) => format!("Running “{name}” over the same days…"),
                     Some(Other::Ran(said)) => said,
                     Some(Other::None) | None => "The lab knows no other passing design built differently from yours.".to_string(),
                 }}

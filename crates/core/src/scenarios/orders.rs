@@ -275,10 +275,11 @@ fn no_order_id_twice(graph: &Graph, outcome: &Outcome) -> RuleResult {
     let mut doubled: Vec<(&str, usize)> = count.into_iter().filter(|(_, n)| *n > 1).collect();
     crate::lean::order::sort(&mut doubled);
     // Every silver row of an order that has more than one.
+    let twice: rustc_hash::FxHashSet<&str> = doubled.iter().map(|(key, _)| *key).collect();
     let rows: Vec<crate::engine::event::Id> = outcome
         .silver
         .rows()
-        .filter(|r| doubled.iter().any(|(key, _)| *key == r.key.as_ref()))
+        .filter(|r| twice.contains(r.key.as_ref()))
         .map(|r| r.id.clone())
         .collect();
     let evidence = match doubled.first() {

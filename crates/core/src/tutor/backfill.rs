@@ -119,7 +119,8 @@ fn reads_silver(ran: &Ran) -> Option<Diagnosis> {
     let rebuilt = ran
         .done
         .silver_rebuilds()
-        .find(|a| a.work.reads == Reads::Silver && ran.failed_on(a.work.dt))?;
+        // Only a rebuild that read broken rows shows the mechanism.
+        .find(|a| a.work.reads == Reads::Silver && a.broken_read > 0 && ran.failed_on(a.work.dt))?;
     ran.case.at(
         Cause::RebuildReadsSilver,
         NodeKind::Transform,
@@ -317,9 +318,9 @@ fn takes_the_pool(ran: &Ran) -> Option<Diagnosis> {
         NodeKind::Backfill,
         &["concurrency", "yield"],
         format!(
-            "Your backfill runs up to {} at once and does not yield, and the source has {} connections. At {} the scheduled run for {} asked for one while the backfill held all of them ({}), and it waited {} min.",
+            "Your backfill runs up to {} at once and does not yield, and the source has {}. At {} the scheduled run for {} asked for one while the backfill held all of them ({}), and it waited {} min.",
             counted(design.max_concurrency, "date"),
-            ran.setting.pool,
+            counted(ran.setting.pool, "connection"),
             weekday_day_month_time(grant.asked),
             day_month(scheduled.day),
             crate::scenarios::currency::span(&holding),
@@ -369,7 +370,7 @@ fn no_markers(ran: &Ran) -> Option<Diagnosis> {
             "Your backfill writes no completion markers, so its re-run cannot tell what is done. The re-run launched {} rebuilt the {} of {}, which had finished at {}{}.",
             weekday_day_month_time(start),
             layer(again.kind),
-            again.dt,
+            day_month(again.dt),
             weekday_day_month_time(before.end),
             cut.map(|c| format!(", before the failover at {}", hh_mm(c))).unwrap_or_default(),
         ),
@@ -404,12 +405,13 @@ fn markers_first(ran: &Ran) -> Option<Diagnosis> {
         .iter()
         .find(|s| s.dt == dt && s.kind == StepKind::Marker && s.attempt == killed.attempt)?;
     let (_, cut) = attempt(ran, killed.attempt.saturating_add(1))?;
+    let day = day_month(dt);
     ran.case.at(
         Cause::MarkersFirst,
         NodeKind::Backfill,
         &["markers"],
         format!(
-            "Your backfill writes each date's marker before its work. The marker for {dt} was written at {}; the failover{} killed its {} part-way, and the re-run skipped {dt} because the marker said it was done.",
+            "Your backfill writes each date's marker before its work. The marker for {day} was written at {}; the failover{} killed its {} part-way, and the re-run skipped {day} because the marker said it was done.",
             weekday_day_month_time(marked.start),
             cut.map(|c| format!(" at {}", hh_mm(c))).unwrap_or_default(),
             layer(killed.kind),
@@ -431,11 +433,14 @@ fn too_few_at_once(ran: &Ran) -> Option<Diagnosis> {
         NodeKind::Backfill,
         &["concurrency"],
         format!(
-            "Your backfill runs {} at a time while the source has {} connections: its {} partitions, {} minutes of silver and gold each, took until {}, {} h {} min past the budget of {}.",
+            "Your backfill runs {} at a time while the source has {}: its {}, {} of silver and gold each, took until {}, {} h {} min past the budget of {}.",
             counted(design.max_concurrency, "date"),
-            ran.setting.pool,
-            grouped(dates),
-            ran.setting.silver_minutes.saturating_add(ran.setting.gold_minutes),
+            counted(ran.setting.pool, "connection"),
+            counted(dates, "partition"),
+            counted(
+                ran.setting.silver_minutes.saturating_add(ran.setting.gold_minutes),
+                "minute"
+            ),
             weekday_day_month_time(end),
             late.num_hours(),
             late.num_minutes() % 60,

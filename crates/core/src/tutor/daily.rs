@@ -7,7 +7,7 @@ use rustc_hash::FxHashMap as HashMap;
 use crate::counted::{counted, grouped};
 use crate::design::NodeKind;
 use crate::engine::calendar::{day_month, shift, weekday_day_month_time};
-use crate::engine::config::{AfterFinal, CommitOrder, PartitionKey, WatermarkColumn};
+use crate::engine::config::{AfterFinal, CommitOrder, ListDate, PartitionKey, WatermarkColumn};
 use crate::engine::event::Event;
 use crate::engine::state::StateValue;
 use crate::engine::trace::{Outcome, RunTrace};
@@ -197,23 +197,18 @@ fn overwrite_with_part(ran: &Ran) -> Option<Diagnosis> {
         return None;
     }
     let outcome = ran.outcome();
+    // The overwrite that lost the row is the last to remove it (an earlier
+    // one's loss a later run may have put back), and it did not read it.
     let (run, write, row) = ran.rows().find_map(|e| {
-        outcome.runs.iter().find_map(|run| {
-            run.writes
-                .iter()
-                .find(|w| w.removed.contains(&e.id) && !run.read_ids.contains(&e.id))
-                .map(|w| (run, w, e))
-        })
+        let run = outcome.deleted_by(&e.id)?;
+        if run.read_ids.contains(&e.id) {
+            return None;
+        }
+        let write = run.writes.iter().find(|w| w.removed.contains(&e.id))?;
+        Some((run, write, e))
     })?;
-    let read = run
-        .read_ids
-        .iter()
-        .filter(|id| {
-            ran.events
-                .get(id.as_ref())
-                .is_some_and(|e| e.event_date() == write.dt)
-        })
-        .count();
+    // What the partition held after it: exactly what the run wrote there.
+    let kept = write.rows_after;
     let why = match ran.daily.config.state {
         ProcessingState::Watermark { .. } => {
             " A watermark reads only the rows past it, so an overwrite keeps only part of a day."
@@ -225,11 +220,10 @@ fn overwrite_with_part(ran: &Ran) -> Option<Diagnosis> {
         NodeKind::Write,
         &["mode"],
         format!(
-            "Your write target overwrites each partition it writes. {} read {} for {} and replaced the whole partition with {}, deleting {}{}, which an earlier run had written.{why}",
+            "Your write target overwrites each partition it writes. {} replaced the whole of {} with the {} it had read for it, deleting {}{}, which an earlier run had written.{why}",
             capital(&run_name(run)),
-            counted(read, "row"),
             day_month(write.dt),
-            if read == 1 { "it" } else { "them" },
+            counted(kept, "row"),
             row.id,
             Ran::more(write.removed.len()),
         ),
@@ -263,16 +257,23 @@ fn watermark_passed_arrival(ran: &Ran) -> Option<Diagnosis> {
             .rev()
             .find(|r| r.state_saved && r.at < e.arrived_at)?;
         match run.state_after {
-            StateValue::Watermark(Some(w)) if w - overlap > at => Some((e, run, at)),
+            StateValue::Watermark(Some(w)) if w.checked_sub_signed(overlap)? > at => {
+                Some((e, run, at))
+            }
             _ => None,
         }
     })?;
     let name = column_name(column);
-    let stale = ran.failed.rule.id == "R1" && row.key != row.id;
-    let thing = if row.key != row.id {
-        format!("Order {} changed", row.key)
-    } else {
-        format!("{} happened", row.id)
+    // Stale when silver holds the order as an earlier change left it;
+    // missing when it holds nothing of it.
+    let changing = row.key != row.id;
+    let stale = changing && outcome.silver.rows().any(|r| r.key == row.key);
+    let thing = match (changing, column) {
+        (true, WatermarkColumn::EventTime) => {
+            format!("Order {} was placed (its change {})", row.key, row.id)
+        }
+        (true, _) => format!("Order {} changed ({})", row.key, row.id),
+        (false, _) => format!("{} happened", row.id),
     };
     let overlap_words = if overlap_minutes == 0 {
         String::new()
@@ -293,9 +294,11 @@ fn watermark_passed_arrival(ran: &Ran) -> Option<Diagnosis> {
             run_name(passed),
             mark(&passed.state_after).unwrap_or_default(),
             if stale {
-                "silver still holds the order as it was before that change"
+                "silver still holds the order as it was before that change".to_string()
+            } else if changing {
+                format!("order {} never reached silver", row.key)
             } else {
-                "it never reached silver"
+                "it never reached silver".to_string()
             },
         ),
     )
@@ -311,12 +314,14 @@ fn processing_date(ran: &Ran) -> Option<Diagnosis> {
         return None;
     }
     let outcome = ran.outcome();
+    let filed_under: HashMap<&str, crate::engine::calendar::Day> = outcome
+        .silver
+        .rows()
+        .map(|r| (r.id.as_ref(), r.dt))
+        .collect();
     let (row, filed) = ran.rows().find_map(|e| {
-        outcome
-            .silver
-            .rows()
-            .find(|r| r.id == e.id && r.dt != e.event_date())
-            .map(|r| (e, r.dt))
+        let dt = *filed_under.get(e.id.as_ref())?;
+        (dt != e.event_date()).then_some((e, dt))
     })?;
     ran.case.at(
         Cause::ProcessingDate,
@@ -348,8 +353,24 @@ fn lookback_too_short(ran: &Ran, under_lateness: bool) -> Option<Diagnosis> {
         return None;
     }
     let outcome = ran.outcome();
+    // The bronze partition a row lands in: its change's date when the
+    // list runs over change dates.
+    let over_changes = matches!(
+        ran.daily.config.state,
+        ProcessingState::PartitionList {
+            over: ListDate::ChangeDate,
+            ..
+        }
+    );
+    let landed = |e: &Event| {
+        if over_changes {
+            e.change_date()
+        } else {
+            e.event_date()
+        }
+    };
     let (row, last) = ran.rows().find_map(|e| {
-        let dt = e.event_date();
+        let dt = landed(e);
         if !ran.read_by(&e.id).is_empty() {
             return None;
         }
@@ -361,10 +382,13 @@ fn lookback_too_short(ran: &Ran, under_lateness: bool) -> Option<Diagnosis> {
         let last = readers.last()?;
         // Still open when it arrived: a row that came after its day was
         // final is the finaliser's business, not the lookback's.
-        let open = outcome.finalised.get(&dt).is_none_or(|f| e.arrived_at < *f);
+        let open = outcome
+            .finalised
+            .get(&e.event_date())
+            .is_none_or(|f| e.arrived_at < *f);
         (last.at < e.arrived_at && open).then_some((e, *last))
     })?;
-    let dt = row.event_date();
+    let dt = landed(row);
     let day = day_month(dt);
     let reaches = match (key, days) {
         ("window", 0) => "Your window rebuilds only the run's own day".to_string(),
@@ -443,20 +467,28 @@ fn append_read_again(ran: &Ran) -> Option<Diagnosis> {
         return None;
     }
     let outcome = ran.outcome();
-    let (row, first, again) = ran.rows().find_map(|e| {
-        let writers: Vec<usize> = outcome
-            .runs
-            .iter()
-            .filter(|r| r.writes.iter().any(|w| w.added.contains(&e.id)))
-            .map(|r| r.attempt)
-            .collect();
+    // For each row, the attempts that added it, in order: one pass.
+    let mut added: HashMap<&str, Vec<usize>> = HashMap::default();
+    for r in &outcome.runs {
+        for id in r.writes.iter().flat_map(|w| &w.added) {
+            let by = added.entry(id.as_ref()).or_default();
+            if by.last() != Some(&r.attempt) {
+                by.push(r.attempt);
+            }
+        }
+    }
+    let (row, first, again, copies) = ran.rows().find_map(|e| {
+        let writers = added.get(e.id.as_ref())?;
         let first = ran.run(*writers.first()?)?;
         let again = ran.run(*writers.get(1)?)?;
-        again.read_ids.contains(&e.id).then_some((e, first, again))
+        again
+            .read_ids
+            .contains(&e.id)
+            .then_some((e, first, again, writers.len()))
     })?;
     let why = match again.kind {
-        crate::engine::script::RunKind::Retry => {
-            "the retry reads again what the crashed run had read"
+        crate::engine::script::RunKind::Retry if first.crashed => {
+            "the run before it had written the row, then crashed before saving its state"
         }
         crate::engine::script::RunKind::Manual => "a re-run by hand reads its day again",
         _ => match reach(ran.daily.config.state) {
@@ -469,11 +501,15 @@ fn append_read_again(ran: &Ran) -> Option<Diagnosis> {
         NodeKind::Write,
         &["mode"],
         format!(
-            "Your write target appends. {} read {} again ({why}) and appended it beside the copy {} had written: {} is stored twice.",
+            "Your write target appends. {} read {} again ({why}) and appended it beside the copy {} had written: {} is stored {}.",
             capital(&run_name(again)),
             row.id,
             run_name(first),
             row.id,
+            match copies {
+                2 => "twice".to_string(),
+                n => format!("{} times", grouped(n)),
+            },
         ),
     )
 }
@@ -504,11 +540,20 @@ fn one_row_per_change(ran: &Ran, on_change_id: bool) -> Option<Diagnosis> {
         (rows.len() > 1 && distinct).then_some((e.key.clone(), rows))
     })?;
     let ids: Vec<&str> = rows.iter().map(|r| r.id.as_ref()).collect();
-    let writers: Vec<String> = rows
+    // Each run once, in the order they wrote, the first few named.
+    let mut by: Vec<usize> = rows.iter().map(|r| r.written_by).collect();
+    crate::lean::order::sort(&mut by);
+    by.dedup();
+    let mut writers: Vec<String> = by
         .iter()
-        .filter_map(|r| ran.run(r.written_by))
+        .take(crate::scenarios::report::LISTED)
+        .filter_map(|a| ran.run(*a))
         .map(run_name)
         .collect();
+    let rest = by.len().saturating_sub(crate::scenarios::report::LISTED);
+    if rest > 0 {
+        writers.push(counted(rest, "other run"));
+    }
     let (cause, keys, how) = if on_change_id {
         (
             Cause::MergeOnChangeId,
@@ -578,12 +623,25 @@ fn lookback_too_long(ran: &Ran) -> Option<Diagnosis> {
     if days == 0 {
         return None;
     }
-    let run = widest(ran.outcome())?;
+    let outcome = ran.outcome();
+    let run = widest(outcome)?;
     let (first, last) = (run.partitions_read.first()?, run.partitions_read.last()?);
-    // The widest run read its lookback's days: the choice is the cause.
-    if run.partitions_read.len() < usize::try_from(days).unwrap_or(usize::MAX) {
+    // The widest run read its lookback's days, and no further back: the
+    // choice is the cause (a catch-up reading further is another story).
+    if run.partitions_read.len() < usize::try_from(days).unwrap_or(usize::MAX)
+        || *first < shift(run.day, -i64::from(days))
+    {
         return None;
     }
+    let again = run
+        .partitions_read
+        .iter()
+        .filter(|dt| {
+            outcome.runs[..run.attempt.min(outcome.runs.len())]
+                .iter()
+                .any(|r| r.partitions_read.contains(dt))
+        })
+        .count();
     let what = if key == "window" {
         "window rebuilds"
     } else {
@@ -594,12 +652,13 @@ fn lookback_too_long(ran: &Ran) -> Option<Diagnosis> {
         NodeKind::State,
         &[key],
         format!(
-            "Your {what} the {} before each run's own, on every run. {} read {}, {} to {}, most of them read by the runs before it.",
+            "Your {what} the {} before each run's own, on every run. {} read {}, {} to {}, {} of them already read by the runs before it.",
             counted(days, "day"),
             capital(&run_name(run)),
             counted(run.partitions_read.len(), "bronze partition"),
             day_month(*first),
             day_month(*last),
+            grouped(again),
         ),
     )
 }
@@ -639,7 +698,7 @@ fn final_too_soon(ran: &Ran) -> Option<Diagnosis> {
         NodeKind::Finaliser,
         &["lateness"],
         format!(
-            "Your finaliser closes each partition {} after its day. {} became final at {}; {} ({}) arrived {}, after that, so it was booked as an adjustment instead of counted in its day. {} worth {} arrived after their day was final, more than the 1 % of the month the rule lets go.",
+            "Your finaliser closes each partition {} after its day. {} became final at {}; {} ({}) arrived {}, after that, so it was booked as an adjustment instead of counted in its day. {} worth {} arrived after their day was final, more than the {} of the month the rule lets go.",
             counted(finaliser.allowed_lateness_days, "day"),
             day_month(dt),
             weekday_day_month_time(*final_at),
@@ -648,8 +707,20 @@ fn final_too_soon(ran: &Ran) -> Option<Diagnosis> {
             weekday_day_month_time(row.arrived_at),
             capital(&counted(after.len(), "purchase")),
             crate::engine::money::Money::gbp(value).grouped(),
+            let_go(),
         ),
     )
+}
+
+/// The share of a month the rule lets arrive after its day is final, as
+/// the rule's own basis points say: "1 %", "0.5 %".
+fn let_go() -> String {
+    let bp = 10_000i64.saturating_sub(crate::scenarios::mobile::SHARE_BP);
+    match bp % 100 {
+        0 => format!("{} %", bp / 100),
+        r if r % 10 == 0 => format!("{}.{} %", bp / 100, r / 10),
+        r => format!("{}.{r:02} %", bp / 100),
+    }
 }
 
 fn final_too_late(ran: &Ran) -> Option<Diagnosis> {
@@ -724,12 +795,11 @@ fn finaliser_reopens(ran: &Ran) -> Option<Diagnosis> {
         return None;
     }
     let outcome = ran.outcome();
-    let written = outcome.runs.iter().find_map(|r| {
-        r.writes
-            .iter()
-            .find(|w| outcome.finalised.get(&w.dt).is_some_and(|f| *f < r.at))
-            .map(|w| (r, w.dt))
-    });
+    // The engine's own record of a write into a final partition.
+    let written = outcome
+        .runs
+        .iter()
+        .find_map(|r| r.final_written.first().map(|dt| (r, *dt)));
     let mechanism = match written {
         Some((run, dt)) => format!(
             "Your finaliser reopens a final partition for a late row. {} wrote {} again, final since {}: a day finance had closed changed under it.",

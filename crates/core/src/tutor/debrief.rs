@@ -121,18 +121,7 @@ fn backfill_cost(judged: &Judged) -> Option<BackfillCost> {
         .chain(&done.timeline.cancelled)
         .filter(|s| s.kind != StepKind::Marker)
         .collect();
-    let most = steps
-        .iter()
-        .map(|s| {
-            steps
-                .iter()
-                .filter(|o| o.start <= s.start && s.start < o.end)
-                .map(|o| (o.slot, o.attempt))
-                .collect::<crate::lean::sorted::SortedSet<_>>()
-                .len()
-        })
-        .max()
-        .unwrap_or(0);
+    let most = most_at_once(&steps);
     Some(BackfillCost {
         finished: done.finished_at(),
         most,
@@ -140,17 +129,64 @@ fn backfill_cost(judged: &Judged) -> Option<BackfillCost> {
     })
 }
 
-/// "about 3 times", "about half", "the same": `a` against `b`.
-fn ratio(a: usize, b: usize) -> String {
-    if b == 0 || a == b {
-        return "the same as".to_string();
+/// The most connections held at once: a sweep over the steps' starts and
+/// ends (an end frees its connection before a start at the same minute
+/// takes one), counting distinct holders, as a retried step's attempts
+/// hold a connection each.
+fn most_at_once(steps: &[&crate::engine::clock::ClockStep]) -> usize {
+    let mut edges: Vec<(Instant, bool, (u32, usize))> = steps
+        .iter()
+        .flat_map(|s| {
+            [
+                (s.end, false, (s.slot, s.attempt)),
+                (s.start, true, (s.slot, s.attempt)),
+            ]
+        })
+        .collect();
+    // At one instant, ends (false) before starts (true).
+    crate::lean::order::sort_by_key(&mut edges, |e| (e.0, e.1));
+    let mut holding: rustc_hash::FxHashMap<(u32, usize), usize> = Default::default();
+    let mut most = 0;
+    for (_, starts, who) in edges {
+        if starts {
+            *holding.entry(who).or_default() += 1;
+            most = most.max(holding.len());
+        } else if let Some(n) = holding.get_mut(&who) {
+            *n = n.saturating_sub(1);
+            if *n == 0 {
+                holding.remove(&who);
+            }
+        }
     }
-    let tenths = a.saturating_mul(10) / b;
+    most
+}
+
+/// How many rows `a` read beside `b`, rounded to the nearest tenth of
+/// `b`: "about 3 times the rows yours read", "about half the rows yours
+/// read", "as many rows as yours".
+fn ratio(a: usize, b: usize) -> String {
+    if a == b {
+        return "as many rows as yours".to_string();
+    }
+    if b == 0 {
+        return "where yours read none".to_string();
+    }
+    let tenths = a.saturating_mul(10).saturating_add(b / 2) / b;
     match tenths {
-        0..=3 => format!("about a {} of", if tenths <= 2 { "fifth" } else { "third" }),
-        4..=6 => "about half".to_string(),
-        7..=13 => "about as many as".to_string(),
-        n => format!("about {} times", (n + 5) / 10),
+        0 => "under a twentieth of the rows yours read".to_string(),
+        1 => "about a tenth of the rows yours read".to_string(),
+        2 => "about a fifth of the rows yours read".to_string(),
+        3 => "about a third of the rows yours read".to_string(),
+        4..=6 => "about half the rows yours read".to_string(),
+        7..=9 => "fewer rows than yours".to_string(),
+        10 if a < b => "slightly fewer rows than yours".to_string(),
+        10 => "slightly more rows than yours".to_string(),
+        11..=14 => "more rows than yours".to_string(),
+        15..=19 => "about one and a half times the rows yours read".to_string(),
+        n => format!(
+            "about {} times the rows yours read",
+            n.saturating_add(5) / 10
+        ),
     }
 }
 
@@ -158,12 +194,12 @@ fn ratio(a: usize, b: usize) -> String {
 pub fn compare(other: &Known, theirs: &Judged, mine: &Judged) -> Option<String> {
     if let (Some(t), Some(m)) = (daily_cost(theirs), daily_cost(mine)) {
         return Some(format!(
-            "“{}” passes too. Over the same days it read {} bronze rows and wrote {} partitions in {} runs ({} the rows yours read); yours read {} and wrote {}.",
+            "“{}” passes too. Over the same days it read {} ({}) and wrote {} in {}; yours read {} and wrote {}.",
             other.name,
-            grouped(t.read),
-            grouped(t.written),
-            t.runs,
+            counted(t.read, "bronze row"),
             ratio(t.read, m.read),
+            counted(t.written, "partition"),
+            counted(t.runs, "run"),
             grouped(m.read),
             grouped(m.written),
         ));
@@ -188,4 +224,66 @@ pub fn next(scenario: &Scenario) -> Option<&'static Scenario> {
         .iter()
         .copied()
         .find(|s| s.number == scenario.number.saturating_add(1))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::calendar::{at, Day};
+    use crate::engine::clock::{ClockStep, StepKind};
+    use proptest::prelude::*;
+
+    /// The definition the sweep replaces: at each step's start, the
+    /// distinct holders of steps under way then.
+    fn most_by_definition(steps: &[&ClockStep]) -> usize {
+        steps
+            .iter()
+            .map(|s| {
+                steps
+                    .iter()
+                    .filter(|o| o.start <= s.start && s.start < o.end)
+                    .map(|o| (o.slot, o.attempt))
+                    .collect::<crate::lean::sorted::SortedSet<_>>()
+                    .len()
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    proptest! {
+        #[test]
+        fn the_sweep_counts_what_the_definition_counts(
+            raw in prop::collection::vec((0u32..40, 1u32..30, 0u32..4, 0usize..2), 0..24)
+        ) {
+            let day = Day::from_ymd_opt(2026, 3, 1).unwrap();
+            let steps: Vec<ClockStep> = raw
+                .iter()
+                .map(|&(start, long, slot, attempt)| ClockStep {
+                    dt: day,
+                    kind: StepKind::Silver,
+                    start: at(day, start / 60, start % 60),
+                    end: at(day, (start + long) / 60, (start + long) % 60),
+                    slot,
+                    attempt,
+                    unit: StepKind::Silver,
+                })
+                .collect();
+            let refs: Vec<&ClockStep> = steps.iter().collect();
+            prop_assert_eq!(most_at_once(&refs), most_by_definition(&refs));
+        }
+    }
+
+    #[test]
+    fn ratios_round_to_the_nearest_tenth_and_say_equal_only_when_equal() {
+        assert_eq!(ratio(10, 10), "as many rows as yours");
+        assert_eq!(ratio(99, 100), "slightly fewer rows than yours");
+        assert_eq!(ratio(101, 100), "slightly more rows than yours");
+        assert_eq!(ratio(50, 100), "about half the rows yours read");
+        assert_eq!(ratio(29, 100), "about a third of the rows yours read");
+        assert_eq!(ratio(1, 100), "under a twentieth of the rows yours read");
+        assert_eq!(ratio(250, 100), "about 3 times the rows yours read");
+        assert_eq!(ratio(240, 100), "about 2 times the rows yours read");
+        assert_eq!(ratio(5, 0), "where yours read none");
+        assert!(ratio(usize::MAX, 1).ends_with(" times the rows yours read"));
+    }
 }

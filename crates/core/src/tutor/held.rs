@@ -40,7 +40,7 @@ fn daily_rule(case: &Case, daily: &Daily, id: &str) -> Option<String> {
         }
         (2, "R1") => latest_in_time(case, daily, |_| true),
         (1 | 6, "R2") => read_twice_kept_once(daily),
-        (2, "R2") => one_row_per_order(outcome),
+        (2, "R2") => one_row_per_order(case, outcome),
         (1 | 6, "R3") => widest(outcome),
         (2, "R3") => widest(outcome),
         (2, "R4") => retry_read_again(daily),
@@ -106,7 +106,15 @@ fn latest_in_time(case: &Case, daily: &Daily, counts: impl Fn(&Event) -> bool) -
             column: WatermarkColumn::ArrivedAt,
             ..
         } => "the first run after it arrived: a watermark on arrival never passes a row before it has arrived".to_string(),
-        ProcessingState::Watermark { .. } => "before the watermark passed it".to_string(),
+        ProcessingState::Watermark {
+            overlap_minutes: 0, ..
+        } => "before the watermark passed it".to_string(),
+        ProcessingState::Watermark {
+            overlap_minutes, ..
+        } => format!(
+            "before the watermark, less its overlap of {}, passed it",
+            counted(overlap_minutes, "minute")
+        ),
         ProcessingState::None => "which read everything, as every run did".to_string(),
     };
     let write = match daily.config.write {
@@ -176,11 +184,14 @@ fn read_twice_kept_once(daily: &Daily) -> Option<String> {
 }
 
 /// The order with the most changes, merged into one row.
-fn one_row_per_order(outcome: &Outcome) -> Option<String> {
-    let key_of: HashMap<&str, &str> = outcome
-        .silver
-        .rows()
-        .map(|r| (r.id.as_ref(), r.key.as_ref()))
+fn one_row_per_order(case: &Case, outcome: &Outcome) -> Option<String> {
+    // From the source, not silver: a change the merge replaced is gone
+    // from silver, and it is the one that shows the merge at work.
+    let key_of: HashMap<&str, &str> = case
+        .script
+        .events
+        .iter()
+        .map(|e| (e.id.as_ref(), e.key.as_ref()))
         .collect();
     let mut changes: HashMap<&str, usize> = HashMap::default();
     for run in outcome.runs.iter().filter(|r| !r.crashed) {
@@ -228,8 +239,13 @@ fn retry_read_again(daily: &Daily) -> Option<String> {
         .iter()
         .filter(|id| retry.read_ids.contains(id))
         .count();
+    let so = if again == crash.read_ids.len() {
+        ", so each reached silver"
+    } else {
+        ""
+    };
     Some(format!(
-        "{} read {} and crashed before saving its state; {} started from the state saved before it and read {} of them again, so each reached silver.",
+        "{} read {} and crashed before saving its state; {} started from the state saved before it and read {} of them again{so}.",
         capital(&run_name(crash)),
         counted(crash.read_ids.len(), "change"),
         run_name(retry),
@@ -269,9 +285,15 @@ fn share_at_final(case: &Case, outcome: &Outcome) -> Option<String> {
     if total == 0 {
         return None;
     }
-    let bp = kept * 10_000 / total;
+    // Basis points, rounded down: never more complete than it was.
+    let bp = kept.checked_mul(10_000)?.checked_div(total)?;
+    let rest = if kept < total {
+        ": the rest arrived after its day was final"
+    } else {
+        ": nothing arrived after its day was final"
+    };
     Some(format!(
-        "When August's partitions became final they held {}.{:02} % of its value ({} of {}): the rest arrived after its day was final.",
+        "When August's partitions became final they held {}.{:02} % of its value ({} of {}){rest}.",
         bp / 100,
         bp % 100,
         crate::engine::money::Money::gbp(kept).grouped(),
@@ -316,8 +338,8 @@ fn backfill_rule(case: &Case, done: &Backfilled, setting: &Setting, id: &str) ->
         (5, "R1") => Some(format!(
             "Afterwards each of the {} from {} to {} holds exactly bronze's events, none twice, and gold adds up to them.",
             counted((design.last - design.first).num_days().saturating_add(1), "partition"),
-            design.first,
-            design.last,
+            day_month(design.first),
+            day_month(design.last),
         )),
         (5, "R2") => {
             let skipped: SortedSet<Day> = done

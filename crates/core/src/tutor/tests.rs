@@ -756,7 +756,14 @@ fn each_detector_fires_only_with_its_mechanism_in_the_run() {
             "late purchases reopening final partitions (a watermark)",
             "R4",
             FinaliserReopens,
-            Box::new(|j| daily_outcome(j).finalised.clear()),
+            Box::new(|j| {
+                let outcome = daily_outcome(j);
+                outcome.finalised.clear();
+                outcome
+                    .runs
+                    .iter_mut()
+                    .for_each(|r| r.final_written.clear());
+            }),
         ),
         (
             4,
