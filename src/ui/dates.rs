@@ -69,7 +69,7 @@ pub fn Dates() -> impl IntoView {
             </div>
             <LinkNotes notes=notes />
             <p class="lede">
-                "The lab's pipeline runs every day at 02:00 UTC: the run on d+1 builds partition d, and with an allowed lateness of L days the run on d+1+L is the last that may change it. Each tool names those moments differently, and the off-by-ones where people trip are marked. Every date here is checked in the project's tests by asking each tool itself: Airflow's timetables and its backfill dry-run, Dagster's partitions and schedule, SQLMesh runs and a restatement plan, dbt runs on dbt's own clock, and a Beam pipeline."
+                "The lab's pipeline runs every day at 02:00 UTC. The run on day d+1 (the day after d) builds partition d. With an allowed lateness of L days, the run on d+1+L is the last that may change it. Each tool names those moments differently, and the off-by-ones where people trip are marked ⚠."
             </p>
             <div class="dates-controls">
                 {day_select("dates-day", "Partition d", |p| p.day, |p, d| p.day = d)}
@@ -104,8 +104,15 @@ pub fn Dates() -> impl IntoView {
             <div class="dates-grid-wrap" tabindex="0" role="region" aria-labelledby="calendar-heading"
                 inner_html=move || grid_html(&calendar.read().grid())>
             </div>
-            <h2>"In each tool's terms"</h2>
-            <div class="tool-cards" inner_html=move || cards_html(&calendar.read().cards())></div>
+            // Each tool's settings, commands and traps: the reference a
+            // practitioner reaches for, folded below the calendar.
+            <details class="practitioner" id="terms">
+                <summary><h2 id="terms-heading">"In each tool's terms: its settings, commands and traps"</h2></summary>
+                <p class="muted">
+                    "Every date here is checked in the project's tests by asking each tool itself. Airflow's timetables and backfill dry-run, Dagster's partitions and schedule, SQLMesh runs and restatement plans, dbt runs and a Beam pipeline all answer."
+                </p>
+                <div class="tool-cards" inner_html=move || cards_html(&calendar.read().cards())></div>
+            </details>
         </section>
     }
 }

@@ -25,6 +25,18 @@ fn anchor(term: &str) -> String {
 pub fn Overview() -> impl IntoView {
     set_title("");
     let (present, notes, toggle) = super::presenter::plain_page("/".to_string());
+    // Folded until a reader asks for it: by opening it, by a term's link on
+    // the map, or by an address that names a term.
+    let glossary_open = RwSignal::new(false);
+    Effect::new(move |_| {
+        let named = web_sys::window()
+            .and_then(|w| w.location().hash().ok())
+            .is_some_and(|h| h.starts_with("#term-"));
+        if named {
+            glossary_open.set(true);
+            scroll_to_hash();
+        }
+    });
     view! {
         <div class:presenter=move || present.get()>
         <section class="page">
@@ -34,17 +46,21 @@ pub fn Overview() -> impl IntoView {
             </div>
             <super::widgets::LinkNotes notes=notes />
             <p class="lede">
-                "A hands-on companion to the chapter “Incremental Processing & Backfills”. Every lab here runs a small simulated data pipeline, with bronze, silver and gold tables split into daily partitions, and shows you, run by run, where each row went."
+                "Partition Lab runs a small data pipeline in your browser and shows, run by run, where each row went. It goes with the chapter “Incremental Processing & Backfills”: each lab lets you watch one of its ideas happen."
+            </p>
+            <p class="start">
+                <a href="/lab/state-write" class="button-link primary">"Start with the State x Write lab"</a>
+                " "
+                <span class="muted">"Then follow the map below, one stop at a time."</span>
             </p>
             <ul class="audiences">
-                <li><strong>"Students: "</strong>"predict what a pipeline will do, then scrub through its runs and see why a retry doubles a day or a watermark drops one."</li>
-                <li><strong>"Instructors: "</strong>"every lab state lives in the page address, so a bookmark brings back exactly the moment you want to show; presenter mode puts it on a projector, and "<a href="/teach">"the lesson plan"</a>" builds a 50-minute session from the labs."</li>
-                <li><strong>"Self-learners: "</strong>"design a pipeline for six realistic scenarios and have it checked by running it, faults and all."</li>
+                <li><strong>"Teaching a class? "</strong>"Presenter mode puts any lab on a projector, and "<a href="/teach">"the lesson plan"</a>" builds a 50-minute session from the labs."</li>
+                <li><strong>"Designing pipelines? "</strong><a href="/scenarios">"Six scenarios"</a>" check your own design by running it, faults and all."</li>
             </ul>
         </section>
         <section class="page" aria-labelledby="map-heading">
             <h2 id="map-heading">"Map of the chapter"</h2>
-            <p>"Each idea builds on the one before it. Start at the partition and follow the arrows down: each stop names the question it answers and the lab where you can watch the answer happen."</p>
+            <p>"Each idea builds on the one before it. Each stop names the question it answers and the lab where you can watch the answer."</p>
             <ol class="idea-map">
                 {IDEA_MAP
                     .iter()
@@ -66,7 +82,12 @@ pub fn Overview() -> impl IntoView {
                                         .map(|(n, idea)| {
                                             view! {
                                                 {if n == 0 { "" } else { ", " }}
-                                                <a href=format!("#{}", anchor(idea))>{*idea}</a>
+                                                <a
+                                                    href=format!("#{}", anchor(idea))
+                                                    on:click=move |_| glossary_open.set(true)
+                                                >
+                                                    {*idea}
+                                                </a>
                                             }
                                         })
                                         .collect_view()}
@@ -90,13 +111,33 @@ pub fn Overview() -> impl IntoView {
                     .collect_view()}
             </ol>
         </section>
-        <Glossary />
+        <Glossary open=glossary_open />
         </div>
     }
 }
 
+/// Scrolls to the element the address names, once it is drawn.
+fn scroll_to_hash() {
+    let Some(window) = web_sys::window() else {
+        return;
+    };
+    let Ok(hash) = window.location().hash() else {
+        return;
+    };
+    let id = hash.trim_start_matches('#').to_string();
+    leptos::task::spawn_local(async move {
+        super::slices::yield_to_browser().await;
+        if let Some(el) = web_sys::window()
+            .and_then(|w| w.document())
+            .and_then(|d| d.get_element_by_id(&id))
+        {
+            el.scroll_into_view();
+        }
+    });
+}
+
 #[component]
-fn Glossary() -> impl IntoView {
+fn Glossary(open: RwSignal<bool>) -> impl IntoView {
     let (filter, set_filter) = signal(String::new());
     let shown = Memo::new(move |_| {
         // ASCII folding: the glossary is English, and Unicode case tables
@@ -114,7 +155,20 @@ fn Glossary() -> impl IntoView {
     });
     view! {
         <section class="page" aria-labelledby="glossary-heading">
-            <h2 id="glossary-heading">"Glossary"</h2>
+            <details
+                class="glossary-fold"
+                prop:open=move || open.get()
+                on:toggle=move |ev| {
+                    let now = event_target::<web_sys::Element>(&ev).has_attribute("open");
+                    if now != open.get_untracked() {
+                        open.set(now);
+                    }
+                }
+            >
+            <summary>
+                <h2 id="glossary-heading">"Glossary"</h2>
+                {format!(" {} terms, each in a sentence or two", GLOSSARY.len())}
+            </summary>
             <label for="glossary-filter">"Filter terms"</label>
             <input
                 id="glossary-filter"
@@ -144,6 +198,7 @@ fn Glossary() -> impl IntoView {
                     </div>
                 </For>
             </dl>
+            </details>
         </section>
     }
 }

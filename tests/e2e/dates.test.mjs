@@ -20,7 +20,14 @@ const row = async (page, tool) => page.locator('table.dates-grid tbody tr', { ha
 
 // The page's own rule, written again from the chapter: the run at 02:00 on
 // d+1 builds d, and the run on d+1+L is the last that may change it.
+/// Opens the folded tool cards ("In each tool's terms").
+async function openTerms(page) {
+  const terms = page.locator('details#terms');
+  if (!(await terms.evaluate((d) => d.open))) await terms.locator(':scope > summary').click();
+}
+
 async function holdsTheRule(page, day, lateness, first, last) {
+  await openTerms(page);
   const columns = await page.locator('table.dates-grid thead th').allInnerTexts();
   // Tool, then d .. d+2+L.
   assert.equal(columns.length, 1 + lateness + 3, columns.join('|'));
@@ -99,11 +106,14 @@ test('the controls rewrite the address, a reload keeps the pipeline, and a bad l
 
 test('the labs link here with their own state: the lateness lab its lateness, the backfill lab its plan', async () => {
   const { page, errors, context } = await openPage(env, '/lab/lateness?lateness=4&predict=skip');
+  // On the practitioner's shelf, folded until opened.
+  await page.locator('details#tools > summary').click();
   assert.match(await page.locator('main').innerText(), /Dagster has no allowed-lateness setting: its daily schedule requests each day's partition once, the morning after/);
   await page.getByRole('link', { name: 'This lateness (4 days) as each tool\'s dates' }).click();
   await page.waitForURL(/\/dates\?lateness=4$/);
   await holdsTheRule(page, '2026-08-05', 4, '2026-08-03', '2026-08-13');
   await page.goto(`${env.url}/lab/backfill?guess=8&from=8`);
+  await page.locator('details#commands > summary').click();
   await page.getByRole('link', { name: "this backfill's dates in every tool" }).click();
   await page.waitForURL(/\/dates\?day=8&from=8$/);
   await holdsTheRule(page, '2026-08-08', 2, '2026-08-08', '2026-08-13');

@@ -25,13 +25,10 @@ async function focusVisible(page) {
   });
 }
 
-test('State x Write by keyboard: change a control, predict, reveal, step to the verdicts', async () => {
+test('State x Write by keyboard: predict, reveal, step to the verdicts, then open the settings and change one', async () => {
   const { page, errors, context } = await openPage(env, '/lab/state-write');
-  await tabTo(page, 'input[name="late"]:checked');
-  assert.ok(await focusVisible(page), 'focus is visible');
-  await page.keyboard.press('ArrowRight'); // Tuesday -> Wednesday
-  await page.waitForURL(/late=wed/);
   await tabTo(page, 'input[name="prediction"]');
+  assert.ok(await focusVisible(page), 'focus is visible');
   await page.keyboard.press('Space');
   await tabTo(page, '.predict button.primary');
   await page.keyboard.press('Enter');
@@ -41,6 +38,13 @@ test('State x Write by keyboard: change a control, predict, reveal, step to the 
   await page.keyboard.press('End');
   await page.waitForURL(/run=8/);
   assert.ok(await page.locator('.verdict').count() >= 5, 'every cell shows its verdict');
+  // The folded settings open from the keyboard, and a radio's arrows change the week.
+  await tabTo(page, 'details#settings > summary');
+  await page.keyboard.press('Enter');
+  await tabTo(page, 'input[name="late"]:checked');
+  assert.ok(await focusVisible(page), 'focus is visible');
+  await page.keyboard.press('ArrowRight'); // Tuesday -> Wednesday
+  await page.waitForURL(/late=wed/);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -242,8 +242,8 @@ test('side by side: the lateness lab shows two settings and what the second chan
   assert.equal(await comparison.locator('h2').innerText(), '2 days against 5 days');
   const columns = await comparison.locator('.compare-column').allInnerTexts();
   assert.equal(columns.length, 2);
-  assert.match(columns[0], /99\.24 %[\s\S]*3 partitions[\s\S]*✓ Thu 3 Sep/);
-  assert.match(columns[1], /99\.88 %[\s\S]*6 partitions[\s\S]*✗ Mon 7 Sep/);
+  assert.match(columns[0], /99\.24 %[\s\S]*3 partitions[\s\S]*Thu 3 Sep, on time/);
+  assert.match(columns[1], /99\.88 %[\s\S]*6 partitions[\s\S]*Mon 7 Sep, late/);
   assert.deepEqual(await comparison.locator('.differences li').allInnerTexts(), [
     'Complete: 99.24 % → 99.88 % (+0.64 points)',
     'Open each night: 3 → 6 partitions (+3)',
@@ -296,6 +296,7 @@ test('a clicker\'s PageDown steps the lab even with a radio focused; the radio k
   const { context, page, errors } = await projector();
   await page.goto(`${env.url}/lab/state-write?late=tue&run=2&present=1&predict=skip`);
   await page.waitForSelector('.cells');
+  await page.locator('details#settings > summary').click();
   await page.locator('input[name="late"]:checked').focus();
   await page.keyboard.press('PageDown');
   await page.waitForURL(/run=3/);

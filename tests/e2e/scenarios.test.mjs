@@ -25,7 +25,7 @@ test('scenario 1: fail on R2, see the evidence and the smallest case, fix, pass,
   // The cause in this design, before the evidence: the write mode, the run
   // that read a row again, and the idea this design does not yet apply.
   const cause = await r2.locator('.cause').innerText();
-  assert.match(cause, /^Why, in your design: Your write target appends\. The retry of the run for 3 Jun \(Thu 4 Jun 02:05\) read (c-[0-9-]+) again \(the run before it had written the row, then crashed before saving its state\) and appended it beside the copy the run for 3 Jun \(Thu 4 Jun 02:00\) had written: \1 is stored twice\./);
+  assert.match(cause, /^Why, in your design: Your write target appends\. The retry of the run for 3 Jun \(Thu 4 Jun 02:05\) read (c-[0-9-]+) again, because the run before it had written the row, then crashed before saving its state\. It appended the row beside the copy the run for 3 Jun \(Thu 4 Jun 02:00\) had written, so \1 is stored twice\./);
   assert.match(cause, /The choice: write target 3, Write mode: append\./);
   assert.equal(await r2.locator('.hint').innerText(), 'Idea to revisit: idempotent');
   // The cause comes first, then what the run showed.
@@ -175,7 +175,7 @@ test('scenario 2: append fails R2 with the doubled orders, a merge on the order 
   await r2.waitFor();
   assert.match(await r2.locator('.rule-head').innerText(), /^✗ R2 failed/);
   assert.match(await r2.locator('.evidence').innerText(), /\b(1 order id appears|\d+ order ids appear) more than once in silver: o-0601-01/);
-  assert.match(await r2.locator('.cause').innerText(), /^Why, in your design: Your write target appends, so each change of an order became a row of its own: order o-\d{4}-\d{2} has \d rows in silver/);
+  assert.match(await r2.locator('.cause').innerText(), /^Why, in your design: Your write target appends, so each change of an order became a row of its own\. Order o-\d{4}-\d{2} has \d rows in silver/);
   assert.equal(await r2.locator('.hint').innerText(), 'Idea to revisit: merge');
   assert.match(await page.locator('.rule[data-rule="R3"] .rule-head').innerText(), /^✓ R3 passed/);
 

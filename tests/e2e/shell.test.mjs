@@ -133,6 +133,10 @@ test('the whole shell is reachable by keyboard, with a skip link first', async (
 
 test('the glossary filter narrows the terms and says how many are shown', async () => {
   const { page, errors, context } = await openPage(env, '/');
+  // Folded below the map until asked for.
+  const glossary = page.locator('details.glossary-fold');
+  assert.equal(await glossary.evaluate((d) => d.open), false);
+  await glossary.locator(':scope > summary').click();
   const total = await page.locator('.glossary-entry').count();
   assert.ok(total >= 23, `only ${total} glossary terms`);
   await page.getByLabel('Filter terms').fill('watermark');

@@ -53,6 +53,12 @@ function verdictText(page, cell) {
   return page.getByRole('region', { name: cell, exact: true }).locator('.verdict').innerText();
 }
 
+/// Opens the folded settings ("Try another week"), as a student does.
+async function openSettings(page) {
+  const settings = page.locator('details#settings');
+  if (!(await settings.evaluate((d) => d.open))) await settings.locator(':scope > summary').click();
+}
+
 test('the default week shows SPEC 4\'s outcome table at the last run', async () => {
   const { page, errors, context } = await openPage(env, '/lab/state-write?predict=skip');
   assert.deepEqual(await table(page), {
@@ -135,7 +141,7 @@ test('the scheduler down Wed to Fri: the trailing window never builds the days i
   assert.match(await week.locator('.outage-note').innerText(), /down from Wed 00:00 to Fri 09:00: no run starts in between; then it carries on with the next scheduled run, and the runs it missed never happen/);
   const runsFor = (day) => week.locator('tbody tr').filter({ hasText: day }).locator('td').last().innerText();
   assert.equal(await runsFor('Tue 06-02'), '✕ no run: due Wed 00:15, the scheduler was down');
-  assert.equal(await runsFor('Fri 06-05'), 'Run 2: Sat 00:15, for Fri 06-05');
+  assert.equal(await runsFor('Fri 06-05'), 'Run 2: Sat 00:15');
   await page.getByRole('button', { name: 'Skip the prediction', exact: true }).click();
   await page.waitForURL(/predict=skip/);
   await page.getByRole('button', { name: 'Last', exact: true }).click();
@@ -151,8 +157,8 @@ test('the scheduler down Wed to Fri: the trailing window never builds the days i
   await page.getByRole('radio', { name: 'it catches up the missed runs first' }).check();
   await page.waitForURL(/catchup=on/);
   assert.match(await week.locator('.outage-note').innerText(), /then it catches up: it first runs every run it missed/);
-  assert.equal(await runsFor('Tue 06-02'), 'Run 2: Fri 09:01, for Tue 06-02 (catch-up)');
-  assert.equal(await runsFor('Thu 06-04'), 'Run 4: Fri 09:03, for Thu 06-04 (catch-up)');
+  assert.equal(await runsFor('Tue 06-02'), 'Run 2: Fri 09:01 (catch-up)');
+  assert.equal(await runsFor('Thu 06-04'), 'Run 4: Fri 09:03 (catch-up)');
   await page.getByRole('button', { name: 'Last', exact: true }).click();
   assert.deepEqual(await rowsPerDay(page, window), [4, 4, 4, 4, 4, 4, 4]);
   assert.match(await verdictText(page, window), /Correct/);
@@ -193,6 +199,7 @@ test('an instructor can skip the prediction', async () => {
   await page.locator('.verdict').first().waitFor();
   assert.equal(await page.locator('.verdict').count(), 6);
   // Skipping holds when the controls change; a guess would not.
+  await openSettings(page);
   await page.getByRole('radio', { name: 'arrives Wed 03:10' }).check();
   await page.waitForURL(/late=wed/);
   assert.equal(query(page).predict, 'skip');
@@ -233,6 +240,9 @@ test('after run 2 the watermark cell has replaced Monday with o-105 alone', asyn
 
 test('each control changes the outcome the way hand-derived runs say', async () => {
   const { page, errors, context } = await openPage(env, '/lab/state-write?predict=skip');
+  // The default week keeps its settings folded until asked for.
+  assert.equal(await page.locator('details#settings').evaluate((d) => d.open), false);
+  await openSettings(page);
   // Lookback 0: the list with overwrite never re-reads Monday, so o-105 is lost too.
   await page.getByRole('radio', { name: '0 days' }).check();
   await page.waitForURL(/lookback=0/);
@@ -277,6 +287,7 @@ test('each control changes the outcome the way hand-derived runs say', async () 
 test('the URL carries the whole state and restores it', async () => {
   const path = '/lab/state-write?late=wed&crash=off&lookback=2&commit=before&run=3&predict=skip';
   const { page, errors, context } = await openPage(env, path);
+  assert.equal(await page.locator('details#settings').evaluate((d) => d.open), true, 'a link that sets the week opens its settings');
   assert.equal(await page.getByRole('radio', { name: 'arrives Wed 03:10' }).isChecked(), true);
   assert.equal(await page.getByRole('radio', { name: 'runs cleanly' }).isChecked(), true);
   assert.equal(await page.getByRole('radio', { name: '2 days' }).isChecked(), true);
@@ -302,6 +313,8 @@ test('a tampered link falls back to defaults and says what it ignored', async ()
   assert.match(notice, /Ignored commit=<script>/);
   assert.match(notice, /Ignored predict=everyone/);
   assert.match(notice, /Run 42 is shown once you have predicted/);
+  // The defaults it fell back to: the settings stay folded, as for any default week.
+  await openSettings(page);
   assert.equal(await page.getByRole('radio', { name: 'arrives Tue 03:10' }).isChecked(), true);
   // No prediction yet: the first run, the same in every pipeline.
   assert.deepEqual(await rowsPerDay(page, 'Watermark + Overwrite'), [4, 0, 0, 0, 0, 0, 0]);

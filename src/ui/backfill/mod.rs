@@ -224,49 +224,9 @@ pub fn BackfillLab() -> impl IntoView {
                 />
             </div>
             <p class="lede explain-text">
-                "Friday 14 August 2026. Finance asks why August looks short. The cause: a change to the GBP conversion shipped early in the month. The fixed logic multiplies each order's amount by the full-precision fx rate and rounds half-to-even to the penny; the broken logic cut the rate to two decimal places first, so every euro and dollar order came out a little short. Partitions 1 to 13 exist; the 14th will be built by tonight's 02:00 run with the fix already deployed, so it is not part of the backfill."
+                "Friday 14 August 2026. Finance asks why August looks short. A change to the GBP conversion shipped early in the month: it cut each fx rate to two decimal places before converting, so every euro and dollar order came out a little short. Partitions 1 to 13 exist. Tonight's 02:00 run builds the 14th with the fix, so the backfill leaves it alone."
             </p>
             <LinkNotes notes=notes />
-            <div class="control-row">
-                <RadioGroup
-                    legend="The plan rebuilds from"
-                    name="from"
-                    options=vec![(PlanStart::First, "the 1st"), (PlanStart::Third, "the 3rd"), (PlanStart::Eighth, "the 8th"), (PlanStart::Twelfth, "the 12th")]
-                    current=Signal::derive(move || choices.get().from)
-                    on_pick=move |s| lab.choose(|c| c.from = s)
-                />
-                <RadioGroup
-                    legend="Partitions rebuilt at once"
-                    name="concurrency"
-                    options=vec![(Concurrency::One, "1"), (Concurrency::Four, "4"), (Concurrency::Twelve, "12")]
-                    current=Signal::derive(move || choices.get().concurrency)
-                    on_pick=move |x| lab.choose(|c| c.concurrency = x)
-                />
-                <RadioGroup
-                    legend="Completion markers"
-                    name="markers"
-                    options=vec![(true, "on"), (false, "off")]
-                    current=Signal::derive(move || choices.get().markers)
-                    on_pick=move |on| lab.choose(|c| c.markers = on)
-                />
-            </div>
-            <div class="control-row">
-                <RadioGroup
-                    legend="Sunday 9 August in the source"
-                    name="sunday"
-                    options=vec![(Sunday::Delivered, "as delivered"), (Sunday::Withdrawn, "withdrawn on Thursday")]
-                    current=Signal::derive(move || choices.get().sunday)
-                    on_pick=move |x| lab.choose(|c| c.sunday = x)
-                />
-                <RadioGroup
-                    legend="The rebuild's overwrite replaces"
-                    name="writer"
-                    options=vec![(Writer::Targeted, "every date it rebuilds"), (Writer::Dynamic, "only dates it writes rows to")]
-                    current=Signal::derive(move || choices.get().writer)
-                    on_pick=move |x| lab.choose(|c| c.writer = x)
-                />
-            </div>
-            <p class="muted" data-figure="sunday">{move || lab.case.with(|case| case.sunday_note(&choices.get()))}</p>
             <grid::Grid />
             // The drift query's answer is August's: drawn again when the Sunday changes it.
             {move || {
@@ -275,6 +235,29 @@ pub fn BackfillLab() -> impl IntoView {
             }}
             <section aria-labelledby="plan-heading">
                 <h2 id="plan-heading">"2. In what order: the plan"</h2>
+                <div class="control-row">
+                    <RadioGroup
+                        legend="The plan rebuilds from"
+                        name="from"
+                        options=vec![(PlanStart::First, "the 1st"), (PlanStart::Third, "the 3rd"), (PlanStart::Eighth, "the 8th"), (PlanStart::Twelfth, "the 12th")]
+                        current=Signal::derive(move || choices.get().from)
+                        on_pick=move |s| lab.choose(|c| c.from = s)
+                    />
+                    <RadioGroup
+                        legend="Partitions rebuilt at once"
+                        name="concurrency"
+                        options=vec![(Concurrency::One, "1"), (Concurrency::Four, "4"), (Concurrency::Twelve, "12")]
+                        current=Signal::derive(move || choices.get().concurrency)
+                        on_pick=move |x| lab.choose(|c| c.concurrency = x)
+                    />
+                    <RadioGroup
+                        legend="Completion markers"
+                        name="markers"
+                        options=vec![(true, "on"), (false, "off")]
+                        current=Signal::derive(move || choices.get().markers)
+                        on_pick=move |on| lab.choose(|c| c.markers = on)
+                    />
+                </div>
                 <ol class="plan-steps">
                     <li><strong>"bronze"</strong>" stays as it is: the source of truth the new silver is computed from."</li>
                     <li><strong>"silver.orders"</strong>" is rebuilt one date at a time, each partition replaced whole, from bronze with the fixed logic."</li>
@@ -291,9 +274,34 @@ pub fn BackfillLab() -> impl IntoView {
                     }}
                 </p>
             </section>
-            <runner::Runner />
+            <runner::Runner>
+                // The two settings a run's outcome turns on when a day
+                // comes back empty: here, where the run is.
+                <div class="control-row">
+                    <RadioGroup
+                        legend="Sunday 9 August in the source"
+                        name="sunday"
+                        options=vec![(Sunday::Delivered, "as delivered"), (Sunday::Withdrawn, "withdrawn on Thursday")]
+                        current=Signal::derive(move || choices.get().sunday)
+                        on_pick=move |x| lab.choose(|c| c.sunday = x)
+                    />
+                    <RadioGroup
+                        legend="The rebuild's overwrite replaces"
+                        name="writer"
+                        options=vec![(Writer::Targeted, "every date it rebuilds"), (Writer::Dynamic, "only dates it writes rows to")]
+                        current=Signal::derive(move || choices.get().writer)
+                        on_pick=move |x| lab.choose(|c| c.writer = x)
+                    />
+                </div>
+                <p class="muted" data-figure="sunday">{move || lab.case.with(|case| case.sunday_note(&choices.get()))}</p>
+            </runner::Runner>
+            // The practitioner's shelf: the same plan in real tools.
+            <details class="practitioner" id="commands">
+            <summary><h2 id="commands-heading">"For practitioners: this plan in real tools"</h2></summary>
             <section aria-labelledby="commands-heading">
-                <h2 id="commands-heading">"The commands for this plan"</h2>
+                <p>
+                    "The lab's two overwrites in the tools: replacing every date a rebuild targets is dbt's delete+insert and microbatch, and Delta's replaceWhere. Replacing only the dates it writes rows to is Spark's dynamic partition overwrite."
+                </p>
                 <p>
                     {move || {
                         let plan = lab.case.with(|case| case.plan(&choices.get()));
@@ -341,6 +349,7 @@ pub fn BackfillLab() -> impl IntoView {
                         .collect_view()
                 }}
             </section>
+            </details>
         </section>
     }
 }

@@ -22,7 +22,10 @@ fn reduced_motion() -> bool {
 }
 
 #[component]
-pub fn Runner() -> impl IntoView {
+pub fn Runner(
+    /// What the step offers before its buttons: the settings a run uses.
+    children: Children,
+) -> impl IntoView {
     let lab = expect_context::<Lab>();
     // Dropping the handle cancels the timer (also when the page goes).
     let timer = StoredValue::new_local(None::<Interval>);
@@ -133,6 +136,7 @@ pub fn Runner() -> impl IntoView {
     view! {
         <section aria-labelledby="run-heading">
             <h2 id="run-heading">"3. How fast: run it"</h2>
+            {children()}
             <div class="button-row">
                 <Show
                     when=move || lab.current.read().is_some()

@@ -305,10 +305,14 @@ fn Generated() -> impl IntoView {
             <histogram::Histogram buckets=buckets about=about />
         </div>
         <late_rows::LateRows />
-        <GeneratedStreaming />
-        <lookback::Lookback />
-        <dagster::Dagster />
-        <DatesLink />
+        // The practitioner's shelf: the same lateness in real tools.
+        <details class="practitioner" id="tools">
+            <summary><h2 id="tools-heading">"For practitioners: this lateness in real tools"</h2></summary>
+            <GeneratedStreaming />
+            <lookback::Lookback />
+            <dagster::Dagster />
+            <DatesLink />
+        </details>
     }
 }
 

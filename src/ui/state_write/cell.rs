@@ -19,7 +19,8 @@ fn partition_box(p: PartitionView) -> impl IntoView {
         <div role="group" class="partition" class:written=p.written aria-label=p.accessible_name.clone()>
             <div class="partition-head" aria-hidden="true">
                 <span>{p.weekday}</span>
-                <span class="count">{p.chips.len()}</span>
+                // An empty day shows a dash: its box is empty to see.
+                <span class="count">{match p.chips.len() + p.missing.len() { 0 => "–".to_string(), _ => p.chips.len().to_string() }}</span>
             </div>
             {p.written.then(|| view! { <div class="written-tag" aria-hidden="true">"✎ written"</div> })}
             <ul class="chips">
@@ -33,10 +34,10 @@ fn partition_box(p: PartitionView) -> impl IntoView {
                         };
                         view! {
                             <li class=class class:new=chip.new>
+                                {chip.new.then_some(view! { <span class="new-tag" role="img" aria-label="new: ">"+"</span> })}
                                 {glyph}
                                 {chip.id}
                                 <span class="tag">{tag}</span>
-                                {chip.new.then_some(view! { <span class="tag">" new"</span> })}
                             </li>
                         }
                     })
@@ -105,13 +106,14 @@ pub fn CellPanel(cell: Cell) -> impl IntoView {
                         let reads = v.read_ids.join(", ");
                         view! {
                             <dl class="facts">
-                                <dt>"State before"</dt>
+                                <dt>"Before"</dt>
                                 <dd>{v.state_before.clone()}</dd>
-                                <dt>"State after"</dt>
+                                <dt>"After"</dt>
                                 <dd>{v.state_after.clone()}</dd>
                                 <dt>"Read"</dt>
                                 <dd>
                                     {crate::counted::counted(v.rows_read, "row")}
+                                    <span class="muted">{format!(" ({} so far)", v.rows_read_so_far)}</span>
                                     {(!reads.is_empty()).then(|| view! { <span class="ids">": " {reads.clone()}</span> })}
                                 </dd>
                                 <dt>"Wrote"</dt>
@@ -141,18 +143,23 @@ pub fn CellPanel(cell: Cell) -> impl IntoView {
                                     .into_iter()
                                     .map(|c| {
                                         view! {
+                                            // The mark says pass or fail (to a screen reader in words);
+                                            // the legend says which check most teams lack.
                                             <li class:fail=!c.passed class:rare=!c.usual>
-                                                <span class="check-mark">{if c.passed { "✓ pass" } else { "✗ fail" }}</span>
+                                                <span class="check-mark" role="img" aria-label=if c.passed { "pass" } else { "fail" }>{if c.passed { "✓" } else { "✗" }}</span>
                                                 " "
                                                 <span class="check-name">{c.name}</span>
-                                                {(!c.usual).then_some(view! { <span class="muted">" (the check most teams don't have)"</span> })}
-                                                {(!c.details.is_empty()).then(|| view! { <span class="check-detail">{": "}{c.details.join("; ")}</span> })}
+                                                // One line a day: a list, not one long sentence.
+                                {(!c.details.is_empty()).then(|| view! {
+                                    <ul class="check-detail">
+                                        {c.details.iter().map(|d| view! { <li>{d.clone()}</li> }).collect_view()}
+                                    </ul>
+                                })}
                                             </li>
                                         }
                                     })
                                     .collect_view()}
                             </ul>
-                            <p class="cost">{format!("Rows read so far: {}", v.rows_read_so_far)}</p>
                         }
                         .into_any()
                     })
@@ -187,7 +194,8 @@ pub fn CellPanel(cell: Cell) -> impl IntoView {
             <div class="verdict-slot">
                 {move || {
                     if lab.asking() {
-                        return view! { <p class="muted">"Verdict hidden until you predict."</p> }.into_any();
+                        // The prediction above says the verdicts wait for it.
+                        return ().into_any();
                     }
                     if !lab.at_last_run() {
                         return view! {

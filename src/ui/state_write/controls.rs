@@ -17,10 +17,32 @@ pub fn Controls() -> impl IntoView {
     // The words the vocabulary gives each outage, as in a link's notes.
     let outages: Vec<(Down, &'static str)> =
         Down::ALL.into_iter().map(|d| (d, d.label())).collect();
+    // Folded until wanted: the week's default is the lab's question, and
+    // the settings are for the runs after it. A link that changes any of
+    // them opens them, so the reader sees what the link set.
+    let open = RwSignal::new(false);
+    Effect::new(move |_| {
+        if settings.get() != crate::labs::state_write::Controls::default() {
+            open.set(true);
+        }
+    });
     view! {
-        <section class="controls" aria-labelledby="controls-heading">
-            <h2 id="controls-heading">"Settings"</h2>
-            <LinkNotes notes=lab.notes />
+        <LinkNotes notes=lab.notes />
+        <details
+            class="controls settings"
+            id="settings"
+            prop:open=move || open.get()
+            on:toggle=move |ev| {
+                let now = event_target::<web_sys::Element>(&ev).has_attribute("open");
+                if now != open.get_untracked() {
+                    open.set(now);
+                }
+            }
+        >
+            <summary>
+                <h2 id="controls-heading">"Try another week"</h2>
+                " the late order, the crash, the lookback, when state is saved, the scheduler"
+            </summary>
             <div class="control-row">
                 <RadioGroup
                     legend="Late order o-105 (Mon 23:58)"
@@ -78,6 +100,6 @@ pub fn Controls() -> impl IntoView {
                     />
                 </Show>
             </div>
-        </section>
+        </details>
     }
 }

@@ -323,18 +323,18 @@ pub fn StateWriteLab() -> impl IntoView {
                 />
             </div>
             <p class="lede explain-text">
-                "An incremental pipeline has to remember how far it got (a watermark, or a list of finished days), or remember nothing and rebuild the last few days every night (a trailing window), and has to write its rows somehow (append them, or overwrite each day it touches). Below, five such pipelines and a full refresh replay the same week of orders. One order arrives late, one night's run crashes half-way, and if you like the scheduler goes down for days. Scrub through the runs and watch where every order goes."
+                "An incremental pipeline remembers how far it got, and writes its rows somehow. Below, five such pipelines and a full refresh replay one week of orders, with a late order and a crashed run. Watch where every order goes."
             </p>
-            <controls::Controls />
             <week::Week />
             <predict::Predict />
             <scrubber::Scrubber />
             <ul class="legend" aria-label="How to read the partitions">
-                <li><span class="chip">"o-101"</span>" an order in its day"</li>
-                <li><span class="chip new">"o-201 " <span class="tag">"new"</span></span>" written by the selected run"</li>
-                <li><span class="chip dup">"❐ o-301 " <span class="tag">"dup"</span></span>" a second copy of an order"</li>
-                <li><span class="chip missing">"✕ o-101 " <span class="tag">"missing"</span></span>" arrived, belongs here, not in the table"</li>
-                <li><span class="written-tag">"✎ written"</span>" a partition the selected run wrote"</li>
+                <li><span class="chip">"o-101"</span>" an order"</li>
+                <li><span class="chip new">"+o-201"</span>" new in the selected run"</li>
+                <li><span class="chip dup">"❐ o-301 " <span class="tag">"dup"</span></span>" a second copy"</li>
+                <li><span class="chip missing">"✕ o-101 " <span class="tag">"missing"</span></span>" arrived, not in the table"</li>
+                <li><span class="written-tag">"✎ written"</span>" by the selected run"</li>
+                <li><dfn class="check-name">"reconcile vs bronze"</dfn>": silver's rows counted against bronze, the check most teams lack"</li>
             </ul>
             <Show when=move || present.get() && !pinned.get().is_empty()>
                 <p class="pinned-note">
@@ -357,6 +357,7 @@ pub fn StateWriteLab() -> impl IntoView {
             <div class="cells" class:pinned=move || present.get() && pinned.get().is_pair()>
                 {Cell::ALL.into_iter().map(|c| view! { <cell::CellPanel cell=c /> }).collect_view()}
             </div>
+            <controls::Controls />
         </section>
     }
 }

@@ -115,6 +115,14 @@ pub fn Scrubber() -> impl IntoView {
                         .enumerate()
                         .map(|(i, label)| {
                             let crashed = label.contains("crashed");
+                            let retry = label.contains("(retry)");
+                            // The number, marked as the week table marks
+                            // it; the whole label is the button's name.
+                            let short = format!(
+                                "{}{}",
+                                i + 1,
+                                if crashed { " ⚡" } else if retry { " ↻" } else { "" }
+                            );
                             view! {
                                 <li>
                                     <button
@@ -122,6 +130,8 @@ pub fn Scrubber() -> impl IntoView {
                                         class="run-jump"
                                         class:crashed=crashed
                                         aria-current=move || (lab.run.get() == i).then_some("step")
+                                        aria-label=label.clone()
+                                        title=label.clone()
                                         aria-disabled=move || (i > lab.last_open_run()).then_some("true")
                                         on:click=move |_| {
                                             // Before the prediction a later run stays closed.
@@ -131,7 +141,7 @@ pub fn Scrubber() -> impl IntoView {
                                             }
                                         }
                                     >
-                                        {label}
+                                        {short}
                                     </button>
                                 </li>
                             }

@@ -25,7 +25,7 @@ pub fn Week() -> impl IntoView {
         <details class="week" open=move || !lab.present.get()>
             <summary><h2>"The week being replayed"</h2></summary>
             <p>
-                "Four orders a day, each reaching bronze two minutes after it happens. Every night at 00:15 each pipeline runs for the day before and sees only what has arrived by then. Amounts are fixed: o-101 is £12.00 and each later order a little more."
+                "Four orders a day reach bronze two minutes after they happen. Each night at 00:15, every pipeline runs for the day before and sees only what has arrived by then."
             </p>
             {move || { let controls = lab.controls.get(); outage_sentence(&script(&controls), controls.catch_up) }.map(|said| view! { <p class="outage-note"><strong>"Outage. "</strong>{said}</p> })}
             <div class="table-wrap">
@@ -34,9 +34,9 @@ pub fn Week() -> impl IntoView {
                     <thead>
                         <tr>
                             <th scope="col">"Day"</th>
-                            <th scope="col">"Orders placed (event time)"</th>
-                            <th scope="col">"Late arrivals that day"</th>
-                            <th scope="col">"Runs for this day"</th>
+                            <th scope="col">"Orders placed"</th>
+                            <th scope="col">"Late arrivals"</th>
+                            <th scope="col">"Runs"</th>
                         </tr>
                     </thead>
                     <tbody>

@@ -41,7 +41,7 @@ pub static SCENARIO: Scenario = Scenario {
     facts: &[
         "Clicks from 1 to 14 June 2026, 300 a day; they never change.",
         "Arrival delay: 88 % within 10 minutes, 9 % between 10 minutes and 6 hours, 3 % between 6 hours and 25 h 50 min.",
-        "Runs daily at 02:00 for the day before; a partition is final after the run for D+2.",
+        "Runs daily at 02:00 for the day before. A day's partition is final after the run for the day two days later, at 02:00 three days after it.",
         "Faults: the run for 3 June crashes after writing and is retried at 02:05; the run for 8 June is re-run by hand on Tuesday 9 June at 14:00.",
     ],
     history: false,

@@ -32,7 +32,7 @@ pub static SCENARIO: Scenario = Scenario {
     source: "bronze.orders",
     story: &[
         "A change to the currency conversion truncated exchange rates to two decimals. It went out early in August and the nightly runs built silver and gold with it until the fix went live on the 14th; tonight's run will build the 14th correctly. Nobody is sure of the deploy date.",
-        "The evidence is the drift query below: it recomputes each day of silver from bronze with the fixed logic and lists the days more than a penny out, scanning silver from the look-back date you run it from. Plan the backfill from what it finds: which dates, from which layer, in which order, how many at a time, without taking the connection tonight's scheduled run needs.",
+        "The evidence is the drift query below. It recomputes each day of silver from bronze with the fixed logic, from the look-back date you choose, and lists the days more than a penny out. Plan the backfill from what it finds: which dates, from which layer, in which order, how many at a time, without taking the connection tonight's scheduled run needs.",
     ],
     facts: &[
         "Orders 1 to 14 August, 120 a day: 50 % GBP, 30 % EUR, 20 % USD; daily rates to 6 decimals.",

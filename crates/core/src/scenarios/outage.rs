@@ -31,7 +31,7 @@ use super::report::{
 pub static SCENARIO: Scenario = Scenario {
     number: 6,
     title: "The scheduler was down",
-    brief: "The scheduler's database failed in the early hours of a Tuesday and nothing ran until Friday morning: design the daily sales load so that every day is whole again once it is back, whatever it missed.",
+    brief: "The scheduler's database failed early on a Tuesday, and nothing ran until Friday morning. Design the daily sales load so that every day is whole again once it is back, whatever it missed.",
     idea: "catch-up after an outage",
     source: "bronze.sales",
     story: &[

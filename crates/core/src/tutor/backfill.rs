@@ -126,7 +126,7 @@ fn reads_silver(ran: &Ran) -> Option<Diagnosis> {
         NodeKind::Transform,
         &["reads"],
         format!(
-            "Your transform reads silver. The rebuild of {} at {} read {}, {} of them already converted by the broken logic: their raw amounts are in bronze only, so converting them again cannot undo the rounding.",
+            "Your transform reads silver. The rebuild of {} at {} read {}, {} of them already converted by the broken logic. Their raw amounts are in bronze only, so converting them again cannot undo the rounding.",
             day_month(rebuilt.work.dt),
             weekday_day_month_time(rebuilt.work.start),
             counted(rebuilt.rows_read, "row"),
@@ -433,7 +433,7 @@ fn too_few_at_once(ran: &Ran) -> Option<Diagnosis> {
         NodeKind::Backfill,
         &["concurrency"],
         format!(
-            "Your backfill runs {} at a time while the source has {}: its {}, {} of silver and gold each, took until {}, {} h {} min past the budget of {}.",
+            "Your backfill runs {} at a time while the source has {}. Its {}, {} of silver and gold each, took until {}. That is {} h {} min past the budget of {}.",
             counted(design.max_concurrency, "date"),
             counted(ran.setting.pool, "connection"),
             counted(dates, "partition"),

@@ -180,7 +180,7 @@ fn state_saved_first(ran: &Ran) -> Option<Diagnosis> {
         NodeKind::State,
         &["commit"],
         format!(
-            "Your state is saved before the write. {} read {}{} and {saved}, then crashed before writing it; the retry started from the saved state, so no run ever read {} again.",
+            "Your state is saved before the write. {} read {}{} and {saved}, then crashed before writing it. The retry started from the saved state, so no run ever read {} again.",
             capital(&run_name(crash)),
             row.id,
             Ran::more(lost),
@@ -220,7 +220,7 @@ fn overwrite_with_part(ran: &Ran) -> Option<Diagnosis> {
         NodeKind::Write,
         &["mode"],
         format!(
-            "Your write target overwrites each partition it writes. {} replaced the whole of {} with the {} it had read for it, deleting {}{}, which an earlier run had written.{why}",
+            "Your write target overwrites each partition it writes. {} replaced the whole of {} with the {} it had read for it. That deleted {}{}, which an earlier run had written.{why}",
             capital(&run_name(run)),
             day_month(write.dt),
             counted(kept, "row"),
@@ -272,8 +272,14 @@ fn watermark_passed_arrival(ran: &Ran) -> Option<Diagnosis> {
         (true, WatermarkColumn::EventTime) => {
             format!("Order {} was placed (its change {})", row.key, row.id)
         }
-        (true, _) => format!("Order {} changed ({})", row.key, row.id),
-        (false, _) => format!("{} happened", row.id),
+        (true, _) => format!("Order {} changed", row.key),
+        (false, _) => format!("Row {} happened", row.id),
+    };
+    // The arrival on the same day as the change needs no date again.
+    let arrived = if row.arrived_at.date() == at.date() {
+        crate::engine::calendar::hh_mm(row.arrived_at)
+    } else {
+        weekday_day_month_time(row.arrived_at)
     };
     let overlap_words = if overlap_minutes == 0 {
         String::new()
@@ -288,9 +294,13 @@ fn watermark_passed_arrival(ran: &Ran) -> Option<Diagnosis> {
         NodeKind::State,
         &["column", "overlap"],
         format!(
-            "Your watermark is on {name}. {thing} at {} but reached bronze only at {}, after {} had moved the watermark to {}; no later run reads a row older than the watermark{overlap_words}, so {}.",
+            "Your watermark is on {name}. {thing} at {}, but {} reached bronze only at {arrived}. By then {} had moved the watermark to {}. No later run reads a row older than the watermark{overlap_words}, so {}.",
             weekday_day_month_time(at),
-            weekday_day_month_time(row.arrived_at),
+            if changing {
+                format!("the change ({})", row.id)
+            } else {
+                "it".to_string()
+            },
             run_name(passed),
             mark(&passed.state_after).unwrap_or_default(),
             if stale {
@@ -421,7 +431,7 @@ fn lookback_too_short(ran: &Ran, under_lateness: bool) -> Option<Diagnosis> {
         NodeKind::State,
         &[key],
         format!(
-            "{reaches}. {} for {day} arrived {}, after {}, the last run to read {day}; the runs after it no longer reach back to {day}{still_open}, so no run read it{}.",
+            "{reaches}. Row {} for {day} arrived {}, after {}, the last run to read {day}. The runs after it no longer reach back to {day}{still_open}, so no run read it{}.",
             row.id,
             weekday_day_month_time(row.arrived_at),
             run_name(last),
@@ -452,7 +462,7 @@ fn window_without_catch_up(ran: &Ran) -> Option<Diagnosis> {
         NodeKind::State,
         &["window", "catch_up"],
         format!(
-            "Your window rebuilds the run's day and the {} before it, and the scheduler does not catch up. The run for {day} was due {}, while the scheduler was down; the first run back, {}, reached back only to {}, so no run ever built {day} ({} is missing from it).",
+            "Your window rebuilds the run's day and the {} before it, and the scheduler does not catch up. The run for {day} was due {}, while the scheduler was down. The first run back, {}, reached back only to {}. So no run ever built {day} ({} is missing from it).",
             counted(days, "day"),
             weekday_day_month_time(due),
             run_name(back),
@@ -493,7 +503,7 @@ fn append_read_again(ran: &Ran) -> Option<Diagnosis> {
         crate::engine::script::RunKind::Manual => "a re-run by hand reads its day again",
         _ => match reach(ran.daily.config.state) {
             Some((n, _)) if n > 0 => "its lookback re-reads the days before its own",
-            _ => "it read the row again",
+            _ => "nothing in its state said the row was done",
         },
     };
     ran.case.at(
@@ -501,7 +511,7 @@ fn append_read_again(ran: &Ran) -> Option<Diagnosis> {
         NodeKind::Write,
         &["mode"],
         format!(
-            "Your write target appends. {} read {} again ({why}) and appended it beside the copy {} had written: {} is stored {}.",
+            "Your write target appends. {} read {} again, because {why}. It appended the row beside the copy {} had written, so {} is stored {}.",
             capital(&run_name(again)),
             row.id,
             run_name(first),
@@ -546,11 +556,11 @@ fn one_row_per_change(ran: &Ran, on_change_id: bool) -> Option<Diagnosis> {
     by.dedup();
     let mut writers: Vec<String> = by
         .iter()
-        .take(crate::scenarios::report::LISTED)
+        .take(WRITERS)
         .filter_map(|a| ran.run(*a))
         .map(run_name)
         .collect();
-    let rest = by.len().saturating_sub(crate::scenarios::report::LISTED);
+    let rest = by.len().saturating_sub(WRITERS);
     if rest > 0 {
         writers.push(counted(rest, "other run"));
     }
@@ -572,13 +582,16 @@ fn one_row_per_change(ran: &Ran, on_change_id: bool) -> Option<Diagnosis> {
         NodeKind::Write,
         keys,
         format!(
-            "{how}: order {key} has {} in silver ({}), written by {}.",
+            "{how}. Order {key} has {} in silver ({}). {} wrote them.",
             counted(rows.len(), "row"),
             some_ids(&ids),
-            crate::counted::listed(&writers),
+            capital(&crate::counted::listed(&writers)),
         ),
     )
 }
+
+/// Runs named in one sentence at most: each name is a date and a time.
+const WRITERS: usize = 3;
 
 /// The run that read the most bronze partitions.
 fn widest(outcome: &Outcome) -> Option<&RunTrace> {
@@ -775,7 +788,7 @@ fn finaliser_drops(ran: &Ran) -> Option<Diagnosis> {
         NodeKind::Finaliser,
         &["after_final"],
         format!(
-            "Your finaliser drops the rows that arrive after their partition is final. {} for {day} arrived {}, after {day} was final{}, and was dropped: its {} is counted nowhere ({} dropped in all).",
+            "Your finaliser drops the rows that arrive after their partition is final. {} for {day} arrived {}, after {day} was final{}, and was dropped. Its {} is counted nowhere ({} dropped in all).",
             row.id,
             weekday_day_month_time(row.arrived_at),
             outcome
@@ -820,7 +833,7 @@ fn finaliser_reopens(ran: &Ran) -> Option<Diagnosis> {
                     && !outcome.adjustments.iter().any(|a| a.id == e.id)
             })?;
             format!(
-                "Your finaliser sends a late row back to its final partition instead of to the adjustments table. {} arrived {}, after {} was final, and no run re-reads a final day: it is counted nowhere.",
+                "Your finaliser sends a late row back to its final partition instead of to the adjustments table. Row {} arrived {}, after {} was final. No run re-reads a final day, so it is counted nowhere.",
                 row.id,
                 weekday_day_month_time(row.arrived_at),
                 day_month(row.event_date()),

@@ -105,7 +105,7 @@ fn latest_in_time(case: &Case, daily: &Daily, counts: impl Fn(&Event) -> bool) -
         ProcessingState::Watermark {
             column: WatermarkColumn::ArrivedAt,
             ..
-        } => "the first run after it arrived: a watermark on arrival never passes a row before it has arrived".to_string(),
+        } => "the first run after it arrived (a watermark on arrival never passes a row not yet arrived)".to_string(),
         ProcessingState::Watermark {
             overlap_minutes: 0, ..
         } => "before the watermark passed it".to_string(),
@@ -118,19 +118,19 @@ fn latest_in_time(case: &Case, daily: &Daily, counts: impl Fn(&Event) -> bool) -
         ProcessingState::None => "which read everything, as every run did".to_string(),
     };
     let write = match daily.config.write {
-        WriteMode::Merge { .. } => ", and the merge put it in its place",
+        WriteMode::Merge { .. } => " The merge put it in its place.",
         WriteMode::OverwritePartition | WriteMode::OverwritePresent => {
-            ", and the overwrite rebuilt its day whole, with it"
+            " The overwrite rebuilt its day whole, with it."
         }
         _ => "",
     };
     Some(format!(
-        "The most delayed row the rule counts, {} for {} ({} after it happened, arriving {}), was read by {}, {how}{write}.",
+        "The most delayed row the rule counts is {} for {}, arriving {}, {} after it happened. {} read it, {how}.{write}",
         latest.id,
         day_month(latest.event_date()),
-        late_by(latest),
         weekday_day_month_time(latest.arrived_at),
-        run_name(reader),
+        late_by(latest),
+        capital(&run_name(reader)),
     ))
 }
 
@@ -176,7 +176,7 @@ fn read_twice_kept_once(daily: &Daily) -> Option<String> {
     Some(match (again, rerun) {
         (0, _) => "No row was read twice by runs that finished.".to_string(),
         (_, Some(run)) => format!(
-            "{rows} read more than once, by {} among others, and each time {how}: every row is stored once.",
+            "{rows} read more than once, by {} among others. Each time {how}, so every row is stored once.",
             run_name(run),
         ),
         (_, None) => format!("{rows} read more than once, and each time {how}: every row is stored once."),
@@ -245,10 +245,10 @@ fn retry_read_again(daily: &Daily) -> Option<String> {
         ""
     };
     Some(format!(
-        "{} read {} and crashed before saving its state; {} started from the state saved before it and read {} of them again{so}.",
+        "{} read {} and crashed before saving its state. {} started from the state saved before it and read {} of them again{so}.",
         capital(&run_name(crash)),
         counted(crash.read_ids.len(), "change"),
-        run_name(retry),
+        capital(&run_name(retry)),
         grouped(again),
     ))
 }
@@ -392,7 +392,7 @@ fn gold_after_silver(done: &Backfilled) -> Option<String> {
         .max()?;
     let report = done.report_at?;
     Some(format!(
-        "Every gold started after its silver (the closest, {}: silver done at {}, gold from {}, {} min later), and the report was restated at {}, after the last gold landed at {}.",
+        "Every gold started after its silver (the closest, {}: silver done at {}, gold from {}, {} min later). The report was restated at {}, after the last gold landed at {}.",
         day_month(gold.dt),
         hh_mm(silver.end),
         hh_mm(gold.start),

@@ -1015,3 +1015,71 @@ fn a_pass_is_debriefed_from_its_run_and_another_passing_design_run_beside_it() {
         );
     }
 }
+
+/// Sentences as the browser's reading test splits them
+/// (tests/e2e/reading.mjs): after a stop followed by a space and a
+/// capital, a digit or an opening quote or bracket.
+fn sentences(text: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let chars: Vec<char> = text.chars().collect();
+    for (i, c) in chars.iter().enumerate() {
+        current.push(*c);
+        let ends = matches!(c, '.' | '!' | '?')
+            && chars.get(i + 1).is_some_and(|n| n.is_whitespace())
+            && chars
+                .get(i + 2)
+                .is_some_and(|n| n.is_uppercase() || n.is_ascii_digit() || "“\"‘(".contains(*n));
+        if ends {
+            out.push(std::mem::take(&mut current));
+        }
+    }
+    out.push(current);
+    out.into_iter()
+        .map(|s| s.trim().to_string())
+        .filter(|s| !s.is_empty())
+        .collect()
+}
+
+fn word_count(sentence: &str) -> usize {
+    sentence
+        .split_whitespace()
+        .filter(|w| w.chars().any(char::is_alphanumeric))
+        .count()
+}
+
+#[test]
+fn every_sentence_the_tutor_says_is_at_most_35_words() {
+    let mut long = Vec::new();
+    for s in crate::scenarios::SCENARIOS.iter().copied() {
+        for k in designs(s) {
+            let (report, judged, found) = diagnosed(s, &k.graph);
+            let case = Case {
+                scenario: s,
+                graph: &k.graph,
+                script: s.script(),
+                judged: &judged,
+            };
+            let mut said: Vec<String> = found
+                .into_iter()
+                .filter_map(|(_, d)| d.map(|d| d.mechanism))
+                .collect();
+            if report.passed() {
+                said.extend(debrief::held(&case, &report).into_iter().map(|(_, w)| w));
+            }
+            for text in said {
+                for sentence in sentences(&text) {
+                    if word_count(&sentence) > 35 {
+                        long.push(format!(
+                            "S{} {}: {} words: {sentence}",
+                            s.number,
+                            k.name,
+                            word_count(&sentence)
+                        ));
+                    }
+                }
+            }
+        }
+    }
+    assert!(long.is_empty(), "{}", long.join("\n"));
+}

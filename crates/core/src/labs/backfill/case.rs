@@ -355,12 +355,12 @@ impl Case {
             .map(crate::engine::calendar::weekday_day_month_time)
             .unwrap_or_default();
         let writer = match choices.writer {
-            Writer::Targeted => "A rebuild that replaces every date it targets deletes the 9th and inserts what it read (dbt's delete+insert and microbatch, Delta's replaceWhere), so a date with no rows now ends empty.",
-            Writer::Dynamic => "Spark's dynamic partition overwrite replaces only the dt values it writes rows to, so a date with no rows now keeps whatever it held.",
+            Writer::Targeted => "An overwrite that replaces every date it rebuilds deletes the 9th and inserts what it read, so a date with no rows now ends empty.",
+            Writer::Dynamic => "An overwrite that replaces only the dates it writes rows to leaves the 9th alone, so a date with no rows now keeps whatever it held.",
         };
         match self.sunday {
             Sunday::Delivered => format!(
-                "Sunday 9 August as delivered: {orders}. The two writers differ only for a date whose rebuilt rows are empty; withdraw the Sunday to see one. {writer}"
+                "Sunday 9 August as delivered: {orders}. The two overwrites differ only for a date whose rebuild reads no rows: withdraw the Sunday to see one. {writer}"
             ),
             Sunday::Withdrawn => {
                 let gone = self
@@ -370,7 +370,7 @@ impl Case {
                     .filter(|e| e.withdrawn_at.is_some())
                     .count();
                 format!(
-                    "Sunday 9 August: the shop was closed for the platform migration, and all {gone} orders dated the 9th were its load test's. The source team deleted them from bronze {}. Silver still holds {orders} of them: the daily run built the 9th {built_by}, before that. {writer}",
+                    "Sunday 9 August: the shop was closed for the platform migration, and all {gone} orders dated the 9th were its load test's. The source team deleted them from bronze {}. Silver still holds {orders}: the daily run built the 9th {built_by}, before that. {writer}",
                     crate::engine::calendar::weekday_day_month_time(withdrawn_at())
                 )
             }

@@ -18,7 +18,9 @@ pub fn open_words(open: Option<u32>) -> String {
     open.map_or_else(|| "all of them".to_string(), |n| counted(n, "partition"))
 }
 
-/// "✓ Thu 3 Sep": the close figure, on time or not in words too.
+/// "Thu 3 Sep, on time": the close figure, and what it means for the
+/// deadline in words (a mark beside it would read as "all is well", even
+/// beside a month that is far from complete).
 pub fn close_text(f: &LatenessFigures) -> String {
     close_words(f.close_on, f.on_time())
 }
@@ -28,8 +30,8 @@ pub fn close_text(f: &LatenessFigures) -> String {
 pub fn close_words(close_on: Option<Day>, on_time: bool) -> String {
     match (close_on, on_time) {
         (None, _) => "never".to_string(),
-        (Some(day), true) => format!("✓ {}", weekday_day_month(day)),
-        (Some(day), false) => format!("✗ {}", weekday_day_month(day)),
+        (Some(day), true) => format!("{}, on time", weekday_day_month(day)),
+        (Some(day), false) => format!("{}, late", weekday_day_month(day)),
     }
 }
 
@@ -52,14 +54,27 @@ pub fn open_line(lateness: Lateness) -> String {
     }
 }
 
+/// After an on-time close, what it is worth when the month is far from
+/// whole: on time says when, not how much.
+fn incomplete(f: &LatenessFigures) -> String {
+    if f.complete_value_bp >= 9_900 {
+        return String::new();
+    }
+    format!(
+        " But only {} of August's value is in its own days by then.",
+        percent(f.complete_value_bp)
+    )
+}
+
 /// Under the close figure: when 31 Aug is final against the deadline.
 pub fn close_line(f: &LatenessFigures) -> String {
     let deadline = f.deadline.map(weekday_day_month).unwrap_or_default();
     match (f.close_on, f.last_final_at) {
         (Some(close), Some(final_at)) if f.on_time() => format!(
-            "On time for the deadline ({deadline}, the 3rd business day): 31 Aug is final after the run at {}, so finance can close on {}.",
+            "On time for the deadline ({deadline}, the 3rd business day): 31 Aug is final after the run at {}, so finance can close on {}.{}",
             weekday_day_month_time(final_at),
             weekday_day_month(close),
+            incomplete(f),
         ),
         (Some(_), Some(final_at)) => format!(
             "Late: 31 Aug is only final after the run at {}, {} after the deadline ({deadline}).",
@@ -95,12 +110,17 @@ mod tests {
                     assert!(line.starts_with("With no finalisation"));
                 }
                 (Some(day), true) => {
-                    assert_eq!(close, format!("✓ {}", weekday_day_month(day)));
+                    assert_eq!(close, format!("{}, on time", weekday_day_month(day)));
                     assert!(line.starts_with("On time for the deadline"));
-                    assert!(line.ends_with(&format!("close on {}.", weekday_day_month(day))));
+                    assert!(line.contains(&format!("close on {}.", weekday_day_month(day))));
+                    assert_eq!(
+                        line.contains("But only"),
+                        f.complete_value_bp < 9_900,
+                        "{line}"
+                    );
                 }
                 (Some(day), false) => {
-                    assert_eq!(close, format!("✗ {}", weekday_day_month(day)));
+                    assert_eq!(close, format!("{}, late", weekday_day_month(day)));
                     let late = f.business_days_late().expect("late");
                     assert!(late > 0);
                     assert!(line.contains(&format!(

@@ -364,8 +364,7 @@ pub fn days_text(l: u32) -> String {
 pub fn close_text(m: &MonthFigures, rule: u32) -> String {
     match (m.close_on, m.deadline) {
         (Some(close), Some(deadline)) => format!(
-            "{} {}, {} the rule ({} business day: {})",
-            if close <= deadline { "✓" } else { "✗" },
+            "{}, {} the rule ({} business day: {})",
             weekday_day_month(close),
             if close <= deadline { "within" } else { "after" },
             ordinal(rule),
@@ -702,8 +701,12 @@ mod tests {
             )));
             assert_eq!(open.big, counted(l + 1, "partition"));
             let last = f.months.last().expect("a month");
-            let mark = if last.on_time() { "✓" } else { "✗" };
-            assert!(close.big.starts_with(mark), "{}", close.big);
+            let said = if last.on_time() {
+                ", on time"
+            } else {
+                ", late"
+            };
+            assert!(close.big.ends_with(said), "{}", close.big);
         }
     }
 
@@ -721,10 +724,10 @@ mod tests {
         };
         assert_eq!(
             close_text(&m, 3),
-            "✓ Thu 2 Apr, within the rule (3rd business day: Fri 3 Apr)"
+            "Thu 2 Apr, within the rule (3rd business day: Fri 3 Apr)"
         );
         m.close_on = Some(date(2026, 4, 6));
-        assert!(close_text(&m, 3).starts_with("✗ Mon 6 Apr, after the rule"));
+        assert!(close_text(&m, 3).starts_with("Mon 6 Apr, after the rule"));
         m.close_on = None;
         assert_eq!(close_text(&m, 3), "never: nothing is ever final");
     }

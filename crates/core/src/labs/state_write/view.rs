@@ -101,6 +101,22 @@ pub fn run_label(run: &RunTrace) -> String {
     )
 }
 
+/// "Run 3: Thu 00:15, crashed", in the week table's row for its day
+/// (which names the day it is for).
+fn run_in_its_row(run: &RunTrace) -> String {
+    let kind = match run.kind {
+        RunKind::Scheduled => String::new(),
+        other => format!(" ({})", other.label()),
+    };
+    let crash = if run.crashed { ", crashed" } else { "" };
+    format!(
+        "Run {}: {} {}{kind}{crash}",
+        run.attempt + 1,
+        weekday_short(run.at.date()),
+        crate::engine::calendar::hh_mm(run.at),
+    )
+}
+
 fn state_text(state: &StateValue) -> String {
     match state {
         StateValue::Watermark(None) => "watermark not set yet".to_string(),
@@ -314,7 +330,7 @@ pub fn week(script: &crate::engine::Script, runs: &[RunTrace]) -> Vec<WeekDay> {
             let mut runs: Vec<String> = runs
                 .iter()
                 .filter(|r| r.day == day)
-                .map(run_label)
+                .map(run_in_its_row)
                 .collect();
             // A run the outage skipped, and nothing caught up: say it was due.
             if runs.is_empty() {
