@@ -41,7 +41,7 @@ pub fn Controls() -> impl IntoView {
         >
             <summary>
                 <h2 id="controls-heading">"Try another week"</h2>
-                " the late order, the crash, the lookback, when state is saved, the scheduler"
+                " (late order, crash, lookback, state, scheduler)"
             </summary>
             <div class="control-row">
                 <RadioGroup

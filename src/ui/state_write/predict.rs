@@ -34,7 +34,7 @@ pub fn Predict() -> impl IntoView {
                                 if shared == 0 {
                                     "The pipelines differ from the first run: their runs are shown once you predict.".to_string()
                                 } else if shared < runs {
-                                    format!("Read the week above and run {}. From run {} on the pipelines differ: those runs and each verdict show once you predict.", if shared == 1 { "1".to_string() } else { format!("1 to {shared}") }, shared + 1)
+                                    format!("From run {} on the pipelines differ, so those runs and the verdicts wait for your prediction.", shared + 1)
                                 } else {
                                     String::new()
                                 }
