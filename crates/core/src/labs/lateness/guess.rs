@@ -7,7 +7,7 @@
 use crate::engine::lateness::{percent, Lateness, LatenessFigures};
 use crate::vocabulary::{choice, Choice};
 
-use super::query::{lateness_value, read_lateness};
+use super::slider::{lateness_value, read_lateness};
 
 /// The answers on offer: bands of the share by value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

@@ -9,6 +9,7 @@ pub mod guess;
 pub mod late;
 pub mod model;
 pub mod query;
+pub mod slider;
 pub mod your_data;
 
 pub use model::{

@@ -141,8 +141,7 @@ impl Default for Settings {
     }
 }
 
-/// The slider's range: 0..=14 days, then "never finalise".
-pub const MAX_DAYS: u32 = 14;
+pub use super::slider::MAX_DAYS;
 
 /// A day of August 2026 (clamped into the month).
 pub use crate::engine::calendar::aug as august;

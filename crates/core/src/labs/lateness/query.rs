@@ -11,31 +11,13 @@
 // Outside input arrives here: no unchecked indexing or arithmetic.
 #![deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 
-use crate::engine::lateness::Lateness;
-
 use crate::labs::link;
 use crate::vocabulary::Choice;
 
 use chrono::NaiveTime;
 
-use super::model::{august, Settings, CLOSE_DAYS, MAX_DAYS, TARGETS};
-
-pub fn lateness_value(lateness: Lateness) -> String {
-    match lateness {
-        Lateness::Days(n) => n.to_string(),
-        Lateness::Never => "never".to_string(),
-    }
-}
-
-/// `0`..`14` or `never`, as the slider offers them.
-pub fn read_lateness(given: &str) -> Option<Lateness> {
-    let value = given.trim().to_ascii_lowercase();
-    match value.parse::<u32>() {
-        Ok(n) if n <= MAX_DAYS => Some(Lateness::Days(n)),
-        _ if value == "never" => Some(Lateness::Never),
-        _ => None,
-    }
-}
+use super::model::{august, Settings, CLOSE_DAYS, TARGETS};
+pub use super::slider::{lateness_value, read_lateness};
 
 /// Reads the query; unusable values fall back to defaults with a note each.
 pub fn parse(get: impl Fn(&str) -> Option<String>) -> (Settings, Vec<String>) {
