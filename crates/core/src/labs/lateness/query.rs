@@ -163,6 +163,8 @@ pub fn to_query(settings: &Settings) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::engine::lateness::Lateness;
+    use crate::labs::lateness::MAX_DAYS;
     use crate::labs::lateness::model::{AfterPolicy, Profile};
 
     fn parse_str(query: &str) -> (Settings, Vec<String>) {
