@@ -164,8 +164,8 @@ pub fn to_query(settings: &Settings) -> String {
 mod tests {
     use super::*;
     use crate::engine::lateness::Lateness;
-    use crate::labs::lateness::MAX_DAYS;
     use crate::labs::lateness::model::{AfterPolicy, Profile};
+    use crate::labs::lateness::MAX_DAYS;
 
     fn parse_str(query: &str) -> (Settings, Vec<String>) {
         parse(crate::labs::link::lookup(query))
