@@ -114,8 +114,9 @@ cache_key() {
 # the script ends. Cargo names each dependency's artifacts by its version,
 # source, features, profile and compiler, so a changed lockfile reuses what
 # still applies; this clone's own crates are built from its own sources:
-# when the folder was last used by another clone, their fingerprints are
-# deleted, so cargo cannot take another clone's build for this one's.
+# when the folder was last used by another clone, their builds (artifacts
+# and fingerprints) are deleted, so cargo cannot take another clone's
+# build for this one's, and the folder holds one clone's at a time.
 use_build_cache() {
   [ -n "${PARTITION_LAB_BUILD_CACHE:-}" ] && return 0
   local dir="$CACHE/cargo/target-$(cache_key "$(rustc -vV)")"
@@ -133,7 +134,11 @@ use_build_cache() {
   local clone
   clone=$(clone_id)
   if [ "$(cat "$dir/.clone" 2>/dev/null)" != "$clone" ]; then
-    find "$dir" -mindepth 2 -maxdepth 4 -type d -path '*/.fingerprint/partition-lab*' -prune -exec rm -rf {} +
+    # Every build of the project's own crates, not only their
+    # fingerprints: their names carry the clone's path, so each clone's
+    # would otherwise stay in the cache for good (and be hashed at every
+    # seal) long after that clone is gone.
+    find "$dir" -mindepth 2 -maxdepth 4 -name '*partition[-_]lab*' -prune -exec rm -rf {} +
     printf '%s\n' "$clone" > "$dir/.clone"
   fi
   export CARGO_TARGET_DIR=$dir PARTITION_LAB_BUILD_CACHE=$dir

@@ -81,11 +81,12 @@ mkdir -p "$clone_a" "$clone_b"
 target=$(build "$clone_a" 'echo "$CARGO_TARGET_DIR"' | tail -1)
 expect "the build cache is under the cache, named by the compiler" bash -c "[[ '$target' == '$CACHE'/cargo/target-* ]]"
 expect "a script's end seals the build cache" cache_sound "$target"
-build "$clone_a" 'mkdir -p "$CARGO_TARGET_DIR/debug/.fingerprint/partition-lab-core-1" "$CARGO_TARGET_DIR/debug/.fingerprint/serde-2"; echo dep > "$CARGO_TARGET_DIR/debug/libserde.rlib"' > /dev/null
+build "$clone_a" 'mkdir -p "$CARGO_TARGET_DIR/debug/.fingerprint/partition-lab-core-1" "$CARGO_TARGET_DIR/debug/.fingerprint/serde-2" "$CARGO_TARGET_DIR/debug/deps"; echo dep > "$CARGO_TARGET_DIR/debug/libserde.rlib"; echo ours > "$CARGO_TARGET_DIR/debug/deps/libpartition_lab_core-1.rlib"' > /dev/null
 build "$clone_a" 'true' > /dev/null
 expect "the same clone keeps its own crates' fingerprints" test -d "$target/debug/.fingerprint/partition-lab-core-1"
 build "$clone_b" 'true' > /dev/null
 expect "another clone's crates' fingerprints are dropped" test ! -e "$target/debug/.fingerprint/partition-lab-core-1"
+expect "and their builds" test ! -e "$target/debug/deps/libpartition_lab_core-1.rlib"
 expect "dependencies' fingerprints are kept" test -d "$target/debug/.fingerprint/serde-2"
 expect "dependencies' artifacts are kept" test -s "$target/debug/libserde.rlib"
 build "$clone_b" 'true' > "$root/out"
