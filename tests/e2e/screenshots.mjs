@@ -40,7 +40,7 @@ await shoot('lateness-curve', '/lab/lateness?profile=mobile&lateness=2&predict=s
   await page.locator('.chart').waitFor();
 }, '.chart');
 
-await shoot('backfill', '/lab/backfill?from=8&concurrency=4', async (page) => {
+await shoot('backfill', '/lab/backfill?from=8&concurrency=4&guess=8', async (page) => {
   await page.getByRole('button', { name: 'Run the backfill' }).click();
   await page.locator('.run-outcome').waitFor({ timeout: 20000 });
 }, 'section[aria-labelledby="grid-heading"]');
