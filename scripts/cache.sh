@@ -135,9 +135,9 @@ use_build_cache() {
   clone=$(clone_id)
   if [ "$(cat "$dir/.clone" 2>/dev/null)" != "$clone" ]; then
     # Every build of the project's own crates, not only their
-    # fingerprints: their names carry the clone's path, so each clone's
-    # would otherwise stay in the cache for good (and be hashed at every
-    # seal) long after that clone is gone.
+    # fingerprints: without a fingerprint cargo rebuilds them anyway, and
+    # with the files gone too nothing another clone built can be taken
+    # for this one's, whatever cargo would make of it.
     find "$dir" -mindepth 2 -maxdepth 4 -name '*partition[-_]lab*' -prune -exec rm -rf {} +
     printf '%s\n' "$clone" > "$dir/.clone"
   fi
