@@ -4,7 +4,7 @@ use crate::lean::sorted::SortedMap;
 
 use super::calendar::{Day, Instant};
 use super::checks::{CheckKind, Checks};
-use super::event::Id;
+use super::event::{Event, Id};
 use super::money::{LogicVersion, Money};
 use super::script::RunKind;
 use super::state::StateValue;
@@ -156,6 +156,13 @@ impl Outcome {
             .iter()
             .flat_map(|d| d.duplicates.iter().cloned())
             .collect()
+    }
+
+    /// Whether `e` reached bronze after its partition became final.
+    pub fn arrived_after_final(&self, e: &Event) -> bool {
+        self.finalised
+            .get(&e.event_date())
+            .is_some_and(|f| e.arrived_at > *f)
     }
 
     /// The last attempt that removed `id` from a partition, if any did.

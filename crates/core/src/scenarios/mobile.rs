@@ -333,12 +333,7 @@ fn late_purchases_adjusted_once(graph: &Graph, script: &Script, outcome: &Outcom
     let after_final: Vec<&Event> = script
         .events
         .iter()
-        .filter(|e| {
-            outcome
-                .finalised
-                .get(&e.event_date())
-                .is_some_and(|f| e.arrived_at > *f)
-        })
+        .filter(|e| outcome.arrived_after_final(e))
         .collect();
     let last_run = outcome.runs.last().map(|r| r.at);
     let missing: Vec<&str> = after_final

@@ -681,12 +681,7 @@ fn final_too_soon(ran: &Ran) -> Option<Diagnosis> {
     let outcome = ran.outcome();
     let after: Vec<&Event> = ran
         .rows()
-        .filter(|e| {
-            outcome
-                .finalised
-                .get(&e.event_date())
-                .is_some_and(|f| e.arrived_at > *f)
-        })
+        .filter(|e| outcome.arrived_after_final(e))
         .collect();
     let row = after.first()?;
     let dt = row.event_date();
@@ -826,10 +821,7 @@ fn finaliser_reopens(ran: &Ran) -> Option<Diagnosis> {
         ),
         None => {
             let row = ran.rows().find(|e| {
-                outcome
-                    .finalised
-                    .get(&e.event_date())
-                    .is_some_and(|f| e.arrived_at > *f)
+                outcome.arrived_after_final(e)
                     && !outcome.adjustments.iter().any(|a| a.id == e.id)
             })?;
             format!(
