@@ -158,12 +158,7 @@ fn Glossary(open: RwSignal<bool>) -> impl IntoView {
             <details
                 class="glossary-fold"
                 prop:open=move || open.get()
-                on:toggle=move |ev| {
-                    let now = event_target::<web_sys::Element>(&ev).has_attribute("open");
-                    if now != open.get_untracked() {
-                        open.set(now);
-                    }
-                }
+                on:toggle=super::widgets::fold_follows(open)
             >
             <summary>
                 <h2 id="glossary-heading">"Glossary"</h2>

@@ -2,6 +2,18 @@
 
 use leptos::prelude::*;
 
+/// A `<details>`'s toggle handler that keeps `open` in step with what the
+/// reader did, so a fold the page opens (a link, a term) and one the
+/// reader opens or closes agree.
+pub fn fold_follows(open: RwSignal<bool>) -> impl Fn(leptos::ev::Event) + Copy + 'static {
+    move |ev| {
+        let now = event_target::<web_sys::Element>(&ev).has_attribute("open");
+        if now != open.get_untracked() {
+            open.set(now);
+        }
+    }
+}
+
 /// A radio group whose options are (value, label) pairs.
 #[component]
 pub fn RadioGroup<T>(

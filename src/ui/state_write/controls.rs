@@ -32,12 +32,7 @@ pub fn Controls() -> impl IntoView {
             class="controls settings"
             id="settings"
             prop:open=move || open.get()
-            on:toggle=move |ev| {
-                let now = event_target::<web_sys::Element>(&ev).has_attribute("open");
-                if now != open.get_untracked() {
-                    open.set(now);
-                }
-            }
+            on:toggle=super::super::widgets::fold_follows(open)
         >
             <summary>
                 <h2 id="controls-heading">"Try another week"</h2>
