@@ -339,11 +339,13 @@ proptest! {
 #[test]
 fn columns_are_the_users_and_a_missing_one_is_named() {
     use partition_lab::engine::zone::Zone;
-    use partition_lab::labs::lateness::arrival_csv::{header_names, read_with, LogError, Mapping};
+    use partition_lab::labs::lateness::arrival_csv::{
+        header_names, read_with, HeaderProblem, LogError, Mapping,
+    };
     let text = "id,Ordered At,received,amount\n1,2026-08-03T09:00:00Z,2026-08-03T09:05:00Z,4.50\n";
     assert_eq!(
         header_names(text.as_bytes(), true),
-        Some(vec![
+        Ok(vec![
             "id".to_string(),
             "Ordered At".to_string(),
             "received".to_string(),
@@ -351,10 +353,13 @@ fn columns_are_the_users_and_a_missing_one_is_named() {
         ])
     );
     // Cut mid-header, the start of a big file holds no whole row.
-    assert_eq!(header_names(&text.as_bytes()[..10], false), None);
+    assert_eq!(
+        header_names(&text.as_bytes()[..10], false),
+        Err(HeaderProblem::NoWholeRow)
+    );
     assert_eq!(
         header_names(b"\n\na,b", true),
-        Some(vec!["a".to_string(), "b".to_string()])
+        Ok(vec!["a".to_string(), "b".to_string()])
     );
     assert_eq!(Mapping::guess(&["id".to_string()]), None);
     let mapping = Mapping {

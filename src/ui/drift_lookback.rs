@@ -5,8 +5,8 @@
 
 use leptos::prelude::*;
 
-use crate::engine::calendar::{day_month, parse_iso_date};
-use crate::scenarios::currency::{drift_query_from, drift_window};
+use crate::engine::calendar::day_month;
+use crate::scenarios::currency::{drift_query_from, drift_window, lookback_from};
 
 use super::drift_table::DriftTable;
 
@@ -16,17 +16,17 @@ pub fn DriftLookBack() -> impl IntoView {
     let typed = RwSignal::new(String::new());
     let ran = RwSignal::new(None::<chrono::NaiveDate>);
     let error = RwSignal::new(None::<String>);
-    let run = move |_| match parse_iso_date(typed.get_untracked().trim()) {
-        Some(from) if (first..=last).contains(&from) => {
+    // A refused date leaves no earlier result under its message: what
+    // shows is always the answer to what the field says.
+    let run = move |_| match lookback_from(&typed.get_untracked()) {
+        Ok(from) => {
             error.set(None);
             ran.set(Some(from));
         }
-        Some(_) => error.set(Some(format!(
-            "Silver holds {} to {}: look back from a date between them.",
-            day_month(first),
-            day_month(last)
-        ))),
-        None => error.set(Some("Choose the date to look back from first.".to_string())),
+        Err(why) => {
+            ran.set(None);
+            error.set(Some(why));
+        }
     };
     let result = move || {
         ran.get().map(|from| {

@@ -64,37 +64,9 @@ fn normalise(path: &str) -> String {
     }
 }
 
-/// A parsed query: `get` returns the first value of a key, decoded.
-#[derive(Clone, Debug, Default, PartialEq, Eq)]
-pub struct Query(Vec<(String, String)>);
-
-impl Query {
-    pub fn parse(raw: &str) -> Self {
-        let decode = |s: &str| {
-            let spaced = s.replace('+', " ");
-            js_sys::decode_uri_component(&spaced)
-                .ok()
-                .and_then(|d| d.as_string())
-                .unwrap_or(spaced)
-        };
-        Query(
-            raw.split('&')
-                .filter(|pair| !pair.is_empty())
-                .map(|pair| {
-                    let (key, value) = pair.split_once('=').unwrap_or((pair, ""));
-                    (decode(key), decode(value))
-                })
-                .collect(),
-        )
-    }
-
-    pub fn get(&self, key: &str) -> Option<String> {
-        self.0
-            .iter()
-            .find(|(k, _)| k == key)
-            .map(|(_, v)| v.clone())
-    }
-}
+/// A parsed query (the first value of a key is the one used): the same
+/// reader the native tests and the fuzz targets use.
+pub use crate::labs::link::Query;
 
 thread_local! {
     // Not a context: navigation happens in event handlers, which run

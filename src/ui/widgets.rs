@@ -85,6 +85,16 @@ fn radio_markup(
 /// The notes a lab writes when its link held values it could not use.
 #[component]
 pub fn LinkNotes(#[prop(into)] notes: Signal<Vec<String>>) -> impl IntoView {
+    // What the link itself holds that no page uses (a key given twice, a
+    // length over what the lab makes) is said on every page, after the
+    // page's own notes.
+    let query = super::route::use_query();
+    let path = super::route::use_path();
+    let notes = Signal::derive(move || {
+        let mut all = notes.get();
+        all.extend(query.read().notes(path.read().len()));
+        all
+    });
     view! {
         <Show when=move || !notes.read().is_empty()>
             <div class="notice" role="status">

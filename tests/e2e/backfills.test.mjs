@@ -55,8 +55,15 @@ test('scenario 4: four at a time starves tonight\'s run (R5), three at a time pa
   assert.equal(await page.locator('[data-figure="lookback"]').innerText(), 'Scanned 6 days of silver, 8 Aug to 13 Aug: 6 are more than a penny out. Days before 8 Aug were not looked at.');
   assert.equal(await evidence.count(), 6);
   assert.match(await evidence.first().innerText(), /^2026-08-08/);
+  // A refused date leaves no earlier answer under its message.
+  await lookback.fill('2026-07-20');
+  await runQuery.click();
+  assert.match(await page.locator('#lookback-error').innerText(), /Silver holds 1 Aug to 13 Aug/);
+  assert.equal(await page.locator('[data-figure="lookback"]').count(), 0, 'the 8th\'s result is gone');
+  assert.equal(await evidence.count(), 0);
   await lookback.fill('2026-08-01');
   await runQuery.click();
+  assert.equal(await page.locator('#lookback-error').innerText(), '');
   assert.equal(await evidence.count(), 11);
   assert.match(await evidence.first().innerText(), /^2026-08-03/);
   assert.match(await evidence.last().innerText(), /^2026-08-13/);

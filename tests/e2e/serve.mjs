@@ -90,23 +90,47 @@ async function brotliCopy(file, body) {
   return copies.get(key);
 }
 
+/// The longest request head the server reads (Node's own default is
+/// 16 KB). The app makes no link over 8 KB (crates/core/src/labs/link.rs: one that
+/// arrives is shown with a note), but a link made elsewhere can be longer,
+/// and the page that explains it is better than the browser's own error.
+export const MAX_HEAD = 64 * 1024;
+
+const WHY = {
+  400: ['The request could not be read', 'The server could not read this request. Try the address again, or start from the <a href="/">overview</a>.'],
+  403: ['That address is outside the lab', 'It names a file outside the lab&#39;s own folder, which this server never serves. Start from the <a href="/">overview</a>.'],
+  404: ['Nothing at that address', 'The lab has no file at this address. Start from the <a href="/">overview</a>.'],
+  431: ['That link is too long', `The address is over ${MAX_HEAD / 1024} KB, more than this server reads, so the lab cannot open it. The lab&#39;s own links are under 8 KB: ask for a new link, or share the design as a file (Save, share, import).`],
+};
+
+/// A page saying why a request was refused: the browser shows it instead
+/// of an empty error.
+export function refusal(status) {
+  const [title, why] = WHY[status] ?? WHY[400];
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>${title} · Partition Lab</title></head><body><main><h1>${title}</h1><p>${why}</p><p>(HTTP ${status})</p></main></body></html>`;
+}
+
+function refuse(res, status) {
+  res.writeHead(status, { 'content-type': TYPES['.html'], 'cache-control': 'no-cache' }).end(refusal(status));
+}
+
 /// `brotli: false` serves gzip only, as a host without brotli does;
 /// `ahead: false` serves the halves' pages alone, as a host without the
 /// rules for the pages drawn ahead of time does.
 export function startServer({ root, port = 0, host = '127.0.0.1', brotli = true, ahead = true }) {
   const dist = resolve(root);
-  const server = createServer(async (req, res) => {
+  const server = createServer({ maxHeaderSize: MAX_HEAD }, async (req, res) => {
     try {
       let file = inside(dist, new URL(req.url, 'http://x').pathname);
       if (file === null) {
-        res.writeHead(403).end();
+        refuse(res, 403);
         return;
       }
       const info = await stat(file).catch(() => null);
       // A deep link (no extension) gets the app; a missing asset is a 404,
       // so a broken build cannot hide behind the index page.
       if (!info && extname(file)) {
-        res.writeHead(404).end('not found');
+        refuse(res, 404);
         return;
       }
       if (!info || info.isDirectory() || !extname(file)) {
@@ -135,8 +159,16 @@ export function startServer({ root, port = 0, host = '127.0.0.1', brotli = true,
       res.writeHead(200, headers);
       res.end(body);
     } catch {
-      res.writeHead(404).end('not found');
+      refuse(res, 404);
     }
+  });
+  // Requests Node refuses before any handler sees them (a head over
+  // MAX_HEAD, a malformed request) get a page too, not an empty 431 or 400.
+  server.on('clientError', (err, socket) => {
+    if (!socket.writable) return;
+    const status = err.code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+    const body = refusal(status);
+    socket.end(`HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\ncontent-type: text/html; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
   });
   return new Promise((ok, fail) => {
     server.once('error', fail);

@@ -110,3 +110,29 @@ test('the build\'s brotli copy goes to a client that accepts brotli, gzip to the
     await rm(base, { recursive: true, force: true });
   }
 });
+
+test('a long link is served, and every refusal is a page that says why', async () => {
+  const { MAX_HEAD } = await import('./serve.mjs');
+  const base = await mkdtemp(join(tmpdir(), 'serve-'));
+  await writeFile(join(base, 'index.html'), '<h1>app</h1>');
+  const { server, url } = await startServer({ root: base });
+  try {
+    // 20 KB: past Node's own 16 KB limit, which answered an empty 431.
+    const long = await fetch(`${url}/lab/state-write?predict=${'watermark-overwrite,'.repeat(1000)}`);
+    assert.equal(long.status, 200);
+    assert.match(await long.text(), /app/);
+    const over = await fetch(`${url}/lab/state-write?predict=${'x'.repeat(MAX_HEAD + 1)}`);
+    assert.equal(over.status, 431);
+    assert.match(over.headers.get('content-type'), /text\/html/);
+    assert.match(await over.text(), /<h1>That link is too long<\/h1>.*over 64 KB/s);
+    const missing = await fetch(`${url}/nothing.js`);
+    assert.equal(missing.status, 404);
+    assert.match(await missing.text(), /<h1>Nothing at that address<\/h1>/);
+    const outside = await fetch(`${url}/..%2f..%2fetc%2fpasswd`);
+    assert.equal(outside.status, 403);
+    assert.match(await outside.text(), /<h1>That address is outside the lab<\/h1>/);
+  } finally {
+    server.close();
+    await rm(base, { recursive: true, force: true });
+  }
+});

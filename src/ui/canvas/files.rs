@@ -248,16 +248,16 @@ pub fn KeptCopies() -> impl IntoView {
 }
 
 /// The design as a link to its scenario's page, with `query` (say
-/// `?present=1`) before the fragment.
-fn share_link(d: &Designer, query: &str) -> String {
-    let origin = crate::ui::browser::window()
+/// `?present=1`) before the fragment, or why there is none.
+fn share_link(d: &Designer, query: &str) -> Result<String, String> {
+    d.graph
+        .with(|g| link::share_link(&origin(), g, d.scenario.number, query))
+}
+
+fn origin() -> String {
+    crate::ui::browser::window()
         .and_then(|w| w.location().origin().ok())
-        .unwrap_or_default();
-    let value = d.graph.with(|g| link::encode(g, Some(d.scenario.number)));
-    format!(
-        "{origin}/scenarios/{}{query}#design={value}",
-        d.scenario.number
-    )
+        .unwrap_or_default()
 }
 
 #[component]
@@ -265,9 +265,15 @@ pub fn Files() -> impl IntoView {
     let d = expect_context::<Designer>();
     let file_name = format!("scenario-{}-design.json", d.scenario.number);
     let download = move || storage::data_url(&d.graph.with(|g| export(g, Some(d.scenario.number))));
-    let share = move || share_link(&d, "");
+    let share = Memo::new(move |_| share_link(&d, ""));
     if let Some(PresenterLink(out)) = use_context::<PresenterLink>() {
-        Effect::new(move |_| out.set(share_link(&d, "?present=1")));
+        // A design too large for a link leaves the presenter's link
+        // without it; Save, share, import says why.
+        Effect::new(move |_| {
+            out.set(share_link(&d, "?present=1").unwrap_or_else(|_| {
+                format!("{}/scenarios/{}?present=1", origin(), d.scenario.number)
+            }))
+        });
     }
     let import_file = move |ev: leptos::ev::Event| {
         let Some(file) = storage::chosen_file(&ev) else {
@@ -319,11 +325,17 @@ pub fn Files() -> impl IntoView {
                 <label for="import-file">"Import a design file (replaces the current design, which is kept as a backup)"</label>
                 <input id="import-file" type="file" accept=".json,application/json" on:change=import_file />
             </p>
-            <p class="field">
-                <label for="share-link">"Share link"</label>
-                <input id="share-link" type="text" readonly prop:value=share />
-                {move || view! { <CopyButton text=share() what="The share link".to_string() /> }}
-            </p>
+            {move || match share.get() {
+                Ok(link) => view! {
+                    <p class="field">
+                        <label for="share-link">"Share link"</label>
+                        <input id="share-link" type="text" readonly prop:value=link.clone() />
+                        <CopyButton text=link what="The share link".to_string() />
+                    </p>
+                }
+                .into_any(),
+                Err(why) => view! { <p class="notice" data-share="too-long">{why}</p> }.into_any(),
+            }}
             <p>
                 <button type="button" on:click=start_again>"Start again"</button>
             </p>

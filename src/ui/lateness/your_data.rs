@@ -21,7 +21,7 @@ use crate::export::beam::Stream;
 use crate::export::drift::Dialect;
 use crate::export::lateness_sql::{query, Source};
 use crate::labs::lateness::arrival_csv::{
-    header_names, Loaded, LogError, LogReader, Mapping, MAX_ROWS,
+    header_names, Loaded, LogError, LogReader, Mapping, HEADER_BYTES, MAX_ROWS,
 };
 use crate::labs::lateness::query::{parse_run, run_value, target_value};
 use crate::labs::lateness::your_data::{
@@ -39,9 +39,6 @@ use super::Lab;
 
 /// Bytes read per slice: about 40,000 rows, a few tens of milliseconds.
 const CHUNK: f64 = 2_097_152.0;
-
-/// The most of a file read to find its header row.
-const HEADER_BYTES: f64 = 1_048_576.0;
 
 /// What the user gave: a file (read from disk a slice at a time) or text.
 #[derive(Clone)]
@@ -194,7 +191,8 @@ impl YourData {
                 self.message.set(Some(your_data::not_read(&name, &why, "")));
                 return;
             }
-            let end = size.min(HEADER_BYTES);
+            // The most of a file read to find its header row (1 MB: exact in f64).
+            let end = size.min(HEADER_BYTES as f64);
             let start = match input.slice(0.0, end).await {
                 Ok(bytes) => bytes,
                 Err(why) => {
@@ -205,10 +203,13 @@ impl YourData {
             if !self.current(generation) {
                 return;
             }
-            let Some(names) = header_names(&start, end >= size) else {
-                self.message
-                    .set(Some(your_data::not_read(&name, your_data::NO_HEADER, "")));
-                return;
+            let names = match header_names(&start, end >= size) {
+                Ok(names) => names,
+                Err(why) => {
+                    let why = why.to_string();
+                    self.message.set(Some(your_data::not_read(&name, &why, "")));
+                    return;
+                }
             };
             let guess = Mapping::guess(&names);
             self.columns.set(Some(Columns {

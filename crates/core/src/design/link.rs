@@ -23,6 +23,30 @@ pub fn encode(graph: &Graph, scenario: Option<u8>) -> String {
     URL_SAFE_NO_PAD.encode(export(graph, scenario))
 }
 
+/// The link that opens `graph` on its scenario's page (`query`, say
+/// `?present=1`, before the fragment), or, for a design too large for a
+/// link any host keeps whole, what to do instead.
+pub fn share_link(
+    origin: &str,
+    graph: &Graph,
+    scenario: u8,
+    query: &str,
+) -> Result<String, String> {
+    let link = format!(
+        "{origin}/scenarios/{scenario}{query}#design={}",
+        encode(graph, Some(scenario))
+    );
+    let length = link.chars().count();
+    if length > crate::labs::link::LONGEST_LINK {
+        return Err(format!(
+            "This design is too large to share as a link ({} characters; many hosts and chat apps cut links over {}): download it as a file instead.",
+            crate::counted::grouped(length),
+            crate::counted::grouped(crate::labs::link::LONGEST_LINK)
+        ));
+    }
+    Ok(link)
+}
+
 /// The longest `design=` value a largest allowed file encodes to.
 const LONGEST_LINK: usize = MAX_BYTES / 3 * 4 + 4;
 
@@ -64,6 +88,33 @@ mod tests {
         let back = decode(&link).expect("decodes");
         assert_eq!(back.graph, h.current);
         assert_eq!(back.scenario, Some(2));
+    }
+
+    #[test]
+    fn no_share_link_is_longer_than_the_lab_makes() {
+        let mut h = History::new(Graph::with_source("bronze.orders"));
+        let small = share_link("https://lab.example", &h.current, 3, "?present=1")
+            .expect("a small design has a link");
+        assert!(small.starts_with("https://lab.example/scenarios/3?present=1#design="));
+        let value = small
+            .split_once("#design=")
+            .map(|(_, v)| v)
+            .expect("a value");
+        assert_eq!(decode(value).map(|f| f.graph), Ok(h.current.clone()));
+        let mut n = 0;
+        while export(&h.current, Some(3)).len() < crate::labs::link::LONGEST_LINK {
+            n += 1;
+            h.edit(&Edit::Add {
+                config: NodeConfig::default_for(NodeKind::Transform),
+                x: 5 + n * 40,
+                y: 5,
+            })
+            .expect("add");
+        }
+        let why =
+            share_link("https://lab.example", &h.current, 3, "").expect_err("too long for a link");
+        assert!(why.contains("download it as a file"), "{why}");
+        assert!(why.contains("over 8,192"), "{why}");
     }
 
     #[test]

@@ -181,6 +181,21 @@ pub fn drift_window() -> (Day, Day) {
     (aug(1), aug(13))
 }
 
+/// The look-back date the student typed, or why it cannot be one (said
+/// under the field).
+pub fn lookback_from(typed: &str) -> Result<Day, String> {
+    let (first, last) = drift_window();
+    match crate::engine::calendar::parse_iso_date(typed) {
+        Some(from) if (first..=last).contains(&from) => Ok(from),
+        Some(_) => Err(format!(
+            "Silver holds {} to {}: look back from a date between them.",
+            day_month(first),
+            day_month(last)
+        )),
+        None => Err("Choose the date to look back from first.".to_string()),
+    }
+}
+
 /// The drift query's rows (more than a penny apart), from the 1st.
 fn drifting(rows: Vec<DriftRow>) -> Vec<DriftRow> {
     rows.into_iter().filter(DriftRow::drifts).collect()
@@ -478,4 +493,25 @@ fn backfill_runs_fixed_logic(graph: &Graph, done: &Backfilled) -> RuleResult {
         evidence,
         nodes_of(graph, &[NodeKind::Transform]),
     )
+}
+
+#[cfg(test)]
+mod lookback_tests {
+    use super::*;
+
+    #[test]
+    fn a_look_back_date_is_one_silver_holds_or_refused_in_words() {
+        let (first, last) = drift_window();
+        assert_eq!(lookback_from(" 2026-08-08 "), Ok(aug(8)));
+        assert_eq!(lookback_from(&first.to_string()), Ok(first));
+        assert_eq!(lookback_from(&last.to_string()), Ok(last));
+        for outside in ["2026-07-31", "2026-08-14", "1999-01-01"] {
+            let why = lookback_from(outside).expect_err(outside);
+            assert!(why.contains("1 Aug to 13 Aug"), "{why}");
+        }
+        for junk in ["", "8 Aug", "2026-08-32", "2026-8-8", "２０２６-08-08"] {
+            let why = lookback_from(junk).expect_err(junk);
+            assert!(why.starts_with("Choose the date"), "{why}");
+        }
+    }
 }

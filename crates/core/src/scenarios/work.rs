@@ -7,7 +7,7 @@
 //! through the design importer's rules, exactly as a single imported file.
 //!
 //! Format, version 1:
-//! `{"format": "partition-lab-work", "version": 1, "scenarios": [{"scenario": 1..5,
+//! `{"format": "partition-lab-work", "version": 1, "scenarios": [{"scenario": 1..6,
 //!   "saved_at": <milliseconds since 1970-01-01 UTC> | null, "progress": "passed" | "failing:R1,R3" | "structural" | "",
 //!   "design": <a design file, as `design::file` writes it>}]}`
 
@@ -148,7 +148,12 @@ pub fn read_work(text: &str) -> Result<Vec<Work>, String> {
             .and_then(Value::as_u64)
             .and_then(|n| u8::try_from(n).ok())
             .filter(|n| SCENARIOS.iter().any(|s| s.number == *n))
-            .ok_or("an entry names no scenario from 1 to 5")?;
+            .ok_or_else(|| {
+                format!(
+                    "an entry names no scenario from 1 to {}",
+                    SCENARIOS.iter().map(|s| s.number).max().unwrap_or(0)
+                )
+            })?;
         if works.iter().any(|w| w.scenario == scenario) {
             return Err(format!("scenario {scenario} appears twice"));
         }
@@ -420,7 +425,7 @@ mod tests {
             ),
             (changed("/version", json!(2)), "newer version"),
             (changed("/version", json!(0)), "no version"),
-            (changed("/scenarios/0/scenario", json!(9)), "no scenario"),
+            (changed("/scenarios/0/scenario", json!(99)), "no scenario"),
             (
                 changed("/scenarios/0/progress", json!("winning")),
                 "verdict",
@@ -444,5 +449,16 @@ mod tests {
             let why = read_work(&text).expect_err(reason);
             assert!(why.contains(reason), "{why} (wanted {reason})");
         }
+    }
+
+    #[test]
+    fn a_scenario_out_of_range_is_refused_naming_the_catalogue_s_range() {
+        let text = format!(
+            "{{\"format\":\"partition-lab-work\",\"version\":1,\"scenarios\":[{{\"scenario\":99}}]}}"
+        );
+        let why = read_work(&text).expect_err("refused");
+        let last = SCENARIOS.len();
+        assert!(last >= 6, "the catalogue has every scenario");
+        assert!(why.ends_with(&format!("from 1 to {last}")), "{why}");
     }
 }

@@ -12,6 +12,7 @@
 
 #![deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 
+use crate::counted::{counted, grouped};
 use crate::engine::arrivals::{Arrival, ArrivalLog, Units};
 use crate::engine::calendar::Instant;
 use crate::engine::zone::Zone;
@@ -22,6 +23,11 @@ use csv_core::{ReadRecordResult, Reader};
 pub const MAX_ROWS: u64 = 5_000_000;
 /// The largest file the lab reads, in bytes (250 MB).
 pub const MAX_BYTES: u64 = 250_000_000;
+/// The most columns a header row may have: the column picker lists every
+/// one three times.
+pub const MAX_COLUMNS: usize = 1_000;
+/// The bytes read for the header row before the file itself (1 MB).
+pub const HEADER_BYTES: u64 = 1_048_576;
 /// Bad rows shown with their line numbers.
 pub const EXAMPLES: usize = 5;
 /// The most digits a value may have before its point: |value| < 10^15,
@@ -33,6 +39,8 @@ const MAX_FRACTION_DIGITS: usize = 10;
 /// What is wrong with a row the lab cannot use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub enum Problem {
+    /// More or fewer fields than the header row names.
+    Fields,
     MissingField,
     EventTime,
     ArrivalTime,
@@ -43,7 +51,8 @@ pub enum Problem {
 }
 
 impl Problem {
-    pub const ALL: [Problem; 6] = [
+    pub const ALL: [Problem; 7] = [
+        Problem::Fields,
         Problem::MissingField,
         Problem::EventTime,
         Problem::ArrivalTime,
@@ -54,6 +63,7 @@ impl Problem {
 
     pub fn describe(self) -> &'static str {
         match self {
+            Problem::Fields => "it has more or fewer fields than the header row has columns",
             Problem::MissingField => "a field is missing or empty",
             Problem::EventTime => "event_time is not an ISO 8601 time",
             Problem::ArrivalTime => "arrival_time is not an ISO 8601 time",
@@ -85,7 +95,7 @@ pub struct BadRow {
 /// Every row left out: how many for each problem, and the first few.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct BadRows {
-    counts: [u64; 6],
+    counts: [u64; Problem::ALL.len()],
     pub examples: Vec<BadRow>,
 }
 
@@ -119,6 +129,83 @@ impl BadRows {
     }
 }
 
+/// Why a file's first row cannot be the row that names its columns. Said
+/// as the end of "<file> could not be read: ".
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HeaderProblem {
+    /// The whole file holds no row but blank ones.
+    NoRow,
+    /// The first `HEADER_BYTES` of a longer file end inside the first row.
+    NoWholeRow,
+    Unnamed {
+        columns: usize,
+    },
+    TooWide {
+        columns: usize,
+    },
+    Data {
+        field: String,
+    },
+}
+
+impl std::fmt::Display for HeaderProblem {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            HeaderProblem::NoRow => write!(f, "it holds no row to name its columns."),
+            HeaderProblem::NoWholeRow => write!(
+                f,
+                "its first {} MB holds no whole row to name its columns.",
+                HEADER_BYTES / 1_048_576
+            ),
+            HeaderProblem::Unnamed { columns } => write!(
+                f,
+                "its first row, which must name the columns, has {} and names none of them.",
+                counted(*columns, "column")
+            ),
+            HeaderProblem::TooWide { columns } => write!(
+                f,
+                "its first row has {} columns; the lab reads files with at most {} (the first row names the columns).",
+                grouped(*columns),
+                grouped(MAX_COLUMNS)
+            ),
+            HeaderProblem::Data { field } => write!(
+                f,
+                "its first row reads as data, not as column names (\"{field}\" is a time): add a first row that names the columns, such as event_time,arrival_time,value."
+            ),
+        }
+    }
+}
+
+impl std::error::Error for HeaderProblem {}
+
+/// Whether a row's fields can be the header: `Ok` even with some unnamed
+/// (the picker shows them by place), never when none is named, there are
+/// too many to list, or one of them is a time (a first data row, the
+/// header missing: taking it as names would drop it without a word).
+pub fn check_header(names: &[String]) -> Result<(), HeaderProblem> {
+    if names.iter().all(|n| n.trim().is_empty()) {
+        return Err(HeaderProblem::Unnamed {
+            columns: names.len(),
+        });
+    }
+    if names.len() > MAX_COLUMNS {
+        return Err(HeaderProblem::TooWide {
+            columns: names.len(),
+        });
+    }
+    match names.iter().find(|n| parse_time(n).is_some()) {
+        Some(time) => Err(HeaderProblem::Data {
+            field: time.trim().chars().take(40).collect(),
+        }),
+        None => Ok(()),
+    }
+}
+
+/// A record of one blank field: a blank line, skipped wherever it is.
+fn blank(fields: &[&[u8]]) -> bool {
+    matches!(fields, [only] if only.iter().all(u8::is_ascii_whitespace))
+}
+
 /// A file the lab cannot read at all.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum LogError {
@@ -132,6 +219,8 @@ pub enum LogError {
         missing: String,
         found: String,
     },
+    #[error("The file cannot be read: {0}")]
+    NotAHeader(HeaderProblem),
     #[error("The file has a header but no rows.")]
     NoRows,
     #[error("None of the file's {rows} rows could be read; the reasons are listed below.")]
@@ -193,6 +282,8 @@ impl Mapping {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 struct Columns {
+    /// Fields in the header row: every row must have as many.
+    width: usize,
     event: usize,
     arrival: usize,
     value: Option<usize>,
@@ -369,19 +460,19 @@ impl LogReader {
         let Some(columns) = self.columns else {
             return self.header();
         };
-        // A blank line is a record of one empty field: nothing to read.
-        if self.ends_len == 1
-            && self
-                .field(0)
-                .is_some_and(|f| f.iter().all(u8::is_ascii_whitespace))
-        {
+        if blank(&self.fields().collect::<Vec<_>>()) {
             return Ok(());
         }
         self.rows = self.rows.saturating_add(1);
         if self.rows > MAX_ROWS {
             return Err(LogError::TooManyRows);
         }
-        match self.arrival(columns, line) {
+        let read = if self.ends_len == columns.width {
+            self.arrival(columns, line)
+        } else {
+            Err(Problem::Fields)
+        };
+        match read {
             Ok(arrival) => {
                 if self.log.add(&arrival) {
                     if let Some(kept) = &mut self.kept {
@@ -415,13 +506,16 @@ impl LogReader {
                 String::from_utf8_lossy(f)
                     .trim_start_matches('\u{feff}')
                     .trim()
-                    .to_ascii_lowercase()
+                    .to_string()
             })
             .collect();
-        if names.iter().all(String::is_empty) {
+        if blank(&self.fields().collect::<Vec<_>>()) {
             // Blank lines before the header.
             return Ok(());
         }
+        check_header(&names).map_err(LogError::NotAHeader)?;
+        let names: Vec<String> = names.iter().map(|n| n.to_ascii_lowercase()).collect();
+        let width = names.len();
         let find = |name: &str| {
             let name = name.trim().to_ascii_lowercase();
             names.iter().position(|n| *n == name)
@@ -431,6 +525,7 @@ impl LogReader {
             return match (find("event_time"), find("arrival_time")) {
                 (Some(event), Some(arrival)) => {
                     self.columns = Some(Columns {
+                        width,
                         event,
                         arrival,
                         value: find("value"),
@@ -448,6 +543,7 @@ impl LogReader {
             })
         };
         let columns = Columns {
+            width,
             event: named("event time", &mapping.event)?,
             arrival: named("arrival time", &mapping.arrival)?,
             value: match &mapping.value {
@@ -506,9 +602,9 @@ pub fn read_with(bytes: &[u8], mapping: Option<Mapping>, zone: Zone) -> Result<L
 }
 
 /// The column names of a file's header row (its first non-blank row), as
-/// written, from the file's first bytes; `None` if they hold no whole row
-/// (`whole`: they are the whole file, so its last row may end unbroken).
-pub fn header_names(start: &[u8], whole: bool) -> Option<Vec<String>> {
+/// written, from the file's first bytes, or why there is none (`whole`:
+/// they are the whole file, so its last row may end unbroken).
+pub fn header_names(start: &[u8], whole: bool) -> Result<Vec<String>, HeaderProblem> {
     let mut csv = Reader::new();
     // A record's fields are never longer than its bytes.
     let mut out = vec![0u8; start.len().saturating_add(1)];
@@ -526,27 +622,32 @@ pub fn header_names(start: &[u8], whole: bool) -> Option<Vec<String>> {
         ends_len = ends_len.saturating_add(n_ends);
         match result {
             ReadRecordResult::Record => {
-                let mut names = Vec::new();
+                let mut fields = Vec::new();
                 let mut from = 0usize;
                 for end in ends.get(..ends_len).unwrap_or_default() {
-                    let field = out.get(from..*end).unwrap_or_default();
-                    names.push(
-                        String::from_utf8_lossy(field)
-                            .trim_start_matches('\u{feff}')
-                            .trim()
-                            .to_string(),
-                    );
+                    fields.push(out.get(from..*end).unwrap_or_default());
                     from = *end;
                 }
-                if !names.iter().all(String::is_empty) {
-                    return Some(names);
+                if !blank(&fields) {
+                    let names: Vec<String> = fields
+                        .iter()
+                        .map(|f| {
+                            String::from_utf8_lossy(f)
+                                .trim_start_matches('\u{feff}')
+                                .trim()
+                                .to_string()
+                        })
+                        .collect();
+                    check_header(&names)?;
+                    return Ok(names);
                 }
                 (out_len, ends_len) = (0, 0);
             }
             // All read with the row unfinished: for the whole file, the
             // next call's empty input tells csv-core the file has ended.
             ReadRecordResult::InputEmpty if whole && !ending => {}
-            _ => return None,
+            _ if whole => return Err(HeaderProblem::NoRow),
+            _ => return Err(HeaderProblem::NoWholeRow),
         }
     }
 }
@@ -805,7 +906,8 @@ mod tests {
         assert_eq!(
             loaded.bad.by_problem(),
             [
-                (Problem::MissingField, 2),
+                (Problem::Fields, 1),
+                (Problem::MissingField, 1),
                 (Problem::EventTime, 1),
                 (Problem::ArrivalTime, 1),
                 (Problem::ArrivalBeforeEvent, 1),
@@ -865,6 +967,89 @@ mod tests {
             assert_eq!(reader.finish()?, whole, "chunks of {size}");
         }
         Ok(())
+    }
+
+    #[test]
+    fn a_row_wider_or_narrower_than_the_header_is_reported_by_line_never_read_as_whole(
+    ) -> Result<(), LogError> {
+        let mut file = String::from("event_time,arrival_time,value\n");
+        file.push_str("2026-08-03T09:00:00Z,2026-08-03T09:05:00Z,1\n");
+        // Fifty fields: the first three would read, but the row is not whole.
+        file.push_str("2026-08-03T09:00:00Z,2026-08-03T09:05:00Z,2");
+        file.push_str(&",7".repeat(47));
+        file.push('\n');
+        file.push_str("2026-08-03T09:00:00Z,2026-08-03T09:05:00Z\n");
+        file.push_str("2026-08-03T09:00:00Z,2026-08-03T09:05:00Z,3,\n");
+        let loaded = read_all(file.as_bytes())?;
+        assert_eq!((loaded.rows, loaded.used()), (4, 1));
+        assert_eq!(loaded.bad.by_problem(), [(Problem::Fields, 3)]);
+        let lines: Vec<u64> = loaded.bad.examples.iter().map(|b| b.line).collect();
+        assert_eq!(lines, [3, 4, 5]);
+        assert_eq!(loaded.rows, loaded.used() + loaded.bad.total());
+        Ok(())
+    }
+
+    #[test]
+    fn a_first_row_that_cannot_name_columns_is_refused_not_taken_from_the_data() {
+        let rows = "2026-03-01T10:00:00Z,2026-03-01T10:05:00Z,1\n".repeat(10);
+        let commas = format!("{}\n{rows}", ",".repeat(200_000));
+        let unnamed = HeaderProblem::Unnamed { columns: 200_001 };
+        assert_eq!(header_names(commas.as_bytes(), true), Err(unnamed.clone()));
+        assert_eq!(
+            read_all(commas.as_bytes()),
+            Err(LogError::NotAHeader(unnamed.clone()))
+        );
+        assert!(unnamed
+            .to_string()
+            .contains("has 200,001 columns and names none"));
+        // Commas alone, no line break, in a file under 1 MB: no "first 1 MB".
+        let only = ",".repeat(195_000);
+        assert_eq!(
+            header_names(only.as_bytes(), true),
+            Err(HeaderProblem::Unnamed { columns: 195_001 })
+        );
+        // The first row is data: the header is missing.
+        let headless = rows.as_bytes();
+        let data = HeaderProblem::Data {
+            field: "2026-03-01T10:00:00Z".to_string(),
+        };
+        assert_eq!(header_names(headless, true), Err(data.clone()));
+        assert_eq!(read_all(headless), Err(LogError::NotAHeader(data)));
+        let mapped = Mapping {
+            event: "2026-03-01T10:00:00Z".to_string(),
+            arrival: "2026-03-01T10:05:00Z".to_string(),
+            value: None,
+        };
+        assert!(matches!(
+            read_with(headless, Some(mapped), Zone::UTC),
+            Err(LogError::NotAHeader(HeaderProblem::Data { .. }))
+        ));
+        // Too many columns to list, even if some are named.
+        let wide = format!(
+            "event_time,arrival_time{}\n{rows}",
+            ",x".repeat(MAX_COLUMNS)
+        );
+        assert_eq!(
+            header_names(wide.as_bytes(), true),
+            Err(HeaderProblem::TooWide {
+                columns: MAX_COLUMNS + 2
+            })
+        );
+        // Blank lines, whole or cut, are no row; some unnamed columns are fine.
+        assert_eq!(header_names(b"\n \r\n", true), Err(HeaderProblem::NoRow));
+        assert_eq!(
+            header_names(b"event_time,arriv", false),
+            Err(HeaderProblem::NoWholeRow)
+        );
+        assert_eq!(
+            header_names(b"\n,event_time,,arrival_time\n", true),
+            Ok(vec![
+                String::new(),
+                "event_time".to_string(),
+                String::new(),
+                "arrival_time".to_string()
+            ])
+        );
     }
 
     #[test]
