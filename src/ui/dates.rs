@@ -21,8 +21,10 @@ pub fn Dates() -> impl IntoView {
     let query = use_query();
     let parsed = Memo::new(move |_| {
         let q = query.read();
-        let (p, mut notes) = parse(|k| q.get(k));
-        let present = crate::labs::link::present(&|k| q.get(k), &mut notes);
+        let read = crate::labs::link::Reading::of(&q);
+        let (p, mut notes) = parse(|k| read.get(k));
+        let present = crate::labs::link::present(&|k| read.get(k), &mut notes);
+        notes.extend(read.repeated());
         (p, present, notes)
     });
     let pipeline = Memo::new(move |_| parsed.read().0);

@@ -327,10 +327,17 @@ pub struct PresenterLink(pub RwSignal<String>);
 /// clicker steps the page's sections.
 pub fn plain_page(path: String) -> (Memo<bool>, Memo<Vec<String>>, Callback<()>) {
     let query = super::route::use_query();
+    let scenario = path.starts_with("/scenarios/");
     let parsed = Memo::new(move |_| {
         let q = query.read();
+        let read = crate::labs::link::Reading::of(&q);
         let mut notes = Vec::new();
-        let present = crate::labs::link::present(&|k| q.get(k), &mut notes);
+        let present = crate::labs::link::present(&|k| read.get(k), &mut notes);
+        if scenario {
+            // A scenario's canvas opens a `design=` (canvas::files).
+            let _ = read.get("design");
+        }
+        notes.extend(read.repeated());
         (present, notes)
     });
     let present = Memo::new(move |_| parsed.read().0);

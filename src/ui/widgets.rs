@@ -85,14 +85,14 @@ fn radio_markup(
 /// The notes a lab writes when its link held values it could not use.
 #[component]
 pub fn LinkNotes(#[prop(into)] notes: Signal<Vec<String>>) -> impl IntoView {
-    // What the link itself holds that no page uses (a key given twice, a
-    // length over what the lab makes) is said on every page, after the
-    // page's own notes.
+    // A link longer than the lab makes is said on every page that reads
+    // one, after the page's own notes (a key given twice is among those:
+    // `labs::link::Reading`).
     let query = super::route::use_query();
     let path = super::route::use_path();
     let notes = Signal::derive(move || {
         let mut all = notes.get();
-        all.extend(query.read().notes(path.read().len()));
+        all.extend(query.read().length_note(path.read().len()));
         all
     });
     view! {

@@ -100,6 +100,13 @@ test('the controls rewrite the address, a reload keeps the pipeline, and a bad l
   await page.goto(`${env.url}/dates?day=40&lateness=3`);
   await page.getByText('Ignored day=40').waitFor();
   await holdsTheRule(page, '2026-08-05', 3, '2026-08-03', '2026-08-13');
+  // A key given twice: the first value is used, and the others are said.
+  await page.goto(`${env.url}/dates?day=9&day=20&lateness=1&lateness=99&from=3&from=x&utm=a&utm=b`);
+  await page.getByText('Ignored day=20: expected day= once in a link; showing its first value, 9.').waitFor();
+  await page.getByText('Ignored lateness=99: expected lateness= once in a link; showing its first value, 1.').waitFor();
+  await page.getByText('Ignored from=x: expected from= once in a link; showing its first value, 3.').waitFor();
+  assert.equal(await slider.inputValue(), '1');
+  assert.doesNotMatch(await page.locator('.notice').innerText(), /utm/, 'a key the page does not read is not its to note');
   assert.deepEqual(errors, []);
   await context.close();
 });

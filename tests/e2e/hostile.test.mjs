@@ -125,6 +125,10 @@ test('the editor refuses the 201st node with a message, and the full design stil
   await importFile(page, 'full.json', full);
   await page.locator('.notice').filter({ hasText: 'Imported full.json' }).waitFor();
   assert.equal(await nodes(page).count(), 200);
+  // Far too large for a link any host keeps whole: no link is made, and
+  // the fold says what to do instead.
+  assert.equal(await page.locator('#share-link').count(), 0);
+  assert.match(await page.locator('[data-share="too-long"]').innerText(), /^This design is too large to share as a link \([\d,]+ characters; many hosts and chat apps cut links over 8,192\): download it as a file instead\.$/);
   await page.locator('.palette-item[data-kind="report"]').click();
   await refused(page, /at most 200 nodes/);
   assert.equal(await nodes(page).count(), 200);

@@ -118,7 +118,7 @@ test('a long link is served, and every refusal is a page that says why', async (
   const { server, url } = await startServer({ root: base });
   try {
     // 20 KB: past Node's own 16 KB limit, which answered an empty 431.
-    const long = await fetch(`${url}/lab/state-write?predict=${'watermark-overwrite,'.repeat(1000)}`);
+    const long = await fetch(`${url}/lab/state-write?predict=${'watermark_overwrite,'.repeat(1000)}`);
     assert.equal(long.status, 200);
     assert.match(await long.text(), /app/);
     const over = await fetch(`${url}/lab/state-write?predict=${'x'.repeat(MAX_HEAD + 1)}`);

@@ -324,6 +324,25 @@ test('a tampered link falls back to defaults and says what it ignored', async ()
   await context.close();
 });
 
+test('a link of 20,024 characters loads the lab, says what it ignored and that it is longer than the lab makes', async () => {
+  const path = `/lab/state-write?predict=${'watermark_overwrite,'.repeat(1000)}`;
+  assert.equal(path.length, 20_024);
+  const { page, errors, context } = await openPage(env, path);
+  const notice = page.locator('.notice');
+  await notice.filter({ hasText: 'This link is 20,024 characters long' }).waitFor();
+  const text = await notice.innerText();
+  assert.match(text, /Ignored predict=watermark_overwrite,wate…/);
+  assert.match(text, /many hosts and chat apps cut or refuse links over 8,192, and the lab never makes one/);
+  // The lab itself works: the prediction form is there to answer.
+  await page.getByRole('button', { name: /Lock in/ }).waitFor();
+  // A control rewrites the address to the lab's own short form.
+  await page.getByRole('button', { name: /Skip the prediction/ }).click();
+  await page.waitForFunction(() => location.href.length < 400);
+  assert.equal(await notice.filter({ hasText: 'characters long' }).count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('play steps through the runs on its own and can be paused', async () => {
   const { page, errors, context } = await openPage(env, '/lab/state-write?run=2&predict=skip');
   // Every address the page writes, with when it wrote it.

@@ -144,6 +144,33 @@ test('a file it cannot read says why where the user is looking, and the page kee
   await context.close();
 });
 
+test('a first row that cannot name the columns is refused where the user looks, and rows of the wrong width are bad rows by line', async () => {
+  const { page, errors, context } = await yours();
+  const alert = page.locator('.your-data > [role="alert"]');
+  const rows = '2026-03-01T10:00:00Z,2026-03-01T10:05:00Z,1\n'.repeat(10);
+  // 200,000 commas: no column named, so no data row is taken as the names.
+  await upload(page, 'commas.csv', Buffer.from(`${','.repeat(200_000)}\n${rows}`));
+  await alert.filter({ hasText: 'commas.csv could not be read: its first row, which must name the columns, has 200,001 columns and names none of them.' }).waitFor();
+  assert.equal(await page.locator('.columns').count(), 0, 'no picker offers data as names');
+  // A file of commas only, under 1 MB: not "its first 1 MB".
+  await upload(page, 'only.csv', Buffer.from(','.repeat(195_000)));
+  await alert.filter({ hasText: 'only.csv could not be read: its first row, which must name the columns, has 195,001 columns' }).waitFor();
+  // No header at all: the first row is data.
+  await upload(page, 'headless.csv', Buffer.from(rows));
+  await alert.filter({ hasText: 'headless.csv could not be read: its first row reads as data, not as column names ("2026-03-01T10:00:00Z" is a time)' }).waitFor();
+  // Rows wider or narrower than the header are never read as if whole.
+  const wide = `event_time,arrival_time,value\n${'2026-08-03T09:00:00Z,2026-08-03T09:05:00Z,2'}${',7'.repeat(47)}\n`.repeat(1)
+    + '2026-08-03T09:00:00Z,2026-08-03T09:05:00Z,1\n'
+    + '2026-08-03T09:00:00Z,2026-08-03T09:05:00Z\n';
+  await upload(page, 'wide.csv', Buffer.from(wide));
+  await page.locator('[data-figure="yours-bad"]').waitFor();
+  assert.equal(await figure(page, 'yours-rows'), 'Based on 1 of the 3 rows in wide.csv, dated in UTC.');
+  assert.deepEqual(await page.locator('[data-figure="yours-bad"] li').allInnerTexts(), ['2 rows: it has more or fewer fields than the header row has columns']);
+  assert.deepEqual(await page.locator('.bad-rows tbody th').allInnerTexts(), ['2', '4']);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('pasted text reads the same; the run time is a setting in the URL, the data never is', async () => {
   const { page, context } = await yours('/lab/lateness?profile=yours&lateness=0');
   await page.getByText('Or paste CSV text').click();

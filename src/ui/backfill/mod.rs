@@ -102,7 +102,13 @@ pub fn BackfillLab() -> impl IntoView {
     let query = crate::ui::route::use_query();
     let parsed = Memo::new(move |_| {
         let q = query.read();
-        parse(|key| q.get(key))
+        let read = crate::labs::link::Reading::of(&q);
+        let (choices, present, mut notes) = parse(|key| read.get(key));
+        // The moment's keys are this page's too (its own notes come from
+        // `moment_parsed`).
+        let _ = parse_moment(|key| read.get(key));
+        notes.extend(read.repeated());
+        (choices, present, notes)
     });
     let choices = Memo::new(move |_| parsed.read().0);
     let present = Memo::new(move |_| parsed.read().1);

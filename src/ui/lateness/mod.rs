@@ -79,7 +79,10 @@ pub fn LatenessLab() -> impl IntoView {
     let query = crate::ui::route::use_query();
     let parsed = Memo::new(move |_| {
         let q = query.read();
-        parse(|key| q.get(key))
+        let read = crate::labs::link::Reading::of(&q);
+        let (settings, mut notes) = parse(|key| read.get(key));
+        notes.extend(read.repeated());
+        (settings, notes)
     });
     let settings = Memo::new(move |_| parsed.read().0);
     let profile = Memo::new(move |_| settings.read().profile);

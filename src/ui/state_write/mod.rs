@@ -169,7 +169,10 @@ pub fn StateWriteLab() -> impl IntoView {
     let query = crate::ui::route::use_query();
     let parsed = Memo::new(move |_| {
         let q = query.read();
-        parse(|key| q.get(key))
+        let read = crate::labs::link::Reading::of(&q);
+        let (lab, mut notes) = parse(|key| read.get(key));
+        notes.extend(read.repeated());
+        (lab, notes)
     });
     let controls = Memo::new(move |_| parsed.read().0.controls);
     let outcomes = Memo::new(move |_| run(&controls.get()));

@@ -96,16 +96,14 @@ impl Query {
             .map(|(_, v)| v.clone())
     }
 
-    /// What the link itself holds that no page can use, said on every
-    /// page: a key given more than once (its later values are ignored,
-    /// as an ignored value always is, with a note), and a link longer
-    /// than the app makes.
-    pub fn notes(&self, path_length: usize) -> Vec<String> {
+    /// Notes for each of `read`'s keys that the link gives more than
+    /// once: its later values are ignored, and said, as any ignored value.
+    pub fn repeated(&self, read: &[String]) -> Vec<String> {
         let mut notes = Vec::new();
-        let mut seen: Vec<&str> = Vec::new();
         let mut repeated = 0usize;
+        let mut seen: Vec<&str> = Vec::new();
         for (key, first) in &self.pairs {
-            if seen.contains(&key.as_str()) {
+            if seen.contains(&key.as_str()) || !read.contains(key) {
                 continue;
             }
             seen.push(key);
@@ -141,15 +139,51 @@ impl Query {
                 crate::counted::grouped(repeated.saturating_sub(REPEAT_NOTES))
             ));
         }
+        notes
+    }
+
+    /// The note for a link longer than the app makes (`path_length`: the
+    /// characters before the query), said on every page that reads one.
+    pub fn length_note(&self, path_length: usize) -> Option<String> {
         let length = path_length.saturating_add(self.length);
-        if length > LONGEST_LINK {
-            notes.push(format!(
+        (length > LONGEST_LINK).then(|| {
+            format!(
                 "This link is {} characters long: many hosts and chat apps cut or refuse links over {}, and the lab never makes one. The page shows what it could read from it; copy the link again from here for a short one.",
                 crate::counted::grouped(length),
                 crate::counted::grouped(LONGEST_LINK)
-            ));
+            )
+        })
+    }
+}
+
+/// One page's reading of a query: the keys it asks for are remembered, so
+/// that a key the page reads and the link gives twice is said.
+pub struct Reading<'a> {
+    query: &'a Query,
+    asked: std::cell::RefCell<Vec<String>>,
+}
+
+impl<'a> Reading<'a> {
+    pub fn of(query: &'a Query) -> Self {
+        Reading {
+            query,
+            // Every page's presenter bar reads the lesson step.
+            asked: std::cell::RefCell::new(vec!["lesson".to_string()]),
         }
-        notes
+    }
+
+    /// The first value of `key`, as `Query::get`.
+    pub fn get(&self, key: &str) -> Option<String> {
+        let mut asked = self.asked.borrow_mut();
+        if !asked.iter().any(|k| k == key) {
+            asked.push(key.to_string());
+        }
+        self.query.get(key)
+    }
+
+    /// Notes for the keys read so far that the link gives more than once.
+    pub fn repeated(&self) -> Vec<String> {
+        self.query.repeated(&self.asked.borrow())
     }
 }
 
@@ -186,46 +220,58 @@ mod tests {
     }
 
     #[test]
-    fn a_key_given_twice_is_noted_as_any_ignored_value_is() {
-        let q = Query::parse("day=9&day=20&lateness=1&lateness=99&from=3&from=x");
-        assert_eq!(q.get("day").as_deref(), Some("9"));
+    fn a_key_the_page_reads_given_twice_is_noted_as_any_ignored_value_is() {
+        let q = Query::parse("day=9&day=20&lateness=1&lateness=99&from=3&from=x&utm=a&utm=b");
+        let page = Reading::of(&q);
+        for key in ["day", "lateness", "from", "to", "present"] {
+            let _ = page.get(key);
+        }
+        assert_eq!(page.get("day").as_deref(), Some("9"));
         assert_eq!(
-            q.notes(6),
+            page.repeated(),
             [
                 "Ignored day=20: expected day= once in a link; showing its first value, 9.",
                 "Ignored lateness=99: expected lateness= once in a link; showing its first value, 1.",
                 "Ignored from=x: expected from= once in a link; showing its first value, 3.",
-            ]
+            ],
+            "utm is not the page's: not noted"
         );
-        assert!(Query::parse("day=9&lateness=1").notes(6).is_empty());
+        let once = Query::parse("day=9&lateness=1");
+        let page = Reading::of(&once);
+        let _ = (page.get("day"), page.get("lateness"));
+        assert!(page.repeated().is_empty());
         let many = Query::parse(&"predict=a&".repeat(100));
         assert_eq!(
-            many.notes(16),
+            many.repeated(&["predict".to_string()]),
             ["Ignored 99 later values of predict=: expected predict= once in a link; showing its first value, a."]
         );
         let keys: String = (0..20).map(|k| format!("k{k}=1&k{k}=2&")).collect();
-        let notes = Query::parse(&keys).notes(1);
+        let all: Vec<String> = (0..20).map(|k| format!("k{k}")).collect();
+        let notes = Query::parse(&keys).repeated(&all);
         assert_eq!(notes.len(), REPEAT_NOTES + 1);
         assert_eq!(
             notes.last().map(String::as_str),
             Some("15 more keys are given more than once; only their first values are used.")
         );
+        // The lesson step is every page's.
+        let lesson = Query::parse("lesson=2&lesson=3");
+        assert_eq!(Reading::of(&lesson).repeated().len(), 1);
     }
 
     #[test]
     fn a_link_longer_than_the_app_makes_loads_with_a_note() {
-        let query = format!("predict={}", "watermark-overwrite,".repeat(1000));
-        let notes = Query::parse(&query).notes("/lab/state-write".len());
-        assert_eq!(notes.len(), 1);
-        let note = notes.first().expect("a note");
+        let query = format!("predict={}", "watermark_overwrite,".repeat(1000));
+        let note = Query::parse(&query)
+            .length_note("/lab/state-write".len())
+            .expect("a note");
         assert!(
             note.starts_with("This link is 20,024 characters long"),
             "{note}"
         );
         assert!(note.contains("over 8,192"), "{note}");
         let edge = "x".repeat(LONGEST_LINK - 10);
-        assert!(Query::parse(&edge).notes(10).is_empty());
-        assert_eq!(Query::parse(&edge).notes(11).len(), 1);
+        assert_eq!(Query::parse(&edge).length_note(10), None);
+        assert!(Query::parse(&edge).length_note(11).is_some());
     }
 
     #[test]

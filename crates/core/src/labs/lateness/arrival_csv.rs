@@ -304,12 +304,19 @@ pub struct LogReader {
     bad: BadRows,
     bytes: u64,
     /// Line breaks read so far, and the last byte read: csv-core's own line
-    /// count lags by one for `\r\n` files (it stops at the `\r`).
+    /// count lags by one for `\r\n` files (it stops at the `\r`) and
+    /// counts no lone `\r`.
     newlines: u64,
     last_byte: Option<u8>,
     /// `Some`: every row folded in is kept too.
     kept: Option<Vec<Arrival>>,
+    /// The file's first bytes while fewer than a byte-order mark's;
+    /// `None` once csv-core has had its first input.
+    head: Option<Vec<u8>>,
 }
+
+/// A UTF-8 byte-order mark.
+const BOM: &[u8] = b"\xef\xbb\xbf";
 
 impl Default for LogReader {
     fn default() -> Self {
@@ -328,6 +335,7 @@ impl Default for LogReader {
             newlines: 0,
             last_byte: None,
             kept: None,
+            head: Some(Vec::new()),
         }
     }
 }
@@ -367,11 +375,28 @@ impl LogReader {
         if self.bytes > MAX_BYTES {
             return Err(LogError::TooLarge);
         }
+        // csv-core drops a byte-order mark only from its first input, and
+        // only if that holds all three bytes: it gets at least three, so a
+        // file reads the same however it is cut.
+        if let Some(mut head) = self.head.take() {
+            if head.is_empty() && chunk.len() >= BOM.len() {
+                return self.read(chunk, false);
+            }
+            head.extend_from_slice(chunk);
+            if head.len() < BOM.len() {
+                self.head = Some(head);
+                return Ok(());
+            }
+            return self.read(&head, false);
+        }
         self.read(chunk, false)
     }
 
     /// Reads what is left (a last row without a line break) and reports.
     pub fn finish(mut self) -> Result<Loaded, LogError> {
+        if let Some(head) = self.head.take() {
+            self.read(&head, false)?;
+        }
         self.read(&[], true)?;
         if self.columns.is_none() {
             return Err(LogError::Empty);
@@ -400,11 +425,12 @@ impl LogReader {
             let ends = self.ends.get_mut(self.ends_len..).unwrap_or_default();
             let (result, n_in, n_out, n_ends) = self.csv.read_record(input, out, ends);
             let (read, rest) = input.split_at_checked(n_in).unwrap_or((input, &[]));
-            let breaks = read.iter().filter(|b| **b == b'\n').count();
-            self.newlines = self
-                .newlines
-                .saturating_add(u64::try_from(breaks).unwrap_or(u64::MAX));
-            if let Some(b) = read.last() {
+            // A line ends at `\n`, `\r\n` or a lone `\r`, as csv-core and
+            // text editors both read them: every `\r` counts, and a `\n`
+            // unless it follows one (the two may arrive in two chunks).
+            for b in read {
+                let ends_line = *b == b'\r' || (*b == b'\n' && self.last_byte != Some(b'\r'));
+                self.newlines = self.newlines.saturating_add(u64::from(ends_line));
                 self.last_byte = Some(*b);
             }
             input = rest;
@@ -425,13 +451,12 @@ impl LogReader {
                     self.ends.resize(grown, 0);
                 }
                 ReadRecordResult::Record => {
-                    // A record ended by `\n` has had its line break counted;
-                    // one ended by `\r` (of `\r\n`), or the last one without
-                    // any, has not. A record spanning lines (a quoted field
-                    // with breaks in it) is reported at its last line.
-                    let line = self
-                        .newlines
-                        .saturating_add(u64::from(self.last_byte != Some(b'\n')));
+                    // A record's line break has been read and counted; the
+                    // last one, with none, is on the line after the last
+                    // break. A record spanning lines (a quoted field with
+                    // breaks in it) is reported at its last line.
+                    let ended = matches!(self.last_byte, Some(b'\n' | b'\r'));
+                    let line = self.newlines.saturating_add(u64::from(!ended));
                     self.record(line)?;
                     self.out_len = 0;
                     self.ends_len = 0;
@@ -938,6 +963,49 @@ mod tests {
             let lines: Vec<u64> = loaded.bad.examples.iter().map(|b| b.line).collect();
             assert_eq!(lines, [3, 5], "chunks of {size}");
             assert_eq!(loaded.used(), 1);
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn a_lone_carriage_return_ends_a_line_as_it_ends_a_row() -> Result<(), LogError> {
+        // Found by the fuzzer: old Mac line breaks (and a mix) numbered
+        // every bad row as line 1.
+        let file = "event_time,arrival_time\r\
+                    soon,2026-08-03T09:05:00Z\r\
+                    2026-08-03T09:00:00Z,2026-08-03T09:05:00Z\r\n\
+                    later,2026-08-03T09:05:00Z\n\
+                    \r\
+                    2026-08-03T09:00:00Z,never\r";
+        for size in [1, 2, 3, 1000] {
+            let mut reader = LogReader::new();
+            for chunk in file.as_bytes().chunks(size) {
+                reader.feed(chunk)?;
+            }
+            let loaded = reader.finish()?;
+            let lines: Vec<u64> = loaded.bad.examples.iter().map(|b| b.line).collect();
+            assert_eq!(lines, [2, 4, 6], "chunks of {size}");
+        }
+        Ok(())
+    }
+
+    #[test]
+    fn a_byte_order_mark_is_dropped_however_the_file_is_cut() -> Result<(), LogError> {
+        // Found by the fuzzer: cut inside the mark, a quoted header (or a
+        // blank first line) read differently from the whole file.
+        for file in [
+            "\u{feff}\"event_time\",\"arrival_time\"\n2026-08-03T09:00:00Z,2026-08-03T09:05:00Z\n",
+            "\u{feff}\nevent_time,arrival_time\n2026-08-03T09:00:00Z,2026-08-03T09:05:00Z\n",
+        ] {
+            let whole = read_all(file.as_bytes())?;
+            assert_eq!(whole.used(), 1);
+            for size in [1, 2, 4] {
+                let mut reader = LogReader::new();
+                for chunk in file.as_bytes().chunks(size) {
+                    reader.feed(chunk)?;
+                }
+                assert_eq!(reader.finish()?, whole, "chunks of {size}");
+            }
         }
         Ok(())
     }
