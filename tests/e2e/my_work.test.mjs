@@ -91,6 +91,12 @@ test('work moves between machines, asks before replacing newer work, and refuses
   await restoreFrom(home.page, bad);
   const refused = await home.page.locator('.restore-outcome .notice').innerText();
   assert.match(refused, /^bad\.json could not be restored: scenario 1's design: .*bronze\.orders.*Nothing was changed\.$/);
+  // A scenario the lab does not have: the range named is the catalogue's.
+  const far = join(dir, 'far.json');
+  saved.scenarios[0].scenario = 99;
+  await writeFile(far, JSON.stringify(saved));
+  await restoreFrom(home.page, far);
+  await home.page.locator('.restore-outcome .notice', { hasText: 'far.json could not be restored: an entry names no scenario from 1 to 6.' }).waitFor();
   await home.page.goto(`${env.url}/scenarios/1`);
   await home.page.waitForSelector('svg.board g.node');
   assert.equal(await nodes(home.page).count(), 2);

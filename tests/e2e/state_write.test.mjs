@@ -324,12 +324,12 @@ test('a tampered link falls back to defaults and says what it ignored', async ()
   await context.close();
 });
 
-test('a link of 20,024 characters loads the lab, says what it ignored and that it is longer than the lab makes', async () => {
+test('a link of 20,025 characters loads the lab, says what it ignored and that it is longer than the lab makes', async () => {
   const path = `/lab/state-write?predict=${'watermark_overwrite,'.repeat(1000)}`;
-  assert.equal(path.length, 20_024);
+  assert.equal(path.length, 20_025);
   const { page, errors, context } = await openPage(env, path);
   const notice = page.locator('.notice');
-  await notice.filter({ hasText: 'This link is 20,024 characters long' }).waitFor();
+  await notice.filter({ hasText: 'This link is 20,025 characters long' }).waitFor();
   const text = await notice.innerText();
   assert.match(text, /Ignored predict=watermark_overwrite,wate…/);
   assert.match(text, /many hosts and chat apps cut or refuse links over 8,192, and the lab never makes one/);

@@ -145,7 +145,10 @@ impl Query {
     /// The note for a link longer than the app makes (`path_length`: the
     /// characters before the query), said on every page that reads one.
     pub fn length_note(&self, path_length: usize) -> Option<String> {
-        let length = path_length.saturating_add(self.length);
+        // The `?` is part of the link too.
+        let length = path_length
+            .saturating_add(self.length)
+            .saturating_add(usize::from(self.length > 0));
         (length > LONGEST_LINK).then(|| {
             format!(
                 "This link is {} characters long: many hosts and chat apps cut or refuse links over {}, and the lab never makes one. The page shows what it could read from it; copy the link again from here for a short one.",
@@ -265,11 +268,11 @@ mod tests {
             .length_note("/lab/state-write".len())
             .expect("a note");
         assert!(
-            note.starts_with("This link is 20,024 characters long"),
+            note.starts_with("This link is 20,025 characters long"),
             "{note}"
         );
         assert!(note.contains("over 8,192"), "{note}");
-        let edge = "x".repeat(LONGEST_LINK - 10);
+        let edge = "x".repeat(LONGEST_LINK - 11);
         assert_eq!(Query::parse(&edge).length_note(10), None);
         assert!(Query::parse(&edge).length_note(11).is_some());
     }
