@@ -132,21 +132,24 @@ fn days(lateness: Lateness) -> (u32, String) {
     }
 }
 
-/// The window function, and the lateness it needs beyond L days.
-fn windows(zone: Zone) -> (String, &'static str, &'static str) {
-    let imports = "from apache_beam.transforms.window import FixedWindows\n";
+/// The window function, the lateness it needs beyond L days, and what it
+/// imports: from `apache_beam.coders` (if anything), and the names from
+/// `apache_beam.transforms.window` (beside the replay's `TimestampedValue`).
+fn windows(zone: Zone) -> (String, &'static str, &'static str, &'static str) {
+    let fixed = "FixedWindows, TimestampedValue";
     if zone.is_utc() {
-        return ("FixedWindows(DAY)".to_string(), "", imports);
+        return ("FixedWindows(DAY)".to_string(), "", "", fixed);
     }
     if let Some(east) = zone.fixed_offset() {
         // A day starts at local midnight: that many seconds into a UTC day.
         let offset = east.saturating_neg().rem_euclid(86_400);
-        return (format!("FixedWindows(DAY, offset={offset})"), "", imports);
+        return (format!("FixedWindows(DAY, offset={offset})"), "", "", fixed);
     }
     (
         "LocalDays()".to_string(),
         " + HOUR",
-        "from apache_beam.coders import coders\nfrom apache_beam.transforms.window import IntervalWindow, NonMergingWindowFn\n",
+        "from apache_beam.coders import coders\n",
+        "IntervalWindow, NonMergingWindowFn, TimestampedValue",
     )
 }
 
@@ -155,7 +158,7 @@ pub fn pipeline(s: &Stream) -> String {
     let (l, lateness_words) = days(s.lateness);
     let zone = s.zone.name();
     let run = format!("{:02}:{:02}", s.run.hour(), s.run.minute());
-    let (window, extra, imports) = windows(s.zone);
+    let (window, extra, coders, window_names) = windows(s.zone);
     let changes = s.zone.fixed_offset().is_none();
     let convention = if changes {
         format!(
@@ -205,11 +208,22 @@ no time zone files). Prints, for each allowed lateness, how many events
 Beam dropped as late and which (by {id_words}).
 """
 
-from datetime import datetime, time, timedelta
+import argparse
+import csv
+import json
+import os
+import re
+import sys
+import tempfile
+from datetime import datetime, time, timedelta, timezone
+from decimal import Decimal, InvalidOperation
 from zoneinfo import ZoneInfo
 
 import apache_beam as beam
-{imports}from apache_beam.utils.timestamp import Duration
+{coders}from apache_beam.options.pipeline_options import PipelineOptions, StandardOptions
+from apache_beam.testing.test_stream import TestStream
+from apache_beam.transforms.window import {window_names}
+from apache_beam.utils.timestamp import Duration
 
 ALLOWED_LATENESS_DAYS = {l}
 DAY = 24 * 60 * 60
@@ -296,6 +310,39 @@ mod tests {
         assert!(new_york.contains("lateness_days * DAY + HOUR)"));
         assert!(new_york.contains("class LocalDays(NonMergingWindowFn)"));
         assert!(!utc.contains("class LocalDays"));
+    }
+
+    #[test]
+    fn every_import_is_at_the_top_once() {
+        for (zone, window) in [
+            ("UTC", "FixedWindows"),
+            ("Asia/Tokyo", "FixedWindows"),
+            ("Europe/London", "IntervalWindow"),
+        ] {
+            let file = pipeline(&stream(zone));
+            let lines: Vec<&str> = file.lines().collect();
+            let is_import = |l: &&str| l.starts_with("import ") || l.starts_with("from ");
+            let last = lines.iter().rposition(&is_import).expect("imports");
+            let first_code = lines
+                .iter()
+                .position(|l| l.starts_with("ALLOWED_LATENESS_DAYS"))
+                .expect("settings");
+            assert!(last < first_code, "{zone}: an import after the code starts");
+            let imports: Vec<&str> = lines.iter().copied().filter(is_import).collect();
+            for (i, line) in imports.iter().enumerate() {
+                assert!(!imports[..i].contains(line), "{zone}: {line} twice");
+            }
+            for name in [
+                window,
+                "TimestampedValue",
+                "TestStream",
+                "Duration",
+                "Decimal",
+            ] {
+                let imported = imports.iter().any(|l| l.contains(name));
+                assert!(imported, "{zone}: {name} used, not imported");
+            }
+        }
     }
 
     #[test]

@@ -7,22 +7,6 @@
 # its own day, so Beam drops exactly the rows the lab says arrive after
 # their day is final.
 
-import argparse
-import csv
-import json
-import os
-import re
-import sys
-import tempfile
-from datetime import datetime, timedelta, timezone
-from decimal import Decimal, InvalidOperation
-from zoneinfo import ZoneInfo
-
-import apache_beam as beam
-from apache_beam.options.pipeline_options import PipelineOptions, StandardOptions
-from apache_beam.testing.test_stream import TestStream
-from apache_beam.transforms.window import TimestampedValue
-
 # The times the lab reads: ISO 8601 with a space or T, seconds and a
 # fraction optional, an offset, Z or none (none is UTC).
 TIME = re.compile(
