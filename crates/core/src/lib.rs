@@ -2,9 +2,11 @@
 //! (`labs`), the canvas's design model (`design`), the graded scenarios
 //! (`scenarios`), the tutor that explains a check's verdict (`tutor`), the
 //! exports to real tools (`export`), every choice's
-//! words (`vocabulary`) and shared teaching text (`content`). No web crate
+//! words (`vocabulary`), shared teaching text (`content`) and how a link
+//! is read (`address`). No web crate
 //! is in this crate's tree: the web app draws what these return.
 
+pub mod address;
 pub mod content;
 pub mod counted;
 pub mod design;

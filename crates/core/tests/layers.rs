@@ -12,6 +12,11 @@ use std::path::{Path, PathBuf};
 /// (module, the project modules it must not name, why)
 const RULES: &[(&str, &[&str], &str)] = &[
     (
+        "address",
+        &["design", "labs", "scenarios", "tutor", "export", "content"],
+        "a link is read the same whichever page or canvas made it: below them all",
+    ),
+    (
         "vocabulary",
         &["design", "labs", "scenarios", "tutor", "export", "content"],
         "the vocabulary owns the words; the design types use them, never the reverse",

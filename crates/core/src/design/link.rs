@@ -37,11 +37,11 @@ pub fn share_link(
         encode(graph, Some(scenario))
     );
     let length = link.chars().count();
-    if length > crate::labs::link::LONGEST_LINK {
+    if length > crate::address::LONGEST_LINK {
         return Err(format!(
             "This design is too large to share as a link ({} characters; many hosts and chat apps cut links over {}): download it as a file instead.",
             crate::counted::grouped(length),
-            crate::counted::grouped(crate::labs::link::LONGEST_LINK)
+            crate::counted::grouped(crate::address::LONGEST_LINK)
         ));
     }
     Ok(link)
@@ -102,7 +102,7 @@ mod tests {
             .expect("a value");
         assert_eq!(decode(value).map(|f| f.graph), Ok(h.current.clone()));
         let mut n = 0;
-        while export(&h.current, Some(3)).len() < crate::labs::link::LONGEST_LINK {
+        while export(&h.current, Some(3)).len() < crate::address::LONGEST_LINK {
             n += 1;
             h.edit(&Edit::Add {
                 config: NodeConfig::default_for(NodeKind::Transform),

@@ -453,10 +453,8 @@ mod tests {
 
     #[test]
     fn a_scenario_out_of_range_is_refused_naming_the_catalogue_s_range() {
-        let text = format!(
-            "{{\"format\":\"partition-lab-work\",\"version\":1,\"scenarios\":[{{\"scenario\":99}}]}}"
-        );
-        let why = read_work(&text).expect_err("refused");
+        let text = r#"{"format":"partition-lab-work","version":1,"scenarios":[{"scenario":99}]}"#;
+        let why = read_work(text).expect_err("refused");
         let last = SCENARIOS.len();
         assert!(last >= 6, "the catalogue has every scenario");
         assert!(why.ends_with(&format!("from 1 to {last}")), "{why}");

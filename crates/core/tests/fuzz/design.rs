@@ -1,8 +1,6 @@
 //! The design file, the work file and the share link: each read
 //! distrustfully, and each value read writes back to itself.
 
-use std::collections::BTreeMap;
-
 use partition_lab_core::design::file::{export, for_scenario, import, read_stored};
 use partition_lab_core::design::link::{decode, encode};
 use partition_lab_core::design::saves::{Store, StoreError};
@@ -75,7 +73,7 @@ pub fn known_files() -> Vec<Vec<u8>> {
 
 /// Browser storage, in memory.
 #[derive(Default)]
-struct Memory(BTreeMap<String, String>);
+struct Memory(partition_lab_core::lean::sorted::SortedMap<String, String>);
 
 impl Store for Memory {
     fn get(&self, key: &str) -> Result<Option<String>, StoreError> {
