@@ -1,9 +1,12 @@
 """Runs the backfill lab's downloadable project as its README.txt says, each
 tool in its own venv: dbt's `sh rebuild.sh`, SQLMesh's `sh restate.sh` in
 sqlmesh/, Dagster's `sh launch.sh` in dagster/. Each must leave every day of
-the plan with the lab's fixed totals and row counts (dbt and SQLMesh in
-silver, SQLMesh and Dagster in gold too); Dagster, which builds only the
-days it launches, must build no other day.
+the plan with the lab's fixed totals and row counts, in silver and gold;
+Dagster, which builds only the days it launches, must build no other day.
+dbt and SQLMesh build history with the bug first, so the same script
+without its backfill line must leave the plan's days wrong (it is run so,
+on a second copy); SQLMesh's last line, tonight's run, must build the day
+after the last one there is.
 
 usage: backfill_project.py <folder written by partition-lab-export>/backfill-project <.real folder>
 """
@@ -14,6 +17,7 @@ import subprocess
 import sys
 import tarfile
 import tempfile
+from datetime import date, datetime, timedelta, timezone
 from decimal import Decimal
 
 import duckdb
@@ -21,12 +25,45 @@ import duckdb
 
 def totals(db, table, value):
     con = duckdb.connect(db, read_only=True)
-    rows = con.execute(f"select cast(dt as varchar), {value} from {table} group by dt order by dt").fetchall()
-    con.close()
+    try:
+        rows = con.execute(f"select cast(dt as varchar), {value} from {table} group by dt order by dt").fetchall()
+    except duckdb.CatalogException:
+        return {}   # no such table: every day is missing
+    finally:
+        con.close()
     for dt, _, total in rows:
         if not isinstance(total, Decimal):
             raise SystemExit(f"{table} holds money as {type(total).__name__} on {dt}, not a decimal")
     return {dt: (int(n), total) for dt, n, total in rows}
+
+
+def without_backfill(script, marker):
+    """`script` with the command holding `marker` (continued lines joined) left out."""
+    joined = script.replace("\\\n", " ")
+    lines = joined.splitlines()
+    kept = [line for line in lines if marker not in line]
+    if len(kept) != len(lines) - 1:
+        raise SystemExit(f"expected one command with {marker!r} in the script, found {len(lines) - len(kept)}")
+    return "\n".join(kept) + "\n"
+
+
+def run_script(here, real, venv, script, text=None):
+    env = dict(os.environ, PATH=f"{os.path.join(real, venv, 'bin')}:{os.environ['PATH']}",
+               DBT_SEND_ANONYMOUS_USAGE_STATS="false")
+    if text is not None:
+        with open(os.path.join(here, script), "w") as f:
+            f.write(text)
+    return subprocess.run(["sh", "-e", script], cwd=here, env=env, capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, timeout=900)
+
+
+def intervals_end(db):
+    """The end of the last interval SQLMesh recorded for each model in production."""
+    con = duckdb.connect(db, read_only=True)
+    rows = con.execute("select name, max(end_ts) from sqlmesh._intervals where not is_dev group by name").fetchall()
+    con.close()
+    return {name.split(".")[-1].strip('"'): datetime.fromtimestamp(end / 1000, timezone.utc).date().isoformat()
+            for name, end in rows}
 
 
 def main():
@@ -38,30 +75,33 @@ def main():
     if not days or not truth:
         print("backfill project: no plan days or no truth to compare")
         sys.exit(1)
+    # Tonight's run builds the day after the last one there is.
+    tonight = (date.fromisoformat(max(truth)) + timedelta(days=1)).isoformat()
     work = tempfile.mkdtemp(prefix="backfill-project-")
     failed = 0
     try:
-        with tarfile.open(os.path.join(folder, name)) as tar:
-            tar.extractall(work, filter="data")
-        [root] = os.listdir(work)
-        root = os.path.join(work, root)
+        roots = []
+        for copy in ("as-downloaded", "backfill-removed"):
+            with tarfile.open(os.path.join(folder, name)) as tar:
+                tar.extractall(os.path.join(work, copy), filter="data")
+            [root] = os.listdir(os.path.join(work, copy))
+            roots.append(os.path.join(work, copy, root))
+        root, control = roots
         tools = [
-            # name, folder, venv, script, checks: (database, table, value, only the plan's days)
-            ("dbt", ".", "data", "rebuild.sh",
-             [("lab.duckdb", "silver_orders", "count(*), sum(amount_gbp)", False)]),
-            ("SQLMesh", "sqlmesh", "sqlmesh", "restate.sh",
+            # name, folder, venv, script, the backfill's command, checks: (database, table, value, only the plan's days)
+            ("dbt", ".", "data", "rebuild.sh", "--event-time-start",
+             [("lab.duckdb", "silver_orders", "count(*), sum(amount_gbp)", False),
+              ("lab.duckdb", "gold_daily_totals", "sum(orders), sum(revenue_gbp)", False)]),
+            ("SQLMesh", "sqlmesh", "sqlmesh", "restate.sh", "--restate-model",
              [("warehouse.duckdb", "shop.silver_orders", "count(*), sum(amount_gbp)", False),
               ("warehouse.duckdb", "shop.gold_daily_totals", "sum(orders), sum(revenue_gbp)", False)]),
-            ("Dagster", "dagster", "dagster", "launch.sh",
+            ("Dagster", "dagster", "dagster", "launch.sh", None,
              [("warehouse.duckdb", "shop.silver_orders", "count(*), sum(amount_gbp)", True),
               ("warehouse.duckdb", "shop.gold_daily_totals", "sum(orders), sum(revenue_gbp)", True)]),
         ]
-        for tool, sub, venv, script, checks in tools:
+        for tool, sub, venv, script, backfill, checks in tools:
             here = os.path.join(root, sub)
-            env = dict(os.environ, PATH=f"{os.path.join(real, venv, 'bin')}:{os.environ['PATH']}",
-                       DBT_SEND_ANONYMOUS_USAGE_STATS="false")
-            done = subprocess.run(["sh", "-e", script], cwd=here, env=env, capture_output=True, text=True,
-                                  stdin=subprocess.DEVNULL, timeout=900)
+            done = run_script(here, real, venv, script)
             if done.returncode != 0:
                 failed += 1
                 print(f"{tool}: `sh {script}` in {sub}/ failed:\n{done.stdout[-1500:]}\n{done.stderr[-1500:]}")
@@ -74,14 +114,39 @@ def main():
                         wrong.append(f"{table} {dt}: {got.get(dt)}, the lab's fix gives {truth[dt]}")
                 if only_plan:
                     wrong += [f"{table} {dt}: built, but not in the plan" for dt in got if dt not in days]
+            if tool == "SQLMesh":
+                # A model's `end` would leave tonight's run nothing to build.
+                ends = intervals_end(os.path.join(here, "warehouse.duckdb"))
+                for model in ("silver_orders", "gold_daily_totals"):
+                    if ends.get(model) != (date.fromisoformat(tonight) + timedelta(days=1)).isoformat():
+                        wrong.append(f"{model}: intervals recorded up to {ends.get(model)}; tonight's run must build {tonight}")
+            if backfill:
+                # The same project without its backfill line must leave the plan's
+                # days wrong: the history before it is the bug's.
+                there = os.path.join(control, sub)
+                with open(os.path.join(there, script)) as f:
+                    text = without_backfill(f.read(), backfill)
+                undone = run_script(there, real, venv, script, text)
+                if undone.returncode != 0:
+                    wrong.append(f"without its backfill line `sh {script}` failed: {undone.stderr[-500:]}")
+                else:
+                    db, table, value, _ = checks[0]
+                    got = totals(os.path.join(there, db), table, value)
+                    missing = [dt for dt in days if dt not in got]
+                    if missing:
+                        wrong.append(f"without its backfill line {table} has no history for {missing[0]} (and {len(missing) - 1} more)")
+                    elif all(got.get(dt) == truth[dt] for dt in days):
+                        wrong.append("without its backfill line the plan's days are already fixed: the history is not the bug's")
             if wrong:
                 failed += 1
                 print(f"{tool}: the project's `sh {script}` differs from the lab:")
                 for w in wrong[:10]:
                     print(f"  {w}")
             else:
+                extra = (f"; without its backfill line they keep the bug's totals" if backfill else "")
+                extra += (f"; tonight's run then builds {tonight}" if tool == "SQLMesh" else "")
                 print(f"{tool}: `sh {script}` from {name} leaves the plan's {len(days)} days ({days[0]} to {days[-1]}) "
-                      f"at the lab's fixed totals in {', '.join(t for _, t, _, _ in checks)}")
+                      f"at the lab's fixed totals in {', '.join(t for _, t, _, _ in checks)}{extra}")
     finally:
         shutil.rmtree(work, ignore_errors=True)
     sys.exit(1 if failed else 0)

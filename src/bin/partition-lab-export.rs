@@ -554,10 +554,7 @@ fn microbatch_files(sunday: Sunday) -> Vec<File> {
             ..Choices::default()
         });
         let dates: Vec<String> = plan.dates().iter().map(ToString::to_string).collect();
-        plans.insert(
-            dbt_rebuild(&plan).replace("silver_orders+", "silver_orders"),
-            serde_json::json!(dates),
-        );
+        plans.insert(dbt_rebuild(&plan), serde_json::json!(dates));
     }
     files.push(plans_and_truth(&case, plans));
     files

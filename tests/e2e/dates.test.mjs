@@ -35,10 +35,10 @@ async function holdsTheRule(page, day, lateness, first, last) {
   assert.match(lab[1], /02:00 the run builds/);
   assert.match(lab[1 + lateness], /02:00 the (last run that may change|run builds .* and is the last)/);
   // Airflow 3's default stamps the run with the moment it fires: d+1.
-  const trigger = await card(page, 'Airflow 3, default timetable').innerText();
+  const trigger = await card(page, 'Airflow 3 default (CronTriggerTimetable)').innerText();
   assert.ok(trigger.includes(`logical date\n${plus(day, 1)}T02:00:00+00:00`), trigger);
   assert.ok(trigger.includes(`--from-date ${plus(first, 1)}T02:00:00+00:00 --to-date ${plus(last, 1)}T02:00:00+00:00`), trigger);
-  const interval = await card(page, 'Airflow, data intervals').innerText();
+  const interval = await card(page, 'Airflow data intervals (CronDataIntervalTimetable)').innerText();
   assert.ok(interval.includes(`logical date\n${day}T02:00:00+00:00`), interval);
   assert.ok(interval.includes(`--from-date ${first}T02:00:00+00:00 --to-date ${last}T02:00:00+00:00`), interval);
   const dagster = await card(page, 'Dagster').innerText();
@@ -70,10 +70,10 @@ test('the chapter\'s pipeline on one calendar: every tool, the traps flagged in 
   }
   // The backfill's own dates typed bare: midnights, so the last day's run
   // is left out, and under the default timetable every partition moves back.
-  const interval = await card(page, 'Airflow, data intervals').innerText();
+  const interval = await card(page, 'Airflow data intervals (CronDataIntervalTimetable)').innerText();
   assert.ok(interval.includes('Airflow runs the logical dates 3 Aug 02:00 to 12 Aug 02:00, which rebuild the partitions 3 Aug to 12 Aug: 1 day of the range not rebuilt.'), interval);
   assert.ok(interval.includes('--reprocess-behavior completed'), interval);
-  const trigger = await card(page, 'Airflow 3, default timetable').innerText();
+  const trigger = await card(page, 'Airflow 3 default (CronTriggerTimetable)').innerText();
   assert.ok(trigger.includes('which rebuild the partitions 2 Aug to 11 Aug: a good day (2 Aug) rebuilt, and 2 days of the range not.'), trigger);
   assert.ok((await card(page, 'dbt microbatch').innerText()).includes('runs 10 batches instead of 11'));
   assert.deepEqual(await axe(page), []);

@@ -7,7 +7,7 @@ use crate::engine::CommitOrder;
 use crate::labs::state_write::{Down, LateOrder};
 use crate::vocabulary::Choice;
 
-use super::super::widgets::{LinkNotes, RadioGroup};
+use super::super::widgets::RadioGroup;
 use super::Lab;
 
 #[component]
@@ -27,7 +27,6 @@ pub fn Controls() -> impl IntoView {
         }
     });
     view! {
-        <LinkNotes notes=lab.notes />
         <details
             class="controls settings"
             id="settings"

@@ -328,6 +328,9 @@ pub fn StateWriteLab() -> impl IntoView {
             <p class="lede explain-text">
                 "An incremental pipeline remembers how far it got, and writes its rows somehow. Below, five such pipelines and a full refresh replay one week of orders, with a late order and a crashed run. Watch where every order goes."
             </p>
+            // What the link held that the lab could not use: said at the
+            // top, where a reader who followed it is looking.
+            <super::widgets::LinkNotes notes=lab.notes />
             <week::Week />
             <predict::Predict />
             <scrubber::Scrubber />

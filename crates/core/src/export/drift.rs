@@ -71,6 +71,15 @@ pub fn bronze_csv<'a>(events: impl IntoIterator<Item = &'a Event>) -> String {
 
 /// The tables the query reads, as CSV files a DuckDB session loads.
 pub fn tables(silver: &Table, events: &[Event], fx: &FxRates, fx_days: &[Day]) -> Vec<File> {
+    vec![
+        File::new("silver_orders.csv", silver_csv(silver)),
+        File::new("bronze_orders.csv", bronze_csv(events)),
+        File::new("fx_rates.csv", fx_csv(fx, fx_days)),
+    ]
+}
+
+/// Silver as CSV: `order_id,dt,amount_gbp`, its converted rows by day.
+pub fn silver_csv(silver: &Table) -> String {
     let mut s = String::from("order_id,dt,amount_gbp\n");
     for (dt, rows) in silver.partitions() {
         for r in rows {
@@ -79,11 +88,7 @@ pub fn tables(silver: &Table, events: &[Event], fx: &FxRates, fx_days: &[Day]) -
             }
         }
     }
-    vec![
-        File::new("silver_orders.csv", s),
-        File::new("bronze_orders.csv", bronze_csv(events)),
-        File::new("fx_rates.csv", fx_csv(fx, fx_days)),
-    ]
+    s
 }
 
 /// The rates as CSV: one row per currency other than GBP and day.

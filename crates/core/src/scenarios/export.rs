@@ -91,7 +91,7 @@ fn sqlmesh_code(scenario: &Scenario, graph: &Graph, design: &CompiledDesign) -> 
              -- It takes none of this design's choices: how many dates at once against the\n\
              -- source pool, their order, markers, yielding to tonight's run and the write\n\
              -- are SQLMesh's own. The backfill lab's restatement is the one the lab's checks run.\n",
-            crate::export::sqlmesh::restate(b.first, b.last).replace("\\\n  ", ""),
+            crate::export::sqlmesh::restate_line(b.first, b.last),
         );
     }
     let palette = scenario.palette;

@@ -10,7 +10,8 @@ use crate::export::{
 };
 use crate::labs::backfill::run::BackfillPlan;
 
-use super::case::{aug, last_existing, Case};
+use super::case::{aug, last_existing, true_ship_date, Case};
+use crate::engine::LogicVersion;
 
 /// One tool's code for the plan.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -136,7 +137,7 @@ pub fn commands(plan: &BackfillPlan) -> Vec<Command> {
         Command {
             title: "SQLMesh",
             versions: SQLMESH_VERSIONS,
-            code: sqlmesh::shown(plan.first, plan.last, aug(1), last_existing()),
+            code: sqlmesh::shown(plan.first, plan.last, aug(1)),
         },
         Command {
             title: "Dagster",
@@ -201,7 +202,7 @@ fn august() -> Vec<crate::engine::calendar::Day> {
 /// bronze and the rates as CSV for the raw tables it reads.
 pub fn sqlmesh_project(case: &Case) -> Vec<File> {
     let mut files = vec![sqlmesh::config()];
-    files.extend(sqlmesh::models(aug(1), last_existing()));
+    files.extend(sqlmesh::models(aug(1), LogicVersion::Fixed));
     files.extend(
         drift_project(case)
             .into_iter()
@@ -239,8 +240,42 @@ pub fn microbatch_project(case: &Case) -> Vec<File> {
         "models/silver_orders.sql",
         dbt::microbatch_model(aug(1)),
     ));
+    files.push(File::new(
+        "models/gold_daily_totals.sql",
+        dbt::microbatch_gold(aug(1)),
+    ));
     files.extend(withdrawn_file(case));
     files
+}
+
+/// Silver as it stands on the Friday (the nightly runs' rows, the bug's
+/// days converted by the bug: the page's silver) and gold from it, for a
+/// dbt rebuild to correct: `history/silver_orders.csv` and the script
+/// that loads both into `lab.duckdb` as the models' own tables.
+fn dbt_history(case: &Case) -> Vec<File> {
+    let silver = File::new("history/silver_orders.csv", drift::silver_csv(&case.silver));
+    // Orders the source withdrew are in silver, not in bronze: their
+    // columns come from withdrawn_orders.csv.
+    let orders = if withdrawn_file(case).is_some() {
+        "(select order_id, event_time, dt, currency, amount from main.bronze_orders union all \"\n    \"select order_id, cast(dt as timestamp), cast(dt as date), currency, cast(amount as decimal(18, 2)) \"\n    \"from read_csv('withdrawn_orders.csv', header = true, all_varchar = true))"
+    } else {
+        "main.bronze_orders"
+    };
+    let loader = File::new(
+        "load_history.py",
+        format!(
+            "# Silver and gold as they stand on Friday 14 August, before the backfill:\n\
+             # the nightly runs' rows, the days since the bug shipped converted by it\n\
+             # (history/silver_orders.csv: the lab's silver). A microbatch run then\n\
+             # replaces only its own days of them. Run after `dbt seed`.\n\
+             import duckdb\n\n\
+             con = duckdb.connect(\"lab.duckdb\")\n\
+             con.execute(\n    \"create or replace table main.silver_orders as \"\n    \"select b.order_id, b.event_time, b.dt, b.currency, b.amount, \"\n    \"cast(s.amount_gbp as decimal(18, 2)) as amount_gbp \"\n    \"from read_csv('history/silver_orders.csv', header = true, all_varchar = true) as s \"\n    \"join {orders} as b on b.order_id = s.order_id\"\n)\n\
+             con.execute(\n    \"create or replace table main.gold_daily_totals as \"\n    \"select dt, sum(amount_gbp) as revenue_gbp, count(*) as orders \"\n    \"from main.silver_orders group by dt\"\n)\n\
+             con.close()\n"
+        ),
+    );
+    vec![silver, loader]
 }
 
 /// The orders the source withdrew, which silver still holds: what a
@@ -317,19 +352,41 @@ fn project_files(case: &Case, plan: &BackfillPlan) -> Vec<File> {
         "backfill.sh",
         airflow::commands(&airflow_backfill(plan)),
     ));
+    files.extend(dbt_history(case));
     files.push(File::new(
         "rebuild.sh",
-        format!("# {DBT_VERSIONS}\ndbt seed --profiles-dir .\ndbt run --profiles-dir .\n{} --profiles-dir .\n", dbt_rebuild(plan).replace("silver_orders+", "silver_orders")),
+        format!(
+            "# {DBT_VERSIONS}\ndbt seed --profiles-dir .\n\
+             # Silver and gold as they stand on Friday, the bug's days wrong.\n\
+             python load_history.py\n\
+             # The backfill: the fixed model over the plan's days, gold's after them.\n\
+             {} --profiles-dir .\n",
+            dbt_rebuild(plan)
+        ),
     ));
     for f in sqlmesh_project(case) {
         files.push(File::new(format!("sqlmesh/{}", f.path), f.text));
     }
+    // The project as deployed while the bug ran: the same settings, the
+    // bug's silver, the same gold.
+    files.push(File::new(
+        "sqlmesh/history/config.yaml",
+        sqlmesh::config().text,
+    ));
+    for f in sqlmesh::models(aug(1), LogicVersion::Broken) {
+        files.push(File::new(format!("sqlmesh/history/{}", f.path), f.text));
+    }
     files.push(File::new("sqlmesh/load_raw.py", raw_loader()));
     files.push(File::new(
         "sqlmesh/restate.sh",
-        format!(
-            "# {SQLMESH_VERSIONS}\npython load_raw.py\nsqlmesh plan --auto-apply --no-prompts\n{} --no-prompts\n",
-            sqlmesh::restate(plan.first, plan.last)
+        sqlmesh::story_script(
+            &sqlmesh::Story {
+                begin: aug(1),
+                shipped: true_ship_date(),
+                last_built: last_existing(),
+            },
+            plan.first,
+            plan.last,
         ),
     ));
     for f in dagster_project(case) {
@@ -346,7 +403,7 @@ fn project_files(case: &Case, plan: &BackfillPlan) -> Vec<File> {
     ));
     files.push(File::new(
         "README.txt",
-        format!("Exported from Partition Lab: the currency-bug backfill of {} to {}.\n\nAirflow ({AIRFLOW_VERSIONS}): put dags/ in your DAGs folder; backfill.sh creates the\npool and launches the backfill (add --dry-run to see the logical dates first);\nthe re-run after an interruption is in it, commented out.\n\ndbt ({DBT_VERSIONS}):\n    pip install {DBT_PIP}\n    DBT_SEND_ANONYMOUS_USAGE_STATS=false sh rebuild.sh\n\nSQLMesh ({SQLMESH_VERSIONS}), in sqlmesh/:\n    pip install {SQLMESH_PIP} duckdb\n    sh restate.sh\nIt loads bronze and the rates into warehouse.duckdb, applies the models, then\nrestates the plan's days (SQLMesh deletes a restated day, then inserts it).\n\nDagster ({DAGSTER_VERSIONS}), in dagster/:\n    pip install {DAGSTER_PIP}\n    sh launch.sh\nIt loads the raw tables, sets the source pool's limit and launches the plan's\ndays in one run, in process (a range needs BackfillPolicy.single_run()).\n\nDrift query ({}): pip install duckdb, then in drift/ load the three CSV files\nas tables of the same names and run drift.sql.\n", plan.first, plan.last, drift::Dialect::DuckDb.name()),
+        format!("Exported from Partition Lab: the currency-bug backfill of {} to {}.\n\nAirflow ({AIRFLOW_VERSIONS}): put dags/ in your DAGs folder; backfill.sh creates the\npool and launches the backfill (add --dry-run to see the logical dates first);\nthe re-run after an interruption is in it, commented out.\n\ndbt ({DBT_VERSIONS}):\n    pip install {DBT_PIP}\n    DBT_SEND_ANONYMOUS_USAGE_STATS=false sh rebuild.sh\nIt seeds bronze and the rates, loads silver and gold as they stand on Friday\n(load_history.py: the lab's silver, the bug's days wrong), then runs the fixed\nmodels over the plan's days only: compare lab.duckdb's silver_orders and\ngold_daily_totals before and after the last line. A plain `dbt run` (no range)\nwould build every day from begin to today's date by dbt's clock.\n\nSQLMesh ({SQLMESH_VERSIONS}), in sqlmesh/:\n    pip install {SQLMESH_PIP} duckdb\n    sh restate.sh\nIt loads bronze and the rates into warehouse.duckdb and replays the story:\nthe days before the bug with models/, the bug shipped forward only\n(history/ is the project as deployed then) and run night by night, the fix\nshipped forward only, the restatement of the plan's days (SQLMesh deletes a\nrestated day, then inserts it), and tonight's run, which builds the next day.\nEach plan is stamped with when it happened (--execution-time).\n\nDagster ({DAGSTER_VERSIONS}), in dagster/:\n    pip install {DAGSTER_PIP}\n    sh launch.sh\nIt loads the raw tables, sets the source pool's limit and launches the plan's\ndays in one run, in process (a range needs BackfillPolicy.single_run()).\n\nDrift query ({}): pip install duckdb, then in drift/ load the three CSV files\nas tables of the same names and run drift.sql.\n", plan.first, plan.last, drift::Dialect::DuckDb.name()),
     ));
     files
 }

@@ -61,8 +61,8 @@ pub struct Card {
 /// The rows of the grid, in the order of the cards.
 pub const TOOLS: [&str; 7] = [
     "The lab",
-    "Airflow 3, default timetable",
-    "Airflow, data intervals",
+    "Airflow 3 default (CronTriggerTimetable)",
+    "Airflow data intervals (CronDataIntervalTimetable)",
     "Dagster",
     "SQLMesh",
     "dbt microbatch",
