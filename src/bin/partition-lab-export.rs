@@ -1048,13 +1048,10 @@ fn airflow_files() -> Vec<File> {
         }
         files.push(File::new(format!("dags/{}.py", parts.dag_id), parts.dag));
     }
-    // The DAG starts on the earliest date any plan rebuilds: the 3rd.
-    let start = PlanStart::ALL
-        .iter()
-        .map(|s| s.day())
-        .min()
-        .unwrap_or_else(|| partition_lab::labs::backfill::case::aug(1));
-    files.push(partition_lab::labs::backfill::commands::dag_file(start));
+    // The DAG starts where the pipeline does, as the downloaded project's.
+    files.push(partition_lab::labs::backfill::commands::dag_file(
+        partition_lab::labs::backfill::case::aug(1),
+    ));
     files.push(File::new(
         "expected.json",
         serde_json::to_string_pretty(&expected).unwrap_or_default(),

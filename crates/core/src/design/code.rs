@@ -276,8 +276,9 @@ fn airflow(design: &CompiledDesign, source: &str, target: &str, dates: Dates) ->
         silver: format!("{how}{logic}"),
         gold: design
             .backfill
-            .map(|_| "rebuild gold for partition dt from the silver just written".to_string()),
+            .map(|_| "rebuild gold for each target from the silver just written".to_string()),
         catch_up: p.catch_up,
+        reads: p.state,
     };
     let dag = crate::export::airflow::dag(&dag_id, first, &tasks);
     let commands = match design.backfill {

@@ -320,9 +320,11 @@ pub fn dag_file(first: crate::engine::calendar::Day) -> File {
             "marlow_orders_daily",
             first,
             &airflow::Tasks {
-                silver: "replace partition dt of silver.orders with the fixed logic, read from bronze.orders".to_string(),
-                gold: Some("recompute gold for partition dt from the silver just written".to_string()),
+                silver: "replace each target partition of silver.orders with the fixed logic, read from bronze.orders".to_string(),
+                gold: Some("recompute gold for each target from the silver just written".to_string()),
                 catch_up: false,
+                // The lab's nightly run builds its one day.
+                reads: crate::engine::ProcessingState::partition_list(0),
             },
         ),
     )
@@ -347,7 +349,8 @@ fn project_files(case: &Case, plan: &BackfillPlan) -> Vec<File> {
             .into_iter()
             .map(|f| File::new(format!("drift/{}", f.path), f.text)),
     );
-    files.push(dag_file(plan.first));
+    // The pipeline's start, not the plan's: Airflow runs no date before it.
+    files.push(dag_file(aug(1)));
     files.push(File::new(
         "backfill.sh",
         airflow::commands(&airflow_backfill(plan)),
