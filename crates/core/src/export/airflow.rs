@@ -200,6 +200,19 @@ with DAG(
     )
 }
 
+/// The backfill lab's nightly DAG doing its work on DuckDB: each run
+/// replaces its day of silver (bronze converted by `converted`, DuckDB SQL
+/// over `o.amount` and `fx.gbp_per_unit`) and then of gold, each at once.
+/// The file is `python/airflow_duckdb_dag.py` with its settings put in.
+pub fn duckdb_dag(dag_id: &str, start: Day, converted: &str) -> String {
+    let start = format!("{}, {}, {}", start.year(), start.month(), start.day());
+    include_str!("python/airflow_duckdb_dag.py")
+        .replace("{{AIRFLOW_VERSIONS}}", AIRFLOW_VERSIONS)
+        .replace("{{DAG_ID}}", &quoted(dag_id))
+        .replace("{{START}}", &start)
+        .replace("{{CONVERTED}}", converted)
+}
+
 /// The pool the DAG's tasks draw from, one slot per source connection.
 pub fn pool(slots: u32) -> String {
     format!("airflow pools set source_pool {slots} \"connections to the source\"")

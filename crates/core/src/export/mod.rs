@@ -104,7 +104,8 @@ pub const DAGSTER_PIP: &str = concat!(
 /// its name and then its pins.
 pub fn pins() -> String {
     format!(
-        "data {} duckdb {}\nairflow {}\nbeam {}\nsqlmesh {} duckdb\ndagster {}\n",
+        // Airflow's DAG for the backfill lab does its work on DuckDB.
+        "data {} duckdb {}\nairflow {} duckdb\nbeam {}\nsqlmesh {} duckdb\ndagster {}\n",
         DBT_PIP.replace('"', ""),
         SPARK_PIP.replace('"', ""),
         AIRFLOW_PIP.replace('"', ""),

@@ -5,8 +5,8 @@
 
 use crate::engine::calendar::shift;
 use crate::export::{
-    airflow, dagster, dbt, drift, sqlmesh, File, AIRFLOW_VERSIONS, DAGSTER_PIP, DAGSTER_VERSIONS,
-    DBT_PIP, DBT_VERSIONS, SPARK_VERSIONS, SQLMESH_PIP, SQLMESH_VERSIONS,
+    airflow, dagster, dbt, drift, sqlmesh, File, AIRFLOW_PIP, AIRFLOW_VERSIONS, DAGSTER_PIP,
+    DAGSTER_VERSIONS, DBT_PIP, DBT_VERSIONS, SPARK_VERSIONS, SQLMESH_PIP, SQLMESH_VERSIONS,
 };
 use crate::labs::backfill::run::BackfillPlan;
 
@@ -312,22 +312,82 @@ pub fn drift_project(case: &Case) -> Vec<File> {
     files
 }
 
-/// The lab's daily DAG, starting on `first`.
+/// The lab's daily DAG, starting on `first`: it does the work, on DuckDB.
 pub fn dag_file(first: crate::engine::calendar::Day) -> File {
     File::new(
         "dags/marlow_orders_daily.py",
-        airflow::dag(
+        airflow::duckdb_dag(
             "marlow_orders_daily",
             first,
-            &airflow::Tasks {
-                silver: "replace each target partition of silver.orders with the fixed logic, read from bronze.orders".to_string(),
-                gold: Some("recompute gold for each target from the silver just written".to_string()),
-                catch_up: false,
-                // The lab's nightly run builds its one day.
-                reads: crate::engine::ProcessingState::partition_list(0),
-            },
+            &drift::Dialect::DuckDb.half_even_pounds("o.amount * coalesce(fx.gbp_per_unit, 1)"),
         ),
     )
+}
+
+/// Silver and gold as they stand on the Friday, in `warehouse.duckdb`'s
+/// `shop` schema, from `silver_orders.csv` (the lab's silver) and the raw
+/// tables `raw_loader` made: what the Airflow project's backfill corrects.
+fn shop_history(case: &Case) -> String {
+    let orders = if withdrawn_file(case).is_some() {
+        "(select order_id, dt, currency, amount from raw.bronze_orders union all \"\n    \"select order_id, cast(dt as date), currency, cast(amount as decimal(18, 2)) \"\n    \"from read_csv('withdrawn_orders.csv', header = true, all_varchar = true))"
+    } else {
+        "raw.bronze_orders"
+    };
+    format!(
+        "# Silver and gold as they stand on Friday 14 August: the nightly runs' rows,\n\
+         # the days since the bug shipped converted by it (silver_orders.csv).\n\
+         con = duckdb.connect(\"warehouse.duckdb\")\n\
+         con.execute(\"create schema if not exists shop\")\n\
+         con.execute(\n    \"create or replace table shop.silver_orders as \"\n    \"select b.order_id, b.dt, b.currency, b.amount, cast(s.amount_gbp as decimal(18, 2)) as amount_gbp \"\n    \"from read_csv('silver_orders.csv', header = true, all_varchar = true) as s \"\n    \"join {orders} as b on b.order_id = s.order_id\"\n)\n\
+         con.execute(\n    \"create or replace table shop.gold_daily_totals as \"\n    \"select dt, sum(amount_gbp) as revenue_gbp, count(*) as orders \"\n    \"from shop.silver_orders group by dt\"\n)\n\
+         con.close()\n"
+    )
+}
+
+/// The Airflow part of the project, in `airflow/`: the DAG that does the
+/// work, the data it reads, the backfill for a scheduler (`backfill.sh`)
+/// and the same days run with none (`run_plan.sh`: `airflow dags test`).
+fn airflow_project(case: &Case, plan: &BackfillPlan) -> Vec<File> {
+    let mut files = vec![dag_file(aug(1))];
+    files.push(File::new(
+        "load_raw.py",
+        format!("{}\n{}", raw_loader(), shop_history(case)),
+    ));
+    files.extend(drift_project(case).into_iter().filter(|f| {
+        [
+            "bronze_orders.csv",
+            "fx_rates.csv",
+            "silver_orders.csv",
+            "withdrawn_orders.csv",
+        ]
+        .contains(&f.path.as_str())
+    }));
+    files.push(File::new(
+        "backfill.sh",
+        airflow::commands(&airflow_backfill(plan)),
+    ));
+    // A manual run's interval is inferred to end at its logical date.
+    let runs: Vec<String> = plan
+        .dates()
+        .iter()
+        .map(|d| airflow::logical_date(shift(*d, 1)))
+        .collect();
+    files.push(File::new(
+        "run_plan.sh",
+        format!(
+            "# {AIRFLOW_VERSIONS}: the plan's days run through the DAG with no scheduler,\n\
+             # one `airflow dags test` each, in this folder's own Airflow home.\n\
+             export AIRFLOW_HOME=\"$PWD/home\" AIRFLOW__CORE__DAGS_FOLDER=\"$PWD/dags\" AIRFLOW__CORE__LOAD_EXAMPLES=False\n\
+             airflow db migrate\n\
+             python load_raw.py\n\
+             # A manual run's data interval is the day that ends at its logical date\n\
+             # (Airflow infers it so), where a scheduled or backfill run's interval\n\
+             # starts there: day d is asked for at d+1 02:00 here, at d 02:00 in backfill.sh.\n\
+             for run in {}; do airflow dags test marlow_orders_daily \"$run\"; done\n",
+            runs.join(" ")
+        ),
+    ));
+    files
 }
 
 /// The plan as a project to run: the daily DAG and its backfill commands
@@ -349,12 +409,9 @@ fn project_files(case: &Case, plan: &BackfillPlan) -> Vec<File> {
             .into_iter()
             .map(|f| File::new(format!("drift/{}", f.path), f.text)),
     );
-    // The pipeline's start, not the plan's: Airflow runs no date before it.
-    files.push(dag_file(aug(1)));
-    files.push(File::new(
-        "backfill.sh",
-        airflow::commands(&airflow_backfill(plan)),
-    ));
+    for f in airflow_project(case, plan) {
+        files.push(File::new(format!("airflow/{}", f.path), f.text));
+    }
     files.extend(dbt_history(case));
     files.push(File::new(
         "rebuild.sh",
@@ -406,7 +463,7 @@ fn project_files(case: &Case, plan: &BackfillPlan) -> Vec<File> {
     ));
     files.push(File::new(
         "README.txt",
-        format!("Exported from Partition Lab: the currency-bug backfill of {} to {}.\n\nAirflow ({AIRFLOW_VERSIONS}): put dags/ in your DAGs folder; backfill.sh creates the\npool and launches the backfill (add --dry-run to see the logical dates first);\nthe re-run after an interruption is in it, commented out.\n\ndbt ({DBT_VERSIONS}):\n    pip install {DBT_PIP}\n    DBT_SEND_ANONYMOUS_USAGE_STATS=false sh rebuild.sh\nIt seeds bronze and the rates, loads silver and gold as they stand on Friday\n(load_history.py: the lab's silver, the bug's days wrong), then runs the fixed\nmodels over the plan's days only: compare lab.duckdb's silver_orders and\ngold_daily_totals before and after the last line. A plain `dbt run` (no range)\nwould build every day from begin to today's date by dbt's clock.\n\nSQLMesh ({SQLMESH_VERSIONS}), in sqlmesh/:\n    pip install {SQLMESH_PIP} duckdb\n    sh restate.sh\nIt loads bronze and the rates into warehouse.duckdb and replays the story:\nthe days before the bug with models/, the bug shipped forward only\n(history/ is the project as deployed then) and run night by night, the fix\nshipped forward only, the restatement of the plan's days (SQLMesh deletes a\nrestated day, then inserts it), and tonight's run, which builds the next day.\nEach plan is stamped with when it happened (--execution-time).\n\nDagster ({DAGSTER_VERSIONS}), in dagster/:\n    pip install {DAGSTER_PIP}\n    sh launch.sh\nIt loads the raw tables, sets the source pool's limit and launches the plan's\ndays in one run, in process (a range needs BackfillPolicy.single_run()).\n\nDrift query ({}): pip install duckdb, then in drift/ load the three CSV files\nas tables of the same names and run drift.sql.\n", plan.first, plan.last, drift::Dialect::DuckDb.name()),
+        format!("Exported from Partition Lab: the currency-bug backfill of {} to {}.\n\nAirflow ({AIRFLOW_VERSIONS}), in airflow/:\n    pip install {AIRFLOW_PIP} duckdb\n    sh run_plan.sh\nThe DAG does the work on DuckDB (warehouse.duckdb, which load_raw.py fills with\nbronze, the rates, and silver and gold as they stand on Friday): each run\nreplaces its day of silver with the fix, then its day of gold. run_plan.sh runs\nthe plan's days with no scheduler (airflow dags test, one per day). With a\nscheduler, put dags/ in your DAGs folder; backfill.sh creates the pool and\nlaunches the backfill (add --dry-run to see the logical dates first); the\nre-run after an interruption is in it, commented out.\n\ndbt ({DBT_VERSIONS}):\n    pip install {DBT_PIP}\n    DBT_SEND_ANONYMOUS_USAGE_STATS=false sh rebuild.sh\nIt seeds bronze and the rates, loads silver and gold as they stand on Friday\n(load_history.py: the lab's silver, the bug's days wrong), then runs the fixed\nmodels over the plan's days only: compare lab.duckdb's silver_orders and\ngold_daily_totals before and after the last line. A plain `dbt run` (no range)\nwould build every day from begin to today's date by dbt's clock.\n\nSQLMesh ({SQLMESH_VERSIONS}), in sqlmesh/:\n    pip install {SQLMESH_PIP} duckdb\n    sh restate.sh\nIt loads bronze and the rates into warehouse.duckdb and replays the story:\nthe days before the bug with models/, the bug shipped forward only\n(history/ is the project as deployed then) and run night by night, the fix\nshipped forward only, the restatement of the plan's days (SQLMesh deletes a\nrestated day, then inserts it), and tonight's run, which builds the next day.\nEach plan is stamped with when it happened (--execution-time).\n\nDagster ({DAGSTER_VERSIONS}), in dagster/:\n    pip install {DAGSTER_PIP}\n    sh launch.sh\nIt loads the raw tables, sets the source pool's limit and launches the plan's\ndays in one run, in process (a range needs BackfillPolicy.single_run()).\n\nDrift query ({}): pip install duckdb, then in drift/ load the three CSV files\nas tables of the same names and run drift.sql.\n", plan.first, plan.last, drift::Dialect::DuckDb.name()),
     ));
     files
 }
@@ -447,6 +504,36 @@ mod tests {
         text("sqlmesh/config.yaml");
         text("sqlmesh/models/silver_orders.sql");
         text("dagster/definitions.py");
+        // Airflow's DAG does the work, on the data beside it, from the
+        // pipeline's start; the plan's days are run one manual run each,
+        // each asked for at the end of its day's interval.
+        let dag = text("airflow/dags/marlow_orders_daily.py");
+        assert!(
+            dag.contains("import duckdb")
+                && dag.contains("replace_partition(\"shop.silver_orders\", SILVER, dt)")
+        );
+        assert!(dag.contains("start_date=datetime(2026, 8, 1, tzinfo=timezone.utc)"));
+        for f in [
+            "load_raw.py",
+            "bronze_orders.csv",
+            "fx_rates.csv",
+            "silver_orders.csv",
+            "backfill.sh",
+        ] {
+            text(&format!("airflow/{f}"));
+        }
+        let run = text("airflow/run_plan.sh");
+        assert!(
+            run.contains("for run in 2026-08-04T02:00:00+00:00 2026-08-05T02:00:00+00:00"),
+            "{run}"
+        );
+        assert!(run.contains("2026-08-14T02:00:00+00:00; do airflow dags test marlow_orders_daily"));
+        // dbt rebuilds gold with silver, from the Friday's history.
+        assert!(text("rebuild.sh").contains("python load_history.py\n"));
+        assert!(text("rebuild.sh").contains("dbt run --select silver_orders+"));
+        text("models/gold_daily_totals.sql");
+        text("history/silver_orders.csv");
+        text("sqlmesh/history/models/silver_orders.sql");
         let restate = text("sqlmesh/restate.sh");
         assert!(
             restate.contains("--start 2026-08-03 --end 2026-08-13"),
