@@ -78,8 +78,9 @@ def replace_days(context, duckdb, table, columns, select):
     context.log.info(f"{{table}}: replaced {{len(days)}} day{{'' if len(days) == 1 else 's'}}, {{days[0]}} to {{days[-1]}}")
 
 
-# pool="source": the steps that read the source share its connections; set
-# the limit once per instance with `dagster instance concurrency set source N`.
+# pool="source": the steps that read the source share its connections (gold
+# reads silver, on the same warehouse: it holds one too); set the limit once
+# per instance with `dagster instance concurrency set source N`.
 @asset(partitions_def=DAYS, backfill_policy=BackfillPolicy.single_run(), pool="source")
 def silver_orders(context: AssetExecutionContext, duckdb: DuckDBResource) -> None:
     """The orders of each day converted with the fixed logic: the
@@ -97,7 +98,7 @@ def silver_orders(context: AssetExecutionContext, duckdb: DuckDBResource) -> Non
     )
 
 
-@asset(partitions_def=DAYS, backfill_policy=BackfillPolicy.single_run(), deps=[silver_orders])
+@asset(partitions_def=DAYS, backfill_policy=BackfillPolicy.single_run(), deps=[silver_orders], pool="source")
 def gold_daily_totals(context: AssetExecutionContext, duckdb: DuckDBResource) -> None:
     """Each day's revenue and orders, from its own silver partition."""
     replace_days(
@@ -537,7 +538,9 @@ pub fn shown(plan: &Plan, begin: Day) -> String {
          # (no daemon): a range needs BackfillPolicy.single_run(). The plan's\n\
          # {at_once} {days} at once would be one run per day (BackfillPolicy.multi_run(1)),\n\
          # which only a backfill with the daemon running can launch (dagster dev\n\
-         # starts one). {record}\n{launch}",
+         # starts one), each run's steps then waiting for a slot of the pool. On\n\
+         # DuckDB one process writes at a time, so here the days are written one\n\
+         # after another whatever the plan says. {record}\n{launch}",
         at_once = plan.at_once,
         pool = plan.pool,
         first = plan.first,
