@@ -13,5 +13,5 @@ pub mod bundles;
 pub mod ui;
 
 pub use partition_lab_core::{
-    content, counted, design, engine, export, labs, lean, scenarios, tutor, vocabulary,
+    address, content, counted, design, engine, export, labs, lean, scenarios, tutor, vocabulary,
 };

@@ -1564,7 +1564,17 @@ fn backfill_project_files() -> Vec<File> {
         .collect();
     let mut plans = serde_json::Map::new();
     plans.insert(name.clone(), serde_json::json!(days));
-    vec![File::new(name, tar), plans_and_truth(&case, plans)]
+    // The day the bug's code first built: before it, history is the fix's.
+    let mut expected = plans_and_truth(&case, plans);
+    if let Ok(serde_json::Value::Object(mut all)) = serde_json::from_str(&expected.text) {
+        all.insert(
+            "shipped".to_string(),
+            serde_json::json!(partition_lab::labs::backfill::case::true_ship_date().to_string()),
+        );
+        expected.text =
+            serde_json::to_string_pretty(&serde_json::Value::Object(all)).unwrap_or_default();
+    }
+    vec![File::new(name, tar), expected]
 }
 
 /// The pipelines whose dates `scripts/real/dates_*.py` ask each tool about:

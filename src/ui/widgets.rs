@@ -92,7 +92,15 @@ pub fn LinkNotes(#[prop(into)] notes: Signal<Vec<String>>) -> impl IntoView {
     let path = super::route::use_path();
     let notes = Signal::derive(move || {
         let mut all = notes.get();
-        all.extend(query.read().length_note(path.read().len()));
+        // The whole link as the browser has it (origin and fragment too);
+        // drawn ahead of time, its path and query.
+        let href = crate::ui::browser::window()
+            .and_then(|w| w.location().href().ok())
+            .map(|h| h.chars().count());
+        all.extend(match href {
+            Some(length) => crate::address::length_note(length),
+            None => query.read().length_note(path.read().len()),
+        });
         all
     });
     view! {

@@ -91,7 +91,7 @@ async function brotliCopy(file, body) {
 }
 
 /// The longest request head the server reads (Node's own default is
-/// 16 KB). The app makes no link over 8 KB (crates/core/src/labs/link.rs: one that
+/// 16 KB). The app makes no link over 8 KB (crates/core/src/address.rs: one that
 /// arrives is shown with a note), but a link made elsewhere can be longer,
 /// and the page that explains it is better than the browser's own error.
 export const MAX_HEAD = 64 * 1024;
@@ -100,7 +100,7 @@ const WHY = {
   400: ['The request could not be read', 'The server could not read this request. Try the address again, or start from the <a href="/">overview</a>.'],
   403: ['That address is outside the lab', 'It names a file outside the lab&#39;s own folder, which this server never serves. Start from the <a href="/">overview</a>.'],
   404: ['Nothing at that address', 'The lab has no file at this address. Start from the <a href="/">overview</a>.'],
-  431: ['That link is too long', `The address is over ${MAX_HEAD / 1024} KB, more than this server reads, so the lab cannot open it. The lab&#39;s own links are under 8 KB: ask for a new link, or share the design as a file (Save, share, import).`],
+  431: ['That link is too long', `The request (its address and headers) is over ${MAX_HEAD / 1024} KB, more than this server reads, so the lab cannot open it. The lab&#39;s own links are under 8 KB: ask for a new link, or share the design as a file (Save, share, import).`],
 };
 
 /// A page saying why a request was refused: the browser shows it instead

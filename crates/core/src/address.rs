@@ -121,17 +121,24 @@ impl Query {
     /// characters before the query), said on every page that reads one.
     pub fn length_note(&self, path_length: usize) -> Option<String> {
         // The `?` is part of the link too.
-        let length = path_length
-            .saturating_add(self.length)
-            .saturating_add(usize::from(self.length > 0));
-        (length > LONGEST_LINK).then(|| {
-            format!(
-                "This link is {} characters long: many hosts and chat apps cut or refuse links over {}, and the lab never makes one. The page shows what it could read from it; copy the link again from here for a short one.",
-                crate::counted::grouped(length),
-                crate::counted::grouped(LONGEST_LINK)
-            )
-        })
+        length_note(
+            path_length
+                .saturating_add(self.length)
+                .saturating_add(usize::from(self.length > 0)),
+        )
     }
+}
+
+/// The note for a link of `length` characters, if that is longer than the
+/// lab makes.
+pub fn length_note(length: usize) -> Option<String> {
+    (length > LONGEST_LINK).then(|| {
+        format!(
+            "This link is {} characters long: many hosts and chat apps cut or refuse links over {}, and the lab never makes one. The page shows what it could read from it; copy the link again from here for a short one.",
+            crate::counted::grouped(length),
+            crate::counted::grouped(LONGEST_LINK)
+        )
+    })
 }
 
 /// One page's reading of a query: the keys it asks for are remembered, so

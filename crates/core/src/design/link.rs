@@ -48,12 +48,12 @@ pub fn share_link(
 }
 
 /// The longest `design=` value a largest allowed file encodes to.
-const LONGEST_LINK: usize = MAX_BYTES / 3 * 4 + 4;
+const LONGEST_VALUE: usize = MAX_BYTES / 3 * 4 + 4;
 
 /// Reads a `design=` value; nothing is trusted.
 pub fn decode(value: &str) -> Result<DesignFile, LinkError> {
     // Base64 is 4/3 of the bytes; refuse before decoding anything huge.
-    if value.len() > LONGEST_LINK {
+    if value.len() > LONGEST_VALUE {
         return Err(LinkError::Import(ImportError::TooLarge(
             (value.len() / 4).saturating_mul(3) / 1024,
         )));

@@ -82,6 +82,7 @@ pub fn story_script(story: &Story, first: Day, last: Day) -> String {
     let friday = shift(story.last_built, 1);
     format!(
         "# {SQLMESH_VERSIONS}: the story night by night, then the backfill.\n\
+         set -eu\n\
          python load_raw.py\n\
          # Until {shipped} 02:00 the code of models/ built each day ({begin} on).\n\
          sqlmesh plan --auto-apply --no-prompts --execution-time \"{shipped} 02:00\"\n\
@@ -505,6 +506,7 @@ mod tests {
         assert_eq!(
             lines,
             [
+                "set -eu",
                 "python load_raw.py",
                 "sqlmesh plan --auto-apply --no-prompts --execution-time \"2026-08-03 02:00\"",
                 "sqlmesh -p history plan --forward-only --auto-apply --no-prompts --execution-time \"2026-08-04 00:30\"",

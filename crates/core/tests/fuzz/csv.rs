@@ -74,11 +74,16 @@ fn sound(read: &Result<Loaded, LogError>, bytes: &[u8]) -> Result<(), TestCaseEr
                 )
             })?;
             let lines: Vec<u64> = loaded.bad.examples.iter().map(|b| b.line).collect();
-            let most = bytes
+            // Lines as an editor counts them: every \r, and a \n unless it
+            // follows one (so a CRLF line counted twice would show).
+            let breaks = bytes
                 .iter()
-                .filter(|b| **b == b'\n' || **b == b'\r')
-                .count() as u64
-                + 1;
+                .enumerate()
+                .filter(|(i, b)| {
+                    **b == b'\r' || (**b == b'\n' && (*i == 0 || bytes[i - 1] != b'\r'))
+                })
+                .count();
+            let most = breaks as u64 + 1;
             ensure(
                 lines.windows(2).all(|w| w[0] < w[1])
                     && lines.iter().all(|l| (2..=most).contains(l)),

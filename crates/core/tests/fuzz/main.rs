@@ -21,14 +21,15 @@ pub fn clear(why: &str) -> bool {
     !why.trim().is_empty() && why.chars().count() <= 600
 }
 
-/// Writes what the lab's own writers make (the editor's design files, a
-/// work file, share links, the pages' queries) into the committed corpus.
-/// Every run feeds them in fresh too; this keeps a copy beside the hostile
-/// files. `cargo test -p partition-lab-core --test fuzz -- --ignored write_corpus`
+/// The committed `made_*` files are what the lab's own writers make now
+/// (the editor's design files, a work file, share links, the pages'
+/// queries): a format that changes without its corpus fails here.
+/// `FUZZ_WRITE_CORPUS=1 cargo test -p partition-lab-core --test fuzz corpus`
+/// writes them again.
 #[test]
-#[ignore]
-fn write_corpus() {
+fn the_committed_corpus_holds_what_the_writers_make() {
     let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz/corpus");
+    let write = std::env::var_os("FUZZ_WRITE_CORPUS").is_some();
     let sets = [
         ("design", "json", design::known_files()),
         ("work", "json", vec![design::work_file()]),
@@ -36,9 +37,31 @@ fn write_corpus() {
         ("query", "txt", query::written()),
     ];
     for (target, ext, files) in sets {
-        for (i, bytes) in files.iter().enumerate() {
-            let path = dir.join(target).join(format!("made_{i:02}.{ext}"));
-            std::fs::write(&path, bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+        assert!(!files.is_empty(), "{target}: the writers make nothing");
+        let mut made: Vec<String> = std::fs::read_dir(dir.join(target))
+            .expect("the corpus folder")
+            .filter_map(|e| e.ok()?.file_name().into_string().ok())
+            .filter(|name| name.starts_with("made_"))
+            .collect();
+        made.sort();
+        let wanted: Vec<String> = (0..files.len())
+            .map(|i| format!("made_{i:02}.{ext}"))
+            .collect();
+        for (name, bytes) in wanted.iter().zip(&files) {
+            let path = dir.join(target).join(name);
+            if write {
+                std::fs::write(&path, bytes).unwrap_or_else(|e| panic!("{}: {e}", path.display()));
+            } else {
+                let committed = std::fs::read(&path).unwrap_or_default();
+                assert!(
+                    committed == *bytes,
+                    "{} is not what the writers make now: FUZZ_WRITE_CORPUS=1 writes it",
+                    path.display()
+                );
+            }
+        }
+        if !write {
+            assert_eq!(made, wanted, "{target}: the committed made_* files");
         }
     }
 }

@@ -119,6 +119,14 @@ fn short(notes: &[String]) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// No query a page writes is longer than the lab's links may be.
+fn short_enough(written: &str) -> Result<(), TestCaseError> {
+    ensure(
+        written.len() < partition_lab_core::address::LONGEST_LINK / 2,
+        || format!("a page wrote a query of {} characters", written.len()),
+    )
+}
+
 fn reads_back<T: PartialEq + std::fmt::Debug>(
     what: &str,
     first: &T,
@@ -174,6 +182,16 @@ fn every_page_s_query() {
         let (moment, notes) = parse_moment(get);
         short(&notes)?;
         let written = to_query_at(&choices, on, &moment);
+        short_enough(&written)?;
+        short_enough(&to_query(
+            &lab.controls,
+            run,
+            lab.present,
+            lab.pinned,
+            lab.guess.as_ref(),
+        ))?;
+        short_enough(&lateness_query(&lateness(get).0))?;
+        short_enough(&dates_query(&dates(get).0))?;
         let (c2, on2, notes) = backfill(from(written.clone()));
         reads_back("backfill", &(choices, on), ((c2, on2), notes))?;
         reads_back("backfill's moment", &moment, parse_moment(from(written)))?;

@@ -270,7 +270,12 @@ fn dbt_history(case: &Case) -> Vec<File> {
              # replaces only its own days of them. Run after `dbt seed`.\n\
              import duckdb\n\n\
              con = duckdb.connect(\"lab.duckdb\")\n\
-             con.execute(\n    \"create or replace table main.silver_orders as \"\n    \"select b.order_id, b.event_time, b.dt, b.currency, b.amount, \"\n    \"cast(s.amount_gbp as decimal(18, 2)) as amount_gbp \"\n    \"from read_csv('history/silver_orders.csv', header = true, all_varchar = true) as s \"\n    \"join {orders} as b on b.order_id = s.order_id\"\n)\n\
+             history = \"read_csv('history/silver_orders.csv', header = true, all_varchar = true)\"\n\
+             con.execute(\n    \"create or replace table main.silver_orders as \"\n    \"select s.order_id, b.event_time, cast(s.dt as date) as dt, b.currency, b.amount, \"\n    \"cast(s.amount_gbp as decimal(18, 2)) as amount_gbp \"\n    f\"from {{history}} as s \"\n    \"left join {orders} as b on b.order_id = s.order_id\"\n)\n\
+             # Every row of the file, each on its own day, none lost to the join.\n\
+             (loaded,) = con.execute(\"select count(*) from main.silver_orders\").fetchone()\n\
+             (rows,) = con.execute(f\"select count(*) from {{history}}\").fetchone()\n\
+             if loaded != rows:\n    raise SystemExit(f\"silver history: {{loaded}} rows loaded of {{rows}}\")\n\
              con.execute(\n    \"create or replace table main.gold_daily_totals as \"\n    \"select dt, sum(amount_gbp) as revenue_gbp, count(*) as orders \"\n    \"from main.silver_orders group by dt\"\n)\n\
              con.close()\n"
         ),
@@ -338,7 +343,12 @@ fn shop_history(case: &Case) -> String {
          # the days since the bug shipped converted by it (silver_orders.csv).\n\
          con = duckdb.connect(\"warehouse.duckdb\")\n\
          con.execute(\"create schema if not exists shop\")\n\
-         con.execute(\n    \"create or replace table shop.silver_orders as \"\n    \"select b.order_id, b.dt, b.currency, b.amount, cast(s.amount_gbp as decimal(18, 2)) as amount_gbp \"\n    \"from read_csv('silver_orders.csv', header = true, all_varchar = true) as s \"\n    \"join {orders} as b on b.order_id = s.order_id\"\n)\n\
+         history = \"read_csv('silver_orders.csv', header = true, all_varchar = true)\"\n\
+         con.execute(\n    \"create or replace table shop.silver_orders as \"\n    \"select s.order_id, cast(s.dt as date) as dt, b.currency, b.amount, cast(s.amount_gbp as decimal(18, 2)) as amount_gbp \"\n    f\"from {{history}} as s \"\n    \"left join {orders} as b on b.order_id = s.order_id\"\n)\n\
+         # Every row of the file, each on its own day, none lost to the join.\n\
+         (loaded,) = con.execute(\"select count(*) from shop.silver_orders\").fetchone()\n\
+         (rows,) = con.execute(f\"select count(*) from {{history}}\").fetchone()\n\
+         if loaded != rows:\n    raise SystemExit(f\"silver history: {{loaded}} rows loaded of {{rows}}\")\n\
          con.execute(\n    \"create or replace table shop.gold_daily_totals as \"\n    \"select dt, sum(amount_gbp) as revenue_gbp, count(*) as orders \"\n    \"from shop.silver_orders group by dt\"\n)\n\
          con.close()\n"
     )
@@ -377,13 +387,16 @@ fn airflow_project(case: &Case, plan: &BackfillPlan) -> Vec<File> {
         format!(
             "# {AIRFLOW_VERSIONS}: the plan's days run through the DAG with no scheduler,\n\
              # one `airflow dags test` each, in this folder's own Airflow home.\n\
+             set -eu\n\
              export AIRFLOW_HOME=\"$PWD/home\" AIRFLOW__CORE__DAGS_FOLDER=\"$PWD/dags\" AIRFLOW__CORE__LOAD_EXAMPLES=False\n\
              airflow db migrate\n\
              python load_raw.py\n\
+             {}\n\
              # A manual run's data interval is the day that ends at its logical date\n\
              # (Airflow infers it so), where a scheduled or backfill run's interval\n\
              # starts there: day d is asked for at d+1 02:00 here, at d 02:00 in backfill.sh.\n\
              for run in {}; do airflow dags test marlow_orders_daily \"$run\"; done\n",
+            airflow::pool(plan.pool),
             runs.join(" ")
         ),
     ));
@@ -416,7 +429,7 @@ fn project_files(case: &Case, plan: &BackfillPlan) -> Vec<File> {
     files.push(File::new(
         "rebuild.sh",
         format!(
-            "# {DBT_VERSIONS}\ndbt seed --profiles-dir .\n\
+            "# {DBT_VERSIONS}\nset -eu\ndbt seed --profiles-dir .\n\
              # Silver and gold as they stand on Friday, the bug's days wrong.\n\
              python load_history.py\n\
              # The backfill: the fixed model over the plan's days, gold's after them.\n\
@@ -456,14 +469,14 @@ fn project_files(case: &Case, plan: &BackfillPlan) -> Vec<File> {
     files.push(File::new(
         "dagster/launch.sh",
         format!(
-            "# {DAGSTER_VERSIONS}: an instance of its own, in process (no daemon).\nexport DAGSTER_HOME=\"$PWD/home\"\nmkdir -p \"$DAGSTER_HOME\" && touch \"$DAGSTER_HOME/dagster.yaml\"\npython load_raw.py\ndagster instance concurrency set source {}\n{}\n",
+            "# {DAGSTER_VERSIONS}: an instance of its own, in process (no daemon).\nset -eu\nexport DAGSTER_HOME=\"$PWD/home\"\nmkdir -p \"$DAGSTER_HOME\" && touch \"$DAGSTER_HOME/dagster.yaml\"\npython load_raw.py\ndagster instance concurrency set source {}\n{}\n",
             plan.pool,
             dagster::launch(plan.first, plan.last)
         ),
     ));
     files.push(File::new(
         "README.txt",
-        format!("Exported from Partition Lab: the currency-bug backfill of {} to {}.\n\nAirflow ({AIRFLOW_VERSIONS}), in airflow/:\n    pip install {AIRFLOW_PIP} duckdb\n    sh run_plan.sh\nThe DAG does the work on DuckDB (warehouse.duckdb, which load_raw.py fills with\nbronze, the rates, and silver and gold as they stand on Friday): each run\nreplaces its day of silver with the fix, then its day of gold. run_plan.sh runs\nthe plan's days with no scheduler (airflow dags test, one per day). With a\nscheduler, put dags/ in your DAGs folder; backfill.sh creates the pool and\nlaunches the backfill (add --dry-run to see the logical dates first); the\nre-run after an interruption is in it, commented out.\n\ndbt ({DBT_VERSIONS}):\n    pip install {DBT_PIP}\n    DBT_SEND_ANONYMOUS_USAGE_STATS=false sh rebuild.sh\nIt seeds bronze and the rates, loads silver and gold as they stand on Friday\n(load_history.py: the lab's silver, the bug's days wrong), then runs the fixed\nmodels over the plan's days only: compare lab.duckdb's silver_orders and\ngold_daily_totals before and after the last line. A plain `dbt run` (no range)\nwould build every day from begin to today's date by dbt's clock.\n\nSQLMesh ({SQLMESH_VERSIONS}), in sqlmesh/:\n    pip install {SQLMESH_PIP} duckdb\n    sh restate.sh\nIt loads bronze and the rates into warehouse.duckdb and replays the story:\nthe days before the bug with models/, the bug shipped forward only\n(history/ is the project as deployed then) and run night by night, the fix\nshipped forward only, the restatement of the plan's days (SQLMesh deletes a\nrestated day, then inserts it), and tonight's run, which builds the next day.\nEach plan is stamped with when it happened (--execution-time).\n\nDagster ({DAGSTER_VERSIONS}), in dagster/:\n    pip install {DAGSTER_PIP}\n    sh launch.sh\nIt loads the raw tables, sets the source pool's limit and launches the plan's\ndays in one run, in process (a range needs BackfillPolicy.single_run()).\n\nDrift query ({}): pip install duckdb, then in drift/ load the three CSV files\nas tables of the same names and run drift.sql.\n", plan.first, plan.last, drift::Dialect::DuckDb.name()),
+        format!("Exported from Partition Lab: the currency-bug backfill of {} to {}.\n\nAirflow ({AIRFLOW_VERSIONS}), in airflow/:\n    pip install {AIRFLOW_PIP} duckdb\n    sh run_plan.sh\nThe DAG does the work on DuckDB (warehouse.duckdb, which load_raw.py fills with\nbronze, the rates, and silver and gold as they stand on Friday): each run\nreplaces its day of silver with the fix, then its day of gold. run_plan.sh runs\nthe plan's days with no scheduler (airflow dags test, one per day). With a\nscheduler, put dags/ in your DAGs folder and set MARLOW_WAREHOUSE to the\nwarehouse file's path (by default, warehouse.duckdb beside dags/, where\nload_raw.py writes it when run from this folder); backfill.sh creates the pool and\nlaunches the backfill (add --dry-run to see the logical dates first); the\nre-run after an interruption is in it, commented out.\n\ndbt ({DBT_VERSIONS}):\n    pip install {DBT_PIP}\n    DBT_SEND_ANONYMOUS_USAGE_STATS=false sh rebuild.sh\nIt seeds bronze and the rates, loads silver and gold as they stand on Friday\n(load_history.py: the lab's silver, the bug's days wrong), then runs the fixed\nmodels over the plan's days only: compare lab.duckdb's silver_orders and\ngold_daily_totals before and after the last line. A plain `dbt run` (no range)\nbuilds only the latest batches by dbt's clock (today's and lookback 1 before\nit): none of August's; on an empty database it would build every day from\nbegin to today.\n\nSQLMesh ({SQLMESH_VERSIONS}), in sqlmesh/:\n    pip install {SQLMESH_PIP} duckdb\n    sh restate.sh\nIt loads bronze and the rates into warehouse.duckdb and replays the story:\nthe days before the bug with models/, the bug shipped forward only\n(history/ is the project as deployed then) and run night by night, the fix\nshipped forward only, the restatement of the plan's days (SQLMesh deletes a\nrestated day, then inserts it), and tonight's run, which builds the next day.\nEach plan is stamped with when it happened (--execution-time); each run names\nthe last day it builds (--end), which must be past by your clock.\n\nDagster ({DAGSTER_VERSIONS}), in dagster/:\n    pip install {DAGSTER_PIP}\n    sh launch.sh\nIt loads the raw tables, sets the source pool's limit and launches the plan's\ndays in one run, in process (a range needs BackfillPolicy.single_run()).\n\nDrift query ({}): pip install duckdb, then in drift/ load the three CSV files\nas tables of the same names and run drift.sql.\n", plan.first, plan.last, drift::Dialect::DuckDb.name()),
     ));
     files
 }

@@ -477,6 +477,12 @@ impl LogReader {
         self.out.get(start..end)
     }
 
+    /// Whether the record just read is a blank line (as `blank` says,
+    /// without collecting its one field).
+    fn is_blank(&self) -> bool {
+        self.ends_len == 1 && self.field(0).is_some_and(|f| blank(&[f]))
+    }
+
     fn fields(&self) -> impl Iterator<Item = &[u8]> {
         (0..self.ends_len).filter_map(|i| self.field(i))
     }
@@ -485,7 +491,7 @@ impl LogReader {
         let Some(columns) = self.columns else {
             return self.header();
         };
-        if blank(&self.fields().collect::<Vec<_>>()) {
+        if self.is_blank() {
             return Ok(());
         }
         self.rows = self.rows.saturating_add(1);
@@ -534,7 +540,7 @@ impl LogReader {
                     .to_string()
             })
             .collect();
-        if blank(&self.fields().collect::<Vec<_>>()) {
+        if self.is_blank() {
             // Blank lines before the header.
             return Ok(());
         }
