@@ -42,8 +42,27 @@ const TOKENS: &[&str] = &[
     "\0",
 ];
 
+/// The start of each built-in profile's month as the lateness lab exports
+/// it (its whole rows, a few KB: edits reach every part of a small file).
+pub fn exported_months() -> Vec<Vec<u8>> {
+    use partition_lab_core::export::beam::month_csv;
+    use partition_lab_core::labs::lateness::model::{draws, Profile};
+    use partition_lab_core::vocabulary::Choice;
+    Profile::ALL
+        .iter()
+        .filter(|p| **p != Profile::Yours)
+        .map(|p| {
+            let month = month_csv(&draws(*p));
+            let cut = month
+                .get(..4096)
+                .map_or(month.len(), |head| head.rfind('\n').map_or(0, |i| i + 1));
+            month.as_bytes()[..cut].to_vec()
+        })
+        .collect()
+}
+
 fn seeds(target: &str) -> Seeds {
-    Seeds::of(target, TOKENS, Vec::new())
+    Seeds::of(target, TOKENS, exported_months())
 }
 
 /// Reads `bytes` in chunks of `chunk` bytes.

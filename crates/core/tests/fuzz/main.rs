@@ -22,8 +22,8 @@ pub fn clear(why: &str) -> bool {
 }
 
 /// The committed `made_*` files are what the lab's own writers make now
-/// (the editor's design files, a work file, share links, the pages'
-/// queries): a format that changes without its corpus fails here.
+/// (the lateness lab's exported months, the editor's design files, a work
+/// file, share links, the pages' queries): a format that changes without its corpus fails here.
 /// `FUZZ_WRITE_CORPUS=1 cargo test -p partition-lab-core --test fuzz corpus`
 /// writes them again.
 #[test]
@@ -31,6 +31,7 @@ fn the_committed_corpus_holds_what_the_writers_make() {
     let dir = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/fuzz/corpus");
     let write = std::env::var_os("FUZZ_WRITE_CORPUS").is_some();
     let sets = [
+        ("arrival_csv", "csv", csv::exported_months()),
         ("design", "json", design::known_files()),
         ("work", "json", vec![design::work_file()]),
         ("link", "txt", design::links()),
