@@ -368,15 +368,18 @@ test('the plan downloads as a runnable project made for the plan chosen, never w
     const file = await downloaded(link);
     const root = file.name.replace(/\.tar$/, '');
     const files = tarFiles(file.bytes);
-    return { name: file.name, sh: files.get(`${root}/backfill.sh`), files };
+    return { name: file.name, sh: files.get(`${root}/airflow/backfill.sh`), run: files.get(`${root}/airflow/run_plan.sh`), files };
   };
   // The page shows the Airflow commands; the project runs the same ones.
   const shown = () => page.locator('.command', { hasText: 'airflow backfill create' }).locator('pre').innerText();
   const first = await project();
   assert.equal(first.name, 'partition-lab-backfill-2026-08-01.tar');
-  for (const f of ['dags/marlow_orders_daily.py', 'backfill.sh', 'rebuild.sh', 'sqlmesh/restate.sh', 'dagster/launch.sh', 'drift/drift.sql', 'README.txt']) {
+  for (const f of ['airflow/dags/marlow_orders_daily.py', 'airflow/backfill.sh', 'airflow/run_plan.sh', 'airflow/load_raw.py', 'rebuild.sh', 'load_history.py', 'sqlmesh/restate.sh', 'sqlmesh/history/models/silver_orders.sql', 'dagster/launch.sh', 'drift/drift.sql', 'README.txt']) {
     assert.ok(first.files.has(`partition-lab-backfill-2026-08-01/${f}`), f);
   }
+  // With no scheduler the same plan's days run one manual run each, each
+  // asked for at the end of its day's interval.
+  assert.match(first.run, /for run in 2026-08-02T02:00:00\+00:00 .* 2026-08-14T02:00:00\+00:00; do airflow dags test marlow_orders_daily/);
   assert.match(first.sh, /--from-date 2026-08-01T02:00:00\+00:00 --to-date 2026-08-13T02:00:00\+00:00 \\\n\s+--max-active-runs 4 /);
   assert.ok(first.sh.includes((await shown()).trim()), 'backfill.sh runs the commands the page shows');
   // Another plan: the file made for the first one comes off the link at
