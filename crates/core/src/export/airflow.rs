@@ -177,13 +177,7 @@ with DAG(
     start_date=datetime({y}, {m}, {d}, tzinfo=timezone.utc),
     {catchup}
     max_active_runs=1,
-    default_args={{
-        "retries": 1,
-        "retry_delay": timedelta(minutes=5),
-        # every task holds one of the source's connections while it runs
-        "pool": "source_pool",
-    }},
-    tags=["partition-lab"],
+{TASK_DEFAULTS}
 ) as dag:
 
     @task
@@ -200,6 +194,16 @@ with DAG(
     )
 }
 
+/// Every DAG's task settings and tags: one try again after 5 minutes, and
+/// a slot of the source's pool while a task runs.
+const TASK_DEFAULTS: &str = "    default_args={
+        \"retries\": 1,
+        \"retry_delay\": timedelta(minutes=5),
+        # every task holds one of the source's connections while it runs
+        \"pool\": \"source_pool\",
+    },
+    tags=[\"partition-lab\"],";
+
 /// The backfill lab's nightly DAG doing its work on DuckDB: each run
 /// replaces its day of silver (bronze converted by `converted`, DuckDB SQL
 /// over `o.amount` and `fx.gbp_per_unit`) and then of gold, each at once.
@@ -210,6 +214,7 @@ pub fn duckdb_dag(dag_id: &str, start: Day, converted: &str) -> String {
         .replace("{{AIRFLOW_VERSIONS}}", AIRFLOW_VERSIONS)
         .replace("{{DAG_ID}}", &quoted(dag_id))
         .replace("{{START}}", &start)
+        .replace("{{TASK_DEFAULTS}}", TASK_DEFAULTS)
         .replace("{{CONVERTED}}", converted)
 }
 

@@ -4,6 +4,7 @@
 use partition_lab_core::design::file::{export, for_scenario, import, read_stored};
 use partition_lab_core::design::link::{decode, encode};
 use partition_lab_core::design::saves::{Store, StoreError};
+use partition_lab_core::design::Graph;
 use partition_lab_core::scenarios::catalogue::designs;
 use partition_lab_core::scenarios::work::{export_work, read_work, restore};
 use partition_lab_core::scenarios::SCENARIOS;
@@ -58,17 +59,22 @@ const TOKENS: &[&str] = &[
     "/",
 ];
 
-/// The designs the lab knows, as the editor writes them.
-pub fn known_files() -> Vec<Vec<u8>> {
+/// Each design the lab knows, written by `write` (with its scenario).
+fn each_known(write: fn(&Graph, Option<u8>) -> String) -> Vec<Vec<u8>> {
     SCENARIOS
         .iter()
         .flat_map(|s| {
             designs(s)
                 .into_iter()
-                .map(move |k| export(&k.graph, Some(s.number)))
+                .map(move |k| write(&k.graph, Some(s.number)))
         })
         .map(String::into_bytes)
         .collect()
+}
+
+/// The designs the lab knows, as the editor writes them.
+pub fn known_files() -> Vec<Vec<u8>> {
+    each_known(export)
 }
 
 /// Browser storage, in memory.
@@ -162,15 +168,7 @@ fn the_work_file() {
 
 /// The known designs as share links' `design=` values.
 pub fn links() -> Vec<Vec<u8>> {
-    SCENARIOS
-        .iter()
-        .flat_map(|s| {
-            designs(s)
-                .into_iter()
-                .map(move |k| encode(&k.graph, Some(s.number)))
-        })
-        .map(String::into_bytes)
-        .collect()
+    each_known(encode)
 }
 
 #[test]

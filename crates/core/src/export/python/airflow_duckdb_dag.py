@@ -76,13 +76,7 @@ with DAG(
     start_date=datetime({{START}}, tzinfo=timezone.utc),
     catchup=False,  # history is a backfill, launched on purpose
     max_active_runs=1,
-    default_args={
-        "retries": 1,
-        "retry_delay": timedelta(minutes=5),
-        # every task holds one of the source's connections while it runs
-        "pool": "source_pool",
-    },
-    tags=["partition-lab"],
+{{TASK_DEFAULTS}}
 ) as dag:
 
     @task

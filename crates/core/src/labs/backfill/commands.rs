@@ -254,13 +254,6 @@ pub fn microbatch_project(case: &Case) -> Vec<File> {
 /// that loads both into `lab.duckdb` as the models' own tables.
 fn dbt_history(case: &Case) -> Vec<File> {
     let silver = File::new("history/silver_orders.csv", drift::silver_csv(&case.silver));
-    // Orders the source withdrew are in silver, not in bronze: their
-    // columns come from withdrawn_orders.csv.
-    let orders = if withdrawn_file(case).is_some() {
-        "(select order_id, event_time, dt, currency, amount from main.bronze_orders union all \"\n    \"select order_id, cast(dt as timestamp), cast(dt as date), currency, cast(amount as decimal(18, 2)) \"\n    \"from read_csv('withdrawn_orders.csv', header = true, all_varchar = true))"
-    } else {
-        "main.bronze_orders"
-    };
     let loader = File::new(
         "load_history.py",
         format!(
@@ -269,18 +262,49 @@ fn dbt_history(case: &Case) -> Vec<File> {
              # (history/silver_orders.csv: the lab's silver). A microbatch run then\n\
              # replaces only its own days of them. Run after `dbt seed`.\n\
              import duckdb\n\n\
-             con = duckdb.connect(\"lab.duckdb\")\n\
-             history = \"read_csv('history/silver_orders.csv', header = true, all_varchar = true)\"\n\
-             con.execute(\n    \"create or replace table main.silver_orders as \"\n    \"select s.order_id, b.event_time, cast(s.dt as date) as dt, b.currency, b.amount, \"\n    \"cast(s.amount_gbp as decimal(18, 2)) as amount_gbp \"\n    f\"from {{history}} as s \"\n    \"left join {orders} as b on b.order_id = s.order_id\"\n)\n\
-             # Every row of the file, each on its own day, none lost to the join.\n\
-             (loaded,) = con.execute(\"select count(*) from main.silver_orders\").fetchone()\n\
-             (rows,) = con.execute(f\"select count(*) from {{history}}\").fetchone()\n\
-             if loaded != rows:\n    raise SystemExit(f\"silver history: {{loaded}} rows loaded of {{rows}}\")\n\
-             con.execute(\n    \"create or replace table main.gold_daily_totals as \"\n    \"select dt, sum(amount_gbp) as revenue_gbp, count(*) as orders \"\n    \"from main.silver_orders group by dt\"\n)\n\
-             con.close()\n"
+             con = duckdb.connect(\"lab.duckdb\")\n{}\
+             con.close()\n",
+            history_tables(
+                "main",
+                "history/silver_orders.csv",
+                "s.order_id, b.event_time, cast(s.dt as date) as dt, b.currency, b.amount, \"\n    \"cast(s.amount_gbp as decimal(18, 2)) as amount_gbp",
+                &history_orders(case, "main.bronze_orders", true),
+            )
         ),
     );
     vec![silver, loader]
+}
+
+/// What silver's history is joined to for its other columns: bronze, and,
+/// with the Sunday withdrawn, the orders the source withdrew (in silver,
+/// not in bronze: their columns come from withdrawn_orders.csv).
+fn history_orders(case: &Case, bronze: &str, event_time: bool) -> String {
+    if withdrawn_file(case).is_none() {
+        return bronze.to_string();
+    }
+    let (column, stamp) = if event_time {
+        ("event_time, ", "cast(dt as timestamp), ")
+    } else {
+        ("", "")
+    };
+    format!(
+        "(select order_id, {column}dt, currency, amount from {bronze} union all \"\n    \"select order_id, {stamp}cast(dt as date), currency, cast(amount as decimal(18, 2)) \"\n    \"from read_csv('withdrawn_orders.csv', header = true, all_varchar = true))"
+    )
+}
+
+/// The Python (on an open `con`) that loads `{schema}.silver_orders` from
+/// `csv` (the lab's silver) joined to `orders` for the `columns` it
+/// selects, every row of the file on its own day, counted, and gold from it.
+fn history_tables(schema: &str, csv: &str, columns: &str, orders: &str) -> String {
+    format!(
+        "history = \"read_csv('{csv}', header = true, all_varchar = true)\"\n\
+         con.execute(\n    \"create or replace table {schema}.silver_orders as \"\n    \"select {columns} \"\n    f\"from {{history}} as s \"\n    \"left join {orders} as b on b.order_id = s.order_id\"\n)\n\
+         # Every row of the file, each on its own day, none lost to the join.\n\
+         (loaded,) = con.execute(\"select count(*) from {schema}.silver_orders\").fetchone()\n\
+         (rows,) = con.execute(f\"select count(*) from {{history}}\").fetchone()\n\
+         if loaded != rows:\n    raise SystemExit(f\"silver history: {{loaded}} rows loaded of {{rows}}\")\n\
+         con.execute(\n    \"create or replace table {schema}.gold_daily_totals as \"\n    \"select dt, sum(amount_gbp) as revenue_gbp, count(*) as orders \"\n    \"from {schema}.silver_orders group by dt\"\n)\n"
+    )
 }
 
 /// The orders the source withdrew, which silver still holds: what a
@@ -333,24 +357,18 @@ pub fn dag_file(first: crate::engine::calendar::Day) -> File {
 /// `shop` schema, from `silver_orders.csv` (the lab's silver) and the raw
 /// tables `raw_loader` made: what the Airflow project's backfill corrects.
 fn shop_history(case: &Case) -> String {
-    let orders = if withdrawn_file(case).is_some() {
-        "(select order_id, dt, currency, amount from raw.bronze_orders union all \"\n    \"select order_id, cast(dt as date), currency, cast(amount as decimal(18, 2)) \"\n    \"from read_csv('withdrawn_orders.csv', header = true, all_varchar = true))"
-    } else {
-        "raw.bronze_orders"
-    };
     format!(
         "# Silver and gold as they stand on Friday 14 August: the nightly runs' rows,\n\
          # the days since the bug shipped converted by it (silver_orders.csv).\n\
          con = duckdb.connect(\"warehouse.duckdb\")\n\
-         con.execute(\"create schema if not exists shop\")\n\
-         history = \"read_csv('silver_orders.csv', header = true, all_varchar = true)\"\n\
-         con.execute(\n    \"create or replace table shop.silver_orders as \"\n    \"select s.order_id, cast(s.dt as date) as dt, b.currency, b.amount, cast(s.amount_gbp as decimal(18, 2)) as amount_gbp \"\n    f\"from {{history}} as s \"\n    \"left join {orders} as b on b.order_id = s.order_id\"\n)\n\
-         # Every row of the file, each on its own day, none lost to the join.\n\
-         (loaded,) = con.execute(\"select count(*) from shop.silver_orders\").fetchone()\n\
-         (rows,) = con.execute(f\"select count(*) from {{history}}\").fetchone()\n\
-         if loaded != rows:\n    raise SystemExit(f\"silver history: {{loaded}} rows loaded of {{rows}}\")\n\
-         con.execute(\n    \"create or replace table shop.gold_daily_totals as \"\n    \"select dt, sum(amount_gbp) as revenue_gbp, count(*) as orders \"\n    \"from shop.silver_orders group by dt\"\n)\n\
-         con.close()\n"
+         con.execute(\"create schema if not exists shop\")\n{}\
+         con.close()\n",
+        history_tables(
+            "shop",
+            "silver_orders.csv",
+            "s.order_id, cast(s.dt as date) as dt, b.currency, b.amount, cast(s.amount_gbp as decimal(18, 2)) as amount_gbp",
+            &history_orders(case, "raw.bronze_orders", false),
+        )
     )
 }
 

@@ -201,6 +201,15 @@ pub fn check_header(names: &[String]) -> Result<(), HeaderProblem> {
     }
 }
 
+/// A header field as the column's name: trimmed, and without a byte-order
+/// mark (csv-core drops one only from the start of its first input).
+fn column_name(field: &[u8]) -> String {
+    String::from_utf8_lossy(field)
+        .trim_start_matches('\u{feff}')
+        .trim()
+        .to_string()
+}
+
 /// A record of one blank field: a blank line, skipped wherever it is.
 fn blank(fields: &[&[u8]]) -> bool {
     matches!(fields, [only] if only.iter().all(u8::is_ascii_whitespace))
@@ -529,17 +538,7 @@ impl LogReader {
     }
 
     fn header(&mut self) -> Result<(), LogError> {
-        let names: Vec<String> = self
-            .fields()
-            .map(|f| {
-                // csv-core drops a byte-order mark only if the first chunk
-                // holds all of it.
-                String::from_utf8_lossy(f)
-                    .trim_start_matches('\u{feff}')
-                    .trim()
-                    .to_string()
-            })
-            .collect();
+        let names: Vec<String> = self.fields().map(column_name).collect();
         if self.is_blank() {
             // Blank lines before the header.
             return Ok(());
@@ -660,15 +659,7 @@ pub fn header_names(start: &[u8], whole: bool) -> Result<Vec<String>, HeaderProb
                     from = *end;
                 }
                 if !blank(&fields) {
-                    let names: Vec<String> = fields
-                        .iter()
-                        .map(|f| {
-                            String::from_utf8_lossy(f)
-                                .trim_start_matches('\u{feff}')
-                                .trim()
-                                .to_string()
-                        })
-                        .collect();
+                    let names: Vec<String> = fields.iter().map(|f| column_name(f)).collect();
                     check_header(&names)?;
                     return Ok(names);
                 }
