@@ -399,6 +399,8 @@ test('each scenario states every requirement it grades before the canvas; the li
   await buildChain(page, { ...DAILY, write: [['Write mode', 'append']] });
   await page.getByRole('button', { name: 'Check my design' }).click();
   await page.locator('.report .verdict').waitFor();
+  // The verdict can be drawn a moment before its rules: wait for the last.
+  await page.locator('.rule .rule-head').nth(stated.length - 1).waitFor();
   const reported = await page.locator('.rule .rule-head').allInnerTexts();
   assert.deepEqual(reported.map((h) => h.replace(/^[✓✗] (R\d) (passed|failed)/, '$1')), stated);
   assert.deepEqual(errors, []);
