@@ -13,5 +13,6 @@ pub mod bundles;
 pub mod ui;
 
 pub use partition_lab_core::{
-    address, content, counted, design, engine, export, labs, lean, scenarios, tutor, vocabulary,
+    address, content, counted, design, engine, export, labs, lean, scenarios, tool, tutor,
+    vocabulary,
 };

@@ -13,10 +13,10 @@ use chrono::Duration;
 
 use partition_lab::engine::calendar::days;
 use partition_lab::engine::drift::naive_flags;
+use partition_lab::export::backfill_lab::commands;
 use partition_lab::labs::backfill::case::{
     aug, backfill_start, last_existing, true_ship_date, Case,
 };
-use partition_lab::labs::backfill::commands::commands;
 use partition_lab::labs::backfill::{Choices, Concurrency, PlanStart};
 
 fn all_choices() -> Vec<Choices> {

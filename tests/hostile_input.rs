@@ -10,12 +10,12 @@ mod cases;
 use proptest::prelude::*;
 use serde_json::Value;
 
-use partition_lab::design::code::export_code;
 use partition_lab::design::file::{export, import, ImportError};
 use partition_lab::design::graph::{StateChoice, WriteChoice};
 use partition_lab::design::limits::{check_config, MAX_NEXT_ID, MAX_NODES};
 use partition_lab::design::{link, Edit, EditError, Graph, History, NodeConfig, NodeId, NodeKind};
 use partition_lab::engine::CommitOrder;
+use partition_lab::export::canvas::export_code;
 use partition_lab::scenarios::currency::aug;
 use partition_lab::scenarios::grade::grade;
 

@@ -175,10 +175,10 @@ fn no_text_of_the_app_repeats_eight_words_of_the_chapter() {
 
 #[test]
 fn no_generated_code_repeats_eight_words_of_the_chapter() {
-    use partition_lab::labs::backfill::{
-        commands::commands, Case, Choices, Concurrency, PlanStart,
-    };
-    use partition_lab::labs::state_write::{code::equivalent, Cell, Controls};
+    use partition_lab::export::backfill_lab::commands;
+    use partition_lab::export::state_write::equivalent;
+    use partition_lab::labs::backfill::{Case, Choices, Concurrency, PlanStart};
+    use partition_lab::labs::state_write::{Cell, Controls};
     let chapter = chapter_runs();
     let case = Case::new();
     let mut found = Vec::new();
@@ -229,7 +229,7 @@ fn no_generated_code_repeats_eight_words_of_the_chapter() {
             let graph = partition_lab::scenarios::sample::sample(scenario, mode);
             // A write mode a scenario's design cannot take refuses to
             // export; every scenario must export some, or this reads nothing.
-            if let Ok(codes) = partition_lab::design::code::export_code(&graph) {
+            if let Ok(codes) = partition_lab::export::canvas::export_code(&graph) {
                 exported[n] += codes.len();
                 for c in codes {
                     found.extend(

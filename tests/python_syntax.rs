@@ -17,9 +17,10 @@ use partition_lab::design::NodeConfig;
 use partition_lab::engine::{
     AfterFinal, CommitOrder, ListDate, MergeKey, PartitionKey, WatermarkColumn,
 };
-use partition_lab::labs::state_write::code::equivalent;
+use partition_lab::export::state_write::equivalent;
 use partition_lab::labs::state_write::{Cell, Controls};
 use partition_lab::scenarios::sample::daily;
+use partition_lab::tool::Tool;
 
 /// Python's own parser on `code`: `None` when it parses, the error if not.
 fn parse_error(code: &str) -> Option<String> {
@@ -87,8 +88,8 @@ fn every_state_write_spark_module_is_python() {
 
 #[test]
 fn the_backfill_labs_spark_job_and_plain_loop_are_python() {
+    use partition_lab::export::backfill_lab::{plain_loop, spark};
     use partition_lab::labs::backfill::case::Writer;
-    use partition_lab::labs::backfill::commands::{plain_loop, spark};
     use partition_lab::labs::backfill::{Case, Choices, Concurrency, PlanStart};
     let case = Case::new();
     let mut pieces = Vec::new();
@@ -166,7 +167,7 @@ fn every_scenario_spark_and_beam_code_is_python() {
                                 *partition_key = key;
                             }
                         }
-                        let Ok(codes) = partition_lab::scenarios::export::code(scenario, &graph)
+                        let Ok(codes) = partition_lab::export::scenario::code(scenario, &graph)
                         else {
                             continue;
                         };
@@ -174,7 +175,7 @@ fn every_scenario_spark_and_beam_code_is_python() {
                         // finaliser gives it one (a comment where not).
                         for c in codes
                             .into_iter()
-                            .filter(|c| c.tool == "Spark" || c.tool == "Beam")
+                            .filter(|c| matches!(c.tool, Tool::Spark | Tool::Beam))
                         {
                             pieces.push((
                                 format!(
@@ -239,7 +240,7 @@ fn every_scenario_backfill_job_is_python() {
                                 _ => {}
                             }
                         }
-                        let job = partition_lab::scenarios::export::backfill_job(scenario, &graph)
+                        let job = partition_lab::export::scenario::backfill_job(scenario, &graph)
                             .expect("every such design has a job");
                         pieces.push((
                             format!("scenario {n} {shape:?} {markers:?} {mode:?} {logic:?}"),
@@ -291,8 +292,8 @@ fn the_beam_pipeline_parses() {
 /// shell lines, for every plan start, number at once and markers.
 #[test]
 fn the_dagster_definitions_parse() {
+    use partition_lab::export::backfill_lab::commands;
     use partition_lab::labs::backfill::case::{Case, Choices, Concurrency, PlanStart};
-    use partition_lab::labs::backfill::commands::commands;
     let case = Case::new();
     let mut pieces = Vec::new();
     for from in PlanStart::ALL {

@@ -13,6 +13,7 @@ pub mod design;
 pub mod export;
 pub mod labs;
 pub mod scenarios;
+pub mod tool;
 pub mod tutor;
 pub mod vocabulary;
 

@@ -22,14 +22,28 @@ const RULES: &[(&str, &[&str], &str)] = &[
         "the vocabulary owns the words; the design types use them, never the reverse",
     ),
     (
+        "tool",
+        &[
+            "address",
+            "design",
+            "labs",
+            "scenarios",
+            "tutor",
+            "export",
+            "content",
+            "vocabulary",
+        ],
+        "what a real tool is called and which versions the lab checks: below the labs that teach it and the room that writes for it",
+    ),
+    (
         "design",
-        &["scenarios", "tutor", "labs"],
-        "the canvas's graph model knows no scenario and no lab",
+        &["scenarios", "tutor", "labs", "export"],
+        "the canvas's graph model knows no scenario and no lab, and writes no tool's code: the room asks it for the design",
     ),
     (
         "scenarios",
-        &["labs", "tutor"],
-        "grading knows no screen and no tutor: a check returns the run, the tutor explains it, the view draws both",
+        &["labs", "tutor", "export"],
+        "grading knows no screen, no tutor and no real tool: a check returns the run, the tutor explains it, the view draws both, the room writes it for a tool",
     ),
     (
         "tutor",
@@ -38,13 +52,13 @@ const RULES: &[(&str, &[&str], &str)] = &[
     ),
     (
         "export",
-        &["design", "labs", "scenarios", "tutor"],
-        "an export is made from the engine's inputs; the labs and scenarios call it",
+        &["tutor", "content", "address"],
+        "the real tools' room: every file a tool runs is written here, from the engine's inputs, for whichever page asks; it reads a design, a scenario or a lab and is read by none of them",
     ),
     (
         "labs",
-        &["design", "scenarios", "tutor"],
-        "a lab's model knows no canvas and no scenario",
+        &["design", "scenarios", "tutor", "export"],
+        "a lab's model knows no canvas, no scenario and no tool's code: the page asks the room for that",
     ),
     (
         "content",

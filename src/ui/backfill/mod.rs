@@ -7,10 +7,10 @@ mod runner;
 
 use leptos::prelude::*;
 
+use crate::export::backfill_lab::commands;
 use crate::labs::backfill::case::Case;
 use crate::labs::backfill::case::{Sunday, Writer};
 use crate::labs::backfill::clicker::{self, Cue, Stage};
-use crate::labs::backfill::commands::commands;
 use crate::labs::backfill::query::{parse, parse_moment, to_query_at, Moment};
 use crate::labs::backfill::run::Execution;
 use crate::labs::backfill::session::replay;
@@ -330,7 +330,7 @@ pub fn BackfillLab() -> impl IntoView {
                     <p>
                         <DownloadOnDemand
                             inputs=choices
-                            make=move |c: &Choices| lab.case.with(|case| crate::labs::backfill::commands::runnable(case, &case.plan(c)))
+                            make=move |c: &Choices| lab.case.with(|case| crate::export::backfill_lab::runnable(case, &case.plan(c)))
                             mime="application/x-tar"
                         >
                             "Download this plan as a runnable project (Airflow DAG, dbt rebuild, SQLMesh restatement, Dagster launch, drift query)"

@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 
 use crate::design::Graph;
-use crate::scenarios::export::code as export_code;
+use crate::export::scenario::code as export_code;
 use crate::ui::copy::CopyButton;
 
 use super::Designer;
@@ -24,7 +24,7 @@ pub fn ExportCode() -> impl IntoView {
         use crate::ui::runners::Runners;
         let graph = d.graph.get_untracked();
         let made = match runners.get_untracked() {
-            Runners::Ready(files) => crate::scenarios::export::runnable(d.scenario, &graph, &files)
+            Runners::Ready(files) => crate::export::scenario::runnable(d.scenario, &graph, &files)
                 .map(|(file, bytes)| (file, crate::ui::storage::tar_url(&bytes))),
             Runners::Loading => Err("its Python runners are still loading; try again in a moment".to_string()),
             Runners::Failed => Err("its Python runners could not be loaded (check the connection, then reload the page)".to_string()),
@@ -59,8 +59,8 @@ pub fn ExportCode() -> impl IntoView {
                         let what = format!("The {} code", block.tool);
                         view! {
                             <div class="code-block">
-                                <h4>{block.tool}</h4>
-                                <p class="muted versions">"For " {block.versions}</p>
+                                <h4>{block.tool.name()}</h4>
+                                <p class="muted versions">"For " {block.versions()}</p>
                                 <pre tabindex="0"><code>{block.text.clone()}</code></pre>
                                 <CopyButton text=block.text what=what />
                             </div>

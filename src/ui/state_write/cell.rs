@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::labs::state_write::code::equivalent;
+use crate::export::state_write::equivalent;
 use crate::labs::state_write::explain::{verdict, VerdictKind};
 use crate::labs::state_write::script;
 use crate::labs::state_write::view::{cell_view, day_label, ChipMark, PartitionView};
@@ -180,7 +180,7 @@ pub fn CellPanel(cell: Cell) -> impl IntoView {
                         <p>
                             <DownloadOnDemand
                                 inputs=lab.controls
-                                make=move |controls: &Controls| crate::labs::state_write::code::runnable(cell, controls, &files)
+                                make=move |controls: &Controls| crate::export::state_write::runnable(cell, controls, &files)
                                 mime="application/x-tar"
                             >
                                 "Download this week as a runnable project (dbt and Spark)"

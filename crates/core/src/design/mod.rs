@@ -7,7 +7,6 @@
 #![deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 
 pub mod choose;
-pub mod code;
 pub mod compile;
 pub mod describe;
 pub mod edit;

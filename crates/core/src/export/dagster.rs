@@ -22,11 +22,7 @@ const ASSETS: &str = "silver_orders,gold_daily_totals";
 
 /// The daily partitions from `first`, each the window the 02:00 run on the
 /// day after builds, as Python.
-pub fn partitions(first: Day) -> String {
-    format!(
-        "DailyPartitionsDefinition(start_date=\"{first}\", hour_offset={RUN_HOUR}, timezone=\"UTC\")"
-    )
-}
+pub use crate::tool::dagster_daily_partitions as partitions;
 
 /// The project's one Python file: the partitions, the two assets, the
 /// nightly job and its schedule, partitions from `first` on.

@@ -5,115 +5,38 @@
 //! `scripts/check-real` runs its output on those tools in CI and compares
 //! the rows with the engine's.
 
+// One generator per tool (each writes its tool's files from the engine's
+// inputs) ...
 pub mod airflow;
 pub mod beam;
-pub mod bundle;
 pub mod dagster;
 pub mod dbt;
 pub mod drift;
 pub mod lateness_sql;
-pub mod project;
-pub mod replay;
 pub mod spark;
 pub mod spark_backfill;
 pub mod sqlmesh;
+// ... what several tools share (a replay's data and runners, a project's
+// layout, the tar a page downloads) ...
+pub mod bundle;
+pub mod project;
+pub mod replay;
+// ... and what each page asks the room for: the only modules here that
+// read a design, a scenario or a lab, once, to choose a generator.
+pub mod backfill_lab;
+pub mod canvas;
+#[cfg(not(target_arch = "wasm32"))]
+pub mod checks;
+pub mod scenario;
+pub mod state_write;
 
-// The versions the exports are proven on, in one place: every label the
-// app, the exports and the READMEs print is built from these, and
-// `scripts/check-real` installs exactly their pins (`partition-lab-export
-// --pins`), so a label can never name a version nothing tested. dbt-core
-// 1.12 is not here because it cannot be installed from the package
-// registries alone: a dependency downloads a wheel from elsewhere while it
-// builds.
-macro_rules! dbt_core {
-    () => {
-        "1.11"
-    };
-}
-macro_rules! dbt_duckdb {
-    () => {
-        "1.11"
-    };
-}
-macro_rules! pyspark {
-    () => {
-        "4.3"
-    };
-}
-macro_rules! beam {
-    () => {
-        "2.77"
-    };
-}
-macro_rules! sqlmesh {
-    () => {
-        "0.236"
-    };
-}
-macro_rules! dagster {
-    () => {
-        "1.13"
-    };
-}
-macro_rules! airflow {
-    () => {
-        "3.3"
-    };
-}
-
-/// The versions each export is written for and checked against.
-pub const DBT_VERSIONS: &str = concat!(
-    "dbt-core ",
-    dbt_core!(),
-    " with dbt-duckdb ",
-    dbt_duckdb!(),
-    " (DuckDB 1.4 or later)"
-);
-pub const SPARK_VERSIONS: &str = concat!("Apache Spark ", pyspark!(), " (PySpark), local mode");
-pub const SPARK_SQL: &str = concat!("Spark SQL ", pyspark!());
-pub const AIRFLOW_VERSIONS: &str = concat!("Apache Airflow ", airflow!());
-pub const BEAM_VERSIONS: &str = concat!("Apache Beam ", beam!(), " (Python SDK, DirectRunner)");
-pub const BEAM_RELEASE: &str = beam!();
-pub const SQLMESH_VERSIONS: &str = concat!("SQLMesh ", sqlmesh!(), " on DuckDB");
-pub const DAGSTER_VERSIONS: &str = concat!("Dagster ", dagster!(), " on DuckDB");
-pub const DUCKDB_VERSIONS: &str = "DuckDB 1.4 or later";
-
-/// The pip requirements of each tool, as a README tells a reader to install them.
-pub const DBT_PIP: &str = concat!(
-    "\"dbt-core==",
-    dbt_core!(),
-    ".*\" \"dbt-duckdb==",
-    dbt_duckdb!(),
-    ".*\""
-);
-pub const SPARK_PIP: &str = concat!("\"pyspark==", pyspark!(), ".*\"");
-pub const AIRFLOW_PIP: &str = concat!("\"apache-airflow==", airflow!(), ".*\"");
-pub const BEAM_PIP: &str = concat!("\"apache-beam==", beam!(), ".*\"");
-pub const SQLMESH_PIP: &str = concat!("\"sqlmesh==", sqlmesh!(), ".*\"");
-// dagster-duckdb's own numbers (0.29 for 1.13) follow dagster's: pip
-// picks the one that fits.
-pub const DAGSTER_PIP: &str = concat!(
-    "\"dagster==",
-    dagster!(),
-    ".*\" \"dagster-dg-cli==",
-    dagster!(),
-    ".*\" dagster-duckdb"
-);
-
-/// What `scripts/check-real` installs: one line per virtual environment,
-/// its name and then its pins.
-pub fn pins() -> String {
-    format!(
-        // Airflow's DAG for the backfill lab does its work on DuckDB.
-        "data {} duckdb {}\nairflow {} duckdb\nbeam {}\nsqlmesh {} duckdb\ndagster {}\n",
-        DBT_PIP.replace('"', ""),
-        SPARK_PIP.replace('"', ""),
-        AIRFLOW_PIP.replace('"', ""),
-        BEAM_PIP.replace('"', ""),
-        SQLMESH_PIP.replace('"', ""),
-        DAGSTER_PIP.replace('"', "")
-    )
-}
+// The tools and their versions live below the labs (`crate::tool`), which
+// teach them too; the room writes for them under the same names.
+pub use crate::tool::{
+    pins, Tool, AIRFLOW_PIP, AIRFLOW_VERSIONS, BEAM_PIP, BEAM_RELEASE, BEAM_VERSIONS, DAGSTER_PIP,
+    DAGSTER_VERSIONS, DBT_PIP, DBT_VERSIONS, DUCKDB_VERSIONS, SPARK_PIP, SPARK_SQL, SPARK_VERSIONS,
+    SQLMESH_PIP, SQLMESH_VERSIONS,
+};
 
 /// One file of an exported project.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -7,7 +7,6 @@ pub mod backfilled;
 pub mod catalogue;
 pub mod clicks;
 pub mod currency;
-pub mod export;
 pub mod grade;
 pub mod history;
 pub mod judge;

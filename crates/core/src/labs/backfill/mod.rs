@@ -4,7 +4,6 @@
 
 pub mod case;
 pub mod clicker;
-pub mod commands;
 pub mod guess;
 pub mod outcome;
 pub mod query;

@@ -322,7 +322,7 @@ impl Calendar {
             })
             .collect();
         let dagster = Dagster {
-            partitions: crate::export::dagster::partitions(aug(1)),
+            partitions: crate::tool::dagster_daily_partitions(aug(1)),
             key: d,
             window: Span {
                 start: run_at(d),

@@ -1,7 +1,6 @@
 //! The State x Write lab (SPEC 4): controls, the fixed week, the six
 //! pipelines, what each cell shows for a run, and the verdicts' wording.
 
-pub mod code;
 pub mod explain;
 pub mod model;
 pub mod predict;

@@ -5,7 +5,7 @@
 
 use crate::counted::counted;
 use crate::engine::calendar::{day_month, hh_mm, shift, weekday_day_month_time, Day, Instant};
-use crate::export::{
+use crate::tool::{
     AIRFLOW_VERSIONS, BEAM_VERSIONS, DAGSTER_VERSIONS, DBT_VERSIONS, SQLMESH_VERSIONS,
 };
 

@@ -8,20 +8,27 @@ use crate::engine::{
 };
 use crate::vocabulary::Choice;
 
-use super::compile::{compile, CompiledDesign};
-use super::graph::{BackfillShape, Graph, Layer, Markers, NodeConfig, NodeKind};
-use super::limits::check_config;
-use super::validate::Problem;
 use crate::counted::counted;
+use crate::design::compile::{compile, CompiledDesign};
+use crate::design::graph::{BackfillShape, Graph, Layer, Markers, NodeConfig, NodeKind};
+use crate::design::limits::check_config;
+use crate::design::validate::Problem;
 use crate::export::airflow::Dates;
-use crate::export::{run_day_and, AIRFLOW_VERSIONS, DBT_VERSIONS, SPARK_VERSIONS};
+use crate::export::run_day_and;
+use crate::tool::Tool;
 
-/// One tool's code, and the versions it is written for.
+/// One tool's code.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Code {
-    pub tool: &'static str,
-    pub versions: &'static str,
+    pub tool: Tool,
     pub text: String,
+}
+
+impl Code {
+    /// The versions it is written for.
+    pub const fn versions(&self) -> &'static str {
+        self.tool.versions()
+    }
 }
 
 /// The code for `graph`, or why it has none yet; a backfill corrects dates
@@ -30,25 +37,23 @@ pub fn export_code(graph: &Graph) -> Result<Vec<Code>, Vec<Problem>> {
     export_code_with(graph, Dates::AlreadyRun)
 }
 
-/// The code for `graph`, its backfill's dates being `dates`.
+/// The code for `graph`, its backfill's dates being `dates`: the readable
+/// dbt, Airflow and Spark forms of any valid design.
 pub fn export_code_with(graph: &Graph, dates: Dates) -> Result<Vec<Code>, Vec<Problem>> {
     let design = checked(graph)?;
     let (source, target) = tables(graph);
     let airflow = airflow(&design, &source, &target, dates);
     Ok(vec![
         Code {
-            tool: "dbt",
-            versions: DBT_VERSIONS,
+            tool: Tool::Dbt,
             text: dbt(&design, &source, &target),
         },
         Code {
-            tool: "Airflow",
-            versions: AIRFLOW_VERSIONS,
+            tool: Tool::Airflow,
             text: format!("{}\n{}", airflow.dag, airflow.commands),
         },
         Code {
-            tool: "Spark",
-            versions: SPARK_VERSIONS,
+            tool: Tool::Spark,
             text: spark(&design, &source, &target),
         },
     ])
@@ -437,7 +442,7 @@ mod tests {
         g
     }
 
-    fn tool(codes: &[Code], name: &str) -> String {
+    fn tool(codes: &[Code], name: Tool) -> String {
         codes
             .iter()
             .find(|c| c.tool == name)
@@ -455,7 +460,7 @@ mod tests {
             WriteChoice::OverwritePartition,
         );
         let codes = export_code(&g).expect("valid");
-        let dbt = tool(&codes, "dbt");
+        let dbt = tool(&codes, Tool::Dbt);
         assert!(dbt.contains("delete+insert', unique_key='dt'"), "{dbt}");
         assert!(
             !dbt.contains("insert_overwrite") && !dbt.contains("partition_by"),
@@ -463,13 +468,13 @@ mod tests {
         );
         assert!(dbt.contains("the 2 days before it"), "{dbt}");
         assert!(dbt.contains("source('bronze', 'clicks')"), "{dbt}");
-        let spark = tool(&codes, "Spark");
+        let spark = tool(&codes, Tool::Spark);
         assert!(
             spark.contains("partitionOverwriteMode\", \"dynamic\""),
             "{spark}"
         );
-        assert!(tool(&codes, "Airflow").contains("catchup=False"));
-        assert!(codes.iter().all(|c| !c.versions.is_empty()));
+        assert!(tool(&codes, Tool::Airflow).contains("catchup=False"));
+        assert!(codes.iter().all(|c| !c.versions().is_empty()));
     }
 
     #[test]
@@ -484,7 +489,7 @@ mod tests {
             },
         );
         let codes = export_code(&g).expect("valid");
-        let dbt = tool(&codes, "dbt");
+        let dbt = tool(&codes, Tool::Dbt);
         assert!(
             dbt.contains("incremental_strategy='merge'") && dbt.contains("unique_key='key'"),
             "{dbt}"
@@ -495,7 +500,7 @@ mod tests {
             "one row per key: {dbt}"
         );
         assert!(dbt.contains("interval '180 minutes'"), "{dbt}");
-        let spark = tool(&codes, "Spark");
+        let spark = tool(&codes, Tool::Spark);
         assert!(
             spark.contains(".merge(") && spark.contains("t.key = s.key"),
             "{spark}"
@@ -545,7 +550,7 @@ mod tests {
         )
         .expect("connects");
         let codes = export_code(&g).expect("valid");
-        let airflow = tool(&codes, "Airflow");
+        let airflow = tool(&codes, Tool::Airflow);
         assert!(
             airflow.contains(
                 "--from-date 2026-08-03T02:00:00+00:00 --to-date 2026-08-13T02:00:00+00:00"
@@ -563,7 +568,7 @@ mod tests {
             "{airflow}"
         );
         assert!(!airflow.contains("priority_weight, so"), "{airflow}");
-        let dbt = tool(&codes, "dbt");
+        let dbt = tool(&codes, Tool::Dbt);
         assert!(dbt.contains("materialized='table'"));
         assert!(
             dbt.contains("--event-time-start 2026-08-03 --event-time-end 2026-08-14"),

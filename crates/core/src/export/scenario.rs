@@ -4,7 +4,7 @@
 //! where each can express it, as `scripts/check-real` does for the listed
 //! designs; where a tool cannot, what it lacks.
 
-use crate::design::code::{export_code_with, Code};
+use super::canvas::{export_code_with, Code};
 use crate::design::compile::{compile, CompiledDesign};
 use crate::design::graph::{Layer, NodeConfig};
 use crate::design::validate::Problem;
@@ -12,11 +12,11 @@ use crate::design::Graph;
 use crate::engine::{AfterFinal, LogicVersion, PartitionKey, Script};
 use crate::export::airflow::Dates;
 use crate::export::{
-    beam, bundle::tar, dbt, project::replay_project, replay::Replay, spark, spark_backfill,
-    sqlmesh, BEAM_VERSIONS, DAGSTER_VERSIONS, DBT_VERSIONS, SPARK_VERSIONS, SQLMESH_VERSIONS,
+    beam, bundle::tar, dbt, project::replay_project, replay::Replay, spark, spark_backfill, sqlmesh,
 };
+use crate::tool::Tool;
 
-use super::Scenario;
+use crate::scenarios::Scenario;
 
 /// The tables a scenario's backfill job reads and writes: the scenario's
 /// bronze source, the design's own silver table, gold's daily totals.
@@ -52,8 +52,8 @@ pub fn backfill_job(scenario: &Scenario, graph: &Graph) -> Result<String, &'stat
         last: b.last,
         at_once: b.max_concurrency,
         pool: setting.pool,
-        shape: super::backfilled::shape(b.shape),
-        markers: super::backfilled::marking(b.markers),
+        shape: crate::scenarios::backfilled::shape(b.shape),
+        markers: crate::scenarios::backfilled::marking(b.markers),
         logic: b.logic,
         write: b.write,
         yields: b.yield_to_scheduled,
@@ -264,91 +264,82 @@ fn replay<'a>(scenario: &Scenario, design: &CompiledDesign, script: &'a Script) 
     }
 }
 
-/// "Export as code" for `graph` in `scenario`. A design the runners
-/// can replay shows the dbt model and the PySpark module of its runnable
-/// project, the code `scripts/check-real` runs; any other shows the
-/// readable forms, each saying that the lab's checks do not run it and why.
+/// "Export as code" for `graph` in `scenario`, a block per [`Tool`]. A
+/// design the runners can replay shows the dbt model and the PySpark
+/// module of its runnable project, the code `scripts/check-real` runs; a
+/// backfill design shows its Spark job; any other shows the readable
+/// forms, each saying that the lab's checks do not run it and why.
 pub fn code(scenario: &Scenario, graph: &Graph) -> Result<Vec<Code>, Vec<Problem>> {
-    let mut codes = classic_code(scenario, graph)?;
-    let design = compile(graph)?;
-    codes.push(Code {
-        tool: "SQLMesh",
-        versions: SQLMESH_VERSIONS,
-        text: sqlmesh_code(scenario, graph, &design),
-    });
-    codes.push(Code {
-        tool: "Dagster",
-        versions: DAGSTER_VERSIONS,
-        text: dagster_code(scenario, graph, &design),
-    });
-    codes.push(Code {
-        tool: "Beam",
-        versions: BEAM_VERSIONS,
-        text: beam_code(scenario, graph, &design),
-    });
-    Ok(codes)
-}
-
-/// The dbt, Airflow and Spark blocks.
-fn classic_code(scenario: &Scenario, graph: &Graph) -> Result<Vec<Code>, Vec<Problem>> {
     let dates = if scenario.history {
         Dates::NeverRun
     } else {
         Dates::AlreadyRun
     };
-    let mut codes = export_code_with(graph, dates)?;
+    let readable = export_code_with(graph, dates)?;
     let design = compile(graph)?;
-    if design.backfill.is_some() {
-        for c in codes.iter_mut() {
-            match (c.tool, backfill_job(scenario, graph)) {
-                ("Spark", Ok(job)) => {
-                    c.text = job;
-                    c.versions = SPARK_VERSIONS;
-                }
-                ("Airflow", _) => {}
-                (tool, result) => {
-                    let mark = if tool == "Spark" { "#" } else { "--" };
-                    let why = match result {
-                        Err(why) => why,
-                        Ok(_) => "the lab's checks run the Spark job of a backfill design; this is its dbt form",
-                    };
-                    c.text = format!(
-                        "{mark} A readable form, not run by the lab's checks: {why}.\n{}",
-                        c.text
-                    );
-                }
-            }
+    let form = Form::of(scenario, graph, &design);
+    Ok(Tool::ALL
+        .into_iter()
+        .map(|tool| {
+            let readable = || {
+                readable
+                    .iter()
+                    .find(|c| c.tool == tool)
+                    .map(|c| c.text.clone())
+                    .unwrap_or_default()
+            };
+            let text = match tool {
+                Tool::Dbt | Tool::Spark => run_or_readable(tool, &form, readable),
+                Tool::Airflow => readable(),
+                Tool::SqlMesh => sqlmesh_code(scenario, graph, &design),
+                Tool::Dagster => dagster_code(scenario, graph, &design),
+                Tool::Beam => beam_code(scenario, graph, &design),
+            };
+            Code { tool, text }
+        })
+        .collect())
+}
+
+/// What the lab's checks run of a design in dbt and Spark.
+enum Form<'a> {
+    /// A backfill design: its Spark job, or why the job cannot express it.
+    Backfill(Result<String, &'static str>),
+    /// A daily design the runners replay over the scenario's runs.
+    Replayed(Replay<'a>),
+    /// A daily design they cannot replay, and why.
+    Readable(&'static str),
+}
+
+impl<'a> Form<'a> {
+    fn of(scenario: &'a Scenario, graph: &Graph, design: &CompiledDesign) -> Self {
+        if design.backfill.is_some() {
+            return Form::Backfill(backfill_job(scenario, graph));
         }
-        return Ok(codes);
+        match not_replayable(design) {
+            Some(why) => Form::Readable(why),
+            None => Form::Replayed(replay(scenario, design, scenario.script())),
+        }
     }
-    let script = match not_replayable(&design) {
-        None => scenario.script(),
-        Some(why) => {
-            for c in codes.iter_mut().filter(|c| c.tool != "Airflow") {
-                let mark = if c.tool == "Spark" { "#" } else { "--" };
-                c.text = format!(
-                    "{mark} A readable form, not run by the lab's checks: {why}.\n{}",
-                    c.text
-                );
-            }
-            return Ok(codes);
+}
+
+/// `tool`'s block (dbt or Spark) in `form`: the code the lab's checks run,
+/// or the readable form under a first line saying why they do not run it.
+fn run_or_readable(tool: Tool, form: &Form<'_>, readable: impl Fn() -> String) -> String {
+    let why = match (tool, form) {
+        (Tool::Spark, Form::Backfill(Ok(job))) => return job.clone(),
+        (Tool::Dbt, Form::Replayed(r)) => return dbt::model(r),
+        (Tool::Spark, Form::Replayed(r)) => return spark::module(r),
+        (_, Form::Replayed(_)) => return readable(),
+        (_, Form::Backfill(Ok(_))) => {
+            "the lab's checks run the Spark job of a backfill design; this is its dbt form"
         }
+        (_, Form::Backfill(Err(why)) | Form::Readable(why)) => why,
     };
-    let r = replay(scenario, &design, script);
-    for c in &mut codes {
-        match c.tool {
-            "dbt" => {
-                c.text = dbt::model(&r);
-                c.versions = DBT_VERSIONS;
-            }
-            "Spark" => {
-                c.text = spark::module(&r);
-                c.versions = SPARK_VERSIONS;
-            }
-            _ => {}
-        }
-    }
-    Ok(codes)
+    format!(
+        "{} A readable form, not run by the lab's checks: {why}.\n{}",
+        tool.comment(),
+        readable()
+    )
 }
 
 /// The project for `graph` in `scenario` with `runners`
@@ -432,25 +423,25 @@ mod tests {
         use crate::design::graph::StateChoice;
         use crate::engine::{CommitOrder, ListDate};
         use crate::scenarios::sample::daily;
-        let block = |codes: &[Code], tool: &str| {
+        let block = |codes: &[Code], tool: Tool| {
             codes
                 .iter()
                 .find(|c| c.tool == tool)
-                .map(|c| (c.versions, c.text.clone()))
+                .map(|c| (c.versions(), c.text.clone()))
                 .expect("a block per tool")
         };
         for s in crate::scenarios::SCENARIOS {
             let codes =
                 code(s, &sample(s, WriteChoice::OverwritePartition)).expect("the sample compiles");
-            let (versions, sqlmesh) = block(&codes, "SQLMesh");
-            assert_eq!(versions, SQLMESH_VERSIONS);
+            let (versions, sqlmesh) = block(&codes, Tool::SqlMesh);
+            assert_eq!(versions, Tool::SqlMesh.versions());
             assert!(
                 sqlmesh.starts_with("-- No SQLMesh form"),
                 "{}: {sqlmesh}",
                 s.number
             );
-            let (versions, dagster) = block(&codes, "Dagster");
-            assert_eq!(versions, DAGSTER_VERSIONS);
+            let (versions, dagster) = block(&codes, Tool::Dagster);
+            assert_eq!(versions, Tool::Dagster.versions());
             assert!(dagster.starts_with("# "), "{dagster}");
         }
         // A backfill design names the restatement and the launch of its dates.
@@ -462,10 +453,10 @@ mod tests {
             ),
         )
         .expect("compiles");
-        assert!(block(&codes, "SQLMesh")
+        assert!(block(&codes, Tool::SqlMesh)
             .1
             .contains("--start 2026-08-03 --end 2026-08-13"));
-        assert!(block(&codes, "Dagster")
+        assert!(block(&codes, Tool::Dagster)
             .1
             .contains("--partition-range 2026-08-03...2026-08-13"));
         // A list over event dates is a SQLMesh model from the scenario's
@@ -481,7 +472,7 @@ mod tests {
             None,
         );
         let codes = code(&crate::scenarios::outage::SCENARIO, &list).expect("compiles");
-        let sqlmesh = block(&codes, "SQLMesh").1;
+        let sqlmesh = block(&codes, Tool::SqlMesh).1;
         let start = crate::scenarios::outage::SCENARIO.script().start;
         assert!(sqlmesh.contains(&format!("start '{start}',")), "{sqlmesh}");
         assert!(sqlmesh.contains("name silver.sales,") && sqlmesh.contains("FROM bronze.sales\n"));
@@ -489,7 +480,7 @@ mod tests {
         // Dagster launches the latest missed tick when its scheduler is
         // back: a list that waits for its next run has no Dagster form, one
         // that catches up is an asset whose schedule finds the missed days.
-        let waits = block(&codes, "Dagster").1;
+        let waits = block(&codes, Tool::Dagster).1;
         assert!(
             waits.starts_with("# No Dagster form") && waits.contains("latest missed tick"),
             "{waits}"
@@ -499,7 +490,7 @@ mod tests {
             &crate::scenarios::sample::catching_up(list.clone()),
         )
         .expect("compiles");
-        let dagster = block(&catching_up, "Dagster").1;
+        let dagster = block(&catching_up, Tool::Dagster).1;
         assert!(
             dagster.contains(&format!("START = date.fromisoformat(\"{start}\")")),
             "{dagster}"
@@ -508,7 +499,7 @@ mod tests {
         assert!(dagster.contains("from bronze.sales where dt = cast(? as date)"));
         assert!(dagster.contains("LOOKBACK = 5\n") && dagster.contains("builds every day missed"));
         // Without a finaliser a design has no lateness for Beam to set.
-        assert!(block(&codes, "Beam").1.starts_with("# No Beam form"));
+        assert!(block(&codes, Tool::Beam).1.starts_with("# No Beam form"));
     }
 
     /// Beam's one setting is a finaliser's allowed lateness: a design with
@@ -524,9 +515,9 @@ mod tests {
             let codes = code(&MOBILE, &graph).expect("compiles");
             let beam = codes
                 .into_iter()
-                .find(|c| c.tool == "Beam")
+                .find(|c| c.tool == Tool::Beam)
                 .expect("a Beam block");
-            assert_eq!(beam.versions, crate::export::BEAM_VERSIONS);
+            assert_eq!(beam.versions(), crate::export::BEAM_VERSIONS);
             beam.text
         };
         for l in [0, 2, 5] {
@@ -588,7 +579,7 @@ mod tests {
                 let text = code(s, &graph)
                     .expect("compiles")
                     .into_iter()
-                    .find(|c| c.tool == "Beam")
+                    .find(|c| c.tool == Tool::Beam)
                     .map(|c| c.text.replace("\n# ", " "))
                     .expect("a Beam block");
                 let says_more =
@@ -623,7 +614,7 @@ mod tests {
             &crate::export::replay::runner_files(),
         );
         let codes = code(&crate::scenarios::clicks::SCENARIO, &graph).expect("code");
-        let text = |tool: &str| {
+        let text = |tool: Tool| {
             codes
                 .iter()
                 .find(|c| c.tool == tool)
@@ -635,8 +626,8 @@ mod tests {
                 .find(|f| f.path == path)
                 .map(|f| f.text.clone())
         };
-        assert_eq!(text("dbt"), file("models/silver_scenario1.sql"));
-        assert_eq!(text("Spark"), file("spark_jobs/silver_scenario1.py"));
+        assert_eq!(text(Tool::Dbt), file("models/silver_scenario1.sql"));
+        assert_eq!(text(Tool::Spark), file("spark_jobs/silver_scenario1.py"));
         // A backfill design shows the Spark job check-real runs, and says
         // that its dbt form is not run.
         let graph = sample(
@@ -644,17 +635,17 @@ mod tests {
             WriteChoice::OverwritePartition,
         );
         let backfill = code(&crate::scenarios::currency::SCENARIO, &graph).expect("code");
-        let shown = |tool: &str| {
+        let shown = |tool: Tool| {
             backfill
                 .iter()
                 .find(|c| c.tool == tool)
                 .map(|c| c.text.clone())
         };
         assert_eq!(
-            shown("Spark"),
+            shown(Tool::Spark),
             backfill_job(&crate::scenarios::currency::SCENARIO, &graph).ok()
         );
-        assert!(shown("dbt").is_some_and(|t| t.contains("not run by the lab's checks")));
+        assert!(shown(Tool::Dbt).is_some_and(|t| t.contains("not run by the lab's checks")));
         // What the job cannot express is said, not shown as runnable.
         let mut merged = graph.clone();
         for n in merged.nodes.values_mut() {
@@ -667,7 +658,7 @@ mod tests {
         let codes = code(&crate::scenarios::currency::SCENARIO, &merged).expect("code");
         assert!(codes
             .iter()
-            .filter(|c| c.tool == "dbt" || c.tool == "Spark")
+            .filter(|c| c.tool == Tool::Dbt || c.tool == Tool::Spark)
             .all(|c| c
                 .text
                 .contains("not run by the lab's checks: a merge needs")));

@@ -10,8 +10,8 @@ use crate::export::{
 };
 use crate::labs::backfill::run::BackfillPlan;
 
-use super::case::{aug, last_existing, true_ship_date, Case};
 use crate::engine::LogicVersion;
+use crate::labs::backfill::case::{aug, last_existing, true_ship_date, Case};
 
 /// One tool's code for the plan.
 #[derive(Clone, Debug, PartialEq, Eq)]

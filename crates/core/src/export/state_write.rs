@@ -7,7 +7,7 @@
 use crate::export::replay::Replay;
 use crate::export::{dbt, spark};
 
-use super::model::{Cell, Controls};
+use crate::labs::state_write::model::{Cell, Controls};
 
 /// The cell's week as a pipeline a real tool replays: the one name and
 /// script the page's code, the download and the checks share.
@@ -29,7 +29,7 @@ pub fn runnable(
     runners: &[crate::export::File],
 ) -> Option<(String, Vec<u8>)> {
     use crate::export::{bundle::tar, project::replay_project};
-    let script = super::model::script(controls);
+    let script = crate::labs::state_write::model::script(controls);
     let files = replay_project(
         "partition_lab_week",
         &[replay(cell, controls, &script)],
@@ -43,7 +43,7 @@ pub fn runnable(
 /// (tool, code) for a cell under the current controls: the dbt model, then
 /// the Spark module, each exactly as the runnable project holds it.
 pub fn equivalent(cell: Cell, controls: &Controls) -> Vec<(&'static str, String)> {
-    let script = super::model::script(controls);
+    let script = crate::labs::state_write::model::script(controls);
     let r = replay(cell, controls, &script);
     vec![("dbt", dbt::model(&r)), ("Spark", spark::module(&r))]
 }
@@ -70,7 +70,7 @@ mod tests {
             ..Controls::default()
         };
         for cell in Cell::ALL {
-            let script = super::super::model::script(&before);
+            let script = crate::labs::state_write::model::script(&before);
             let files = replay_project(
                 "p",
                 &[replay(cell, &before, &script)],
