@@ -4,7 +4,7 @@
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFile } from 'node:fs/promises';
-import { launch, openPage, axe, downloaded } from './browser.mjs';
+import { launch, openPage, axe, downloaded, tarFiles } from './browser.mjs';
 
 let env;
 before(async () => { env = await launch(); });
@@ -319,6 +319,34 @@ test('the allowed lateness as a Beam window setting for a built-in profile: the 
   await context.close();
 });
 
+/// The section's runnable project for the page's setting: named for its
+/// tool, profile and lateness, holding the code the page shows, the month
+/// as the Beam section writes it, a replay that runs the tool, and a README
+/// whose count is the page's own late figure.
+async function checkProject(page, section, tool, profile, slider, codeFile, code) {
+  const key = slider === '15' ? 'never' : `l${slider}`;
+  const link = section.getByRole('link', { name: `Download it as a runnable ${tool} project` });
+  const file = await downloaded(link);
+  const root = `partition-lab-lateness-${tool.toLowerCase()}-${profile}-${key}`;
+  assert.equal(file.name, `${root}.tar`);
+  const files = tarFiles(file.bytes);
+  assert.equal(files.get(`${root}/${codeFile}`).trimEnd(), code.trimEnd());
+  const month = files.get(`${root}/arrivals.csv`).split('\n');
+  assert.equal(month[0], 'order_id,event_time,arrival_time');
+  assert.ok(month.length > 30000, `${month.length} lines`);
+  const replay = files.get(`${root}/replay.py`);
+  assert.match(replay, /^FIRST_RUN = datetime\(2026, 8, 2, 2, 0\)$/m);
+  assert.match(replay, /^def replay\(last_run\):$/m);
+  const readme = files.get(`${root}/README.txt`);
+  assert.ok(readme.includes('python replay.py'), readme);
+  if (key === 'never') {
+    assert.ok(readme.includes('the replay books every order of the month'), readme);
+  } else {
+    const said = (await figure(page, 'late')).match(/^(\d{1,3}(?:,\d{3})*) events? worth/)[1];
+    assert.ok(readme.includes(`The lab says ${said} order`), `${readme}\nthe page: ${said}`);
+  }
+}
+
 test('the allowed lateness as a SQLMesh lookback: the model follows the slider, a lookback of L days, none at 0, a FULL model when never final', async () => {
   const { page, errors, context } = await openPage(env, '/lab/lateness?predict=skip&profile=partner&lateness=2');
   await openTools(page);
@@ -340,10 +368,10 @@ test('the allowed lateness as a SQLMesh lookback: the model follows the slider, 
     assert.match(code, model);
     assert.match(code, /^  name shop\.orders,$/m);
     assert.match(code, /^  start '2026-08-01',$/m);
-    assert.ok((await section.locator('p').first().innerText()).includes('open Apache Beam (Python) for august_partner.csv'));
     const file = await downloaded(section.getByRole('link', { name: 'Download orders.sql' }));
     assert.equal(file.name, 'orders.sql');
     assert.equal(file.text.trimEnd(), code.trimEnd());
+    await checkProject(page, section, 'SQLMesh', 'partner', slider, 'models/orders.sql', code);
   }
   assert.deepEqual(await axe(page), []);
   assert.deepEqual(errors, []);
@@ -375,6 +403,7 @@ test('the allowed lateness as a Dagster schedule: each tick rebuilds d and the L
     const file = await downloaded(section.getByRole('link', { name: 'Download orders_lateness.py' }));
     assert.equal(file.name, 'orders_lateness.py');
     assert.equal(file.text.trimEnd(), code.trimEnd());
+    await checkProject(page, section, 'Dagster', 'mobile', slider, 'definitions.py', code);
   }
   assert.deepEqual(await axe(page), []);
   assert.deepEqual(errors, []);

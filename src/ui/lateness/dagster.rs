@@ -7,6 +7,7 @@ use leptos::prelude::*;
 use crate::export::dagster::{lateness_definitions, lateness_rule, LATENESS_FILE};
 use crate::export::DAGSTER_VERSIONS;
 use crate::labs::lateness::model::august;
+use crate::tool::Tool;
 
 use super::Lab;
 use crate::ui::code_file::CodeFile;
@@ -23,7 +24,8 @@ pub fn Dagster() -> impl IntoView {
                 "Dagster has no allowed lateness: a day's partition is built whenever a run asks for it, so the lateness is the schedule's, which days each tick asks for. "
                 {move || lateness_rule(lateness.get())}
                 " Like the SQLMesh model, it reads raw.arrivals, which at each run holds only what has arrived by then."
-                {format!(" A test replays the mobile profile's month, whose late orders tell 0, 2 and 7 days apart, through the file at each of them and never final on {DAGSTER_VERSIONS}, a tick at each 02:00 after loading what arrived since the one before, and the orders it never books are exactly the ones the lab says arrive after their day is final, by id.")}
+                " The project below replays the month: at each 02:00 it loads what arrived since the tick before, evaluates the schedule and materializes the run it asks for, in process."
+                {format!(" CI runs the project as downloaded for the mobile profile, whose late orders tell 0, 2 and 7 days apart, at each of them and never final on {DAGSTER_VERSIONS}: the orders it never books are exactly the ones the lab says arrive after their day is final, by id.")}
             </p>
             <CodeFile
                 summary=format!("Dagster definitions ({LATENESS_FILE})")
@@ -32,6 +34,7 @@ pub fn Dagster() -> impl IntoView {
                 file=LATENESS_FILE.to_string()
                 mime="text/x-python"
             />
+            <super::project::Project tool=Tool::Dagster />
         </section>
     }
 }

@@ -7,8 +7,7 @@ use crate::engine::lateness::Lateness;
 use crate::export::sqlmesh::{lookback_model, LOOKBACK_FILE};
 use crate::export::SQLMESH_VERSIONS;
 use crate::labs::lateness::model::august;
-
-use crate::vocabulary::Choice;
+use crate::tool::Tool;
 
 use super::Lab;
 use crate::ui::code_file::CodeFile;
@@ -35,8 +34,8 @@ pub fn Lookback() -> impl IntoView {
             <p>
                 "In SQLMesh allowed lateness is a model's "<code>"lookback"</code>", counted in its intervals, here days. "
                 {how}
-                {move || format!(" It reads raw.arrivals, the table ingestion appends to, which at each run holds only what has arrived by then: that is what makes an order late. To try it on the month the Beam section above offers (open Apache Beam (Python) for august_{}.csv), load its times as UTC timestamps, as the model's first lines show, and add each day's arrivals before that day's run; a table holding the whole month books every order.", lab.settings.read().profile.file())}
-                {format!(" A test replays every profile's month through the model at 0, 2 and 7 days and never final on {SQLMESH_VERSIONS}, a run at each 02:00 after loading what arrived since the one before, and the orders it never books are exactly the ones the lab says arrive after their day is final, by id.")}
+                " It reads raw.arrivals, the table ingestion appends to, which at each run holds only what has arrived by then: that is what makes an order late (a table holding the whole month books every order). The project below replays the month that way, a run at each 02:00 after loading what arrived since the one before, and lists the orders the model never books."
+                {format!(" CI runs the project as downloaded for every profile at 0, 2 and 7 days and never final on {SQLMESH_VERSIONS}: the orders it never books are exactly the ones the lab says arrive after their day is final, by id.")}
             </p>
             <CodeFile
                 summary=format!("SQLMesh model ({LOOKBACK_FILE})")
@@ -45,6 +44,7 @@ pub fn Lookback() -> impl IntoView {
                 file=file.to_string()
                 mime="text/x-sql"
             />
+            <super::project::Project tool=Tool::SqlMesh />
         </section>
     }
 }

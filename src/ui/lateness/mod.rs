@@ -11,6 +11,7 @@ mod histogram;
 mod late_rows;
 mod lookback;
 mod predict;
+mod project;
 mod streaming;
 mod your_data;
 

@@ -20,7 +20,8 @@ pub struct BackfillDesign {
     pub write: WriteMode,
     pub first: NaiveDate,
     pub last: NaiveDate,
-    pub max_concurrency: u32,
+    /// Dates in flight at once (the engine's `clock::Job::concurrency`).
+    pub concurrency: u32,
     pub shape: BackfillShape,
     pub markers: Markers,
     pub yield_to_scheduled: bool,
@@ -139,7 +140,7 @@ pub fn compile(graph: &Graph) -> Result<CompiledDesign, Vec<Problem>> {
             write: write.unwrap_or(write_mode),
             first: *first,
             last: *last,
-            max_concurrency: *max_concurrency,
+            concurrency: *max_concurrency,
             shape: *shape,
             markers: *markers,
             yield_to_scheduled: *yield_to_scheduled,

@@ -9,6 +9,7 @@
 use chrono::Datelike;
 
 use crate::engine::calendar::Day;
+use crate::engine::clock::{Job, Marking, Shape};
 use crate::engine::{ListDate, ProcessingState};
 use crate::vocabulary::Choice;
 
@@ -32,6 +33,24 @@ pub struct Backfill {
     /// Whether the dates already have runs (a correction) or none yet
     /// (history for a new pipeline).
     pub dates: Dates,
+}
+
+impl Backfill {
+    /// The engine's `job` as Airflow is asked for it on `dag_id`: its flags
+    /// are Airflow's words for the job's own choices.
+    pub fn of_job(dag_id: &str, job: &Job, dates: Dates) -> Self {
+        Self {
+            dag_id: dag_id.to_string(),
+            first: job.first,
+            last: job.last,
+            max_active_runs: job.concurrency,
+            pool_slots: job.pool,
+            markers: job.markers != Marking::Off,
+            yield_to_nightly: job.yield_to_scheduled,
+            two_phases: job.shape == Shape::TwoPhases,
+            dates,
+        }
+    }
 }
 
 /// What Airflow already holds for the backfill's dates.

@@ -24,17 +24,11 @@ pub struct Command {
 
 /// The Airflow backfill the plan means.
 pub fn airflow_backfill(plan: &BackfillPlan) -> airflow::Backfill {
-    airflow::Backfill {
-        dag_id: "marlow_orders_daily".to_string(),
-        first: plan.first,
-        last: plan.last,
-        max_active_runs: plan.concurrency,
-        pool_slots: plan.pool,
-        markers: plan.markers,
-        yield_to_nightly: false,
-        two_phases: false,
-        dates: airflow::Dates::AlreadyRun,
-    }
+    airflow::Backfill::of_job(
+        "marlow_orders_daily",
+        &plan.job(),
+        airflow::Dates::AlreadyRun,
+    )
 }
 
 /// The dbt command that rebuilds the plan's dates with a microbatch model.
@@ -81,23 +75,7 @@ pub fn plain_loop(plan: &BackfillPlan) -> String {
 /// rebuilding `silver.orders` and `gold.daily_totals`: what the page shows,
 /// and what `scripts/check-real` runs (`scripts/real/backfill_spark.py`).
 pub fn spark(plan: &BackfillPlan) -> String {
-    use crate::engine::clock::{Marking, Shape};
-    crate::export::spark_backfill::job(&crate::export::spark_backfill::Job {
-        first: plan.first,
-        last: plan.last,
-        at_once: plan.concurrency,
-        pool: plan.pool,
-        shape: Shape::PerDate,
-        markers: if plan.markers {
-            Marking::After
-        } else {
-            Marking::Off
-        },
-        logic: crate::engine::LogicVersion::Fixed,
-        write: plan.write,
-        yields: false,
-        tables: LAB_TABLES,
-    })
+    crate::export::spark_backfill::job(&plan.engine(Vec::new()), LAB_TABLES)
 }
 
 /// The tables of the lab's August.
@@ -142,7 +120,7 @@ pub fn commands(plan: &BackfillPlan) -> Vec<Command> {
         Command {
             title: "Dagster",
             versions: DAGSTER_VERSIONS,
-            code: dagster::shown(&dagster_plan(plan), aug(1)),
+            code: dagster::shown(&plan.job(), aug(1)),
         },
         Command {
             title: "Plain loop",
@@ -155,17 +133,6 @@ pub fn commands(plan: &BackfillPlan) -> Vec<Command> {
             code: spark(plan),
         },
     ]
-}
-
-/// The plan as Dagster launches it.
-pub fn dagster_plan(plan: &BackfillPlan) -> dagster::Plan {
-    dagster::Plan {
-        first: plan.first,
-        last: plan.last,
-        at_once: plan.slots(),
-        pool: plan.pool,
-        markers: plan.markers,
-    }
 }
 
 /// The pipeline as a Dagster project on DuckDB: its definitions, bronze

@@ -296,7 +296,7 @@ fn airflow(design: &CompiledDesign, source: &str, target: &str, dates: Dates) ->
                 dag_id: dag_id.clone(),
                 first: b.first,
                 last: b.last,
-                max_active_runs: b.max_concurrency,
+                max_active_runs: b.concurrency,
                 pool_slots: 4,
                 markers: b.markers == Markers::AfterPartition,
                 yield_to_nightly: b.yield_to_scheduled,

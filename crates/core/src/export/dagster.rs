@@ -8,6 +8,7 @@
 //! at 02:00 on d+1.
 
 use crate::engine::calendar::Day;
+use crate::engine::clock::{Job, Marking};
 use crate::engine::lateness::{Lateness, RUN_HOUR};
 use crate::engine::{
     CommitOrder, ListDate, PartitionKey, PipelineConfig, ProcessingState, WriteMode,
@@ -499,25 +500,14 @@ pub fn launch(first: Day, last: Day) -> String {
     format!("dg launch -f {FILE} --assets {ASSETS} \\\n  {which}")
 }
 
-/// The plan as Dagster runs it: how many days at once and whether a
-/// finished day is recorded.
-#[derive(Clone, Copy, Debug)]
-pub struct Plan {
-    pub first: Day,
-    pub last: Day,
-    /// Days the plan rebuilds at once (never more than the source pool).
-    pub at_once: u32,
-    /// The source's connections, the pool's limit.
-    pub pool: u32,
-    pub markers: bool,
-}
-
 /// What the page shows: the definitions, the pool's limit and the launch,
 /// with where Dagster's single run differs from the lab's plan.
-pub fn shown(plan: &Plan, begin: Day) -> String {
+pub fn shown(plan: &Job, begin: Day) -> String {
     let file = definitions(begin).text;
-    let days = if plan.at_once == 1 { "day" } else { "days" };
-    let record = if plan.markers {
+    // What really runs at once: asking for more than the pool only queues.
+    let at_once = plan.concurrency.min(plan.pool).max(1);
+    let days = if at_once == 1 { "day" } else { "days" };
+    let record = if plan.markers != Marking::Off {
         "The lab's completion markers are Dagster's own record of each\n\
          # materialized partition, but it records a run's days only when the\n\
          # run succeeds: with one run for the range, a failure part-way records\n\
@@ -537,7 +527,6 @@ pub fn shown(plan: &Plan, begin: Day) -> String {
          # starts one), each run's steps then waiting for a slot of the pool. On\n\
          # DuckDB one process writes at a time, so here the days are written one\n\
          # after another whatever the plan says. {record}\n{launch}",
-        at_once = plan.at_once,
         pool = plan.pool,
         first = plan.first,
         last = plan.last,
@@ -559,12 +548,16 @@ mod tests {
 
     #[test]
     fn the_page_says_the_plans_days_pool_and_record() {
-        let plan = Plan {
+        let plan = Job {
             first: aug(8),
             last: aug(13),
-            at_once: 4,
+            concurrency: 4,
             pool: 6,
-            markers: true,
+            silver_minutes: 20,
+            gold_minutes: 5,
+            shape: crate::engine::clock::Shape::PerDate,
+            markers: Marking::After,
+            yield_to_scheduled: false,
         };
         let text = shown(&plan, aug(1));
         assert!(text.contains("start_date=\"2026-08-01\", hour_offset=2"));
@@ -575,9 +568,9 @@ mod tests {
             "cast(round_even(o.amount * coalesce(fx.gbp_per_unit, 1), 2) as decimal(18, 2))"
         ));
         let unmarked = shown(
-            &Plan {
-                markers: false,
-                at_once: 1,
+            &Job {
+                markers: Marking::Off,
+                concurrency: 1,
                 ..plan
             },
             aug(1),

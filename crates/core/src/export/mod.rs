@@ -27,6 +27,7 @@ pub mod backfill_lab;
 pub mod canvas;
 #[cfg(not(target_arch = "wasm32"))]
 pub mod checks;
+pub mod lateness_lab;
 pub mod scenario;
 pub mod state_write;
 

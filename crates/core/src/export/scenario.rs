@@ -47,18 +47,8 @@ pub fn backfill_job(scenario: &Scenario, graph: &Graph) -> Result<String, &'stat
     }
     let setting = scenario.setting().ok_or("the scenario has no backfill")?;
     let (source, silver) = tables(graph);
-    Ok(spark_backfill::job(&spark_backfill::Job {
-        first: b.first,
-        last: b.last,
-        at_once: b.max_concurrency,
-        pool: setting.pool,
-        shape: crate::scenarios::backfilled::shape(b.shape),
-        markers: crate::scenarios::backfilled::marking(b.markers),
-        logic: b.logic,
-        write: b.write,
-        yields: b.yield_to_scheduled,
-        tables: backfill_tables(source, silver),
-    }))
+    let plan = crate::scenarios::backfilled::plan(&setting, &design, &b, scenario.script());
+    Ok(spark_backfill::job(&plan, backfill_tables(source, silver)))
 }
 
 /// The design's source and write tables (the scenario's bronze and the

@@ -6,8 +6,8 @@
 //! `ops.backfill_done` keyed by date and layer, written before or after
 //! the work as the plan says.
 
-use crate::engine::calendar::Day;
-use crate::engine::clock::{Marking, Shape};
+use crate::engine::backfill_run::Plan;
+use crate::engine::clock::{Job, Marking, Shape};
 use crate::engine::{LogicVersion, WriteMode};
 
 /// The tables a job reads and writes.
@@ -19,29 +19,10 @@ pub struct Tables<'a> {
     pub gold: &'a str,
 }
 
-/// A backfill as the job runs it.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Job<'a> {
-    pub first: Day,
-    pub last: Day,
-    /// Dates in flight at most, as planned.
-    pub at_once: u32,
-    /// Source connections: more dates than these at once only queue.
-    pub pool: u32,
-    pub shape: Shape,
-    pub markers: Marking,
-    pub logic: LogicVersion,
-    pub write: WriteMode,
-    /// Whether the plan leaves a connection to the scheduled runs.
-    pub yields: bool,
-    pub tables: Tables<'a>,
-}
-
-impl Job<'_> {
-    /// Dates per wave: what really runs at once.
-    pub fn wave(&self) -> u32 {
-        self.at_once.min(self.pool).max(1)
-    }
+/// Dates per wave: what really runs at once (asking for more than the
+/// source pool only queues).
+fn wave(job: &Job) -> u32 {
+    job.concurrency.min(job.pool).max(1)
 }
 
 /// Why the job cannot express `write`, if it cannot: Spark tables without
@@ -78,11 +59,14 @@ fn rate(logic: LogicVersion) -> &'static str {
     }
 }
 
-/// The job's Python, for `spark` in scope (a notebook, `spark-submit`).
-pub fn job(j: &Job) -> String {
-    let t = j.tables;
-    let mode = silver_write(j.write);
-    let wave = j.wave();
+/// `plan` as the job's Python over `t`, for `spark` in scope (a notebook,
+/// `spark-submit`). The plan is the engine's own (`backfill_run::Plan`):
+/// the job takes its range, dates at once against the pool, shape,
+/// markers, yielding, logic and write, and nothing else.
+pub fn job(plan: &Plan, t: Tables) -> String {
+    let j = &plan.job;
+    let mode = silver_write(plan.write);
+    let wave = wave(j);
     let markers = j.markers != Marking::Off;
     let mut out = String::new();
     out.push_str(&format!(
@@ -93,17 +77,17 @@ pub fn job(j: &Job) -> String {
         t.bronze,
         t.gold,
         crate::counted::counted(wave, "date"),
-        if j.at_once > j.pool {
+        if j.concurrency > j.pool {
             format!(
                 " (the plan asks for {}; the source pool has {} connections, so the rest would only queue)",
-                j.at_once, j.pool
+                j.concurrency, j.pool
             )
         } else {
             String::new()
         },
-        write_words(j.write)
+        write_words(plan.write)
     ));
-    if j.yields {
+    if j.yield_to_scheduled {
         out.push_str("# The plan leaves a connection to the scheduled runs: give this job one\n# fewer executor slot than the pool (the scheduler's pool does it in Airflow).\n");
     }
     out.push_str(&format!(
@@ -119,19 +103,19 @@ pub fn job(j: &Job) -> String {
     }
     // A replace-table write takes one date at a time: each replaces the
     // whole table, so the last date written is all that is left.
-    let each = if j.write == WriteMode::ReplaceTable {
+    let each = if plan.write == WriteMode::ReplaceTable {
         "    spark.conf.set(\"spark.sql.sources.partitionOverwriteMode\", \"static\")   # the whole table\n    for d in days:\n        one = rows.where(F.col(\"dt\") == F.lit(d))\n        one.select(*spark.table(\"SILVER\").columns).write.mode(\"overwrite\").insertInto(\"SILVER\")\n    spark.conf.set(\"spark.sql.sources.partitionOverwriteMode\", \"dynamic\")\n".replace("SILVER", t.silver)
     } else {
-        format!("{}    # insertInto matches columns by position: select them in the table's order\n    rows.select(*spark.table(\"{}\").columns).write.mode(\"{mode}\").insertInto(\"{}\")\n", clear(j.write, t.silver), t.silver, t.silver)
+        format!("{}    # insertInto matches columns by position: select them in the table's order\n    rows.select(*spark.table(\"{}\").columns).write.mode(\"{mode}\").insertInto(\"{}\")\n", clear(plan.write, t.silver), t.silver, t.silver)
     };
     out.push_str(&format!(
         "\n\ndef write_silver(days):\n    rate = {}\n    rows = (spark.table(\"{}\").where(F.col(\"dt\").isin(days))\n            .join(fx, [\"currency\", \"dt\"], \"left\")\n            .withColumn(\"amount_gbp\", F.bround(F.col(\"amount\") * rate, 2)))\n{each}\n\ndef totals(days):\n    return (spark.table(\"{}\").where(F.col(\"dt\").isin(days))\n            .groupBy(\"dt\").agg(F.sum(\"amount_gbp\").alias(\"total_gbp\")))\n\n\ndef write_gold(frame, days):\n{}    frame.select(*spark.table(\"{}\").columns).write.mode(\"{}\").insertInto(\"{}\")\n\n\n",
-        rate(j.logic),
+        rate(plan.logic),
         t.bronze,
         t.silver,
-        clear(j.write, t.gold),
+        clear(plan.write, t.gold),
         t.gold,
-        if j.write == WriteMode::OverwritePartition { "append" } else { "overwrite" },
+        if plan.write == WriteMode::OverwritePartition { "append" } else { "overwrite" },
         t.gold
     ));
     let todo = |layer: &str| {
@@ -199,23 +183,34 @@ mod tests {
     use crate::engine::calendar::aug;
 
     fn job_with(shape: Shape, markers: Marking) -> String {
-        job(&Job {
-            first: aug(3),
-            last: aug(13),
-            at_once: 12,
-            pool: 4,
-            shape,
-            markers,
+        let plan = Plan {
+            job: Job {
+                first: aug(3),
+                last: aug(13),
+                concurrency: 12,
+                pool: 4,
+                silver_minutes: 20,
+                gold_minutes: 5,
+                shape,
+                markers,
+                yield_to_scheduled: true,
+            },
+            attempts: Vec::new(),
+            scheduled: Vec::new(),
             logic: LogicVersion::Broken,
+            reads: crate::engine::rebuild::Reads::Bronze,
             write: WriteMode::OverwritePartition,
-            yields: true,
-            tables: Tables {
+            restate: None,
+        };
+        job(
+            &plan,
+            Tables {
                 bronze: "bronze.orders",
                 fx: "silver.fx_rates",
                 silver: "silver.orders",
                 gold: "gold.daily_totals",
             },
-        })
+        )
     }
 
     #[test]

@@ -69,7 +69,7 @@ impl Backfilled {
 }
 
 /// A designed shape as the clock's.
-pub fn shape(shape: BackfillShape) -> Shape {
+fn shape(shape: BackfillShape) -> Shape {
     match shape {
         BackfillShape::PerDate => Shape::PerDate,
         BackfillShape::TwoPhases => Shape::TwoPhases,
@@ -78,7 +78,7 @@ pub fn shape(shape: BackfillShape) -> Shape {
 }
 
 /// Designed completion markers as the clock's.
-pub fn marking(markers: Markers) -> Marking {
+fn marking(markers: Markers) -> Marking {
     match markers {
         Markers::Off => Marking::Off,
         Markers::AfterPartition => Marking::After,
@@ -86,13 +86,20 @@ pub fn marking(markers: Markers) -> Marking {
     }
 }
 
-/// The design's backfill in the engine's terms.
-fn plan(setting: &Setting, design: &CompiledDesign, b: &BackfillDesign, script: &Script) -> Plan {
+/// The design's backfill in the engine's terms: the one place a
+/// scenario's design becomes the engine's plan, which the check runs and
+/// the room writes for Spark.
+pub fn plan(
+    setting: &Setting,
+    design: &CompiledDesign,
+    b: &BackfillDesign,
+    script: &Script,
+) -> Plan {
     Plan {
         job: Job {
             first: b.first,
             last: b.last,
-            concurrency: b.max_concurrency,
+            concurrency: b.concurrency,
             pool: setting.pool,
             silver_minutes: setting.silver_minutes,
             gold_minutes: setting.gold_minutes,

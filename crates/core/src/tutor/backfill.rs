@@ -300,7 +300,7 @@ fn no_report(ran: &Ran) -> Option<Diagnosis> {
 
 fn takes_the_pool(ran: &Ran) -> Option<Diagnosis> {
     let design = &ran.done.design;
-    if design.yield_to_scheduled || design.max_concurrency < ran.setting.pool {
+    if design.yield_to_scheduled || design.concurrency < ran.setting.pool {
         return None;
     }
     let (grant, scheduled) = ran.done.late_runs().find(|(_, s)| ran.failed_on(s.day))?;
@@ -319,7 +319,7 @@ fn takes_the_pool(ran: &Ran) -> Option<Diagnosis> {
         &["concurrency", "yield"],
         format!(
             "Your backfill runs up to {} at once and does not yield, and the source has {}. At {} the scheduled run for {} asked for one while the backfill held all of them ({}), and it waited {} min.",
-            counted(design.max_concurrency, "date"),
+            counted(design.concurrency, "date"),
             counted(ran.setting.pool, "connection"),
             weekday_day_month_time(grant.asked),
             day_month(scheduled.day),
@@ -423,7 +423,7 @@ fn too_few_at_once(ran: &Ran) -> Option<Diagnosis> {
     let design = &ran.done.design;
     let end = ran.done.finished_at()?;
     let budget = crate::scenarios::history::budget();
-    if end <= budget || design.max_concurrency >= ran.setting.pool {
+    if end <= budget || design.concurrency >= ran.setting.pool {
         return None;
     }
     let dates = (design.last - design.first).num_days().saturating_add(1);
@@ -434,7 +434,7 @@ fn too_few_at_once(ran: &Ran) -> Option<Diagnosis> {
         &["concurrency"],
         format!(
             "Your backfill runs {} at a time while the source has {}. Its {}, {} of silver and gold each, took until {}. That is {} h {} min past the budget of {}.",
-            counted(design.max_concurrency, "date"),
+            counted(design.concurrency, "date"),
             counted(ran.setting.pool, "connection"),
             counted(dates, "partition"),
             counted(

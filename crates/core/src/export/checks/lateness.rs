@@ -238,80 +238,9 @@ fn profile_late_ids(
     late_ids(profile.file(), l, ids, after)
 }
 
-/// The allowed lateness each SQLMesh lookback is checked at (`None`: never
-/// final, a FULL model): one model each, all run together over a month.
+/// The allowed lateness each SQLMesh and Dagster project is checked at
+/// (`None`: never final).
 const LOOKBACK_DAYS: [Option<u32>; 4] = [Some(0), Some(2), Some(7), None];
-
-/// A lookback case's name in the check: its model is `shop.orders_<key>`.
-fn lookback_key(l: Option<u32>) -> String {
-    l.map_or_else(|| "never".to_string(), |l| format!("l{l}"))
-}
-
-/// The lateness lab's lookback as SQLMesh models over every built-in
-/// profile's month (the CSVs the Beam check replays), and the orders each
-/// must never book.
-pub(super) fn lookback_files() -> Result<Vec<File>, Refusal> {
-    use crate::engine::lateness::Lateness;
-    use crate::export::sqlmesh::{config, lookback_model};
-    use crate::labs::lateness::model::{august, draws, Profile};
-    let mut files = vec![config()];
-    for l in LOOKBACK_DAYS {
-        let key = lookback_key(l);
-        let lateness = l.map_or(Lateness::Never, Lateness::Days);
-        files.push(File::new(
-            format!("models/orders_{key}.sql"),
-            lookback_model(&format!("shop.orders_{key}"), august(1), lateness),
-        ));
-    }
-    let mut expected = Vec::new();
-    for &profile in Profile::ALL.iter().filter(|p| **p != Profile::Yours) {
-        let month = draws(profile);
-        let mut dropped = serde_json::Map::new();
-        for l in LOOKBACK_DAYS {
-            let ids = match l {
-                Some(l) => profile_late_ids(profile, &month, l)?,
-                None => serde_json::json!([]),
-            };
-            dropped.insert(lookback_key(l), ids);
-        }
-        expected.push(serde_json::json!({
-            "name": profile.file(),
-            "csv": format!("../lateness-beam/{}.csv", profile.file()),
-            "dropped": dropped,
-        }));
-    }
-    files.push(File::new(
-        "expected.json",
-        serde_json::to_string_pretty(&expected).unwrap_or_default(),
-    ));
-    Ok(files)
-}
-
-/// The lateness lab's Dagster definitions at each lookback case's
-/// lateness, and the lookback check's profiles with the orders the lab
-/// says arrive after their day is final.
-pub(super) fn lateness_dagster_files() -> Result<Vec<File>, Refusal> {
-    use crate::engine::lateness::Lateness;
-    use crate::export::dagster::lateness_definitions;
-    use crate::labs::lateness::model::august;
-    let mut files: Vec<File> = LOOKBACK_DAYS
-        .iter()
-        .map(|l| {
-            let key = lookback_key(*l);
-            let lateness = l.map_or(Lateness::Never, Lateness::Days);
-            File::new(
-                format!("orders_{key}.py"),
-                lateness_definitions(&format!("shop.orders_{key}"), august(1), lateness),
-            )
-        })
-        .collect();
-    files.extend(
-        lookback_files()?
-            .into_iter()
-            .filter(|f| f.path == "expected.json"),
-    );
-    Ok(files)
-}
 
 /// The lateness lab's Beam pipeline for every built-in profile (its month
 /// written as a CSV) and every test log, zone and run time, and the rows
@@ -389,6 +318,51 @@ pub(super) fn beam_files() -> Result<Vec<File>, Refusal> {
             "left_out": loaded.rows.saturating_sub(loaded.used()),
             "dropped": dropped,
         }));
+    }
+    files.push(File::new(
+        "expected.json",
+        serde_json::to_string_pretty(&expected).unwrap_or_default(),
+    ));
+    Ok(files)
+}
+
+/// The lateness lab's runnable SQLMesh and Dagster projects, each as the
+/// page makes it (a tar), and the orders each must never book: SQLMesh for
+/// every built-in profile at each lookback case, Dagster for the mobile
+/// profile (whose late orders tell 0, 2 and 7 days apart; each Dagster run
+/// is a materialization in process, about a second).
+pub(super) fn lateness_project_files() -> Result<Vec<File>, Refusal> {
+    use crate::engine::lateness::Lateness;
+    use crate::export::lateness_lab::{key, runnable};
+    use crate::labs::lateness::model::{draws, Profile};
+    use crate::tool::Tool;
+    let mut files = Vec::new();
+    let mut expected = Vec::new();
+    for &profile in Profile::ALL.iter().filter(|p| **p != Profile::Yours) {
+        let month = draws(profile);
+        for l in LOOKBACK_DAYS {
+            let lateness = l.map_or(Lateness::Never, Lateness::Days);
+            let never = match l {
+                Some(l) => profile_late_ids(profile, &month, l)?,
+                None => serde_json::json!([]),
+            };
+            for tool in [Tool::SqlMesh, Tool::Dagster] {
+                if tool == Tool::Dagster && profile != Profile::Mobile {
+                    continue;
+                }
+                let (name, bytes) = runnable(tool, profile, lateness)
+                    .ok_or_else(|| format!("no {tool} project for {}", profile.file()))?;
+                let tar = String::from_utf8(bytes).map_err(|_| format!("{name} is not text"))?;
+                expected.push(serde_json::json!({
+                    "tar": name,
+                    "tool": tool.name(),
+                    "profile": profile.file(),
+                    "lateness": key(lateness),
+                    "never": never,
+                }));
+                files.push(File::new(name, tar));
+            }
+        }
     }
     files.push(File::new(
         "expected.json",

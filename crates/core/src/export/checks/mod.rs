@@ -90,8 +90,7 @@ pub fn folders() -> Result<Vec<(&'static str, Vec<File>)>, Refusal> {
         ("lateness", lateness::lateness_files()?),
         ("lateness-beam", lateness::beam_files()?),
         ("scenario-beam", scenario_beam::scenario_beam_files()?),
-        ("lateness-sqlmesh", lateness::lookback_files()?),
-        ("lateness-dagster", lateness::lateness_dagster_files()?),
+        ("lateness-projects", lateness::lateness_project_files()?),
         ("sqlmesh", backfill_lab::sqlmesh_files()?),
         ("dagster", backfill_lab::dagster_files(Sunday::Delivered)?),
         (

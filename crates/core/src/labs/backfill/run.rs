@@ -51,6 +51,21 @@ impl BackfillPlan {
         i64::from(self.waves()) * (self.silver_minutes + self.gold_minutes)
     }
 
+    /// The plan as the engine runs it, launched as `attempts`: the one
+    /// place the lab's choices become the engine's plan, which the lab's
+    /// run and every tool's code for it take.
+    pub fn engine(&self, attempts: Vec<Attempt>) -> Plan {
+        Plan {
+            job: self.job(),
+            attempts,
+            scheduled: Vec::new(),
+            logic: LogicVersion::Fixed,
+            reads: Reads::Bronze,
+            write: self.write,
+            restate: None,
+        }
+    }
+
     /// The plan as the clock's job.
     pub fn job(&self) -> Job {
         Job {
@@ -151,15 +166,7 @@ pub fn run(plan: &BackfillPlan, earlier: &[Execution], attempt: Attempt) -> Exec
     let mut attempts: Vec<Attempt> = earlier.iter().map(Execution::attempt).collect();
     attempts.push(attempt);
     let n = earlier.len();
-    let timeline = timeline(&Plan {
-        job: plan.job(),
-        attempts,
-        scheduled: Vec::new(),
-        logic: LogicVersion::Fixed,
-        reads: Reads::Bronze,
-        write: plan.write,
-        restate: None,
-    });
+    let timeline = timeline(&plan.engine(attempts));
     let mine = |steps: &[ClockStep]| -> Vec<ClockStep> {
         steps.iter().filter(|s| s.attempt == n).copied().collect()
     };
