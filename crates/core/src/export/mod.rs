@@ -16,6 +16,7 @@ pub mod lateness_sql;
 pub mod spark;
 pub mod spark_backfill;
 pub mod sqlmesh;
+pub mod template;
 // ... what several tools share (a replay's data and runners, a project's
 // layout, the tar a page downloads) ...
 pub mod bundle;
