@@ -229,7 +229,7 @@ const TASK_DEFAULTS: &str = "    default_args={
 /// The file is `python/airflow_duckdb_dag.py` with its settings put in.
 pub fn duckdb_dag(dag_id: &str, start: Day, converted: &str) -> String {
     let start = format!("{}, {}, {}", start.year(), start.month(), start.day());
-    include_str!("python/airflow_duckdb_dag.py")
+    include_str!("templates/airflow_duckdb_dag.py")
         .replace("{{AIRFLOW_VERSIONS}}", AIRFLOW_VERSIONS)
         .replace("{{DAG_ID}}", &quoted(dag_id))
         .replace("{{START}}", &start)

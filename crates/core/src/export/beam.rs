@@ -18,7 +18,7 @@ use crate::engine::calendar::Instant;
 use crate::engine::generate::OrderDraw;
 use crate::engine::lateness::Lateness;
 use crate::engine::zone::Zone;
-use crate::export::{BEAM_RELEASE, BEAM_VERSIONS};
+use crate::export::{template, BEAM_RELEASE, BEAM_VERSIONS};
 
 /// What "never final" becomes: a window has to close some time in Beam.
 const NEVER_DAYS: u32 = 3653;
@@ -184,90 +184,36 @@ pub fn pipeline(s: &Stream) -> String {
     } else {
         ""
     };
-    let head = format!(
-        r#""""Allowed lateness of {lateness_words} in Apache Beam, from Partition Lab's lateness lab.
-
-Written for and proven on {versions}. On Flink the
-same setting is `.allowedLateness(Time.days(L))` on a daily event-time window
-(Flink's default is 0), and `.sideOutputLateData(tag)` keeps what it drops.
-
-The lab's rule: partition d (the events of day d in {zone}) is rebuilt by
-each daily run at {run} until the run on day d+1+L, the last that may change
-it; an event that arrives after that run misses its day. Beam's rule: an
-element is dropped when the watermark is past its window's end plus the
-allowed lateness. The two agree when each run first moves the watermark to
-midnight of its own day, then reads what arrived since the run before (the
-replay below does this): the run on d+1+L sets it to exactly the end of day
-d plus L days, not past it. A watermark at the run time itself would need
-L days and {run} more to keep the same rows.
-{convention}
-
-usage: python {file} arrivals.csv [--lateness 0,1,3] [--json out.json]
-needs: pip install "apache-beam=={beam}.*" (and tzdata where the system has
-no time zone files). Prints, for each allowed lateness, how many events
-Beam dropped as late and which (by {id_words}).
-"""
-
-import argparse
-import csv
-import json
-import os
-import re
-import sys
-import tempfile
-from datetime import datetime, time, timedelta, timezone
-from decimal import Decimal, InvalidOperation
-from zoneinfo import ZoneInfo
-
-import apache_beam as beam
-{coders}from apache_beam.options.pipeline_options import PipelineOptions, StandardOptions
-from apache_beam.testing.test_stream import TestStream
-from apache_beam.transforms.window import {window_names}
-from apache_beam.utils.timestamp import Duration
-
-ALLOWED_LATENESS_DAYS = {l}
-DAY = 24 * 60 * 60
-HOUR = 60 * 60
-ZONE = {zone_literal}
-RUN_TIME = time({hour}, {minute})
-COLUMNS = {{
-    "event": {event},
-    "arrival": {arrival},
-    "value": {value},
-    "id": {id},
-}}
-
-
-def midnight(day):
-    """The start of `day` in ZONE, in seconds since the epoch."""
-    return datetime.combine(day, time(0), tzinfo=ZoneInfo(ZONE)).timestamp()
-
-
-def windowed(lateness_days=ALLOWED_LATENESS_DAYS):
-    """Daily event-time windows that still take an element `lateness_days`
-    after their day; each late firing emits what is new since the last, as
-    an adjustment to the day."""
-    return beam.WindowInto(
-        {window},
-        allowed_lateness=Duration(seconds=lateness_days * DAY{extra}),
-    ){local_days}
-"#,
-        versions = BEAM_VERSIONS,
-        beam = BEAM_RELEASE,
-        file = FILE,
-        id_words = match &s.id {
-            Some(c) => format!("their {} column", quoted_words(c)),
-            None => "their line in the file, the header being line 1".to_string(),
-        },
-        zone_literal = py_str(zone),
-        hour = s.run.hour(),
-        minute = s.run.minute(),
-        event = py_str(&s.event_time),
-        arrival = py_str(&s.arrival_time),
-        value = py_opt(&s.value),
-        id = py_opt(&s.id),
-    );
-    format!("{head}{}", include_str!("python/lateness_beam.py"))
+    let id_words = match &s.id {
+        Some(c) => format!("their {} column", quoted_words(c)),
+        None => "their line in the file, the header being line 1".to_string(),
+    };
+    template::fill(
+        include_str!("templates/lateness_beam.py"),
+        &[
+            ("versions", BEAM_VERSIONS),
+            ("beam", BEAM_RELEASE),
+            ("file", FILE),
+            ("id_words", &id_words),
+            ("zone_literal", &py_str(zone)),
+            ("hour", &s.run.hour().to_string()),
+            ("minute", &s.run.minute().to_string()),
+            ("event", &py_str(&s.event_time)),
+            ("arrival", &py_str(&s.arrival_time)),
+            ("value", &py_opt(&s.value)),
+            ("id", &py_opt(&s.id)),
+            ("lateness_words", &lateness_words),
+            ("zone", zone),
+            ("run", &run),
+            ("convention", &convention),
+            ("coders", coders),
+            ("window_names", window_names),
+            ("l", &l.to_string()),
+            ("window", &window),
+            ("extra", extra),
+            ("local_days", local_days),
+        ],
+    )
 }
 
 /// The file's name in a download.

@@ -33,7 +33,7 @@ pub fn definitions(first: Day) -> File {
     File::new(
         FILE,
         template::fill(
-            include_str!("python/dagster_backfill.py"),
+            include_str!("templates/dagster_backfill.py"),
             &[
                 ("fixed", &fixed),
                 ("partitions", &partitions),
@@ -116,12 +116,12 @@ pub fn daily_definitions(
     let replace_fn = clearing(replace, target, source);
     let cron = format!("0 {RUN_HOUR} * * *");
     Ok(template::fill(
-        include_str!("python/dagster_daily.py"),
+        include_str!("templates/dagster_daily.py"),
         &[
-            ("after_outage", &after_outage),
+            ("after_outage", after_outage),
             ("cron", &cron),
             ("imports", SCHEDULED_IMPORTS),
-            ("name", &name),
+            ("name", name),
             ("partitions", &partitions(start)),
             ("picked", &picked),
             ("replace_call", &replace_call),
@@ -129,13 +129,13 @@ pub fn daily_definitions(
             ("rerun", &rerun),
             ("run_hh", &format!("{RUN_HOUR:02}")),
             ("run_hour", &RUN_HOUR.to_string()),
-            ("schema", &schema),
-            ("source", &source),
+            ("schema", schema),
+            ("source", source),
             ("start", &start.to_string()),
             ("state", &state),
-            ("target", &target),
+            ("target", target),
             ("versions", DAGSTER_VERSIONS),
-            ("write", &write),
+            ("write", write),
         ],
     ))
 }
@@ -305,18 +305,18 @@ pub fn lateness_definitions(name: &str, first: Day, lateness: Lateness) -> Strin
         ),
     };
     template::fill(
-        include_str!("python/dagster_lateness.py"),
+        include_str!("templates/dagster_lateness.py"),
         &[
             ("back", &back),
             ("first", &first.to_string()),
             ("imports", SCHEDULED_IMPORTS),
-            ("name", &name),
+            ("name", name),
             ("partitions", &partitions(first)),
             ("rule", &rule),
             ("run_hh", &format!("{RUN_HOUR:02}")),
             ("run_hour", &RUN_HOUR.to_string()),
-            ("schema", &schema),
-            ("table", &table),
+            ("schema", schema),
+            ("table", table),
             ("versions", DAGSTER_VERSIONS),
         ],
     )

@@ -19,7 +19,7 @@ use crate::vocabulary::Choice;
 const TABLE: &str = "shop.orders";
 
 /// The replay's shared part, with the tool's runs in place of `__RUNS__`.
-const REPLAY: &str = include_str!("python/lateness_replay.py");
+const REPLAY: &str = include_str!("templates/lateness_replay.py");
 
 /// The tools the lateness lab offers a project for (Beam's pipeline is its
 /// own runnable file).
@@ -47,14 +47,14 @@ pub fn files(tool: Tool, profile: Profile, lateness: Lateness) -> Option<Vec<Fil
                     sqlmesh::lookback_model(TABLE, first, lateness),
                 ),
             ],
-            include_str!("python/lateness_runs_sqlmesh.py"),
+            include_str!("templates/lateness_runs_sqlmesh.py"),
         ),
         Tool::Dagster => (
             vec![File::new(
                 "definitions.py",
                 dagster::lateness_definitions(TABLE, first, lateness),
             )],
-            include_str!("python/lateness_runs_dagster.py"),
+            include_str!("templates/lateness_runs_dagster.py"),
         ),
         _ => return None,
     };

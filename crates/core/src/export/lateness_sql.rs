@@ -13,6 +13,7 @@
 use chrono::{NaiveTime, Timelike};
 
 use super::drift::Dialect;
+use super::template;
 use crate::engine::zone::Zone;
 
 /// The lateness the query reports up to, as the lab's slider.
@@ -127,22 +128,7 @@ pub fn query(dialect: Dialect, source: &Source) -> Result<String, NameError> {
     };
     let run = format!("{:02}:{:02}", source.run.hour(), source.run.minute());
     let zone = source.zone.name();
-    let (setting, timestamp, try_cast, count_if, days) = match dialect {
-        Dialect::DuckDb => (
-            "SET TimeZone = 'UTC';",
-            "TIMESTAMPTZ",
-            "TRY_CAST",
-            "count(*) FILTER (WHERE b.needed_days <= l.allowed_lateness_days)",
-            format!("range(0, {}) AS l(allowed_lateness_days)", MAX_DAYS + 1),
-        ),
-        Dialect::SparkSql => (
-            "SET spark.sql.session.timeZone = UTC;",
-            "TIMESTAMP",
-            "try_cast",
-            "count_if(b.needed_days <= l.allowed_lateness_days)",
-            format!("(SELECT explode(sequence(0, {MAX_DAYS})) AS allowed_lateness_days) AS l"),
-        ),
-    };
+    let (setting, timestamp, try_cast, count_if, days) = dialect_words(dialect);
     let (hour, minute) = (source.run.hour(), source.run.minute());
     let local = |t: &str| wall_clock(dialect, zone, t);
     let (run_clock, next_day) = match dialect {
@@ -170,8 +156,73 @@ pub fn query(dialect: Dialect, source: &Source) -> Result<String, NameError> {
         Some(v) => format!("abs({try_cast}({v} AS DECIMAL(38, 10)))"),
         None => "CAST(1 AS DECIMAL(38, 10))".to_string(),
     };
-    // The lab dates days in a zone from the year its clock rules are held.
-    let since = if source.zone.is_utc() {
+    let since = since(dialect, source.zone);
+    let value_note = if value.is_some() {
+        "by value (|value|: a refund is late money too)"
+    } else {
+        "by value (no value column: each event counts 1, so by value = by events)"
+    };
+    Ok(template::fill(
+        include_str!("templates/lateness_completeness.sql"),
+        &[
+            ("arrival", &arrival),
+            ("arrival_day", &arrival_day),
+            ("count_if", count_if),
+            ("days", &days),
+            ("earlier_clock", &earlier_clock),
+            ("event", &event),
+            ("event_day", &event_day),
+            ("max_days", &MAX_DAYS.to_string()),
+            ("name", dialect.name()),
+            ("needed", &needed),
+            ("run", &run),
+            ("run_clock", &run_clock),
+            ("run_later", &run_later),
+            ("setting", setting),
+            ("since", &since),
+            ("size", &size),
+            ("table", &table),
+            ("timestamp", timestamp),
+            ("try_cast", try_cast),
+            ("value_note", value_note),
+            ("zone", zone),
+        ],
+    ))
+}
+
+/// The dialect's words: its session time zone setting, timestamp type,
+/// safe cast, conditional count and the table of lateness days.
+fn dialect_words(
+    dialect: Dialect,
+) -> (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    String,
+) {
+    match dialect {
+        Dialect::DuckDb => (
+            "SET TimeZone = 'UTC';",
+            "TIMESTAMPTZ",
+            "TRY_CAST",
+            "count(*) FILTER (WHERE b.needed_days <= l.allowed_lateness_days)",
+            format!("range(0, {}) AS l(allowed_lateness_days)", MAX_DAYS + 1),
+        ),
+        Dialect::SparkSql => (
+            "SET spark.sql.session.timeZone = UTC;",
+            "TIMESTAMP",
+            "try_cast",
+            "count_if(b.needed_days <= l.allowed_lateness_days)",
+            format!("(SELECT explode(sequence(0, {MAX_DAYS})) AS allowed_lateness_days) AS l"),
+        ),
+    }
+}
+
+/// The clause that leaves out events before the year the lab's rules for
+/// `zone` start (the lab dates days in a zone only from then).
+fn since(dialect: Dialect, zone: Zone) -> String {
+    if zone.is_utc() {
         String::new()
     } else {
         let literal = match dialect {
@@ -183,79 +234,7 @@ pub fn query(dialect: Dialect, source: &Source) -> Result<String, NameError> {
             crate::engine::zone::RULES_SINCE,
             crate::engine::zone::RULES_SINCE
         )
-    };
-    let value_note = if value.is_some() {
-        "by value (|value|: a refund is late money too)"
-    } else {
-        "by value (no value column: each event counts 1, so by value = by events)"
-    };
-    Ok(format!(
-        "-- Completeness by allowed lateness, 0 to {MAX_DAYS} days, by events and {value_note},\n\
--- as Partition Lab's lateness lab computes it ({name}).\n\
--- Partitions are dated in {zone}: an event of day d there is complete at\n\
--- allowed lateness L when it arrived by the daily run at {run} {zone} on day\n\
--- d+1+L. Where the clocks change, a run time they skip is read as if they\n\
--- had not changed yet (02:30 in a 02:00-03:00 gap runs at 03:30), and one\n\
--- that happens twice runs at its first. Times without an offset are UTC.\n\
--- Rows whose times or value do not read, or that arrived before they\n\
--- happened, are left out, as in the lab\n\
--- (what reads is the warehouse's own cast: it also takes a few shapes the lab\n\
--- refuses, such as a date without a time or a value with an exponent).\n\
--- The counts and sums are exact; the _pct columns are rounded down to\n\
--- hundredths of a percent in floating point, so at an exact boundary they\n\
--- can read 0.01 below the lab. With no events or no value, 100 % (as the lab).\n\
-{setting}\n\
-WITH rows_read AS (\n\
-    SELECT\n\
-        {try_cast}({event} AS {timestamp}) AS event_at,\n\
-        {try_cast}({arrival} AS {timestamp}) AS arrived_at,\n\
-        {size} AS size\n\
-    FROM {table}\n\
-),\n\
-usable AS (\n\
-    SELECT * FROM rows_read\n\
-    WHERE event_at IS NOT NULL AND arrived_at IS NOT NULL AND size IS NOT NULL\n\
-      AND arrived_at >= event_at{since}\n\
-),\n\
-dated AS (\n\
-    -- The event's partition day and the arrival's day, in {zone}.\n\
-    SELECT size, arrived_at, {event_day} AS event_day, {arrival_day} AS arrival_day\n\
-    FROM usable\n\
-),\n\
-later AS (\n\
-    -- The run on the arrival's day (a time that happens twice: its later\n\
-    -- occurrence in DuckDB, its first in Spark).\n\
-    SELECT *, {run_later} AS run_later FROM dated\n\
-),\n\
-runs AS (\n\
-    -- Its first occurrence is an hour before the later one (every clock\n\
-    -- change in the zones the lab holds is an hour).\n\
-    SELECT *,\n\
-        CASE WHEN {earlier_clock} = {run_clock}\n\
-             THEN run_later - INTERVAL 1 HOUR ELSE run_later END AS run_at\n\
-    FROM later\n\
-),\n\
-by_event AS (\n\
-    -- Read first by the run on the arrival's day, or the next day's if it came\n\
-    -- after that run: needed lateness is the days from d+1 to that run's day.\n\
-    SELECT size, greatest(0, {needed} - 1) AS needed_days\n\
-    FROM runs\n\
-)\n\
-SELECT\n\
-    l.allowed_lateness_days,\n\
-    {count_if} AS events_complete,\n\
-    count(*) AS events_total,\n\
-    coalesce(sum(CASE WHEN b.needed_days <= l.allowed_lateness_days THEN b.size END), 0) AS value_complete,\n\
-    sum(b.size) AS value_total,\n\
-    floor(10000.0 * {count_if} / count(*)) / 100 AS events_complete_pct,\n\
-    CASE WHEN sum(b.size) = 0 THEN 100.0\n\
-         ELSE floor(10000.0 * CAST(coalesce(sum(CASE WHEN b.needed_days <= l.allowed_lateness_days THEN b.size END), 0) AS DOUBLE) / CAST(sum(b.size) AS DOUBLE)) / 100 END AS value_complete_pct\n\
-FROM {days}\n\
-CROSS JOIN by_event AS b\n\
-GROUP BY l.allowed_lateness_days\n\
-ORDER BY l.allowed_lateness_days;\n",
-        name = dialect.name(),
-    ))
+    }
 }
 
 #[cfg(test)]

@@ -118,35 +118,40 @@ pub fn job(plan: &Plan, t: Tables) -> String {
         if plan.write == WriteMode::OverwritePartition { "append" } else { "overwrite" },
         t.gold
     ));
+    out.push_str(&loops(j.shape, j.markers));
+    out
+}
+
+/// The loop over the waves, in the plan's shape, with its markers.
+fn loops(shape: Shape, markers: Marking) -> String {
     let todo = |layer: &str| {
         format!("    todo = [d for d in wave if (d, \"{layer}\") not in done]\n    if not todo:\n        continue\n")
     };
-    match j.shape {
+    match shape {
         Shape::PerDate => {
-            let (b, a) = marks(j.markers, "gold");
-            out.push_str(&format!(
+            let (b, a) = marks(markers, "gold");
+            format!(
                 "# Per date: each wave's silver, then its gold, never before its own silver.\nfor wave in waves:\n{}{b}    write_silver(todo)\n    write_gold(totals(todo), todo)\n{a}",
                 todo("gold")
-            ));
+            )
         }
         Shape::TwoPhases => {
-            let (sb, sa) = marks(j.markers, "silver");
-            let (gb, ga) = marks(j.markers, "gold");
-            out.push_str(&format!(
+            let (sb, sa) = marks(markers, "silver");
+            let (gb, ga) = marks(markers, "gold");
+            format!(
                 "# Two phases: every date's silver first, then every date's gold.\nfor wave in waves:\n{}{sb}    write_silver(todo)\n{sa}for wave in waves:\n{}{gb}    write_gold(totals(todo), todo)\n{ga}",
                 todo("silver"),
                 todo("gold")
-            ));
+            )
         }
         Shape::Together => {
-            let (b, a) = marks(j.markers, "gold");
-            out.push_str(&format!(
+            let (b, a) = marks(markers, "gold");
+            format!(
                 "# Silver and gold of a date started together: gold sums silver as it\n# stood before this wave rebuilt it.\nfor wave in waves:\n{}{b}    stale = spark.createDataFrame(totals(todo).collect(), \"dt date, total_gbp decimal(38,2)\")\n    write_silver(todo)\n    write_gold(stale, todo)\n{a}",
                 todo("gold")
-            ));
+            )
         }
     }
-    out
 }
 
 /// A targeted overwrite's first half, for silver and for gold: the dates

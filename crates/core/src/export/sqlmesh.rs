@@ -229,59 +229,7 @@ pub fn daily_model(
     start: Day,
     outage: bool,
 ) -> Result<String, &'static str> {
-    if p.partition_key == PartitionKey::ProcessingDate {
-        return Err("SQLMesh builds intervals of a time column in the rows; processing-date partitions are filed by when the run happened, which no row holds");
-    }
-    if p.commit == CommitOrder::StateBeforeWrite
-        && !matches!(
-            p.state,
-            ProcessingState::None | ProcessingState::TrailingWindow { .. }
-        )
-    {
-        return Err("SQLMesh records an interval as built only after its write succeeds, so it cannot save the state first; the batch this design loses to a crash cannot be lost in SQLMesh");
-    }
-    if p.finaliser.is_some() {
-        return Err("SQLMesh has no finaliser of its own: a lookback stops rebuilding a day that many runs later, but a day it has not built yet is built whenever it runs, and nothing books later rows to an adjustments table or reopens a day");
-    }
-    let (kind, scope, back) = match (p.state, p.write) {
-        (ProcessingState::None, WriteMode::ReplaceTable) => (
-            "FULL".to_string(),
-            "-- No state and the whole table replaced: SQLMesh's FULL kind rebuilds it\n\
-             -- from everything that has arrived, every run."
-                .to_string(),
-            None,
-        ),
-        (_, WriteMode::ReplaceTable) => return Err("SQLMesh's FULL kind rebuilds the table from everything; replacing the whole table with only what the state let a run read has no SQLMesh form"),
-        (_, WriteMode::Append) => return Err("SQLMesh's time-range models replace each interval they build; appending without replacing (INCREMENTAL_UNMANAGED) keeps no intervals, so no list or window decides what a run reads"),
-        (_, WriteMode::Merge { .. }) => return Err("SQLMesh merges by key with INCREMENTAL_BY_UNIQUE_KEY, a form this export does not write and the lab's checks do not run"),
-        (_, WriteMode::OverwritePresent) => return Err("SQLMesh deletes every interval it builds before inserting, so a day that receives no rows ends empty; replacing only the partitions present (a dynamic overwrite) has no SQLMesh form"),
-        (ProcessingState::Watermark { .. }, _) => return Err("SQLMesh records which intervals of the time column it has built, not the newest value a run read: a watermark has no SQLMesh form (the partition list over the event date is SQLMesh's own way)"),
-        (ProcessingState::PartitionList { over: ListDate::ChangeDate, .. }, _) => return Err("SQLMesh's intervals are of the column the model's rows are filed under; a list of change dates that rebuilds event-date partitions reads by another column, which SQLMesh cannot express"),
-        (ProcessingState::None, _) => return Err("with no state each run reads everything, which is SQLMesh's FULL kind, but FULL replaces the whole table: choose replace table"),
-        (ProcessingState::TrailingWindow { .. }, _) if outage && !p.catch_up => return Err("SQLMesh builds every missing interval when it runs again, so it cannot skip the runs missed while the scheduler was down, as this trailing window does; with catch-up on, the window is SQLMesh's lookback"),
-        (ProcessingState::PartitionList { lookback, .. }, _) => (
-            time_range(lookback),
-            format!(
-                "-- The partition list is SQLMesh's record of the days it has built: each run\n\
-                 -- builds every day not yet built{}.",
-                match lookback {
-                    0 => String::new(),
-                    n => format!(" and, with lookback {n}, {} before the first of them", days(n)),
-                }
-            ),
-            Some(lookback),
-        ),
-        (ProcessingState::TrailingWindow { days: window }, _) => (
-            time_range(window),
-            format!(
-                "-- A trailing window reaching {} back is SQLMesh's lookback: each run\n\
-                 -- builds the days missing since the run before and {} before the first of them.",
-                crate::counted::counted(window, "day"),
-                days(window),
-            ),
-            Some(window),
-        ),
-    };
+    let (kind, scope, back) = kind(p, outage)?;
     let after_outage = match back {
         Some(n) if outage && n > 0 => format!(
             "-- After the scheduler was down, SQLMesh builds every missing day in one run\n\
@@ -320,6 +268,64 @@ pub fn daily_model(
             "-- Each run replaces the whole table."
         },
     ))
+}
+
+/// The model's kind for `p`, the comment on what its state is in SQLMesh,
+/// and its lookback (`None` for FULL); or what SQLMesh lacks to express it.
+fn kind(p: &PipelineConfig, outage: bool) -> Result<(String, String, Option<u32>), &'static str> {
+    if p.partition_key == PartitionKey::ProcessingDate {
+        return Err("SQLMesh builds intervals of a time column in the rows; processing-date partitions are filed by when the run happened, which no row holds");
+    }
+    if p.commit == CommitOrder::StateBeforeWrite
+        && !matches!(
+            p.state,
+            ProcessingState::None | ProcessingState::TrailingWindow { .. }
+        )
+    {
+        return Err("SQLMesh records an interval as built only after its write succeeds, so it cannot save the state first; the batch this design loses to a crash cannot be lost in SQLMesh");
+    }
+    if p.finaliser.is_some() {
+        return Err("SQLMesh has no finaliser of its own: a lookback stops rebuilding a day that many runs later, but a day it has not built yet is built whenever it runs, and nothing books later rows to an adjustments table or reopens a day");
+    }
+    Ok(match (p.state, p.write) {
+        (ProcessingState::None, WriteMode::ReplaceTable) => (
+            "FULL".to_string(),
+            "-- No state and the whole table replaced: SQLMesh's FULL kind rebuilds it\n\
+             -- from everything that has arrived, every run."
+                .to_string(),
+            None,
+        ),
+        (_, WriteMode::ReplaceTable) => return Err("SQLMesh's FULL kind rebuilds the table from everything; replacing the whole table with only what the state let a run read has no SQLMesh form"),
+        (_, WriteMode::Append) => return Err("SQLMesh's time-range models replace each interval they build; appending without replacing (INCREMENTAL_UNMANAGED) keeps no intervals, so no list or window decides what a run reads"),
+        (_, WriteMode::Merge { .. }) => return Err("SQLMesh merges by key with INCREMENTAL_BY_UNIQUE_KEY, a form this export does not write and the lab's checks do not run"),
+        (_, WriteMode::OverwritePresent) => return Err("SQLMesh deletes every interval it builds before inserting, so a day that receives no rows ends empty; replacing only the partitions present (a dynamic overwrite) has no SQLMesh form"),
+        (ProcessingState::Watermark { .. }, _) => return Err("SQLMesh records which intervals of the time column it has built, not the newest value a run read: a watermark has no SQLMesh form (the partition list over the event date is SQLMesh's own way)"),
+        (ProcessingState::PartitionList { over: ListDate::ChangeDate, .. }, _) => return Err("SQLMesh's intervals are of the column the model's rows are filed under; a list of change dates that rebuilds event-date partitions reads by another column, which SQLMesh cannot express"),
+        (ProcessingState::None, _) => return Err("with no state each run reads everything, which is SQLMesh's FULL kind, but FULL replaces the whole table: choose replace table"),
+        (ProcessingState::TrailingWindow { .. }, _) if outage && !p.catch_up => return Err("SQLMesh builds every missing interval when it runs again, so it cannot skip the runs missed while the scheduler was down, as this trailing window does; with catch-up on, the window is SQLMesh's lookback"),
+        (ProcessingState::PartitionList { lookback, .. }, _) => (
+            time_range(lookback),
+            format!(
+                "-- The partition list is SQLMesh's record of the days it has built: each run\n\
+                 -- builds every day not yet built{}.",
+                match lookback {
+                    0 => String::new(),
+                    n => format!(" and, with lookback {n}, {} before the first of them", days(n)),
+                }
+            ),
+            Some(lookback),
+        ),
+        (ProcessingState::TrailingWindow { days: window }, _) => (
+            time_range(window),
+            format!(
+                "-- A trailing window reaching {} back is SQLMesh's lookback: each run\n\
+                 -- builds the days missing since the run before and {} before the first of them.",
+                crate::counted::counted(window, "day"),
+                days(window),
+            ),
+            Some(window),
+        ),
+    })
 }
 
 /// "the day" or "the n days".

@@ -1,5 +1,5 @@
 //! The room's house rule for generated files: the file's text is a
-//! template beside the code (`python/`, `sql/`), read as it will be run,
+//! template beside the code (`templates/`), read as it will be run,
 //! and the code only fills its `{{name}}` holes. Python and SQL never
 //! write `{{` followed by a name and `}}`, so a hole cannot be mistaken.
 

@@ -1,9 +1,3 @@
-#![allow(clippy::disallowed_types)] // Native only (the module is): std's ordered collections are fine here.
-
-#[allow(unused_imports)]
-use std::collections::{BTreeMap, BTreeSet};
-
-#[allow(unused_imports)]
 use super::*;
 
 /// The backfill lab's rebuild as a dbt microbatch project: bronze and the
@@ -191,9 +185,28 @@ pub(super) fn drift_files() -> Vec<File> {
 }
 
 pub(super) fn airflow_files() -> Result<Vec<File>, Refusal> {
-    let case = Case::new();
     let mut files = Vec::new();
     let mut expected = serde_json::Map::new();
+    lab_plans(&mut files, &mut expected);
+    scenario_backfills(&mut files, &mut expected)?;
+    files.push(catching_up_dag()?);
+    // The DAG starts where the pipeline does, as the downloaded project's.
+    files.push(crate::export::backfill_lab::dag_file(
+        crate::labs::backfill::case::aug(1),
+    ));
+    files.push(File::new(
+        "expected.json",
+        serde_json::to_string_pretty(&expected).unwrap_or_default(),
+    ));
+    Ok(files)
+}
+
+type Expected = serde_json::Map<String, serde_json::Value>;
+
+/// Every plan the backfill lab offers: its Airflow commands, and the
+/// logical dates each must create.
+fn lab_plans(files: &mut Vec<File>, expected: &mut Expected) {
+    let case = Case::new();
     for from in PlanStart::ALL {
         for concurrency in Concurrency::ALL {
             for markers in [true, false] {
@@ -224,81 +237,70 @@ pub(super) fn airflow_files() -> Result<Vec<File>, Refusal> {
             }
         }
     }
-    // Scenarios 4 and 5: backfill designs as the canvas builds them, their
-    // DAGs and commands exactly as "Export as code" shows them.
-    {
-        use crate::design::graph::WriteChoice;
-        use crate::export::airflow::Dates;
-        use crate::export::canvas::airflow_parts;
-        use crate::scenarios::sample::sample;
-        for (name, n, dates, yields) in [
-            ("s4_from3_c3", 4u8, Dates::AlreadyRun, false),
-            ("s5_history_c4_yields", 5, Dates::NeverRun, true),
-        ] {
-            let mut graph = sample(scenario(n)?, WriteChoice::OverwritePartition);
-            let mut range = None;
-            for node in graph.nodes.values_mut() {
-                if let crate::design::NodeConfig::Backfill {
-                    first,
-                    last,
-                    max_concurrency,
-                    yield_to_scheduled,
-                    ..
-                } = &mut node.config
-                {
-                    if yields {
-                        *max_concurrency = 4;
-                        *yield_to_scheduled = true;
-                    }
-                    range = Some((*first, *last));
+}
+
+/// Scenarios 4 and 5: backfill designs as the canvas builds them, their
+/// DAGs and commands exactly as "Export as code" shows them.
+fn scenario_backfills(files: &mut Vec<File>, expected: &mut Expected) -> Result<(), Refusal> {
+    use crate::design::graph::WriteChoice;
+    use crate::export::airflow::Dates;
+    use crate::export::canvas::airflow_parts;
+    use crate::scenarios::sample::sample;
+    for (name, n, dates, yields) in [
+        ("s4_from3_c3", 4u8, Dates::AlreadyRun, false),
+        ("s5_history_c4_yields", 5, Dates::NeverRun, true),
+    ] {
+        let mut graph = sample(scenario(n)?, WriteChoice::OverwritePartition);
+        let mut range = None;
+        for node in graph.nodes.values_mut() {
+            if let crate::design::NodeConfig::Backfill {
+                first,
+                last,
+                max_concurrency,
+                yield_to_scheduled,
+                ..
+            } = &mut node.config
+            {
+                if yields {
+                    *max_concurrency = 4;
+                    *yield_to_scheduled = true;
                 }
+                range = Some((*first, *last));
             }
-            let (Ok(parts), Some((first, last))) = (airflow_parts(&graph, dates), range) else {
-                return Err(format!(
-                    "scenario {n}'s backfill design has no Airflow form"
-                ));
-            };
-            files.push(File::new(format!("dags/{}.py", parts.dag_id), parts.dag));
-            files.push(File::new(format!("commands/{name}.sh"), parts.commands));
-            let dates: Vec<String> = crate::engine::calendar::days(first, last)
-                .map(airflow::logical_date)
-                .collect();
-            expected.insert(name.to_string(), serde_json::json!(dates));
         }
-    }
-    // Scenario 6: a daily design that catches up after the scheduler was
-    // down, its DAG (catchup=True) exactly as "Export as code" shows it.
-    {
-        use crate::design::graph::{StateChoice, WriteChoice};
-        use crate::export::airflow::Dates;
-        use crate::export::canvas::airflow_parts;
-        use crate::scenarios::sample::{catching_up, daily};
-        let graph = catching_up(daily(
-            &crate::scenarios::outage::SCENARIO,
-            StateChoice::TrailingWindow { days: 1 },
-            CommitOrder::StateAfterWrite,
-            WriteChoice::OverwritePartition,
-            None,
-        ));
-        let Ok(parts) = airflow_parts(&graph, Dates::AlreadyRun) else {
-            return Err("scenario 6's design has no Airflow form".to_string());
+        let (Ok(parts), Some((first, last))) = (airflow_parts(&graph, dates), range) else {
+            return Err(format!(
+                "scenario {n}'s backfill design has no Airflow form"
+            ));
         };
-        if !parts.dag.contains("catchup=True") {
-            return Err(
-                "scenario 6's catching-up design exports a DAG that does not catch up".to_string(),
-            );
-        }
         files.push(File::new(format!("dags/{}.py", parts.dag_id), parts.dag));
+        files.push(File::new(format!("commands/{name}.sh"), parts.commands));
+        let dates: Vec<String> = crate::engine::calendar::days(first, last)
+            .map(airflow::logical_date)
+            .collect();
+        expected.insert(name.to_string(), serde_json::json!(dates));
     }
-    // The DAG starts where the pipeline does, as the downloaded project's.
-    files.push(crate::export::backfill_lab::dag_file(
-        crate::labs::backfill::case::aug(1),
-    ));
-    files.push(File::new(
-        "expected.json",
-        serde_json::to_string_pretty(&expected).unwrap_or_default(),
-    ));
-    Ok(files)
+    Ok(())
+}
+
+/// Scenario 6: a daily design that catches up after the scheduler was
+/// down, its DAG (catchup=True) exactly as "Export as code" shows it.
+fn catching_up_dag() -> Result<File, Refusal> {
+    use crate::export::airflow::Dates;
+    use crate::export::canvas::airflow_parts;
+    let design = catalogue::DAILY
+        .iter()
+        .find(|d| d.scenario == 6 && d.catching_up && d.state == catalogue::WINDOW_1)
+        .ok_or("the catalogue has no catching-up window for scenario 6")?;
+    let Ok(parts) = airflow_parts(&design.graph()?, Dates::AlreadyRun) else {
+        return Err("scenario 6's design has no Airflow form".to_string());
+    };
+    if !parts.dag.contains("catchup=True") {
+        return Err(
+            "scenario 6's catching-up design exports a DAG that does not catch up".to_string(),
+        );
+    }
+    Ok(File::new(format!("dags/{}.py", parts.dag_id), parts.dag))
 }
 
 /// The backfill lab's runnable project for the plan from the 3rd (four at

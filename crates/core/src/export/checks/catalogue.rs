@@ -57,7 +57,8 @@ const MERGE: WriteChoice = WriteChoice::Merge {
     key: Some(MergeKey::Key),
 };
 const OVERWRITE: WriteChoice = WriteChoice::OverwritePartition;
-const WINDOW_1: StateChoice = StateChoice::TrailingWindow { days: 1 };
+/// A trailing window of a day.
+pub const WINDOW_1: StateChoice = StateChoice::TrailingWindow { days: 1 };
 const fn list(lookback: u32, over: ListDate) -> StateChoice {
     StateChoice::PartitionList { lookback, over }
 }
@@ -316,6 +317,46 @@ impl Backfill {
     }
 }
 
+/// Every design the checks run, as the browser tests read it
+/// (`tests/e2e/catalogue.json`): its name, scenario, the page's link to it,
+/// the rule a mistake fails, and the dbt and Spark blocks its page must
+/// show (the code the checks run, or the readable form that says why not).
+pub fn browser_json() -> Result<String, String> {
+    use crate::tool::Tool;
+    type Entry = (&'static str, &'static Scenario, Graph, Option<&'static str>);
+    let daily = DAILY
+        .iter()
+        .map(|d| -> Result<Entry, String> { Ok((d.name, d.scenario()?, d.graph()?, d.fails)) });
+    let backfills = BACKFILLS
+        .iter()
+        .map(|b| -> Result<Entry, String> { Ok((b.name, b.scenario()?, b.graph()?, b.fails)) });
+    let mut out = Vec::new();
+    for entry in daily.chain(backfills) {
+        let (name, scenario, graph, fails) = entry?;
+        let link = crate::design::link::share_link("", &graph, scenario.number, "")?;
+        let codes = crate::export::scenario::code(scenario, &graph)
+            .map_err(|problems| format!("{name}: {problems:?}"))?;
+        let block = |tool: Tool| {
+            codes
+                .iter()
+                .find(|c| c.tool == tool)
+                .map(|c| c.text.clone())
+                .unwrap_or_default()
+        };
+        out.push(serde_json::json!({
+            "name": name,
+            "scenario": scenario.number,
+            "link": link,
+            "fails": fails,
+            "dbt": block(Tool::Dbt),
+            "spark": block(Tool::Spark),
+        }));
+    }
+    serde_json::to_string_pretty(&out)
+        .map(|text| text + "\n")
+        .map_err(|e| e.to_string())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -345,6 +386,25 @@ mod tests {
                 ),
             }
         }
+    }
+
+    /// The browser tests' copy is what the catalogue makes now:
+    /// `CATALOGUE_WRITE=1 cargo test -p partition-lab-core catalogue` writes it.
+    #[test]
+    fn the_browser_tests_read_the_catalogue_as_it_is() {
+        let path = concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/e2e/catalogue.json"
+        );
+        let made = browser_json().expect("every design has a link and code");
+        if std::env::var_os("CATALOGUE_WRITE").is_some() {
+            std::fs::write(path, &made).expect("writable");
+        }
+        let committed = std::fs::read_to_string(path).unwrap_or_default();
+        assert!(
+            committed == made,
+            "tests/e2e/catalogue.json is not what the catalogue makes now: CATALOGUE_WRITE=1 writes it"
+        );
     }
 
     #[test]

@@ -1,9 +1,3 @@
-#![allow(clippy::disallowed_types)] // Native only (the module is): std's ordered collections are fine here.
-
-#[allow(unused_imports)]
-use std::collections::{BTreeMap, BTreeSet};
-
-#[allow(unused_imports)]
 use super::*;
 
 /// A test arrival log, its columns, the zones its partitions are dated in

@@ -1,9 +1,7 @@
 #![allow(clippy::disallowed_types)] // Native only (the module is): std's ordered collections are fine here.
 
-#[allow(unused_imports)]
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeSet;
 
-#[allow(unused_imports)]
 use super::*;
 
 /// The allowed lateness of each scenario-3 design the Beam check runs:

@@ -1,9 +1,7 @@
 #![allow(clippy::disallowed_types)] // Native only (the module is): std's ordered collections are fine here.
 
-#[allow(unused_imports)]
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
-#[allow(unused_imports)]
 use super::*;
 
 /// Scenarios 1 to 3 (clicks forward, orders that change, late mobile
@@ -19,50 +17,8 @@ pub(super) fn scenario_files() -> Result<Vec<File>, Refusal> {
         .iter()
         .map(|d| Ok((d.name, d.scenario, d.graph()?, d.fails)))
         .collect::<Result<Vec<_>, Refusal>>()?;
+    let scheduled = scheduler_files(&designs)?;
     let mut compiled = Vec::new();
-    // Each design SQLMesh or Dagster can express, as the page shows it: the
-    // model scenario_sqlmesh.py and the definitions scenario_dagster.py
-    // replay over the same runs.
-    let mut files_for = Vec::new();
-    let mut sqlmesh_designs = serde_json::Map::new();
-    let mut dagster_designs = serde_json::Map::new();
-    for (name, n, graph, _) in &designs {
-        let codes = crate::export::scenario::code(scenario(*n)?, graph).unwrap_or_default();
-        let shown = |tool: crate::tool::Tool| {
-            codes
-                .iter()
-                .find(|c| c.tool == tool)
-                .map(|c| c.text.clone())
-                .unwrap_or_default()
-        };
-        let model = shown(crate::tool::Tool::SqlMesh);
-        let definitions = shown(crate::tool::Tool::Dagster);
-        let in_sqlmesh = model.contains("MODEL (");
-        let in_dagster = definitions.contains("@schedule(");
-        if !in_sqlmesh && !in_dagster {
-            continue;
-        }
-        let entry = replayed_design(name, *n, graph)?;
-        if in_sqlmesh {
-            sqlmesh_designs.insert((*name).to_string(), entry.clone());
-            files_for.push(File::new(format!("sqlmesh/{name}.sql"), model));
-        }
-        if in_dagster {
-            dagster_designs.insert((*name).to_string(), entry);
-            files_for.push(File::new(format!("dagster/{name}.py"), definitions));
-        }
-    }
-    let mut config = crate::export::sqlmesh::config();
-    config.path = "sqlmesh/config.yaml".into();
-    files_for.push(config);
-    files_for.push(File::new(
-        "sqlmesh/designs.json",
-        serde_json::to_string_pretty(&sqlmesh_designs).unwrap_or_default(),
-    ));
-    files_for.push(File::new(
-        "dagster/designs.json",
-        serde_json::to_string_pretty(&dagster_designs).unwrap_or_default(),
-    ));
     for (name, n, graph, fails) in designs {
         let config = match compile(&graph) {
             Ok(c) => c.pipeline,
@@ -94,7 +50,57 @@ pub(super) fn scenario_files() -> Result<Vec<File>, Refusal> {
         replay_project("partition_lab_scenarios", &replays, &all, &runner_files()),
         &replays,
     );
-    files.extend(files_for);
+    files.extend(scheduled);
+    Ok(files)
+}
+
+/// Each design SQLMesh or Dagster can express, as the page shows it: the
+/// model scenario_sqlmesh.py and the definitions scenario_dagster.py
+/// replay over the same runs, with what each replay must find.
+fn scheduler_files(
+    designs: &[(&str, u8, crate::design::Graph, Option<&str>)],
+) -> Result<Vec<File>, Refusal> {
+    use crate::tool::Tool;
+    let mut files = Vec::new();
+    let mut sqlmesh_designs = serde_json::Map::new();
+    let mut dagster_designs = serde_json::Map::new();
+    for (name, n, graph, _) in designs {
+        let codes = crate::export::scenario::code(scenario(*n)?, graph).unwrap_or_default();
+        let shown = |tool: Tool| {
+            codes
+                .iter()
+                .find(|c| c.tool == tool)
+                .map(|c| c.text.clone())
+                .unwrap_or_default()
+        };
+        let model = shown(Tool::SqlMesh);
+        let definitions = shown(Tool::Dagster);
+        let in_sqlmesh = model.contains("MODEL (");
+        let in_dagster = definitions.contains("@schedule(");
+        if !in_sqlmesh && !in_dagster {
+            continue;
+        }
+        let entry = replayed_design(name, *n, graph)?;
+        if in_sqlmesh {
+            sqlmesh_designs.insert((*name).to_string(), entry.clone());
+            files.push(File::new(format!("sqlmesh/{name}.sql"), model));
+        }
+        if in_dagster {
+            dagster_designs.insert((*name).to_string(), entry);
+            files.push(File::new(format!("dagster/{name}.py"), definitions));
+        }
+    }
+    let mut config = crate::export::sqlmesh::config();
+    config.path = "sqlmesh/config.yaml".into();
+    files.push(config);
+    files.push(File::new(
+        "sqlmesh/designs.json",
+        serde_json::to_string_pretty(&sqlmesh_designs).unwrap_or_default(),
+    ));
+    files.push(File::new(
+        "dagster/designs.json",
+        serde_json::to_string_pretty(&dagster_designs).unwrap_or_default(),
+    ));
     Ok(files)
 }
 

@@ -1,9 +1,7 @@
 #![allow(clippy::disallowed_types)] // Native only (the module is): std's ordered collections are fine here.
 
-#[allow(unused_imports)]
 use std::collections::{BTreeMap, BTreeSet};
 
-#[allow(unused_imports)]
 use super::*;
 
 fn late_name(late: LateOrder) -> &'static str {

@@ -1,3 +1,69 @@
+"""Allowed lateness of {{lateness_words}} in Apache Beam, from Partition Lab's lateness lab.
+
+Written for and proven on {{versions}}. On Flink the
+same setting is `.allowedLateness(Time.days(L))` on a daily event-time window
+(Flink's default is 0), and `.sideOutputLateData(tag)` keeps what it drops.
+
+The lab's rule: partition d (the events of day d in {{zone}}) is rebuilt by
+each daily run at {{run}} until the run on day d+1+L, the last that may change
+it; an event that arrives after that run misses its day. Beam's rule: an
+element is dropped when the watermark is past its window's end plus the
+allowed lateness. The two agree when each run first moves the watermark to
+midnight of its own day, then reads what arrived since the run before (the
+replay below does this): the run on d+1+L sets it to exactly the end of day
+d plus L days, not past it. A watermark at the run time itself would need
+L days and {{run}} more to keep the same rows.
+{{convention}}
+
+usage: python {{file}} arrivals.csv [--lateness 0,1,3] [--json out.json]
+needs: pip install "apache-beam=={{beam}}.*" (and tzdata where the system has
+no time zone files). Prints, for each allowed lateness, how many events
+Beam dropped as late and which (by {{id_words}}).
+"""
+
+import argparse
+import csv
+import json
+import os
+import re
+import sys
+import tempfile
+from datetime import datetime, time, timedelta, timezone
+from decimal import Decimal, InvalidOperation
+from zoneinfo import ZoneInfo
+
+import apache_beam as beam
+{{coders}}from apache_beam.options.pipeline_options import PipelineOptions, StandardOptions
+from apache_beam.testing.test_stream import TestStream
+from apache_beam.transforms.window import {{window_names}}
+from apache_beam.utils.timestamp import Duration
+
+ALLOWED_LATENESS_DAYS = {{l}}
+DAY = 24 * 60 * 60
+HOUR = 60 * 60
+ZONE = {{zone_literal}}
+RUN_TIME = time({{hour}}, {{minute}})
+COLUMNS = {
+    "event": {{event}},
+    "arrival": {{arrival}},
+    "value": {{value}},
+    "id": {{id}},
+}
+
+
+def midnight(day):
+    """The start of `day` in ZONE, in seconds since the epoch."""
+    return datetime.combine(day, time(0), tzinfo=ZoneInfo(ZONE)).timestamp()
+
+
+def windowed(lateness_days=ALLOWED_LATENESS_DAYS):
+    """Daily event-time windows that still take an element `lateness_days`
+    after their day; each late firing emits what is new since the last, as
+    an adjustment to the day."""
+    return beam.WindowInto(
+        {{window}},
+        allowed_lateness=Duration(seconds=lateness_days * DAY{{extra}}),
+    ){{local_days}}
 
 
 # --- Replaying the log as the daily runs saw it --------------------------
