@@ -121,9 +121,9 @@ fn lateness() {
 fn grading() {
     use partition_lab::design::graph::WriteChoice;
     use partition_lab::engine::MergeKey;
-    use partition_lab::scenarios::grade::grade;
+    use partition_lab::scenarios::grading::grade::grade;
+    use partition_lab::scenarios::grading::shrink::shrink;
     use partition_lab::scenarios::sample::{failing, sample};
-    use partition_lab::scenarios::shrink::shrink;
     use partition_lab::scenarios::SCENARIOS;
 
     println!();

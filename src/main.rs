@@ -67,8 +67,8 @@ mod bench_hooks {
     pub fn bench_grade(number: u8) -> i32 {
         use partition_lab::design::graph::WriteChoice;
         use partition_lab::engine::MergeKey;
-        use partition_lab::scenarios::grade::grade;
-        use partition_lab::scenarios::report::Report;
+        use partition_lab::scenarios::grading::grade::grade;
+        use partition_lab::scenarios::grading::report::Report;
         use partition_lab::scenarios::sample::sample;
 
         let Some(scenario) = partition_lab::scenarios::numbered(number) else {
@@ -92,8 +92,8 @@ mod bench_hooks {
     /// (budget 400); returns the simulations spent, 0 when there is none.
     #[wasm_bindgen]
     pub fn bench_shrink(number: u8) -> u32 {
+        use partition_lab::scenarios::grading::shrink::shrink;
         use partition_lab::scenarios::sample::failing;
-        use partition_lab::scenarios::shrink::shrink;
 
         let Some(scenario) = partition_lab::scenarios::numbered(number) else {
             return 0;

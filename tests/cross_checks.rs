@@ -17,7 +17,9 @@ use partition_lab::engine::calendar::days;
 use partition_lab::engine::clock::run_clock;
 use partition_lab::labs::backfill::case::{backfill_start, last_existing, true_ship_date};
 use partition_lab::labs::backfill::{Case, Choices, Concurrency, PlanStart};
-use partition_lab::scenarios::{backfilled, currency, sample::sample};
+use partition_lab::scenarios::grading::backfilled;
+use partition_lab::scenarios::sample::sample;
+use partition_lab::scenarios::stories::currency;
 
 /// The currency bug is one story told twice: the backfill lab's August
 /// and scenario 4's. Both drift queries return the same blast radius: the
@@ -27,7 +29,7 @@ fn the_lab_and_scenario_4_find_the_same_blast_radius() {
     let lab: BTreeSet<_> = Case::new().blast_radius().into_iter().collect();
     let script = currency::script();
     let design = compile(&sample(
-        &partition_lab::scenarios::currency::SCENARIO,
+        &partition_lab::scenarios::stories::currency::SCENARIO,
         WriteChoice::OverwritePartition,
     ))
     .expect("compiles");

@@ -8,7 +8,7 @@ mod cases;
 use chrono::NaiveDate;
 use proptest::prelude::*;
 
-use partition_lab::design::file::{export, import};
+use partition_lab::design::files::file::{export, import};
 use partition_lab::design::graph::{Layer, StateChoice, WriteChoice};
 use partition_lab::design::limits::check_config;
 use partition_lab::design::{
@@ -437,22 +437,22 @@ proptest! {
 
     #[test]
     fn a_share_link_never_panics_whatever_it_carries(value in "[A-Za-z0-9_=%-]{0,600}") {
-        let _ = partition_lab::design::link::decode(&value);
+        let _ = partition_lab::design::files::link::decode(&value);
     }
 
     #[test]
     fn the_importer_never_panics_on_arbitrary_bytes(bytes in prop::collection::vec(any::<u8>(), 0..2048)) {
         let text = String::from_utf8_lossy(&bytes);
-        let _ = partition_lab::design::file::import(&text);
+        let _ = partition_lab::design::files::file::import(&text);
     }
 
     #[test]
     fn the_importer_never_panics_on_a_mangled_design(cut in 0usize..2000, insert in "[{}\\[\\]:,\"0-9a-z -]{0,12}") {
-        let good = partition_lab::design::file::export(&chain(None, WriteChoice::OverwritePartition).current, Some(1));
+        let good = partition_lab::design::files::file::export(&chain(None, WriteChoice::OverwritePartition).current, Some(1));
         let at = cut.min(good.len());
         let at = (0..=at).rev().find(|i| good.is_char_boundary(*i)).unwrap_or(0);
         let mangled = format!("{}{}{}", &good[..at], insert, &good[at..]);
-        if let Ok(file) = partition_lab::design::file::import(&mangled) {
+        if let Ok(file) = partition_lab::design::files::file::import(&mangled) {
             // Whatever is accepted is a design the editor could have made,
             // and it re-exports to an equal design.
             for node in file.graph.nodes.values() {

@@ -10,14 +10,15 @@ mod cases;
 use proptest::prelude::*;
 use serde_json::Value;
 
-use partition_lab::design::file::{export, import, ImportError};
+use partition_lab::design::files::file::{export, import, ImportError};
+use partition_lab::design::files::link;
 use partition_lab::design::graph::{StateChoice, WriteChoice};
 use partition_lab::design::limits::{check_config, MAX_NEXT_ID, MAX_NODES};
-use partition_lab::design::{link, Edit, EditError, Graph, History, NodeConfig, NodeId, NodeKind};
+use partition_lab::design::{Edit, EditError, Graph, History, NodeConfig, NodeId, NodeKind};
 use partition_lab::engine::CommitOrder;
 use partition_lab::export::canvas::export_code;
-use partition_lab::scenarios::currency::aug;
-use partition_lab::scenarios::grade::grade;
+use partition_lab::scenarios::grading::grade::grade;
+use partition_lab::scenarios::stories::currency::aug;
 
 mod common;
 use common::*;
@@ -26,7 +27,11 @@ use common::*;
 fn passing_backfill_file() -> Value {
     let graph = backfill_design("bronze.orders", Plan::new(aug(3), aug(13), 3));
     assert!(
-        grade(&partition_lab::scenarios::currency::SCENARIO, &graph).passed(),
+        grade(
+            &partition_lab::scenarios::stories::currency::SCENARIO,
+            &graph
+        )
+        .passed(),
         "the base design passes"
     );
     serde_json::from_str(&export(&graph, Some(4))).expect("own export is JSON")
@@ -245,7 +250,7 @@ fn the_fullest_design_the_editor_can_wire_fits_the_file_limit() {
     assert!(refused, "the editor stops adding connections at its limit");
     let file = export(&h.current, Some(1));
     assert!(
-        file.len() < partition_lab::design::file::MAX_BYTES,
+        file.len() < partition_lab::design::files::file::MAX_BYTES,
         "{} bytes",
         file.len()
     );
@@ -353,7 +358,7 @@ proptest! {
                 let again = import(&export(&design.graph, design.scenario));
                 prop_assert_eq!(again.as_ref(), Ok(&design));
                 // Whatever it is, it grades (or is reported as unbuildable) without panicking.
-                let _ = grade(&partition_lab::scenarios::currency::SCENARIO, &design.graph);
+                let _ = grade(&partition_lab::scenarios::stories::currency::SCENARIO, &design.graph);
             }
         }
         // The same bytes as a share link are judged the same way.
@@ -399,8 +404,8 @@ proptest! {
         ],
     ) {
         let config = NodeConfig::default_for(kind);
-        for field in partition_lab::design::form::fields(&config) {
-            match partition_lab::design::form::set(&config, field.key, &raw) {
+        for field in partition_lab::design::inspector::form::fields(&config) {
+            match partition_lab::design::inspector::form::set(&config, field.key, &raw) {
                 Ok(next) => prop_assert_eq!(check_config(&next), Ok(())),
                 Err(why) => prop_assert!(!why.is_empty()),
             }

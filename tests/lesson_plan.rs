@@ -389,8 +389,8 @@ fn the_backfill_steps_say_what_the_lab_shows() {
 #[test]
 fn the_closing_step_says_what_the_scenario_shows() {
     use partition_lab::scenarios::catalogue::designs;
-    use partition_lab::scenarios::clicks::SCENARIO;
-    use partition_lab::scenarios::grade::{at_once, Judged};
+    use partition_lab::scenarios::grading::grade::{at_once, Judged};
+    use partition_lab::scenarios::stories::clicks::SCENARIO;
     use partition_lab::tutor::{diagnoses, Case, Cause};
     let step = LESSON[6];
     assert!(step.href.starts_with("/scenarios/1?"));

@@ -145,7 +145,7 @@ fn no_text_of_the_app_repeats_eight_words_of_the_chapter() {
     assert!(
         files
             .iter()
-            .any(|f| f.ends_with("crates/core/src/scenarios/clicks.rs")),
+            .any(|f| f.ends_with("crates/core/src/scenarios/stories/clicks.rs")),
         "the scenarios' texts are scanned"
     );
     files.sort();

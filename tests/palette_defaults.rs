@@ -8,11 +8,11 @@
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
 
 use partition_lab::design::choose::placed;
-use partition_lab::design::file::{export, import};
-use partition_lab::design::form::fields;
+use partition_lab::design::files::file::{export, import};
+use partition_lab::design::inspector::form::fields;
 use partition_lab::design::{validate, Edit, Graph, History, NodeId, NodeKind};
-use partition_lab::scenarios::grade::grade;
-use partition_lab::scenarios::report::Report;
+use partition_lab::scenarios::grading::grade::grade;
+use partition_lab::scenarios::grading::report::Report;
 use partition_lab::scenarios::{Scenario, SCENARIOS};
 
 /// Each scenario's design as a student lays it out from the palette:
@@ -152,14 +152,17 @@ fn the_palette_names_the_scenarios_own_table_and_dates() {
         );
     }
     // Scenario 5 covers two years ending in May 2026, not August.
-    let history = partition_lab::scenarios::history::SCENARIO.palette;
+    let history = partition_lab::scenarios::stories::history::SCENARIO.palette;
     assert_eq!(history.first.to_string(), "2024-06-01");
     assert_eq!(history.last.to_string(), "2026-05-31");
 }
 
 #[test]
 fn unchosen_settings_survive_a_file_and_older_files_keep_their_choices() {
-    let graph = laid_out(&partition_lab::scenarios::orders::SCENARIO, &EVERYTHING);
+    let graph = laid_out(
+        &partition_lab::scenarios::stories::orders::SCENARIO,
+        &EVERYTHING,
+    );
     let text = export(&graph, Some(2));
     assert!(text.contains("\"unchosen\""));
     assert_eq!(import(&text).map(|f| f.graph), Ok(graph.clone()));

@@ -10,8 +10,8 @@ use common::{list, AFTER, MERGE};
 use partition_lab::design::graph::{StateChoice, WriteChoice};
 use partition_lab::design::Graph;
 use partition_lab::engine::{CommitOrder, WatermarkColumn};
-use partition_lab::scenarios::grade::grade;
-use partition_lab::scenarios::report::Report;
+use partition_lab::scenarios::grading::grade::grade;
+use partition_lab::scenarios::grading::report::Report;
 
 /// source -> state -> transform -> write, as the canvas would build it.
 fn design(state: StateChoice, commit: CommitOrder, mode: WriteChoice) -> Graph {
@@ -23,7 +23,7 @@ fn watermark() -> StateChoice {
 }
 
 fn failed(graph: &Graph) -> Vec<&'static str> {
-    let report = grade(&partition_lab::scenarios::clicks::SCENARIO, graph);
+    let report = grade(&partition_lab::scenarios::stories::clicks::SCENARIO, graph);
     assert!(matches!(report, Report::Graded(_)), "{report:?}");
     report.failed()
 }
@@ -45,7 +45,7 @@ fn the_listed_passing_designs_pass_every_rule() {
         ),
         ("list(1) + merge", design(list(1), AFTER, MERGE)),
     ] {
-        let report = grade(&partition_lab::scenarios::clicks::SCENARIO, &graph);
+        let report = grade(&partition_lab::scenarios::stories::clicks::SCENARIO, &graph);
         assert!(report.passed(), "{name}: {report:#?}");
     }
 }
@@ -59,7 +59,7 @@ fn a_partition_list_does_not_care_when_its_state_is_saved() {
         CommitOrder::StateBeforeWrite,
         WriteChoice::OverwritePartition,
     );
-    assert!(grade(&partition_lab::scenarios::clicks::SCENARIO, &graph).passed());
+    assert!(grade(&partition_lab::scenarios::stories::clicks::SCENARIO, &graph).passed());
 }
 
 #[test]
@@ -102,7 +102,7 @@ fn each_listed_mistake_fails_exactly_its_rules() {
             failed(&graph),
             rules,
             "{name}: {:#?}",
-            grade(&partition_lab::scenarios::clicks::SCENARIO, &graph)
+            grade(&partition_lab::scenarios::stories::clicks::SCENARIO, &graph)
         );
     }
 }
@@ -111,16 +111,18 @@ fn each_listed_mistake_fails_exactly_its_rules() {
 fn grading_is_deterministic() {
     let graph = design(watermark(), AFTER, WriteChoice::OverwritePartition);
     assert_eq!(
-        grade(&partition_lab::scenarios::clicks::SCENARIO, &graph),
-        grade(&partition_lab::scenarios::clicks::SCENARIO, &graph)
+        grade(&partition_lab::scenarios::stories::clicks::SCENARIO, &graph),
+        grade(&partition_lab::scenarios::stories::clicks::SCENARIO, &graph)
     );
 }
 
 #[test]
 fn the_smallest_case_still_fails_the_same_rule_and_is_smaller() {
-    use partition_lab::scenarios::grade::grade_on;
-    use partition_lab::scenarios::shrink::shrink;
-    let original = partition_lab::scenarios::clicks::SCENARIO.script().clone();
+    use partition_lab::scenarios::grading::grade::grade_on;
+    use partition_lab::scenarios::grading::shrink::shrink;
+    let original = partition_lab::scenarios::stories::clicks::SCENARIO
+        .script()
+        .clone();
     for (graph, rule, most_events) in [
         (design(list(1), AFTER, WriteChoice::Append), "R2", 1),
         (
@@ -135,7 +137,7 @@ fn the_smallest_case_still_fails_the_same_rule_and_is_smaller() {
         ),
     ] {
         let shrunk = shrink(
-            &partition_lab::scenarios::clicks::SCENARIO,
+            &partition_lab::scenarios::stories::clicks::SCENARIO,
             &graph,
             &original,
             rule,
@@ -143,7 +145,7 @@ fn the_smallest_case_still_fails_the_same_rule_and_is_smaller() {
         )
         .expect("the rule fails");
         let report = grade_on(
-            &partition_lab::scenarios::clicks::SCENARIO,
+            &partition_lab::scenarios::stories::clicks::SCENARIO,
             &graph,
             &shrunk.script,
         );
@@ -164,7 +166,7 @@ fn the_smallest_case_still_fails_the_same_rule_and_is_smaller() {
     // A rule that passes has no counterexample.
     let good = design(list(1), AFTER, WriteChoice::OverwritePartition);
     assert!(shrink(
-        &partition_lab::scenarios::clicks::SCENARIO,
+        &partition_lab::scenarios::stories::clicks::SCENARIO,
         &good,
         &original,
         "R1",

@@ -11,8 +11,8 @@ mod common;
 use common::*;
 use partition_lab::design::graph::{BackfillShape, Layer, Restate};
 use partition_lab::engine::LogicVersion;
-use partition_lab::scenarios::currency::aug;
-use partition_lab::scenarios::grade::grade;
+use partition_lab::scenarios::grading::grade::grade;
+use partition_lab::scenarios::stories::currency::aug;
 
 fn currency(plan: Plan) -> partition_lab::design::Graph {
     backfill_design("bronze.orders", plan)
@@ -44,7 +44,10 @@ fn the_listed_passing_designs_pass_every_rule() {
             },
         ),
     ] {
-        let report = grade(&partition_lab::scenarios::currency::SCENARIO, &currency(p));
+        let report = grade(
+            &partition_lab::scenarios::stories::currency::SCENARIO,
+            &currency(p),
+        );
         assert!(report.passed(), "{name}: {report:#?}");
     }
 }
@@ -106,7 +109,10 @@ fn each_listed_mistake_fails_exactly_its_rules() {
             vec!["R1"],
         ),
     ] {
-        let report = grade(&partition_lab::scenarios::currency::SCENARIO, &currency(p));
+        let report = grade(
+            &partition_lab::scenarios::stories::currency::SCENARIO,
+            &currency(p),
+        );
         assert_eq!(report.failed(), rules, "{name}: {report:#?}");
     }
 }
@@ -115,8 +121,14 @@ fn each_listed_mistake_fails_exactly_its_rules() {
 fn grading_is_deterministic() {
     let graph = currency(plan(4));
     assert_eq!(
-        grade(&partition_lab::scenarios::currency::SCENARIO, &graph),
-        grade(&partition_lab::scenarios::currency::SCENARIO, &graph)
+        grade(
+            &partition_lab::scenarios::stories::currency::SCENARIO,
+            &graph
+        ),
+        grade(
+            &partition_lab::scenarios::stories::currency::SCENARIO,
+            &graph
+        )
     );
 }
 
@@ -124,9 +136,9 @@ fn grading_is_deterministic() {
 /// scenario's own.
 #[test]
 fn the_smallest_case_still_fails_and_is_no_larger() {
-    use partition_lab::scenarios::grade::grade_on;
-    use partition_lab::scenarios::shrink::{replay, shrink};
-    let original = partition_lab::scenarios::currency::SCENARIO
+    use partition_lab::scenarios::grading::grade::grade_on;
+    use partition_lab::scenarios::grading::shrink::{replay, shrink};
+    let original = partition_lab::scenarios::stories::currency::SCENARIO
         .script()
         .clone();
     for (p, rule, most_events) in [
@@ -143,7 +155,7 @@ fn the_smallest_case_still_fails_and_is_no_larger() {
     ] {
         let graph = currency(p);
         let shrunk = shrink(
-            &partition_lab::scenarios::currency::SCENARIO,
+            &partition_lab::scenarios::stories::currency::SCENARIO,
             &graph,
             &original,
             rule,
@@ -151,7 +163,7 @@ fn the_smallest_case_still_fails_and_is_no_larger() {
         )
         .expect("the rule fails");
         let report = grade_on(
-            &partition_lab::scenarios::currency::SCENARIO,
+            &partition_lab::scenarios::stories::currency::SCENARIO,
             &graph,
             &shrunk.script,
         );
@@ -160,7 +172,7 @@ fn the_smallest_case_still_fails_and_is_no_larger() {
         assert!(shrunk.faults() <= shrunk.original_faults);
         assert!(shrunk.simulations <= 400);
         assert!(!replay(
-            &partition_lab::scenarios::currency::SCENARIO,
+            &partition_lab::scenarios::stories::currency::SCENARIO,
             &graph,
             &shrunk.script
         )
@@ -168,7 +180,7 @@ fn the_smallest_case_still_fails_and_is_no_larger() {
     }
     // A rule that passes has no counterexample.
     assert!(shrink(
-        &partition_lab::scenarios::currency::SCENARIO,
+        &partition_lab::scenarios::stories::currency::SCENARIO,
         &currency(plan(3)),
         &original,
         "R5",
@@ -181,10 +193,13 @@ fn the_smallest_case_still_fails_and_is_no_larger() {
 /// dates; the report shows a capped page of evidence, not one line each.
 #[test]
 fn evidence_is_capped_for_the_largest_backfill_the_inspector_allows() {
-    use partition_lab::scenarios::report::{Report, MOST_EVIDENCE};
+    use partition_lab::scenarios::grading::report::{Report, MOST_EVIDENCE};
     let first = chrono::NaiveDate::from_ymd_opt(2016, 8, 6).expect("date");
     let graph = currency(Plan::new(first, aug(13), 64));
-    let Report::Graded(rules) = grade(&partition_lab::scenarios::currency::SCENARIO, &graph) else {
+    let Report::Graded(rules) = grade(
+        &partition_lab::scenarios::stories::currency::SCENARIO,
+        &graph,
+    ) else {
         panic!("a 3,660-date backfill is graded");
     };
     let r2 = rules.iter().find(|r| r.rule.id == "R2").expect("R2");
@@ -203,9 +218,9 @@ fn evidence_is_capped_for_the_largest_backfill_the_inspector_allows() {
 #[test]
 fn r1_names_the_partitions_left_drifting() {
     use partition_lab::engine::calendar::days;
-    use partition_lab::scenarios::report::Report;
+    use partition_lab::scenarios::grading::report::Report;
     let Report::Graded(rules) = grade(
-        &partition_lab::scenarios::currency::SCENARIO,
+        &partition_lab::scenarios::stories::currency::SCENARIO,
         &currency(Plan::new(aug(8), aug(13), 3)),
     ) else {
         panic!("graded");
@@ -214,7 +229,9 @@ fn r1_names_the_partitions_left_drifting() {
     assert!(!r1.passed);
     let named: Vec<_> = r1.evidence.iter().filter_map(|e| e.partition).collect();
     let left: Vec<_> = days(aug(3), aug(7)).collect();
-    let shown = left.len().min(partition_lab::scenarios::report::SHOWN);
+    let shown = left
+        .len()
+        .min(partition_lab::scenarios::grading::report::SHOWN);
     assert_eq!(
         named[..shown],
         left[..shown],
@@ -230,21 +247,23 @@ fn r1_names_the_partitions_left_drifting() {
 fn the_page_s_evidence_is_the_blast_radius_the_grader_uses() {
     // The story no longer states the range: the drift query's rows must
     // name exactly the dates a passing plan rebuilds, each short of the truth.
-    let rows = partition_lab::scenarios::currency::drift_query();
+    let rows = partition_lab::scenarios::stories::currency::drift_query();
     let dates: Vec<_> = rows.iter().map(|r| r.dt).collect();
     let expected: Vec<_> = partition_lab::engine::calendar::days(aug(3), aug(13)).collect();
     assert_eq!(dates, expected);
     assert!(rows.iter().all(|r| r.recomputed > r.stored));
-    let story = partition_lab::scenarios::currency::SCENARIO.story.join(" ");
+    let story = partition_lab::scenarios::stories::currency::SCENARIO
+        .story
+        .join(" ");
     assert!(!story.contains("3 to 13"), "{story}");
 }
 
 #[test]
 fn a_drift_query_from_too_late_a_date_hides_the_first_bad_days() {
-    use partition_lab::scenarios::currency::drift_query_from;
+    use partition_lab::scenarios::stories::currency::drift_query_from;
     // The student picks the look-back date: the query scans silver from
     // it and sees nothing before it, as a warehouse query would.
-    let (first, last) = partition_lab::scenarios::currency::drift_window();
+    let (first, last) = partition_lab::scenarios::stories::currency::drift_window();
     assert_eq!((first, last), (aug(1), aug(13)), "Friday's silver");
     for from in partition_lab::engine::calendar::days(first, last) {
         let scanned = drift_query_from(from);
@@ -267,11 +286,14 @@ fn a_drift_query_from_too_late_a_date_hides_the_first_bad_days() {
 /// The check panel's picture of the source pool over the run the grader
 /// judged (the grader hands back the trace; the picture is the view's).
 fn pool(plan: Plan) -> partition_lab::labs::pool::PoolPicture {
-    let scenario = &partition_lab::scenarios::currency::SCENARIO;
-    let trace =
-        partition_lab::scenarios::grade::graded(scenario, &currency(plan), scenario.script())
-            .1
-            .unwrap();
+    let scenario = &partition_lab::scenarios::stories::currency::SCENARIO;
+    let trace = partition_lab::scenarios::grading::grade::graded(
+        scenario,
+        &currency(plan),
+        scenario.script(),
+    )
+    .1
+    .unwrap();
     partition_lab::labs::pool::from_timeline(
         &trace.timeline,
         &trace.scheduled,

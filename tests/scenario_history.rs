@@ -8,9 +8,9 @@ mod common;
 
 use common::*;
 use partition_lab::design::graph::{BackfillShape, Markers};
-use partition_lab::scenarios::grade::grade;
-use partition_lab::scenarios::history::{first, last};
-use partition_lab::scenarios::report::Report;
+use partition_lab::scenarios::grading::grade::grade;
+use partition_lab::scenarios::grading::report::Report;
+use partition_lab::scenarios::stories::history::{first, last};
 
 fn history(plan: Plan) -> partition_lab::design::Graph {
     backfill_design("bronze.events", plan)
@@ -43,7 +43,10 @@ fn the_listed_passing_designs_pass_every_rule() {
             },
         ),
     ] {
-        let report = grade(&partition_lab::scenarios::history::SCENARIO, &history(p));
+        let report = grade(
+            &partition_lab::scenarios::stories::history::SCENARIO,
+            &history(p),
+        );
         assert!(report.passed(), "{name}: {report:#?}");
     }
 }
@@ -79,7 +82,10 @@ fn each_listed_mistake_fails_exactly_its_rules() {
             vec!["R1"],
         ),
     ] {
-        let report = grade(&partition_lab::scenarios::history::SCENARIO, &history(p));
+        let report = grade(
+            &partition_lab::scenarios::stories::history::SCENARIO,
+            &history(p),
+        );
         assert_eq!(report.failed(), rules, "{name}: {report:#?}");
     }
 }
@@ -89,7 +95,7 @@ fn each_listed_mistake_fails_exactly_its_rules() {
 #[test]
 fn without_markers_the_ninety_finished_partitions_are_rebuilt() {
     let report = grade(
-        &partition_lab::scenarios::history::SCENARIO,
+        &partition_lab::scenarios::stories::history::SCENARIO,
         &history(Plan {
             markers: Markers::Off,
             ..plan(3)
@@ -113,7 +119,7 @@ fn without_markers_the_ninety_finished_partitions_are_rebuilt() {
 #[test]
 fn two_phases_without_markers_fails_r2_for_the_finished_silver() {
     let report = grade(
-        &partition_lab::scenarios::history::SCENARIO,
+        &partition_lab::scenarios::stories::history::SCENARIO,
         &history(Plan {
             shape: BackfillShape::TwoPhases,
             markers: Markers::Off,
@@ -138,8 +144,14 @@ fn two_phases_without_markers_fails_r2_for_the_finished_silver() {
 fn grading_is_deterministic() {
     let graph = history(plan(4));
     assert_eq!(
-        grade(&partition_lab::scenarios::history::SCENARIO, &graph),
-        grade(&partition_lab::scenarios::history::SCENARIO, &graph)
+        grade(
+            &partition_lab::scenarios::stories::history::SCENARIO,
+            &graph
+        ),
+        grade(
+            &partition_lab::scenarios::stories::history::SCENARIO,
+            &graph
+        )
     );
 }
 
@@ -147,9 +159,11 @@ fn grading_is_deterministic() {
 /// scenario's own, and keeps only what the failure needs.
 #[test]
 fn the_smallest_case_still_fails_and_is_no_larger() {
-    use partition_lab::scenarios::grade::grade_on;
-    use partition_lab::scenarios::shrink::{replay, shrink};
-    let original = partition_lab::scenarios::history::SCENARIO.script().clone();
+    use partition_lab::scenarios::grading::grade::grade_on;
+    use partition_lab::scenarios::grading::shrink::{replay, shrink};
+    let original = partition_lab::scenarios::stories::history::SCENARIO
+        .script()
+        .clone();
     for (p, rule) in [
         (
             Plan {
@@ -169,7 +183,7 @@ fn the_smallest_case_still_fails_and_is_no_larger() {
     ] {
         let graph = history(p);
         let shrunk = shrink(
-            &partition_lab::scenarios::history::SCENARIO,
+            &partition_lab::scenarios::stories::history::SCENARIO,
             &graph,
             &original,
             rule,
@@ -177,7 +191,7 @@ fn the_smallest_case_still_fails_and_is_no_larger() {
         )
         .expect("the rule fails");
         assert!(grade_on(
-            &partition_lab::scenarios::history::SCENARIO,
+            &partition_lab::scenarios::stories::history::SCENARIO,
             &graph,
             &shrunk.script
         )
@@ -187,7 +201,7 @@ fn the_smallest_case_still_fails_and_is_no_larger() {
         assert!(shrunk.faults() <= shrunk.original_faults);
         assert!(shrunk.simulations <= 400);
         assert!(!replay(
-            &partition_lab::scenarios::history::SCENARIO,
+            &partition_lab::scenarios::stories::history::SCENARIO,
             &graph,
             &shrunk.script
         )

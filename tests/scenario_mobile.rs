@@ -11,7 +11,7 @@ use partition_lab::design::graph::{StateChoice, WriteChoice};
 use partition_lab::design::Graph;
 use partition_lab::engine::AfterFinal::{Adjustments, Drop, Reopen};
 use partition_lab::engine::{AfterFinal, WatermarkColumn::ArrivedAt};
-use partition_lab::scenarios::grade::grade;
+use partition_lab::scenarios::grading::grade::grade;
 
 fn mobile(state: StateChoice, mode: WriteChoice, finaliser: Option<(u32, AfterFinal)>) -> Graph {
     design("bronze.purchases", state, AFTER, mode, finaliser)
@@ -29,7 +29,7 @@ fn the_listed_passing_designs_pass_every_rule() {
         ),
         ("list(4) + merge, L=2", mobile(list(4), MERGE, L2)),
     ] {
-        let report = grade(&partition_lab::scenarios::mobile::SCENARIO, &graph);
+        let report = grade(&partition_lab::scenarios::stories::mobile::SCENARIO, &graph);
         assert!(report.passed(), "{name}: {report:#?}");
     }
 }
@@ -89,10 +89,10 @@ fn each_listed_mistake_fails_exactly_its_rules() {
         ),
     ] {
         assert_eq!(
-            grade(&partition_lab::scenarios::mobile::SCENARIO, &graph).failed(),
+            grade(&partition_lab::scenarios::stories::mobile::SCENARIO, &graph).failed(),
             rules,
             "{name}: {:#?}",
-            grade(&partition_lab::scenarios::mobile::SCENARIO, &graph)
+            grade(&partition_lab::scenarios::stories::mobile::SCENARIO, &graph)
         );
     }
 }
@@ -100,9 +100,9 @@ fn each_listed_mistake_fails_exactly_its_rules() {
 /// The money formatter writes its own symbol: evidence never doubles it.
 #[test]
 fn r1_evidence_prints_each_amount_with_one_pound_sign() {
-    use partition_lab::scenarios::report::Report;
+    use partition_lab::scenarios::grading::report::Report;
     let Report::Graded(rules) = grade(
-        &partition_lab::scenarios::mobile::SCENARIO,
+        &partition_lab::scenarios::stories::mobile::SCENARIO,
         &mobile(list(2), OVERWRITE, Some((1, Adjustments))),
     ) else {
         panic!("graded");
@@ -122,7 +122,7 @@ fn r1_evidence_prints_each_amount_with_one_pound_sign() {
 fn a_finaliser_on_another_write_target_changes_no_verdict() {
     use partition_lab::design::graph::{Edge, Node, NodeKind};
     use partition_lab::design::NodeConfig;
-    use partition_lab::scenarios::report::Report;
+    use partition_lab::scenarios::grading::report::Report;
     let verdicts = |r: &Report| match r {
         Report::Graded(rules) => rules
             .iter()
@@ -134,7 +134,7 @@ fn a_finaliser_on_another_write_target_changes_no_verdict() {
         mobile(list(2), OVERWRITE, L2),
         mobile(list(2), OVERWRITE, None),
     ] {
-        let before = grade(&partition_lab::scenarios::mobile::SCENARIO, &graph);
+        let before = grade(&partition_lab::scenarios::stories::mobile::SCENARIO, &graph);
         let mut stray = graph.clone();
         let transform = stray.of_kind(NodeKind::Transform).next().unwrap().id;
         let mut add = |config: NodeConfig, from| {
@@ -168,7 +168,10 @@ fn a_finaliser_on_another_write_target_changes_no_verdict() {
             scratch,
         );
         assert_eq!(
-            verdicts(&grade(&partition_lab::scenarios::mobile::SCENARIO, &stray)),
+            verdicts(&grade(
+                &partition_lab::scenarios::stories::mobile::SCENARIO,
+                &stray
+            )),
             verdicts(&before)
         );
     }

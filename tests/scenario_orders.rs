@@ -9,7 +9,7 @@ mod common;
 use common::*;
 use partition_lab::design::Graph;
 use partition_lab::engine::WatermarkColumn::{ArrivedAt, UpdatedAt};
-use partition_lab::scenarios::grade::grade;
+use partition_lab::scenarios::grading::grade::grade;
 
 fn orders(
     state: partition_lab::design::graph::StateChoice,
@@ -35,7 +35,7 @@ fn the_listed_passing_designs_pass_every_rule() {
             orders(watermark(UpdatedAt, 180), AFTER, MERGE),
         ),
     ] {
-        let report = grade(&partition_lab::scenarios::orders::SCENARIO, &graph);
+        let report = grade(&partition_lab::scenarios::stories::orders::SCENARIO, &graph);
         assert!(report.passed(), "{name}: {report:#?}");
     }
 }
@@ -83,10 +83,10 @@ fn each_listed_mistake_fails_exactly_its_rules() {
         ),
     ] {
         assert_eq!(
-            grade(&partition_lab::scenarios::orders::SCENARIO, &graph).failed(),
+            grade(&partition_lab::scenarios::stories::orders::SCENARIO, &graph).failed(),
             rules,
             "{name}: {:#?}",
-            grade(&partition_lab::scenarios::orders::SCENARIO, &graph)
+            grade(&partition_lab::scenarios::stories::orders::SCENARIO, &graph)
         );
     }
 }
@@ -97,7 +97,7 @@ fn each_listed_mistake_fails_exactly_its_rules() {
 #[test]
 fn a_crashed_run_saving_its_list_first_is_not_an_overlap_mistake() {
     let report = grade(
-        &partition_lab::scenarios::orders::SCENARIO,
+        &partition_lab::scenarios::stories::orders::SCENARIO,
         &orders(list_by_change(1), BEFORE, MERGE),
     );
     assert!(
@@ -110,8 +110,8 @@ fn a_crashed_run_saving_its_list_first_is_not_an_overlap_mistake() {
 fn grading_is_deterministic() {
     let graph = orders(watermark(UpdatedAt, 0), AFTER, MERGE);
     assert_eq!(
-        grade(&partition_lab::scenarios::orders::SCENARIO, &graph),
-        grade(&partition_lab::scenarios::orders::SCENARIO, &graph)
+        grade(&partition_lab::scenarios::stories::orders::SCENARIO, &graph),
+        grade(&partition_lab::scenarios::stories::orders::SCENARIO, &graph)
     );
 }
 
@@ -121,8 +121,8 @@ fn grading_is_deterministic() {
 fn replayed_silver_matches_the_engines_snapshots() {
     use partition_lab::design::compile;
     use partition_lab::engine::simulate;
-    use partition_lab::scenarios::replay::Silver;
-    use partition_lab::scenarios::{clicks, orders::SCENARIO as ORDERS};
+    use partition_lab::scenarios::grading::replay::Silver;
+    use partition_lab::scenarios::stories::{clicks, orders::SCENARIO as ORDERS};
     use std::collections::HashMap;
     for (scenario, graph) in [
         (

@@ -12,8 +12,8 @@ use common::*;
 use partition_lab::design::graph::{StateChoice, WriteChoice};
 use partition_lab::design::Graph;
 use partition_lab::engine::WatermarkColumn::ArrivedAt;
-use partition_lab::scenarios::grade::grade;
-use partition_lab::scenarios::report::Report;
+use partition_lab::scenarios::grading::grade::grade;
+use partition_lab::scenarios::grading::report::Report;
 use partition_lab::scenarios::sample::catching_up;
 
 fn sales(state: StateChoice, mode: WriteChoice) -> Graph {
@@ -26,7 +26,8 @@ fn window(days: u32) -> StateChoice {
 
 /// (rule id, passed, evidence) for each rule.
 fn verdicts(graph: &Graph) -> Vec<(&'static str, bool, String)> {
-    let Report::Graded(rules) = grade(&partition_lab::scenarios::outage::SCENARIO, graph) else {
+    let Report::Graded(rules) = grade(&partition_lab::scenarios::stories::outage::SCENARIO, graph)
+    else {
         panic!("graded");
     };
     rules

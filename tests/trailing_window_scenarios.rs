@@ -14,8 +14,8 @@ mod common;
 use common::*;
 use partition_lab::design::graph::StateChoice;
 use partition_lab::engine::AfterFinal;
-use partition_lab::scenarios::grade::grade;
-use partition_lab::scenarios::report::Report;
+use partition_lab::scenarios::grading::grade::grade;
+use partition_lab::scenarios::grading::report::Report;
 
 fn window(days: u32) -> StateChoice {
     StateChoice::TrailingWindow { days }
@@ -43,10 +43,16 @@ fn a_window_of_n_days_is_graded_as_a_list_with_lookback_n_in_every_daily_scenari
     let finalisers = [None, Some((2, AfterFinal::Adjustments))];
     let mut passes = 0;
     for (scenario, source) in [
-        (&partition_lab::scenarios::clicks::SCENARIO, "bronze.clicks"),
-        (&partition_lab::scenarios::orders::SCENARIO, "bronze.orders"),
         (
-            &partition_lab::scenarios::mobile::SCENARIO,
+            &partition_lab::scenarios::stories::clicks::SCENARIO,
+            "bronze.clicks",
+        ),
+        (
+            &partition_lab::scenarios::stories::orders::SCENARIO,
+            "bronze.orders",
+        ),
+        (
+            &partition_lab::scenarios::stories::mobile::SCENARIO,
             "bronze.purchases",
         ),
     ] {
@@ -73,7 +79,7 @@ fn a_window_of_n_days_is_graded_as_a_list_with_lookback_n_in_every_daily_scenari
     // Not vacuous: some windows pass, scenario 1's one-day window among them.
     assert!(passes > 0);
     let one_day = verdicts(grade(
-        &partition_lab::scenarios::clicks::SCENARIO,
+        &partition_lab::scenarios::stories::clicks::SCENARIO,
         &design("bronze.clicks", window(1), AFTER, OVERWRITE, None),
     ));
     assert!(one_day.iter().all(|v| v.1), "{one_day:?}");

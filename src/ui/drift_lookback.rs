@@ -6,7 +6,7 @@
 use leptos::prelude::*;
 
 use crate::engine::calendar::day_month;
-use crate::scenarios::currency::{drift_query_from, drift_window, lookback_from};
+use crate::scenarios::stories::currency::{drift_query_from, drift_window, lookback_from};
 
 use super::drift_table::DriftTable;
 

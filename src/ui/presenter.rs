@@ -145,12 +145,12 @@ thread_local! {
 
 /// The lesson step the page was opened from, if any: the address's
 /// `lesson=`, the one this document remembers for the path, or after a
-/// reload or Back the one the tab kept (`design::saves`). A page reached
+/// reload or Back the one the tab kept (`design::files::saves`). A page reached
 /// any other way without `lesson=` is not in the plan, and the tab
 /// forgets the step for it.
 fn lesson_step(path: &str, given: Option<String>) -> Option<usize> {
     use crate::content::lesson::step_number;
-    use crate::design::saves;
+    use crate::design::files::saves;
     use crate::ui::storage::Session;
     let remember = |n: usize| LESSON_STEP.with(|s| *s.borrow_mut() = Some((path.to_string(), n)));
     if let Some(n) = step_number(given.as_deref()) {

@@ -11,7 +11,7 @@ use super::page::set_title;
 use super::presenter::{PresenterLink, PresenterToggle};
 use super::storage;
 use super::widgets::LinkNotes;
-use crate::design::saves;
+use crate::design::files::saves;
 use crate::scenarios::progress::Progress;
 use crate::scenarios::{find, SCENARIOS};
 

@@ -3,7 +3,7 @@
 
 use wasm_bindgen::JsValue;
 
-use crate::design::saves::{Store, StoreError};
+use crate::design::files::saves::{Store, StoreError};
 
 fn local() -> Option<web_sys::Storage> {
     crate::ui::browser::window()?.local_storage().ok().flatten()

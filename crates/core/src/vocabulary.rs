@@ -5,13 +5,13 @@
 //! variant its three words:
 //! - `file`: its name in a saved design file. Files outlive releases, so
 //!   these never change, whatever the Rust variant is called; a test pins
-//!   them, and `design::json` writes and reads files with them.
+//!   them, and `design::files::json` writes and reads files with them.
 //! - `name`: its short name in forms and addresses (`?commit=before`).
 //! - `label`: what the inspector shows.
 //!
 //! The file reader, the inspector's form and the lab queries all read these
 //! tables; nothing else spells a variant. The engine's choices are spelled
-//! here; the canvas's own (`design::words`) with the same macro, so the
+//! here; the canvas's own (`design::inspector::words`) with the same macro, so the
 //! vocabulary knows no design type and the design uses its words.
 
 use crate::engine::{
@@ -110,7 +110,7 @@ choice!(AfterFinal {
 });
 
 /// `C`'s words are usable, and its file names are `files`, pinned: a
-/// saved design names each choice so (`design::json` writes and reads
+/// saved design names each choice so (`design::files::json` writes and reads
 /// these), and a file outlives the code, so changing one breaks every file
 /// saved before.
 #[cfg(test)]

@@ -3,11 +3,11 @@
 
 use leptos::prelude::*;
 
-use crate::design::describe::{label, name, node_summary};
-use crate::design::layout::{bounds, edge_path, hit, output_port, NODE_H, NODE_W};
+use crate::design::geometry::layout::{bounds, edge_path, hit, output_port, NODE_H, NODE_W};
+use crate::design::inspector::describe::{label, name, node_summary};
 use crate::design::{Edit, NodeId};
 
-use crate::design::viewport::{Follow, Release, Screen};
+use crate::design::geometry::viewport::{Follow, Release, Screen};
 
 use super::{Designer, Drag, InspectorTarget, Layout, Viewport};
 

@@ -4,14 +4,14 @@
 
 use leptos::prelude::*;
 
-use crate::design::saves;
+use crate::design::files::saves;
 use crate::design::Graph;
 use crate::engine::calendar::weekday_day_month_time;
-use crate::scenarios::grade::{fails_in, Doing, Grading, Judged};
-use crate::scenarios::panel::{self, SmallestView};
+use crate::scenarios::grading::grade::{fails_in, Doing, Grading, Judged};
+use crate::scenarios::grading::panel::{self, SmallestView};
+use crate::scenarios::grading::report::{Evidence, Report, RuleResult};
+use crate::scenarios::grading::shrink::{Search, Shrunk};
 use crate::scenarios::progress::Progress;
-use crate::scenarios::report::{Evidence, Report, RuleResult};
-use crate::scenarios::shrink::{Search, Shrunk};
 use crate::tutor::{self, debrief, Diagnosis};
 use crate::ui::slices::{self, Halt, Slices};
 use crate::ui::storage;
@@ -75,7 +75,9 @@ fn progress_text(c: Checking) -> String {
 }
 
 /// The source pool over a backfill's run, as the check panel draws it.
-fn pool_picture(t: &crate::scenarios::grade::BackfillTrace) -> crate::labs::pool::PoolPicture {
+fn pool_picture(
+    t: &crate::scenarios::grading::grade::BackfillTrace,
+) -> crate::labs::pool::PoolPicture {
     crate::labs::pool::from_timeline(&t.timeline, &t.scheduled, t.pool, t.launch)
 }
 

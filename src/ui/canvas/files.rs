@@ -1,15 +1,16 @@
 //! A design leaving and entering the page: download, import, share link,
 //! start again, and the damaged copy of a save that could not be read.
-//! Whatever comes in goes through `design::file`'s importer and replaces
+//! Whatever comes in goes through `design::files::file`'s importer and replaces
 //! the design as one undoable step.
 
 use leptos::prelude::*;
 
 use crate::ui::presenter::PresenterLink;
 
-use crate::design::file::{export, for_scenario, import, MAX_BYTES};
-use crate::design::saves::{self, LinkOpening};
-use crate::design::{link, Graph};
+use crate::design::files::file::{export, for_scenario, import, MAX_BYTES};
+use crate::design::files::link;
+use crate::design::files::saves::{self, LinkOpening};
+use crate::design::Graph;
 use crate::ui::copy::CopyButton;
 use crate::ui::storage;
 

@@ -1,12 +1,12 @@
 //! The inspector: the selected node's settings (a loop over
-//! `design::form`), its connections with a connect menu, and delete.
+//! `design::inspector::form`), its connections with a connect menu, and delete.
 
 use leptos::prelude::*;
 use leptos::wasm_bindgen::JsCast;
 
 use crate::design::choose::{is_unchosen, offered_fields};
-use crate::design::describe::{name, name_of};
-use crate::design::form::{set, value, Field, Input};
+use crate::design::inspector::describe::{name, name_of};
+use crate::design::inspector::form::{set, value, Field, Input};
 use crate::design::{Edit, NodeId};
 
 use super::{Designer, InspectorTarget, Layout};

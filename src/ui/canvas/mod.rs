@@ -15,15 +15,15 @@ mod steps;
 use leptos::prelude::*;
 
 use crate::design::choose::placed;
-use crate::design::describe::name_of;
-use crate::design::layout::free_spot;
-use crate::design::saves::{self, Loaded};
+use crate::design::files::saves::{self, Loaded};
+use crate::design::geometry::layout::free_spot;
+use crate::design::inspector::describe::name_of;
 use crate::design::{validate, Edit, EditError, Graph, History, NodeId, NodeKind, Problem};
 use crate::scenarios::Scenario;
 
 use super::storage;
 
-pub use crate::design::viewport::{Drag, Viewport};
+pub use crate::design::geometry::viewport::{Drag, Viewport};
 
 /// A message shown above the canvas, where the student is looking.
 #[derive(Clone, Debug, PartialEq)]
@@ -292,7 +292,7 @@ fn capitalised(text: &str) -> String {
     if text.is_empty() {
         String::new()
     } else {
-        format!("{}.", crate::scenarios::report::capital(text))
+        format!("{}.", crate::scenarios::grading::report::capital(text))
     }
 }
 

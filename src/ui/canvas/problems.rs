@@ -3,7 +3,7 @@
 
 use leptos::prelude::*;
 
-use crate::design::describe::name_of;
+use crate::design::inspector::describe::name_of;
 
 use super::Designer;
 

@@ -6,8 +6,8 @@
 
 use leptos::prelude::*;
 
-use crate::design::describe::{name_of, node_summary};
-use crate::design::layout::reading_order;
+use crate::design::geometry::layout::reading_order;
+use crate::design::inspector::describe::{name_of, node_summary};
 use crate::design::NodeId;
 
 use super::{Designer, InspectorTarget};

@@ -14,10 +14,10 @@ use chrono::{Days, NaiveDate};
 
 use crate::engine::{AfterFinal, CommitOrder, LogicVersion, PartitionKey};
 
-use super::form::{fields, Field};
 use super::graph::{
     BackfillShape, Layer, Markers, Node, NodeConfig, NodeKind, Restate, StateChoice, WriteChoice,
 };
+use crate::design::inspector::form::{fields, Field};
 
 /// A scenario's palette: the defaults that are not choices, and which
 /// options can matter in it.
@@ -151,8 +151,8 @@ pub fn is_unchosen(node: &Node, key: &str) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::design::form::set;
     use crate::design::graph::NodeId;
+    use crate::design::inspector::form::set;
 
     fn palette() -> Palette {
         let day = crate::engine::calendar::aug;

@@ -92,7 +92,7 @@ pub fn apply(graph: &Graph, edit: &Edit) -> Result<Graph, EditError> {
             x,
             y,
         } => {
-            let known: Vec<&str> = super::form::fields(config)
+            let known: Vec<&str> = crate::design::inspector::form::fields(config)
                 .into_iter()
                 .map(|f| f.key)
                 .collect();

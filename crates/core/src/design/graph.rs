@@ -236,7 +236,7 @@ pub struct Node {
     pub config: NodeConfig,
     /// Given by the scenario: cannot be deleted or reconfigured.
     pub fixed: bool,
-    /// The inspector fields (`design::form` keys) a student has not chosen
+    /// The inspector fields (`design::inspector::form` keys) a student has not chosen
     /// yet: a node from the palette arrives with every graded choice here,
     /// and `validate` names each one. Files saved before there was such a
     /// list read as every choice made.

@@ -6,21 +6,19 @@
 // Outside input arrives here: no unchecked indexing or arithmetic.
 #![deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
 
+// The model: the graph, its edits, its checks and its compilation.
 pub mod choose;
 pub mod compile;
-pub mod describe;
 pub mod edit;
-pub mod file;
-pub mod form;
 pub mod graph;
-mod json;
-pub mod layout;
 pub mod limits;
-pub mod link;
-pub mod saves;
 pub mod validate;
-pub mod viewport;
-pub mod words;
+// Around it, a room each: its files, links and saves (`files`), the
+// canvas's geometry (`geometry`), the inspector's forms and words
+// (`inspector`).
+pub mod files;
+pub mod geometry;
+pub mod inspector;
 
 pub use compile::{compile, CompiledDesign};
 pub use edit::{apply, Edit, EditError, History};

@@ -2,8 +2,8 @@
 
 use crate::lean::sorted::{SortedMap, SortedSet};
 
-use super::form;
 use super::graph::{Graph, Layer, Node, NodeConfig, NodeId, NodeKind, WriteChoice};
+use crate::design::inspector::form;
 
 /// The longest backfill the lab will simulate, in dates: a typo in a year
 /// must not freeze the page simulating millennia.
@@ -13,7 +13,7 @@ pub const MOST_BACKFILL_DATES: i64 = 3_660;
 pub struct Problem {
     /// The node the problem is about; `None` for the design as a whole.
     pub node: Option<NodeId>,
-    /// The inspector field it is about (`design::form` key), when one
+    /// The inspector field it is about (`design::inspector::form` key), when one
     /// setting is what is missing.
     pub field: Option<&'static str>,
     pub message: String,

@@ -47,7 +47,8 @@ pub fn backfill_job(scenario: &Scenario, graph: &Graph) -> Result<String, &'stat
     }
     let setting = scenario.setting().ok_or("the scenario has no backfill")?;
     let (source, silver) = tables(graph);
-    let plan = crate::scenarios::backfilled::plan(&setting, &design, &b, scenario.script());
+    let plan =
+        crate::scenarios::grading::backfilled::plan(&setting, &design, &b, scenario.script());
     Ok(spark_backfill::job(&plan, backfill_tables(source, silver)))
 }
 
@@ -373,9 +374,9 @@ mod tests {
     #[test]
     fn a_daily_design_exports_and_a_backfill_says_why_not() {
         let (name, bytes) = runnable(
-            &crate::scenarios::clicks::SCENARIO,
+            &crate::scenarios::stories::clicks::SCENARIO,
             &sample(
-                &crate::scenarios::clicks::SCENARIO,
+                &crate::scenarios::stories::clicks::SCENARIO,
                 WriteChoice::OverwritePartition,
             ),
             &runner_files(),
@@ -386,9 +387,9 @@ mod tests {
         let text = String::from_utf8_lossy(&bytes);
         assert!(text.contains("models/silver_scenario1.sql") && text.contains("replay_dbt.py"));
         assert!(runnable(
-            &crate::scenarios::currency::SCENARIO,
+            &crate::scenarios::stories::currency::SCENARIO,
             &sample(
-                &crate::scenarios::currency::SCENARIO,
+                &crate::scenarios::stories::currency::SCENARIO,
                 WriteChoice::OverwritePartition
             ),
             &runner_files()
@@ -436,9 +437,9 @@ mod tests {
         }
         // A backfill design names the restatement and the launch of its dates.
         let codes = code(
-            &crate::scenarios::currency::SCENARIO,
+            &crate::scenarios::stories::currency::SCENARIO,
             &sample(
-                &crate::scenarios::currency::SCENARIO,
+                &crate::scenarios::stories::currency::SCENARIO,
                 WriteChoice::OverwritePartition,
             ),
         )
@@ -452,7 +453,7 @@ mod tests {
         // A list over event dates is a SQLMesh model from the scenario's
         // first day, reading its source into the student's table.
         let list = daily(
-            &crate::scenarios::outage::SCENARIO,
+            &crate::scenarios::stories::outage::SCENARIO,
             StateChoice::PartitionList {
                 lookback: 5,
                 over: ListDate::EventDate,
@@ -461,9 +462,9 @@ mod tests {
             WriteChoice::OverwritePartition,
             None,
         );
-        let codes = code(&crate::scenarios::outage::SCENARIO, &list).expect("compiles");
+        let codes = code(&crate::scenarios::stories::outage::SCENARIO, &list).expect("compiles");
         let sqlmesh = block(&codes, Tool::SqlMesh).1;
-        let start = crate::scenarios::outage::SCENARIO.script().start;
+        let start = crate::scenarios::stories::outage::SCENARIO.script().start;
         assert!(sqlmesh.contains(&format!("start '{start}',")), "{sqlmesh}");
         assert!(sqlmesh.contains("name silver.sales,") && sqlmesh.contains("FROM bronze.sales\n"));
         assert!(sqlmesh.contains("lookback 5),"));
@@ -476,7 +477,7 @@ mod tests {
             "{waits}"
         );
         let catching_up = code(
-            &crate::scenarios::outage::SCENARIO,
+            &crate::scenarios::stories::outage::SCENARIO,
             &crate::scenarios::sample::catching_up(list.clone()),
         )
         .expect("compiles");
@@ -499,7 +500,7 @@ mod tests {
     #[test]
     fn beam_sets_a_finalisers_allowed_lateness() {
         use crate::engine::AfterFinal;
-        use crate::scenarios::mobile::SCENARIO as MOBILE;
+        use crate::scenarios::stories::mobile::SCENARIO as MOBILE;
         let with = |l: u32, after: AfterFinal| {
             let graph = crate::scenarios::sample::finalising(&MOBILE, l, after);
             let codes = code(&MOBILE, &graph).expect("compiles");
@@ -592,18 +593,22 @@ mod tests {
     #[test]
     fn the_code_shown_is_the_projects_or_says_it_is_not_run() {
         let graph = sample(
-            &crate::scenarios::clicks::SCENARIO,
+            &crate::scenarios::stories::clicks::SCENARIO,
             WriteChoice::OverwritePartition,
         );
         let design = compile(&graph).expect("compiles");
-        let s = crate::scenarios::clicks::SCENARIO.script().clone();
+        let s = crate::scenarios::stories::clicks::SCENARIO.script().clone();
         let files = replay_project(
             "p",
-            &[replay(&crate::scenarios::clicks::SCENARIO, &design, &s)],
+            &[replay(
+                &crate::scenarios::stories::clicks::SCENARIO,
+                &design,
+                &s,
+            )],
             &[("scenario1", &s)],
             &crate::export::replay::runner_files(),
         );
-        let codes = code(&crate::scenarios::clicks::SCENARIO, &graph).expect("code");
+        let codes = code(&crate::scenarios::stories::clicks::SCENARIO, &graph).expect("code");
         let text = |tool: Tool| {
             codes
                 .iter()
@@ -621,10 +626,10 @@ mod tests {
         // A backfill design shows the Spark job check-real runs, and says
         // that its dbt form is not run.
         let graph = sample(
-            &crate::scenarios::currency::SCENARIO,
+            &crate::scenarios::stories::currency::SCENARIO,
             WriteChoice::OverwritePartition,
         );
-        let backfill = code(&crate::scenarios::currency::SCENARIO, &graph).expect("code");
+        let backfill = code(&crate::scenarios::stories::currency::SCENARIO, &graph).expect("code");
         let shown = |tool: Tool| {
             backfill
                 .iter()
@@ -633,7 +638,7 @@ mod tests {
         };
         assert_eq!(
             shown(Tool::Spark),
-            backfill_job(&crate::scenarios::currency::SCENARIO, &graph).ok()
+            backfill_job(&crate::scenarios::stories::currency::SCENARIO, &graph).ok()
         );
         assert!(shown(Tool::Dbt).is_some_and(|t| t.contains("not run by the lab's checks")));
         // What the job cannot express is said, not shown as runnable.
@@ -645,7 +650,7 @@ mod tests {
                 };
             }
         }
-        let codes = code(&crate::scenarios::currency::SCENARIO, &merged).expect("code");
+        let codes = code(&crate::scenarios::stories::currency::SCENARIO, &merged).expect("code");
         assert!(codes
             .iter()
             .filter(|c| c.tool == Tool::Dbt || c.tool == Tool::Spark)

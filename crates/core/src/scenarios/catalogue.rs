@@ -354,7 +354,7 @@ fn mobile(s: &Scenario) -> Vec<Known> {
 }
 
 fn currency(s: &Scenario) -> Vec<Known> {
-    use super::currency::aug;
+    use crate::scenarios::stories::currency::aug;
     let plan = |at_once| Plan::new(aug(3), aug(13), at_once);
     let b = |plan| backfill(s, plan);
     vec![
@@ -442,7 +442,7 @@ fn currency(s: &Scenario) -> Vec<Known> {
 }
 
 fn history(s: &Scenario) -> Vec<Known> {
-    use super::history::{first, last};
+    use crate::scenarios::stories::history::{first, last};
     let plan = |at_once| Plan {
         restate: None,
         ..Plan::new(first(), last(), at_once)
@@ -550,8 +550,8 @@ fn outage(s: &Scenario) -> Vec<Known> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenarios::grade::grade;
-    use crate::scenarios::report::Report;
+    use crate::scenarios::grading::grade::grade;
+    use crate::scenarios::grading::report::Report;
     use crate::scenarios::SCENARIOS;
 
     /// What the catalogue says of each design is what grading says: a

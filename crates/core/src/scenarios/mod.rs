@@ -1,25 +1,16 @@
 //! The six design scenarios, each one value (`scenario::Scenario`): its
 //! story and numbers, the script the engine replays, the rules with their
-//! judges; the grader and the shrinker that take one; and a student's work
-//! across scenarios as one file (`work`).
+//! judges (`stories`, one module each: a seventh goes there); the grader,
+//! the shrinker and the check's report that take one (`grading`); the
+//! designs the lab knows (`catalogue`, `sample`); and a student's record
+//! across scenarios (`progress`, and `work`, its one file).
 
-pub mod backfilled;
 pub mod catalogue;
-pub mod clicks;
-pub mod currency;
-pub mod grade;
-pub mod history;
-pub mod judge;
-pub mod mobile;
-pub mod orders;
-pub mod outage;
-pub mod panel;
+pub mod grading;
 pub mod progress;
-pub mod replay;
-pub mod report;
 pub mod sample;
 pub mod scenario;
-pub mod shrink;
+pub mod stories;
 pub mod work;
 
 pub use scenario::Scenario;
@@ -27,12 +18,12 @@ pub use scenario::Scenario;
 /// The scenarios in the order the chapter sets them: the one place a new
 /// one is added, beside its own module.
 pub static SCENARIOS: &[&Scenario] = &[
-    &clicks::SCENARIO,
-    &orders::SCENARIO,
-    &mobile::SCENARIO,
-    &currency::SCENARIO,
-    &history::SCENARIO,
-    &outage::SCENARIO,
+    &stories::clicks::SCENARIO,
+    &stories::orders::SCENARIO,
+    &stories::mobile::SCENARIO,
+    &stories::currency::SCENARIO,
+    &stories::history::SCENARIO,
+    &stories::outage::SCENARIO,
 ];
 
 /// The scenario with this number.

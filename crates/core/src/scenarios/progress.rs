@@ -2,7 +2,7 @@
 //! short text ("passed", "failing:R1,R3", "structural") so a damaged value
 //! is easy to recognise and report.
 
-use super::report::Report;
+use crate::scenarios::grading::report::Report;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Progress {

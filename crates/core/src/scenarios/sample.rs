@@ -14,8 +14,14 @@ use super::Scenario;
 /// The range a benchmark backfill covers in `scenario`.
 fn range(scenario: &Scenario) -> Option<(NaiveDate, NaiveDate)> {
     match scenario.number {
-        4 => Some((super::currency::aug(3), super::currency::aug(13))),
-        5 => Some((super::history::first(), super::history::last())),
+        4 => Some((
+            crate::scenarios::stories::currency::aug(3),
+            crate::scenarios::stories::currency::aug(13),
+        )),
+        5 => Some((
+            crate::scenarios::stories::history::first(),
+            crate::scenarios::stories::history::last(),
+        )),
         _ => None,
     }
 }
@@ -177,8 +183,8 @@ pub fn failing(scenario: &Scenario) -> Option<(Graph, &'static str, &'static str
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenarios::grade::grade;
-    use crate::scenarios::report::Report;
+    use crate::scenarios::grading::grade::grade;
+    use crate::scenarios::grading::report::Report;
 
     #[test]
     fn every_sample_is_graded_not_refused() {

@@ -9,9 +9,9 @@ use crate::design::choose::Palette;
 use crate::engine::calendar::Instant;
 use crate::engine::script::Script;
 
-use super::backfilled::Setting;
-use super::judge::{BackfillRule, DailyRule};
-use super::report::Rule;
+use crate::scenarios::grading::backfilled::Setting;
+use crate::scenarios::grading::judge::{BackfillRule, DailyRule};
+use crate::scenarios::grading::report::Rule;
 
 /// A rule and its judge.
 #[derive(Clone, Copy)]

@@ -9,7 +9,7 @@
 //! Format, version 1:
 //! `{"format": "partition-lab-work", "version": 1, "scenarios": [{"scenario": 1..6,
 //!   "saved_at": <milliseconds since 1970-01-01 UTC> | null, "progress": "passed" | "failing:R1,R3" | "structural" | "",
-//!   "design": <a design file, as `design::file` writes it>}]}`
+//!   "design": <a design file, as `design::files::file` writes it>}]}`
 
 // Outside input arrives here: no unchecked indexing or arithmetic.
 #![deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
@@ -19,14 +19,14 @@ use serde_json::Value;
 
 use super::progress::Progress;
 use super::SCENARIOS;
-use crate::design::file::{export, import_value, read_stored, Stored};
+use crate::design::files::file::{export, import_value, read_stored, Stored};
+use crate::design::files::saves::{self, keep_backup, Store};
 use crate::design::graph::Graph;
-use crate::design::saves::{self, keep_backup, Store};
 
 pub const FORMAT: &str = "partition-lab-work";
 pub const VERSION: u64 = 1;
 /// Five designs at the importer's limit, and room for the rest.
-pub const MAX_BYTES: usize = 5 * crate::design::file::MAX_BYTES + 64 * 1024;
+pub const MAX_BYTES: usize = 5 * crate::design::files::file::MAX_BYTES + 64 * 1024;
 
 /// One scenario's work as the file carries it, already through the importer.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -120,7 +120,7 @@ pub fn read_work(text: &str) -> Result<Vec<Work>, String> {
         .map_err(|_| "this is not a Partition Lab work file: it is not JSON".to_string())?;
     match value.get("format").and_then(Value::as_str) {
         Some(FORMAT) => {}
-        Some(crate::design::file::FORMAT) => {
+        Some(crate::design::files::file::FORMAT) => {
             return Err(
                 "this is a single design, not a work file: import it on its scenario's page"
                     .to_string(),
@@ -162,7 +162,9 @@ pub fn read_work(text: &str) -> Result<Vec<Work>, String> {
             .ok_or(format!("scenario {scenario} has no design"))?;
         let graph = import_value(design)
             .map_err(|e| e.to_string())
-            .and_then(|file| crate::design::file::for_scenario(file, scenario, source(scenario)))
+            .and_then(|file| {
+                crate::design::files::file::for_scenario(file, scenario, source(scenario))
+            })
             .map_err(|why| format!("scenario {scenario}'s design: {why}"))?;
         let progress = match entry.get("progress") {
             None | Some(Value::Null) => Progress::NotStarted,
@@ -214,8 +216,11 @@ pub fn step(store: &impl Store, work: &Work) -> Step {
     let when = saved_at(store, work.scenario);
     // Replacing keeps the current design as the one backup: a different
     // backup already there would be lost, so that too is asked first.
-    let kept =
-        crate::design::saves::backup(&mut ReadOnly(store), work.scenario, source(work.scenario));
+    let kept = crate::design::files::saves::backup(
+        &mut ReadOnly(store),
+        work.scenario,
+        source(work.scenario),
+    );
     let replaces_backup = kept.is_some_and(|b| b != here);
     match (when, work.saved_at) {
         (Some(here), Some(there)) if here <= there && !replaces_backup => Step::Replace,
@@ -230,10 +235,10 @@ pub fn step(store: &impl Store, work: &Work) -> Step {
 struct ReadOnly<'a, S: Store>(&'a S);
 
 impl<S: Store> Store for ReadOnly<'_, S> {
-    fn get(&self, key: &str) -> Result<Option<String>, crate::design::saves::StoreError> {
+    fn get(&self, key: &str) -> Result<Option<String>, crate::design::files::saves::StoreError> {
         self.0.get(key)
     }
-    fn set(&mut self, _: &str, _: &str) -> Result<(), crate::design::saves::StoreError> {
+    fn set(&mut self, _: &str, _: &str) -> Result<(), crate::design::files::saves::StoreError> {
         Ok(())
     }
     fn remove(&mut self, _: &str) {}
@@ -243,7 +248,7 @@ impl<S: Store> Store for ReadOnly<'_, S> {
 /// (or, if damaged, set aside), then the design, its time and its verdict.
 pub fn restore(store: &mut impl Store, work: &Work) -> Result<(), String> {
     let scenario = work.scenario;
-    let loaded = crate::design::saves::load(store, scenario, source(scenario));
+    let loaded = crate::design::files::saves::load(store, scenario, source(scenario));
     if loaded.held.is_some() {
         return Err(format!(
             "scenario {scenario}'s saved design is damaged and could not be set aside, so it was left as it is"
@@ -254,7 +259,7 @@ pub fn restore(store: &mut impl Store, work: &Work) -> Result<(), String> {
     }
     saves::put_design(store, scenario, &work.graph).map_err(|e| e.message().to_string())?;
     // The design is in; what follows only describes it.
-    let partly = |e: crate::design::saves::StoreError| {
+    let partly = |e: crate::design::files::saves::StoreError| {
         format!(
             "the design was restored, but its save time or verdict could not be kept: {}",
             e.message()
@@ -268,8 +273,8 @@ pub fn restore(store: &mut impl Store, work: &Work) -> Result<(), String> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::design::saves::memory::Memory;
-    use crate::design::saves::{design_key, progress_key, saved_at_key};
+    use crate::design::files::saves::memory::Memory;
+    use crate::design::files::saves::{design_key, progress_key, saved_at_key};
     use crate::design::{Edit, History, NodeConfig, NodeKind};
     use serde_json::json;
 
@@ -338,7 +343,7 @@ mod tests {
         save(&mut older, 2, &mine, "1764493200000", "");
         assert_eq!(step(&older, work), Step::Replace);
         restore(&mut older, work).expect("room");
-        let kept = crate::design::saves::backup(&mut older, 2, source(2));
+        let kept = crate::design::files::saves::backup(&mut older, 2, source(2));
         assert_eq!(kept, Some(mine.clone()), "the replaced design is kept");
 
         let mut newer = Memory::with_room(1 << 20);
@@ -355,7 +360,8 @@ mod tests {
         // replacing would lose that backup, so it is asked first.
         let mut linked = Memory::with_room(1 << 20);
         save(&mut linked, 2, &mine, "1764493200000", "");
-        crate::design::saves::keep_backup(&mut linked, 2, &with_transform(2, 700)).expect("room");
+        crate::design::files::saves::keep_backup(&mut linked, 2, &with_transform(2, 700))
+            .expect("room");
         assert!(matches!(
             step(&linked, work),
             Step::Ask {

@@ -11,8 +11,8 @@ use crate::engine::clock::StepKind;
 use crate::engine::rebuild::Reads;
 use crate::engine::{LogicVersion, WriteMode};
 use crate::lean::sorted::SortedSet;
-use crate::scenarios::backfilled::{Backfilled, Setting};
-use crate::scenarios::report::RuleResult;
+use crate::scenarios::grading::backfilled::{Backfilled, Setting};
+use crate::scenarios::grading::report::RuleResult;
 
 use super::{Case, Cause, Diagnosis};
 
@@ -199,7 +199,7 @@ fn appends(ran: &Ran) -> Option<Diagnosis> {
 /// The blast radius: the dates the drift query returned before the
 /// backfill (scenario 4 has one).
 fn radius(ran: &Ran) -> SortedSet<Day> {
-    crate::scenarios::currency::blast_radius(ran.case.script, ran.done)
+    crate::scenarios::stories::currency::blast_radius(ran.case.script, ran.done)
 }
 
 fn starts_after_the_drift(ran: &Ran) -> Option<Diagnosis> {
@@ -216,7 +216,7 @@ fn starts_after_the_drift(ran: &Ran) -> Option<Diagnosis> {
         format!(
             "Your backfill starts at {}, but before it the drift query returned {}: {} was never rebuilt and still holds what the broken code wrote.",
             day_month(first),
-            crate::scenarios::currency::span(&radius),
+            crate::scenarios::stories::currency::span(&radius),
             day_month(dt),
         ),
     )
@@ -239,7 +239,7 @@ fn range_beyond_the_drift(ran: &Ran) -> Option<Diagnosis> {
             "Your backfill covers {} to {}, but the drift query before it returned {}: it rewrote {} from {}, a date outside the blast radius.",
             day_month(design.first),
             day_month(design.last),
-            crate::scenarios::currency::span(&radius),
+            crate::scenarios::stories::currency::span(&radius),
             day_month(step.dt),
             weekday_day_month_time(step.start),
         ),
@@ -323,7 +323,7 @@ fn takes_the_pool(ran: &Ran) -> Option<Diagnosis> {
             counted(ran.setting.pool, "connection"),
             weekday_day_month_time(grant.asked),
             day_month(scheduled.day),
-            crate::scenarios::currency::span(&holding),
+            crate::scenarios::stories::currency::span(&holding),
             grant.waited().num_minutes(),
         ),
     )
@@ -422,7 +422,7 @@ fn markers_first(ran: &Ran) -> Option<Diagnosis> {
 fn too_few_at_once(ran: &Ran) -> Option<Diagnosis> {
     let design = &ran.done.design;
     let end = ran.done.finished_at()?;
-    let budget = crate::scenarios::history::budget();
+    let budget = crate::scenarios::stories::history::budget();
     if end <= budget || design.concurrency >= ran.setting.pool {
         return None;
     }

@@ -12,8 +12,8 @@ use crate::engine::event::Event;
 use crate::engine::state::StateValue;
 use crate::engine::trace::{Outcome, RunTrace};
 use crate::engine::{ProcessingState, WriteMode};
-use crate::scenarios::grade::Daily;
-use crate::scenarios::report::{capital, run_name, some_ids, RuleResult};
+use crate::scenarios::grading::grade::Daily;
+use crate::scenarios::grading::report::{capital, run_name, some_ids, RuleResult};
 
 use super::{Case, Cause, Diagnosis};
 
@@ -697,7 +697,8 @@ fn final_too_soon(ran: &Ran) -> Option<Diagnosis> {
         .filter(|e| outcome.finalised.contains_key(&e.event_date()))
         .map(|e| e.amount.minor)
         .sum();
-    let allowed = total.saturating_mul(10_000 - crate::scenarios::mobile::SHARE_BP) / 10_000;
+    let allowed =
+        total.saturating_mul(10_000 - crate::scenarios::stories::mobile::SHARE_BP) / 10_000;
     if value <= allowed {
         return None;
     }
@@ -723,7 +724,7 @@ fn final_too_soon(ran: &Ran) -> Option<Diagnosis> {
 /// The share of a month the rule lets arrive after its day is final, as
 /// the rule's own basis points say: "1 %", "0.5 %".
 fn let_go() -> String {
-    let bp = 10_000i64.saturating_sub(crate::scenarios::mobile::SHARE_BP);
+    let bp = 10_000i64.saturating_sub(crate::scenarios::stories::mobile::SHARE_BP);
     match bp % 100 {
         0 => format!("{} %", bp / 100),
         r if r % 10 == 0 => format!("{}.{} %", bp / 100, r / 10),
@@ -733,12 +734,12 @@ fn let_go() -> String {
 
 fn final_too_late(ran: &Ran) -> Option<Diagnosis> {
     let finaliser = ran.daily.config.finaliser?;
-    let close = crate::scenarios::mobile::close();
+    let close = crate::scenarios::stories::mobile::close();
     let outcome = ran.outcome();
     let (dt, at) = outcome
         .finalised
         .iter()
-        .find(|(dt, at)| crate::scenarios::mobile::last() >= **dt && **at > close)?;
+        .find(|(dt, at)| crate::scenarios::stories::mobile::last() >= **dt && **at > close)?;
     ran.case.at(
         Cause::FinalTooLate,
         NodeKind::Finaliser,
@@ -757,7 +758,7 @@ fn never_final(ran: &Ran) -> Option<Diagnosis> {
     if ran.daily.config.finaliser.is_some() || !ran.outcome().finalised.is_empty() {
         return None;
     }
-    let last = crate::scenarios::mobile::last();
+    let last = crate::scenarios::stories::mobile::last();
     ran.case.at(
         Cause::NeverFinal,
         NodeKind::Write,

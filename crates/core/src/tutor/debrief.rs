@@ -4,13 +4,13 @@
 
 use crate::counted::{counted, grouped};
 use crate::design::graph::NodeConfig;
-use crate::design::words::{StateKind, WriteKind};
+use crate::design::inspector::words::{StateKind, WriteKind};
 use crate::design::Graph;
 use crate::engine::calendar::{weekday_day_month_time, Instant};
 use crate::engine::clock::StepKind;
 use crate::scenarios::catalogue::{passing, Known};
-use crate::scenarios::grade::Judged;
-use crate::scenarios::report::Report;
+use crate::scenarios::grading::grade::Judged;
+use crate::scenarios::grading::report::Report;
 use crate::scenarios::{Scenario, SCENARIOS};
 
 use super::Case;

@@ -13,10 +13,10 @@ use crate::engine::script::RunKind;
 use crate::engine::trace::Outcome;
 use crate::engine::{LogicVersion, ProcessingState, WatermarkColumn, WriteMode};
 use crate::lean::sorted::SortedSet;
-use crate::scenarios::backfilled::{Backfilled, Setting};
-use crate::scenarios::grade::{Daily, Judged};
-use crate::scenarios::replay::Silver;
-use crate::scenarios::report::{capital, run_name};
+use crate::scenarios::grading::backfilled::{Backfilled, Setting};
+use crate::scenarios::grading::grade::{Daily, Judged};
+use crate::scenarios::grading::replay::Silver;
+use crate::scenarios::grading::report::{capital, run_name};
 
 use super::Case;
 
@@ -32,7 +32,7 @@ fn daily_rule(case: &Case, daily: &Daily, id: &str) -> Option<String> {
     let outcome = &daily.outcome;
     match (case.scenario.number, id) {
         (1, "R1") => latest_in_time(case, daily, |e| {
-            e.arrived_at < crate::scenarios::clicks::final_at(e.event_date())
+            e.arrived_at < crate::scenarios::stories::clicks::final_at(e.event_date())
         }),
         (6, "R1") => {
             let end = outcome.runs.last()?.at;
@@ -49,13 +49,13 @@ fn daily_rule(case: &Case, daily: &Daily, id: &str) -> Option<String> {
             let (dt, at) = outcome
                 .finalised
                 .iter()
-                .filter(|(dt, _)| **dt <= crate::scenarios::mobile::last())
+                .filter(|(dt, _)| **dt <= crate::scenarios::stories::mobile::last())
                 .max_by_key(|(_, at)| **at)?;
             Some(format!(
                 "The last August partition to close, {}, became final at {}, before finance closed the month at {}.",
                 day_month(*dt),
                 weekday_day_month_time(*at),
-                weekday_day_month_time(crate::scenarios::mobile::close()),
+                weekday_day_month_time(crate::scenarios::stories::mobile::close()),
             ))
         }
         (3, "R3") => late_booked_once(outcome),
@@ -255,7 +255,8 @@ fn retry_read_again(daily: &Daily) -> Option<String> {
 
 fn share_at_final(case: &Case, outcome: &Outcome) -> Option<String> {
     let august = |d: Day| {
-        (crate::scenarios::mobile::first()..=crate::scenarios::mobile::last()).contains(&d)
+        (crate::scenarios::stories::mobile::first()..=crate::scenarios::stories::mobile::last())
+            .contains(&d)
     };
     let amount: HashMap<&str, i64> = case
         .script
@@ -318,12 +319,12 @@ fn backfill_rule(case: &Case, done: &Backfilled, setting: &Setting, id: &str) ->
     match (case.scenario.number, id) {
         (4, "R1") => Some(format!(
             "The backfill rebuilt {} from bronze with the fixed logic, silver then gold: afterwards the drift query returns nothing.",
-            crate::scenarios::currency::span(&silver),
+            crate::scenarios::stories::currency::span(&silver),
         )),
         (4, "R2") => Some(format!(
             "It rewrote only the {} the drift query returned before it ({}).",
             counted(silver.len(), "date"),
-            crate::scenarios::currency::span(&crate::scenarios::currency::blast_radius(case.script, done)),
+            crate::scenarios::stories::currency::span(&crate::scenarios::stories::currency::blast_radius(case.script, done)),
         )),
         (4, "R3") => Some(format!(
             "Each of its {} read bronze.",
@@ -359,7 +360,7 @@ fn backfill_rule(case: &Case, done: &Backfilled, setting: &Setting, id: &str) ->
         }
         (5, "R4") => {
             let end = done.finished_at()?;
-            let spare = crate::scenarios::history::budget() - end;
+            let spare = crate::scenarios::stories::history::budget() - end;
             Some(format!(
                 "The last partition landed {}, {} h {} min before the budget.",
                 weekday_day_month_time(end),

@@ -11,11 +11,11 @@ pub mod daily;
 pub mod debrief;
 pub mod held;
 
-use crate::design::form::said;
+use crate::design::inspector::form::said;
 use crate::design::{Graph, Node, NodeId, NodeKind};
 use crate::engine::script::Script;
-use crate::scenarios::grade::Judged;
-use crate::scenarios::report::{Report, RuleResult};
+use crate::scenarios::grading::grade::Judged;
+use crate::scenarios::grading::report::{Report, RuleResult};
 use crate::scenarios::Scenario;
 
 /// A choice a design can make, and how it breaks a rule.
@@ -163,7 +163,7 @@ impl<'a> Case<'a> {
         Some(Diagnosis {
             cause,
             node: node.id,
-            node_name: crate::design::describe::name(node),
+            node_name: crate::design::inspector::describe::name(node),
             choice: if choice.is_empty() {
                 kind.name().to_string()
             } else {

@@ -9,7 +9,7 @@ use super::*;
 use crate::design::graph::{NodeConfig, StateChoice, WriteChoice};
 use crate::engine::{AfterFinal, CommitOrder, MergeKey, PartitionKey, WatermarkColumn};
 use crate::scenarios::catalogue::{designs, Known};
-use crate::scenarios::grade::at_once;
+use crate::scenarios::grading::grade::at_once;
 use crate::scenarios::{numbered, SCENARIOS};
 use Cause::*;
 
@@ -305,8 +305,8 @@ fn mistakes_beyond_the_catalogue_are_told_too() {
     let plan = crate::scenarios::catalogue::Plan {
         restate: None,
         ..crate::scenarios::catalogue::Plan::new(
-            crate::scenarios::currency::aug(3),
-            crate::scenarios::currency::aug(13),
+            crate::scenarios::stories::currency::aug(3),
+            crate::scenarios::stories::currency::aug(13),
             3,
         )
     };
@@ -458,7 +458,7 @@ fn applies(term: &str, graph: &Graph) -> bool {
         }),
         "blast radius" | "backfill range" => any(&|c| {
             matches!(c, NodeConfig::Backfill { first, last, .. }
-                if *first == crate::scenarios::currency::aug(3) && *last == crate::scenarios::currency::aug(13))
+                if *first == crate::scenarios::stories::currency::aug(3) && *last == crate::scenarios::stories::currency::aug(13))
         }),
         "historical correctness" => any(&|c| {
             matches!(
@@ -581,7 +581,7 @@ fn daily_outcome(judged: &mut Judged) -> &mut crate::engine::trace::Outcome {
     }
 }
 
-fn backfilled(judged: &mut Judged) -> &mut crate::scenarios::backfilled::Backfilled {
+fn backfilled(judged: &mut Judged) -> &mut crate::scenarios::grading::backfilled::Backfilled {
     match judged {
         Judged::Backfill(done, _) => done,
         Judged::Daily(_) => panic!("a backfill"),
@@ -638,7 +638,7 @@ fn each_detector_fires_only_with_its_mechanism_in_the_run() {
             Box::new(|j| {
                 // Every row read by the last run: none arrived after it.
                 let o = daily_outcome(j);
-                let ids: Vec<_> = crate::scenarios::clicks::SCENARIO
+                let ids: Vec<_> = crate::scenarios::stories::clicks::SCENARIO
                     .script()
                     .events
                     .iter()
@@ -704,8 +704,8 @@ fn each_detector_fires_only_with_its_mechanism_in_the_run() {
             WindowWithoutCatchUp,
             Box::new(|j| {
                 let days: Vec<_> = crate::engine::calendar::days(
-                    crate::scenarios::outage::first(),
-                    crate::scenarios::outage::last(),
+                    crate::scenarios::stories::outage::first(),
+                    crate::scenarios::stories::outage::last(),
                 )
                 .collect();
                 if let Some(last) = daily_outcome(j).runs.last_mut() {
@@ -726,7 +726,7 @@ fn each_detector_fires_only_with_its_mechanism_in_the_run() {
             "R2",
             FinalTooLate,
             Box::new(|j| {
-                let close = crate::scenarios::mobile::close();
+                let close = crate::scenarios::stories::mobile::close();
                 for at in daily_outcome(j).finalised.values_mut() {
                     *at = (*at).min(close);
                 }
@@ -738,10 +738,10 @@ fn each_detector_fires_only_with_its_mechanism_in_the_run() {
             "R2",
             NeverFinal,
             Box::new(|j| {
-                let close = crate::scenarios::mobile::close();
+                let close = crate::scenarios::stories::mobile::close();
                 daily_outcome(j)
                     .finalised
-                    .insert(crate::scenarios::mobile::first(), close);
+                    .insert(crate::scenarios::stories::mobile::first(), close);
             }),
         ),
         (
@@ -837,7 +837,7 @@ fn each_detector_fires_only_with_its_mechanism_in_the_run() {
             Box::new(|j| {
                 // Every date of the blast radius rebuilt after all.
                 let done = backfilled(j);
-                let radius = crate::scenarios::currency::blast_radius(
+                let radius = crate::scenarios::stories::currency::blast_radius(
                     numbered(4).expect("4").script(),
                     done,
                 );
@@ -855,7 +855,7 @@ fn each_detector_fires_only_with_its_mechanism_in_the_run() {
             "R2",
             RangeBeyondTheDrift,
             Box::new(|j| {
-                let radius = crate::scenarios::currency::blast_radius(
+                let radius = crate::scenarios::stories::currency::blast_radius(
                     numbered(4).expect("4").script(),
                     backfilled(j),
                 );
@@ -908,7 +908,7 @@ fn each_detector_fires_only_with_its_mechanism_in_the_run() {
             "R4",
             TooFewAtOnce,
             Box::new(|j| {
-                let budget = crate::scenarios::history::budget();
+                let budget = crate::scenarios::stories::history::budget();
                 backfilled(j).timeline.done.retain(|s| s.end <= budget)
             }),
         ),
@@ -1002,7 +1002,7 @@ fn a_pass_is_debriefed_from_its_run_and_another_passing_design_run_beside_it() {
         assert!(said.contains(other.name), "{said}");
         // Its figures are the two runs' own.
         if let (Judged::Daily(a), Judged::Daily(b)) = (&theirs, &judged) {
-            let read = |d: &crate::scenarios::grade::Daily| {
+            let read = |d: &crate::scenarios::grading::grade::Daily| {
                 d.outcome.runs.iter().map(|r| r.rows_read).sum::<usize>()
             };
             assert!(said.contains(&crate::counted::grouped(read(a))), "{said}");

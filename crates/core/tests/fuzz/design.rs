@@ -1,9 +1,9 @@
 //! The design file, the work file and the share link: each read
 //! distrustfully, and each value read writes back to itself.
 
-use partition_lab_core::design::file::{export, for_scenario, import, read_stored};
-use partition_lab_core::design::link::{decode, encode};
-use partition_lab_core::design::saves::{Store, StoreError};
+use partition_lab_core::design::files::file::{export, for_scenario, import, read_stored};
+use partition_lab_core::design::files::link::{decode, encode};
+use partition_lab_core::design::files::saves::{Store, StoreError};
 use partition_lab_core::design::Graph;
 use partition_lab_core::scenarios::catalogue::designs;
 use partition_lab_core::scenarios::work::{export_work, read_work, restore};

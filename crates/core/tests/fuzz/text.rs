@@ -8,7 +8,7 @@ use partition_lab_core::engine::zone::Zone;
 use partition_lab_core::labs::lateness::arrival_csv::{parse_time, parse_value};
 use partition_lab_core::labs::lateness::query::{parse_run, run_value};
 use partition_lab_core::labs::state_write::Guess;
-use partition_lab_core::scenarios::currency::lookback_from;
+use partition_lab_core::scenarios::stories::currency::lookback_from;
 use partition_lab_core::scenarios::work::from_millis;
 
 use crate::driver::{ensure, fuzz, Seeds};

@@ -333,7 +333,7 @@ pub fn browser_json() -> Result<String, String> {
     let mut out = Vec::new();
     for entry in daily.chain(backfills) {
         let (name, scenario, graph, fails) = entry?;
-        let link = crate::design::link::share_link("", &graph, scenario.number, "")?;
+        let link = crate::design::files::link::share_link("", &graph, scenario.number, "")?;
         let codes = crate::export::scenario::code(scenario, &graph)
             .map_err(|problems| format!("{name}: {problems:?}"))?;
         let block = |tool: Tool| {
@@ -373,7 +373,7 @@ mod tests {
             .iter()
             .map(|b| (b.name, b.scenario(), b.graph(), b.fails));
         for (name, scenario, graph, fails) in daily.chain(backfills) {
-            let failed = crate::scenarios::grade::grade(
+            let failed = crate::scenarios::grading::grade::grade(
                 scenario.expect("a scenario"),
                 &graph.expect("a design"),
             )

@@ -121,7 +121,7 @@ fn graded_as_labelled(
     graph: &crate::design::Graph,
     fails: Option<&str>,
 ) -> Result<(), Refusal> {
-    let failed = crate::scenarios::grade::grade(scenario(n)?, graph).failed();
+    let failed = crate::scenarios::grading::grade::grade(scenario(n)?, graph).failed();
     let as_labelled = match fails {
         None => failed.is_empty(),
         Some(rule) => failed.contains(&rule),

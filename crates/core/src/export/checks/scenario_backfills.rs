@@ -6,7 +6,7 @@ use super::*;
 use crate::design::NodeConfig;
 use crate::engine::clock::StepKind;
 use crate::export::drift::pounds;
-use crate::scenarios::backfilled::Backfilled;
+use crate::scenarios::grading::backfilled::Backfilled;
 
 /// Scenarios 4 and 5: passing and failing backfill designs built as the
 /// canvas builds them, each design's Spark job exactly as "Export as code"
@@ -88,7 +88,7 @@ fn answers(
     b: &catalogue::Backfill,
     graph: &crate::design::Graph,
 ) -> Result<serde_json::Value, Refusal> {
-    use crate::scenarios::backfilled::{run, uninterrupted};
+    use crate::scenarios::grading::backfilled::{run, uninterrupted};
     let name = b.name;
     let (Ok(design), s, Some(set)) = (
         crate::design::compile::compile(graph),

@@ -7,11 +7,11 @@ use crate::design::Graph;
 use crate::engine::calendar::Instant;
 use crate::engine::Event;
 
-use super::grade::{at_once, BackfillTrace, Doing};
-use super::report::{Evidence, Report, RuleResult};
-use super::shrink::{lines, Shrunk};
-use super::Scenario;
 use crate::counted::{counted, grouped};
+use crate::scenarios::grading::grade::{at_once, BackfillTrace, Doing};
+use crate::scenarios::grading::report::{Evidence, Report, RuleResult};
+use crate::scenarios::grading::shrink::{lines, Shrunk};
+use crate::scenarios::Scenario;
 
 /// What a check's next step does, in the student's words.
 pub fn doing_text(doing: Doing) -> String {
@@ -206,10 +206,10 @@ impl SmallestView {
 mod tests {
     use super::*;
     use crate::design::graph::WriteChoice;
-    use crate::scenarios::grade::{grade, Doing};
+    use crate::scenarios::grading::grade::{grade, Doing};
+    use crate::scenarios::grading::shrink::shrink;
     use crate::scenarios::sample::{failing, sample};
-    use crate::scenarios::shrink::shrink;
-    use crate::scenarios::{clicks, history};
+    use crate::scenarios::stories::{clicks, history};
 
     #[test]
     fn the_progress_line_counts_the_step_under_way_and_never_past_the_last() {

@@ -11,8 +11,6 @@ use chrono::Duration;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::judge::DailyRule;
-use super::scenario::{Ruled, Rules, Scenario};
 use crate::design::choose::Palette;
 use crate::design::{Graph, NodeKind};
 use crate::engine::calendar::{at, days, mm_dd, shift, weekday_day_month_time, Day, Instant};
@@ -21,9 +19,11 @@ use crate::engine::generate::daily_runs;
 use crate::engine::money::Money;
 use crate::engine::script::{Outage, Script};
 use crate::engine::trace::{Outcome, RunTrace};
+use crate::scenarios::grading::judge::DailyRule;
+use crate::scenarios::scenario::{Ruled, Rules, Scenario};
 use std::sync::OnceLock;
 
-use super::report::{
+use crate::scenarios::grading::report::{
     lines, nodes_of, reads_at_most, result, run_name, some_ids, Evidence, Rule, RuleResult,
 };
 
@@ -149,7 +149,11 @@ fn due(script: &Script, dt: Day) -> Option<Instant> {
     script.runs.iter().find(|r| r.day == dt).map(|r| r.at)
 }
 
-fn every_day_whole(graph: &Graph, script: &Script, ran: &super::judge::Daily) -> RuleResult {
+fn every_day_whole(
+    graph: &Graph,
+    script: &Script,
+    ran: &crate::scenarios::grading::judge::Daily,
+) -> RuleResult {
     let outcome = &ran.outcome;
     let end = outcome.runs.last().map(|r| r.at);
     let mut missing: SortedMap<Day, Vec<&Event>> = SortedMap::new();
@@ -211,7 +215,11 @@ fn every_day_whole(graph: &Graph, script: &Script, ran: &super::judge::Daily) ->
 /// The night after `dt` is when a pipeline that re-reads the day before
 /// (a lookback or a window of a day or more) picks up `dt`'s late sales:
 /// say so when that run fell in the outage and never ran.
-fn next_night_missed(script: &Script, ran: &super::judge::Daily, dt: Day) -> String {
+fn next_night_missed(
+    script: &Script,
+    ran: &crate::scenarios::grading::judge::Daily,
+    dt: Day,
+) -> String {
     use crate::engine::ProcessingState;
     let rereads = match ran.config.state {
         ProcessingState::PartitionList { lookback, .. } => lookback >= 1,

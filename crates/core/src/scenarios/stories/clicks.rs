@@ -10,8 +10,6 @@ use chrono::Duration;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::judge::DailyRule;
-use super::scenario::{Ruled, Rules, Scenario};
 use crate::design::choose::Palette;
 use crate::design::{Graph, NodeKind};
 use crate::engine::calendar::{at, days, mm_dd, shift, weekday_day_month_time, Day, Instant};
@@ -20,10 +18,12 @@ use crate::engine::generate::daily_runs;
 use crate::engine::money::Money;
 use crate::engine::script::{RunKind, RunSpec, Script};
 use crate::engine::trace::Outcome;
+use crate::scenarios::grading::judge::DailyRule;
+use crate::scenarios::scenario::{Ruled, Rules, Scenario};
 use std::sync::OnceLock;
 
-use super::replay::Silver;
-use super::report::{
+use crate::scenarios::grading::replay::Silver;
+use crate::scenarios::grading::report::{
     capital, lines, nodes_of, reads_at_most, result, run_name, some_ids, Evidence, Rule, RuleResult,
 };
 

@@ -6,8 +6,8 @@
 //! Node positions stay in the graph (they are saved with the design, and
 //! undo restores them with everything else); the viewport is not saved.
 
-use super::graph::{NodeId, NodeKind};
-use super::layout::{NODE_H, NODE_W};
+use crate::design::geometry::layout::{NODE_H, NODE_W};
+use crate::design::graph::{NodeId, NodeKind};
 
 /// The board's size in canvas units at zoom 1 (its CSS keeps this ratio).
 pub const VIEW_W: f64 = 800.0;

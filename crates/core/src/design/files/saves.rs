@@ -7,8 +7,8 @@
 //! work file's too): the keys are this crate's alone, so the page cannot
 //! name one.
 
-use super::file::{export, read_stored, Stored};
-use super::graph::Graph;
+use crate::design::files::file::{export, read_stored, Stored};
+use crate::design::graph::Graph;
 
 /// Why the browser would not keep something.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -11,8 +11,6 @@ use chrono::Duration;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
-use super::judge::DailyRule;
-use super::scenario::{Ruled, Rules, Scenario};
 use crate::design::choose::Palette;
 use crate::design::{Graph, NodeKind};
 use crate::engine::calendar::{at, days, mm_dd, weekday_day_month_time, Day, Instant};
@@ -21,10 +19,14 @@ use crate::engine::generate::{daily_runs, DelayProfile};
 use crate::engine::money::Money;
 use crate::engine::script::Script;
 use crate::engine::trace::Outcome;
+use crate::scenarios::grading::judge::DailyRule;
+use crate::scenarios::scenario::{Ruled, Rules, Scenario};
 use std::sync::OnceLock;
 
-use super::replay::Silver;
-use super::report::{lines, nodes_of, result, run_name, some_ids, Rule, RuleResult};
+use crate::scenarios::grading::replay::Silver;
+use crate::scenarios::grading::report::{
+    lines, nodes_of, result, run_name, some_ids, Rule, RuleResult,
+};
 
 /// The scenario as one value: story, palette, script and rules.
 pub static SCENARIO: Scenario = Scenario {

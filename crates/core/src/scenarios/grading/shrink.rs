@@ -7,10 +7,10 @@ use crate::design::Graph;
 use crate::engine::calendar::{weekday_day_month_time, Instant};
 use crate::engine::script::{RunKind, RunSpec, Script};
 
-use super::grade::{rule_fails, Judged};
-use super::report::{capital, run_name};
-use super::Scenario;
 use crate::engine::Stepwise;
+use crate::scenarios::grading::grade::{rule_fails, Judged};
+use crate::scenarios::grading::report::{capital, run_name};
+use crate::scenarios::Scenario;
 
 /// One removable piece of a script.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -375,7 +375,7 @@ pub fn replay_at(
     graph: &Graph,
     script: &Script,
 ) -> Vec<(Option<Instant>, String)> {
-    super::grade::at_once(scenario, graph, script)
+    crate::scenarios::grading::grade::at_once(scenario, graph, script)
         .1
         .map(|judged| lines(&judged, script))
         .unwrap_or_default()
@@ -386,7 +386,7 @@ pub fn replay_at(
 pub fn lines(judged: &Judged, script: &Script) -> Vec<(Option<Instant>, String)> {
     let (outcome, state) = match judged {
         Judged::Backfill(done, _) => {
-            return super::backfilled::replay_at(done, script)
+            return crate::scenarios::grading::backfilled::replay_at(done, script)
                 .into_iter()
                 .map(|(at, line)| (Some(at), line))
                 .collect();
@@ -473,8 +473,8 @@ fn state_words(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scenarios::grade::grade_on;
-    use crate::scenarios::report::Report;
+    use crate::scenarios::grading::grade::grade_on;
+    use crate::scenarios::grading::report::Report;
 
     /// The search as one loop (ddmin as written before it was unrolled into
     /// steps), judging every rule of each candidate: the oracle the
@@ -555,9 +555,9 @@ mod tests {
     /// answer nobody asked for changes nothing.
     #[test]
     fn a_search_asked_and_answered_ends_where_the_loop_does() {
-        use crate::scenarios::grade::{fails_in, Grading};
+        use crate::scenarios::grading::grade::{fails_in, Grading};
         use crate::scenarios::sample::failing;
-        use crate::scenarios::{clicks, history};
+        use crate::scenarios::stories::{clicks, history};
         for scenario in [&clicks::SCENARIO, &history::SCENARIO] {
             let Some((graph, rule, _)) = failing(scenario) else {
                 continue;
@@ -586,7 +586,7 @@ mod tests {
     #[test]
     fn the_step_by_step_search_ends_where_the_loop_does() {
         use crate::scenarios::sample::failing;
-        use crate::scenarios::{clicks, currency, history};
+        use crate::scenarios::stories::{clicks, currency, history};
         for scenario in [&clicks::SCENARIO, &currency::SCENARIO, &history::SCENARIO] {
             let Some((graph, rule, _)) = failing(scenario) else {
                 continue;
@@ -626,7 +626,7 @@ mod tests {
         for (from, to) in [(NodeId(0), s), (s, t), (t, w)] {
             h.edit(&Edit::Connect { from, to }).expect("connect");
         }
-        let clicks = &crate::scenarios::clicks::SCENARIO;
+        let clicks = &crate::scenarios::stories::clicks::SCENARIO;
         let shrunk =
             shrink(clicks, &h.current, clicks.script(), "R2", 400).expect("append fails R2");
         let lines = replay(clicks, &h.current, &shrunk.script);

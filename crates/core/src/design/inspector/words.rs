@@ -3,7 +3,7 @@
 //! shape, markers and restatement. The vocabulary spells the engine's
 //! choices and lends its macro; the design types use it, never the reverse.
 
-use super::graph::{BackfillShape, Layer, Markers, Restate, StateChoice, WriteChoice};
+use crate::design::graph::{BackfillShape, Layer, Markers, Restate, StateChoice, WriteChoice};
 use crate::vocabulary::choice;
 
 /// Which kind of processing state a node keeps (its settings apart).

@@ -7,8 +7,8 @@ use crate::design::Graph;
 use crate::engine::script::Script;
 use crate::engine::{Outcome, PipelineConfig};
 
-use super::backfilled::Backfilled;
-use super::report::RuleResult;
+use crate::scenarios::grading::backfilled::Backfilled;
+use crate::scenarios::grading::report::RuleResult;
 
 /// What a daily scenario's rules read: the compiled pipeline and one
 /// simulation of it on the script.

@@ -16,11 +16,13 @@ use crate::engine::rebuild::Reads;
 use crate::engine::script::{Deploy, RunSpec, Script};
 use crate::engine::LogicVersion;
 
-use super::backfilled::{Backfilled, Setting};
-use super::judge::BackfillRule;
-use super::report::{capped, nodes_of, result, Evidence, Rule, RuleResult, SHOWN};
-use super::scenario::{Ruled, Rules, Scenario};
 use crate::design::choose::Palette;
+use crate::scenarios::grading::backfilled::{Backfilled, Setting};
+use crate::scenarios::grading::judge::BackfillRule;
+use crate::scenarios::grading::report::{
+    capped, nodes_of, result, Evidence, Rule, RuleResult, SHOWN,
+};
+use crate::scenarios::scenario::{Ruled, Rules, Scenario};
 use std::sync::OnceLock;
 
 /// The scenario as one value: story, palette, script and rules.

@@ -5,8 +5,8 @@ use base64::engine::general_purpose::URL_SAFE_NO_PAD;
 use base64::Engine;
 use thiserror::Error;
 
-use super::file::{export, import, DesignFile, ImportError, MAX_BYTES};
-use super::graph::Graph;
+use crate::design::files::file::{export, import, DesignFile, ImportError, MAX_BYTES};
+use crate::design::graph::Graph;
 
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum LinkError {

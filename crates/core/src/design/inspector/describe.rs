@@ -4,7 +4,7 @@
 use crate::engine::{AfterFinal, CommitOrder, ListDate, LogicVersion, MergeKey, PartitionKey};
 use crate::vocabulary::Choice;
 
-use super::graph::{
+use crate::design::graph::{
     BackfillShape, Graph, Layer, Markers, Node, NodeConfig, NodeId, Restate, StateChoice,
     WriteChoice,
 };

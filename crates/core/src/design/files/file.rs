@@ -11,9 +11,9 @@
 
 use thiserror::Error;
 
-use super::graph::{Graph, NodeConfig, NodeKind};
-pub use super::limits::MAX_NODES;
-use super::limits::{check_config, check_size, on_canvas};
+use crate::design::graph::{Graph, NodeConfig, NodeKind};
+pub use crate::design::limits::MAX_NODES;
+use crate::design::limits::{check_config, check_size, on_canvas};
 
 pub const FORMAT: &str = "partition-lab-design";
 pub const VERSION: u32 = 1;
@@ -21,7 +21,7 @@ pub const VERSION: u32 = 1;
 /// allows (every node and connection it can hold) exports well below it.
 pub const MAX_BYTES: usize = 256 * 1024;
 
-pub use super::json::DesignFile;
+pub use crate::design::files::json::DesignFile;
 
 #[derive(Clone, Debug, PartialEq, Eq, Error)]
 pub enum ImportError {
@@ -44,7 +44,7 @@ pub fn export(graph: &Graph, scenario: Option<u8>) -> String {
         scenario,
         graph: graph.clone(),
     };
-    super::json::write_design_file(&file)
+    crate::design::files::json::write_design_file(&file)
 }
 
 /// Reads a design file, checking everything the edit commands would have guaranteed.
@@ -60,7 +60,8 @@ pub fn import(text: &str) -> Result<DesignFile, ImportError> {
 /// The importer's rules over a design already parsed as JSON (one entry of
 /// a work file); `import` adds the size limit and the parsing.
 pub fn import_value(value: &serde_json::Value) -> Result<DesignFile, ImportError> {
-    let file = super::json::design_file(value).map_err(|e| ImportError::NotADesign(short(&e)))?;
+    let file = crate::design::files::json::design_file(value)
+        .map_err(|e| ImportError::NotADesign(short(&e)))?;
     if file.format != FORMAT {
         return Err(ImportError::NotADesign(format!(
             "its format is “{}”",

@@ -20,11 +20,13 @@ use crate::engine::money::Money;
 use crate::engine::script::{Interruption, RunSpec, Script};
 use crate::engine::table::DailyTotal;
 
-use super::backfilled::{Backfilled, Setting};
-use super::judge::BackfillRule;
-use super::report::{capped, lines, nodes_of, result, some_ids, Evidence, Rule, RuleResult, SHOWN};
-use super::scenario::{Ruled, Rules, Scenario};
 use crate::design::choose::Palette;
+use crate::scenarios::grading::backfilled::{Backfilled, Setting};
+use crate::scenarios::grading::judge::BackfillRule;
+use crate::scenarios::grading::report::{
+    capped, lines, nodes_of, result, some_ids, Evidence, Rule, RuleResult, SHOWN,
+};
+use crate::scenarios::scenario::{Ruled, Rules, Scenario};
 use std::sync::OnceLock;
 
 /// The scenario as one value: story, palette, script and rules.

@@ -283,7 +283,7 @@ pub fn replay_at(done: &Backfilled, script: &Script) -> Vec<(Instant, String)> {
             1,
             format!(
                 "{} (started {}).",
-                super::report::capital(&what),
+                crate::scenarios::grading::report::capital(&what),
                 hh_mm(a.work.start)
             ),
         ));

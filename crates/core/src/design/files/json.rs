@@ -14,11 +14,11 @@ use crate::lean::sorted::{SortedMap, SortedSet};
 
 use serde_json::{Map, Value};
 
-use super::words::{StateKind, WriteKind};
+use crate::design::inspector::words::{StateKind, WriteKind};
 use crate::engine::calendar::parse_iso_date;
 use crate::vocabulary::Choice;
 
-use super::graph::{Edge, Graph, Node, NodeConfig, NodeId, StateChoice, WriteChoice};
+use crate::design::graph::{Edge, Graph, Node, NodeConfig, NodeId, StateChoice, WriteChoice};
 
 type Read<T> = Result<T, String>;
 
@@ -393,7 +393,7 @@ fn unchosen(map: &Map<String, Value>, config: &NodeConfig, what: &str) -> Read<V
     let list = list
         .as_array()
         .ok_or_else(|| format!("{what}: “unchosen” should be a list"))?;
-    let keys: Vec<&'static str> = super::form::fields(config)
+    let keys: Vec<&'static str> = crate::design::inspector::form::fields(config)
         .into_iter()
         .map(|f| f.key)
         .collect();
@@ -403,7 +403,7 @@ fn unchosen(map: &Map<String, Value>, config: &NodeConfig, what: &str) -> Read<V
             .as_str()
             .ok_or_else(|| format!("{what}: “unchosen” should list setting names"))?;
         match keys.iter().find(|k| **k == name) {
-            Some(key) if super::choose::always_set(key) => {
+            Some(key) if crate::design::choose::always_set(key) => {
                 return Err(format!("{what}: “{name}” always has a value"))
             }
             Some(key) if !out.contains(key) => out.push(key),
@@ -575,7 +575,7 @@ mod tests {
 
     /// The bytes serde's derived writer gave for this design, before the
     /// writer was written by hand: files written since read the same.
-    const WRITTEN: &str = include_str!("../../tests/data/design-v1.json");
+    const WRITTEN: &str = include_str!("../../../tests/data/design-v1.json");
 
     #[test]
     fn the_writer_writes_todays_files_and_the_reader_reads_them_back() {

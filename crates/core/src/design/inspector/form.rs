@@ -2,14 +2,16 @@
 //! has, their current values as text, and setting one from what a student
 //! typed or picked. The inspector view stays a loop over these fields.
 
-use super::words::{StateKind, WriteKind};
+use crate::design::inspector::words::{StateKind, WriteKind};
 use crate::engine::{
     AfterFinal, CommitOrder, ListDate, LogicVersion, MergeKey, PartitionKey, WatermarkColumn,
 };
 use crate::vocabulary::Choice;
 
-use super::graph::{BackfillShape, Layer, Markers, NodeConfig, Restate, StateChoice, WriteChoice};
-use super::limits::{self, Range, IN_FLIGHT, LATENESS, LOOKBACK, OVERLAP};
+use crate::design::graph::{
+    BackfillShape, Layer, Markers, NodeConfig, Restate, StateChoice, WriteChoice,
+};
+use crate::design::limits::{self, Range, IN_FLIGHT, LATENESS, LOOKBACK, OVERLAP};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Input {

@@ -11,12 +11,12 @@ use crate::engine::simulate::Simulation;
 use crate::engine::Stepwise;
 use crate::engine::{Detail, PipelineConfig};
 
-use super::backfilled::{self, Backfilled, Clocked, Launched, Setting};
-use super::report::{Report, RuleResult};
 use crate::engine::clock::Timeline;
+use crate::scenarios::grading::backfilled::{self, Backfilled, Clocked, Launched, Setting};
+use crate::scenarios::grading::report::{Report, RuleResult};
 
-pub use super::judge::{BackfillRule, Daily, DailyRule};
-pub use super::scenario::{Rules, Scenario};
+pub use crate::scenarios::grading::judge::{BackfillRule, Daily, DailyRule};
+pub use crate::scenarios::scenario::{Rules, Scenario};
 
 /// Grades `graph` for `scenario` on `script` (the scenario's own, or a
 /// smaller one while shrinking).
@@ -595,8 +595,8 @@ mod tests {
     #[test]
     fn a_check_of_a_script_without_runs_still_ends_full() {
         use crate::design::graph::WriteChoice;
-        use crate::scenarios::clicks::SCENARIO as CLICKS;
         use crate::scenarios::sample::sample;
+        use crate::scenarios::stories::clicks::SCENARIO as CLICKS;
         let mut script = CLICKS.script().clone();
         script.runs.clear();
         let graph = sample(&CLICKS, WriteChoice::OverwritePartition);
@@ -619,7 +619,7 @@ mod tests {
     fn a_structural_problem_ends_the_check_at_the_first_step() {
         use crate::design::graph::WriteChoice;
         use crate::scenarios::sample::sample;
-        use crate::scenarios::{clicks, currency};
+        use crate::scenarios::stories::{clicks, currency};
         let (clicks, currency) = (&clicks::SCENARIO, &currency::SCENARIO);
         let script = currency.script();
         let daily = sample(clicks, WriteChoice::Append);

@@ -1,7 +1,7 @@
 //! Canvas geometry: node boxes, their ports, hit tests and where a node
 //! added from the keyboard goes. Pure, so the canvas view only draws.
 
-use super::graph::{Graph, Node, NodeId};
+use crate::design::graph::{Graph, Node, NodeId};
 use crate::lean::sorted::SortedMap;
 
 pub const NODE_W: i32 = 200;

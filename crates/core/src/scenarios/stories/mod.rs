@@ -1,0 +1,10 @@
+//! The six scenarios' stories, one module each: its numbers, the script
+//! made from them, its palette and its rules with their judges. A seventh
+//! scenario is a module here and a line in `scenarios::SCENARIOS`.
+
+pub mod clicks;
+pub mod currency;
+pub mod history;
+pub mod mobile;
+pub mod orders;
+pub mod outage;
