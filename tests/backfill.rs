@@ -201,7 +201,7 @@ fn generated_commands_match_the_plan_for_every_choice() {
         let start = plan.first.format("%Y-%m-%d").to_string();
         let cmds: BTreeMap<_, _> = commands(&plan)
             .into_iter()
-            .map(|c| (c.title, c.code))
+            .map(|c| (c.title(), c.code))
             .collect();
         let airflow = &cmds["Airflow"];
         // Logical dates are datetimes: the 02:00 run of each partition's day.

@@ -194,7 +194,7 @@ fn no_generated_code_repeats_eight_words_of_the_chapter() {
                     found.extend(
                         copied(&chapter, &c.code)
                             .into_iter()
-                            .map(|r| format!("{}: {r}", c.title)),
+                            .map(|r| format!("{}: {r}", c.title())),
                     );
                 }
             }

@@ -77,7 +77,7 @@ fn every_state_write_spark_module_is_python() {
     for controls in Controls::all() {
         for cell in Cell::ALL {
             for (tool, code) in equivalent(cell, &controls) {
-                if tool == "Spark" {
+                if tool == Tool::Spark {
                     pieces.push((format!("{cell:?} {controls:?}"), code));
                 }
             }
@@ -307,7 +307,9 @@ fn the_dagster_definitions_parse() {
                 });
                 let shown = commands(&plan)
                     .into_iter()
-                    .find(|c| c.title == "Dagster")
+                    .find(|c| {
+                        c.form == partition_lab::export::backfill_lab::Form::Tool(Tool::Dagster)
+                    })
                     .expect("the backfill lab offers Dagster")
                     .code;
                 // The file is the block up to its first shell command.

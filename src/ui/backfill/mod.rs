@@ -344,8 +344,8 @@ pub fn BackfillLab() -> impl IntoView {
                             view! {
                                 <div class="command">
                                     <div class="command-head">
-                                        <h3>{c.title}</h3>
-                                        <CopyButton text=c.code.clone() what=c.title.to_string() />
+                                        <h3>{c.title()}</h3>
+                                        <CopyButton text=c.code.clone() what=c.title().to_string() />
                                     </div>
                                     <p class="muted versions">"For " {c.versions}</p>
                                     <pre tabindex="0"><code>{c.code}</code></pre>

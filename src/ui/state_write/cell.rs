@@ -171,7 +171,7 @@ pub fn CellPanel(cell: Cell) -> impl IntoView {
                         .into_iter()
                         .map(|(tool, code)| view! {
                             <p class="muted">{format!("In {tool}:")}</p>
-                            <pre tabindex="0" data-tool=tool><code>{code}</code></pre>
+                            <pre tabindex="0" data-tool=tool.name()><code>{code}</code></pre>
                         })
                         .collect_view()
                 }}

@@ -9,17 +9,45 @@ use crate::export::{
     DAGSTER_VERSIONS, DBT_PIP, DBT_VERSIONS, SPARK_VERSIONS, SQLMESH_PIP, SQLMESH_VERSIONS,
 };
 use crate::labs::backfill::run::BackfillPlan;
+use crate::tool::Tool;
 
 use crate::engine::LogicVersion;
 use crate::labs::backfill::case::{aug, last_existing, true_ship_date, Case};
 
+/// What a block of the plan's code is: a real tool's, or one of the
+/// lab's own forms (the drift query on DuckDB, a plain Python loop).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Form {
+    DriftQuery,
+    Tool(Tool),
+    PlainLoop,
+}
+
+impl Form {
+    /// The block's heading.
+    pub const fn title(self) -> &'static str {
+        match self {
+            Form::DriftQuery => "Drift query",
+            Form::Tool(tool) => tool.name(),
+            Form::PlainLoop => "Plain loop",
+        }
+    }
+}
+
 /// One tool's code for the plan.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Command {
-    pub title: &'static str,
+    pub form: Form,
     /// Which versions it is written for (and proven on, in CI).
     pub versions: &'static str,
     pub code: String,
+}
+
+impl Command {
+    /// The block's heading.
+    pub const fn title(&self) -> &'static str {
+        self.form.title()
+    }
 }
 
 /// The Airflow backfill the plan means.
@@ -92,7 +120,7 @@ pub fn commands(plan: &BackfillPlan) -> Vec<Command> {
     let look_back = shift(plan.first, -14);
     vec![
         Command {
-            title: "Drift query",
+            form: Form::DriftQuery,
             versions: drift::Dialect::DuckDb.name(),
             code: drift::query(
                 drift::Dialect::DuckDb,
@@ -103,32 +131,32 @@ pub fn commands(plan: &BackfillPlan) -> Vec<Command> {
             ),
         },
         Command {
-            title: "Airflow",
+            form: Form::Tool(Tool::Airflow),
             versions: AIRFLOW_VERSIONS,
             code: airflow::commands(&airflow_backfill(plan)),
         },
         Command {
-            title: "dbt",
+            form: Form::Tool(Tool::Dbt),
             versions: DBT_VERSIONS,
             code: dbt(plan),
         },
         Command {
-            title: "SQLMesh",
+            form: Form::Tool(Tool::SqlMesh),
             versions: SQLMESH_VERSIONS,
             code: sqlmesh::shown(plan.first, plan.last, aug(1)),
         },
         Command {
-            title: "Dagster",
+            form: Form::Tool(Tool::Dagster),
             versions: DAGSTER_VERSIONS,
             code: dagster::shown(&plan.job(), aug(1)),
         },
         Command {
-            title: "Plain loop",
+            form: Form::PlainLoop,
             versions: "Python 3",
             code: plain_loop(plan),
         },
         Command {
-            title: "Spark",
+            form: Form::Tool(Tool::Spark),
             versions: SPARK_VERSIONS,
             code: spark(plan),
         },
@@ -553,32 +581,34 @@ mod tests {
     #[test]
     fn every_command_follows_the_plan() {
         let on = commands(&plan(true, Concurrency::Four));
-        let text = |title: &str| {
+        let text = |form: Form| {
             on.iter()
-                .find(|c| c.title == title)
+                .find(|c| c.form == form)
                 .map(|c| c.code.clone())
                 .unwrap_or_default()
         };
-        assert!(text("Airflow").contains("--max-active-runs 4"));
-        assert!(text("Airflow").contains("--reprocess-behavior failed"));
-        assert!(text("dbt").contains("--event-time-start 2026-08-03 --event-time-end 2026-08-14"));
-        assert!(!text("dbt").contains("dbt run --select silver_orders+ --full-refresh"));
-        assert!(text("Drift query").contains("round_even("));
+        assert!(text(Form::Tool(Tool::Airflow)).contains("--max-active-runs 4"));
+        assert!(text(Form::Tool(Tool::Airflow)).contains("--reprocess-behavior failed"));
+        assert!(text(Form::Tool(Tool::Dbt))
+            .contains("--event-time-start 2026-08-03 --event-time-end 2026-08-14"));
         assert!(
-            text("Plain loop").contains("max_workers=4")
-                && text("Plain loop").contains("markers.done")
+            !text(Form::Tool(Tool::Dbt)).contains("dbt run --select silver_orders+ --full-refresh")
+        );
+        assert!(text(Form::DriftQuery).contains("round_even("));
+        assert!(
+            text(Form::PlainLoop).contains("max_workers=4")
+                && text(Form::PlainLoop).contains("markers.done")
         );
         assert!(
-            text("Spark").contains("ops.backfill_done")
-                && text("Spark").contains("gold.daily_totals")
+            text(Form::Tool(Tool::Spark)).contains("ops.backfill_done")
+                && text(Form::Tool(Tool::Spark)).contains("gold.daily_totals")
         );
         let off = commands(&plan(false, Concurrency::One));
         assert!(off
             .iter()
             .all(|c| !c.code.contains("markers.done") && !c.code.contains("backfill_done")));
-        assert!(off
-            .iter()
-            .any(|c| c.title == "Airflow" && !c.code.contains("--reprocess-behavior failed")));
+        assert!(off.iter().any(|c| c.form == Form::Tool(Tool::Airflow)
+            && !c.code.contains("--reprocess-behavior failed")));
         assert!(on.iter().all(|c| !c.versions.is_empty()));
     }
 }

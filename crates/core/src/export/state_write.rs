@@ -6,6 +6,7 @@
 
 use crate::export::replay::Replay;
 use crate::export::{dbt, spark};
+use crate::tool::Tool;
 
 use crate::labs::state_write::model::{Cell, Controls};
 
@@ -42,10 +43,13 @@ pub fn runnable(
 
 /// (tool, code) for a cell under the current controls: the dbt model, then
 /// the Spark module, each exactly as the runnable project holds it.
-pub fn equivalent(cell: Cell, controls: &Controls) -> Vec<(&'static str, String)> {
+pub fn equivalent(cell: Cell, controls: &Controls) -> Vec<(Tool, String)> {
     let script = crate::labs::state_write::model::script(controls);
     let r = replay(cell, controls, &script);
-    vec![("dbt", dbt::model(&r)), ("Spark", spark::module(&r))]
+    vec![
+        (Tool::Dbt, dbt::model(&r)),
+        (Tool::Spark, spark::module(&r)),
+    ]
 }
 
 #[cfg(test)]
@@ -54,7 +58,7 @@ mod tests {
     use crate::engine::CommitOrder;
     use crate::export::project::replay_project;
 
-    fn code(cell: Cell, controls: &Controls, tool: &str) -> String {
+    fn code(cell: Cell, controls: &Controls, tool: Tool) -> String {
         equivalent(cell, controls)
             .into_iter()
             .find(|(t, _)| *t == tool)
@@ -86,25 +90,25 @@ mod tests {
             let name = format!("silver_orders_{}", cell.slug());
             assert_eq!(
                 file(format!("models/{name}.sql")),
-                Some(code(cell, &before, "dbt"))
+                Some(code(cell, &before, Tool::Dbt))
             );
             assert_eq!(
                 file(format!("spark_jobs/{name}.py")),
-                Some(code(cell, &before, "Spark"))
+                Some(code(cell, &before, Tool::Spark))
             );
         }
-        let dbt = code(Cell::ListOverwrite, &before, "dbt");
+        let dbt = code(Cell::ListOverwrite, &before, Tool::Dbt);
         assert!(
             dbt.contains("delete+insert") && dbt.contains("lab_targets"),
             "{dbt}"
         );
         assert!(dbt.contains("BEFORE `dbt run"), "{dbt}");
-        let spark = code(Cell::ListOverwrite, &before, "Spark");
+        let spark = code(Cell::ListOverwrite, &before, Tool::Spark);
         assert!(spark.contains("the 2 days before it") && spark.contains("COMMIT = \"before\""));
-        let after = code(Cell::WatermarkAppend, &Controls::default(), "Spark");
+        let after = code(Cell::WatermarkAppend, &Controls::default(), Tool::Spark);
         assert!(
             after.contains("COMMIT = \"after\"") && after.contains("if state.mark is not None")
         );
-        assert!(!code(Cell::FullRefresh, &before, "dbt").contains("BEFORE"));
+        assert!(!code(Cell::FullRefresh, &before, Tool::Dbt).contains("BEFORE"));
     }
 }

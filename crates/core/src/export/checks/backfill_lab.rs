@@ -1,4 +1,5 @@
 use super::*;
+use crate::tool::Tool;
 
 /// The backfill lab's rebuild as a dbt microbatch project: bronze and the
 /// rates as seeds, silver as the microbatch model, and each plan's command.
@@ -109,7 +110,7 @@ pub(super) fn backfill_spark_files(sunday: Sunday) -> Vec<File> {
 pub(super) fn sqlmesh_files() -> Result<Vec<File>, Refusal> {
     let case = Case::of(Sunday::Delivered);
     let mut files = crate::export::backfill_lab::sqlmesh_project(&case);
-    let plans = shown_plans(&case, Sunday::Delivered, "SQLMesh", "sqlmesh plan")?;
+    let plans = shown_plans(&case, Sunday::Delivered, Tool::SqlMesh, "sqlmesh plan")?;
     files.push(plans_and_truth(&case, plans));
     Ok(files)
 }
@@ -122,7 +123,7 @@ pub(super) fn dagster_files(sunday: Sunday) -> Result<Vec<File>, Refusal> {
     use crate::labs::backfill::case::last_existing;
     let case = Case::of(sunday);
     let mut files = crate::export::backfill_lab::dagster_project(&case);
-    let mut plans = shown_plans(&case, sunday, "Dagster", "dg launch")?;
+    let mut plans = shown_plans(&case, sunday, Tool::Dagster, "dg launch")?;
     // One partition, as the page's launch reads when a plan is one day.
     let day = last_existing();
     plans.insert(
@@ -134,14 +135,14 @@ pub(super) fn dagster_files(sunday: Sunday) -> Result<Vec<File>, Refusal> {
 }
 
 /// For each plan start (four at once, markers on), the command the page's
-/// `title` block ends with, from its last `starts` on, and the plan's days.
+/// `tool` block ends with, from its last `starts` on, and the plan's days.
 fn shown_plans(
     case: &Case,
     sunday: Sunday,
-    title: &str,
+    tool: Tool,
     starts: &str,
 ) -> Result<serde_json::Map<String, serde_json::Value>, Refusal> {
-    use crate::export::backfill_lab::commands;
+    use crate::export::backfill_lab::{commands, Form};
     let mut plans = serde_json::Map::new();
     for from in PlanStart::ALL {
         let plan = case.plan(&Choices {
@@ -153,12 +154,12 @@ fn shown_plans(
         });
         let shown = commands(&plan)
             .into_iter()
-            .find(|c| c.title == title)
+            .find(|c| c.form == Form::Tool(tool))
             .map(|c| c.code)
             .unwrap_or_default();
         let Some(command) = shown.rfind(starts).and_then(|at| shown.get(at..)) else {
             return Err(format!(
-                "no {title} command for the plan from {}",
+                "no {tool} command for the plan from {}",
                 plan.first
             ));
         };
