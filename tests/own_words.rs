@@ -108,7 +108,10 @@ fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
         let path = entry.path();
         if path.is_dir() {
             rust_files(&path, out);
-        } else if path.extension().is_some_and(|e| e == "rs" || e == "py") {
+        } else if path
+            .extension()
+            .is_some_and(|e| e == "rs" || e == "py" || e == "sql")
+        {
             out.push(path);
         }
     }

@@ -72,6 +72,35 @@ fn the_parser_catches_a_comment_that_swallows_a_bracket() {
 }
 
 #[test]
+fn the_lateness_labs_projects_and_dagster_files_are_python() {
+    use partition_lab::engine::lateness::Lateness;
+    use partition_lab::export::lateness_lab::{files, TOOLS};
+    use partition_lab::labs::lateness::model::Profile;
+    let mut pieces = Vec::new();
+    for lateness in [Lateness::Days(0), Lateness::Days(2), Lateness::Never] {
+        pieces.push((
+            format!("orders_lateness.py {lateness:?}"),
+            partition_lab::export::dagster::lateness_definitions(
+                "shop.orders",
+                partition_lab::engine::calendar::aug(1),
+                lateness,
+            ),
+        ));
+        for tool in TOOLS {
+            for f in files(tool, Profile::Mobile, lateness).unwrap_or_default() {
+                if f.path.ends_with(".py") {
+                    pieces.push((format!("{tool} {lateness:?} {}", f.path), f.text));
+                }
+            }
+        }
+    }
+    // Each lateness: the page's definitions, each project's replay.py and
+    // the Dagster project's definitions.py.
+    assert_eq!(pieces.len(), 12);
+    check(&pieces);
+}
+
+#[test]
 fn every_state_write_spark_module_is_python() {
     let mut pieces = Vec::new();
     for controls in Controls::all() {

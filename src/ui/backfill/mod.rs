@@ -347,7 +347,7 @@ pub fn BackfillLab() -> impl IntoView {
                                         <h3>{c.title()}</h3>
                                         <CopyButton text=c.code.clone() what=c.title().to_string() />
                                     </div>
-                                    <p class="muted versions">"For " {c.versions}</p>
+                                    <p class="muted versions">"For " {c.versions()}</p>
                                     <pre tabindex="0"><code>{c.code}</code></pre>
                                 </div>
                             }

@@ -226,15 +226,19 @@ const TASK_DEFAULTS: &str = "    default_args={
 /// The backfill lab's nightly DAG doing its work on DuckDB: each run
 /// replaces its day of silver (bronze converted by `converted`, DuckDB SQL
 /// over `o.amount` and `fx.gbp_per_unit`) and then of gold, each at once.
-/// The file is `python/airflow_duckdb_dag.py` with its settings put in.
+/// The file is `templates/airflow_duckdb_dag.py` with its settings put in.
 pub fn duckdb_dag(dag_id: &str, start: Day, converted: &str) -> String {
     let start = format!("{}, {}, {}", start.year(), start.month(), start.day());
-    include_str!("templates/airflow_duckdb_dag.py")
-        .replace("{{AIRFLOW_VERSIONS}}", AIRFLOW_VERSIONS)
-        .replace("{{DAG_ID}}", &quoted(dag_id))
-        .replace("{{START}}", &start)
-        .replace("{{TASK_DEFAULTS}}", TASK_DEFAULTS)
-        .replace("{{CONVERTED}}", converted)
+    super::template::fill(
+        include_str!("templates/airflow_duckdb_dag.py"),
+        &[
+            ("versions", AIRFLOW_VERSIONS),
+            ("dag_id", &quoted(dag_id)),
+            ("start", &start),
+            ("task_defaults", TASK_DEFAULTS),
+            ("converted", converted),
+        ],
+    )
 }
 
 /// The pool the DAG's tasks draw from, one slot per source connection.

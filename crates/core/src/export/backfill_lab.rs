@@ -6,7 +6,7 @@
 use crate::engine::calendar::shift;
 use crate::export::{
     airflow, dagster, dbt, drift, sqlmesh, File, AIRFLOW_PIP, AIRFLOW_VERSIONS, DAGSTER_PIP,
-    DAGSTER_VERSIONS, DBT_PIP, DBT_VERSIONS, SPARK_VERSIONS, SQLMESH_PIP, SQLMESH_VERSIONS,
+    DAGSTER_VERSIONS, DBT_PIP, DBT_VERSIONS, SQLMESH_PIP, SQLMESH_VERSIONS,
 };
 use crate::labs::backfill::run::BackfillPlan;
 use crate::tool::Tool;
@@ -32,14 +32,21 @@ impl Form {
             Form::PlainLoop => "Plain loop",
         }
     }
+
+    /// Which versions it is written for (and proven on, in CI).
+    pub fn versions(self) -> &'static str {
+        match self {
+            Form::DriftQuery => drift::Dialect::DuckDb.name(),
+            Form::Tool(tool) => tool.versions(),
+            Form::PlainLoop => "Python 3",
+        }
+    }
 }
 
 /// One tool's code for the plan.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Command {
     pub form: Form,
-    /// Which versions it is written for (and proven on, in CI).
-    pub versions: &'static str,
     pub code: String,
 }
 
@@ -47,6 +54,11 @@ impl Command {
     /// The block's heading.
     pub const fn title(&self) -> &'static str {
         self.form.title()
+    }
+
+    /// Which versions it is written for (and proven on, in CI).
+    pub fn versions(&self) -> &'static str {
+        self.form.versions()
     }
 }
 
@@ -121,7 +133,6 @@ pub fn commands(plan: &BackfillPlan) -> Vec<Command> {
     vec![
         Command {
             form: Form::DriftQuery,
-            versions: drift::Dialect::DuckDb.name(),
             code: drift::query(
                 drift::Dialect::DuckDb,
                 "silver.orders",
@@ -132,32 +143,26 @@ pub fn commands(plan: &BackfillPlan) -> Vec<Command> {
         },
         Command {
             form: Form::Tool(Tool::Airflow),
-            versions: AIRFLOW_VERSIONS,
             code: airflow::commands(&airflow_backfill(plan)),
         },
         Command {
             form: Form::Tool(Tool::Dbt),
-            versions: DBT_VERSIONS,
             code: dbt(plan),
         },
         Command {
             form: Form::Tool(Tool::SqlMesh),
-            versions: SQLMESH_VERSIONS,
             code: sqlmesh::shown(plan.first, plan.last, aug(1)),
         },
         Command {
             form: Form::Tool(Tool::Dagster),
-            versions: DAGSTER_VERSIONS,
             code: dagster::shown(&plan.job(), aug(1)),
         },
         Command {
             form: Form::PlainLoop,
-            versions: "Python 3",
             code: plain_loop(plan),
         },
         Command {
             form: Form::Tool(Tool::Spark),
-            versions: SPARK_VERSIONS,
             code: spark(plan),
         },
     ]
@@ -609,6 +614,5 @@ mod tests {
             .all(|c| !c.code.contains("markers.done") && !c.code.contains("backfill_done")));
         assert!(off.iter().any(|c| c.form == Form::Tool(Tool::Airflow)
             && !c.code.contains("--reprocess-behavior failed")));
-        assert!(on.iter().all(|c| !c.versions.is_empty()));
     }
 }

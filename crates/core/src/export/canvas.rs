@@ -474,7 +474,6 @@ mod tests {
             "{spark}"
         );
         assert!(tool(&codes, Tool::Airflow).contains("catchup=False"));
-        assert!(codes.iter().all(|c| !c.versions().is_empty()));
     }
 
     #[test]

@@ -10,7 +10,7 @@ use crate::engine::calendar::{shift, Day};
 
 use crate::engine::lateness::{Lateness, RUN_HOUR};
 use crate::export::beam::month_csv;
-use crate::export::{bundle::tar, dagster, sqlmesh, File, DAGSTER_PIP, SQLMESH_PIP};
+use crate::export::{bundle::tar, dagster, sqlmesh, template, File, DAGSTER_PIP, SQLMESH_PIP};
 use crate::labs::lateness::model::{august, draws, study, Profile};
 use crate::tool::Tool;
 use crate::vocabulary::Choice;
@@ -56,7 +56,7 @@ pub fn files(tool: Tool, profile: Profile, lateness: Lateness) -> Option<Vec<Fil
             )],
             include_str!("templates/lateness_runs_dagster.py"),
         ),
-        _ => return None,
+        Tool::Dbt | Tool::Airflow | Tool::Spark | Tool::Beam => return None,
     };
     let mut files = code;
     files.push(File::new("arrivals.csv", month_csv(&month)));
@@ -106,21 +106,23 @@ fn replay(tool: Tool, runs: &str, first: Day, late: u64, lateness: Lateness) -> 
                 .to_string()
         }
     };
-    REPLAY
-        .replace("__TOOL__", tool.name())
-        .replace(
-            "__FIRST_RUN__",
-            &format!(
-                "{}, {}, {}, {RUN_HOUR}, 0",
-                run.year(),
-                run.month(),
-                run.day()
-            ),
-        )
-        .replace("__FIRST_DAY__", &first.to_string())
-        .replace("__LAST_DAY__", &last.to_string())
-        .replace("__SAYS__", &says)
-        .replace("__RUNS__", runs.trim_end())
+    let first_run = format!(
+        "{}, {}, {}, {RUN_HOUR}, 0",
+        run.year(),
+        run.month(),
+        run.day()
+    );
+    template::fill(
+        REPLAY,
+        &[
+            ("tool", tool.name()),
+            ("first_run", &first_run),
+            ("first_day", &first.to_string()),
+            ("last_day", &last.to_string()),
+            ("says", &says),
+            ("runs", runs.trim_end()),
+        ],
+    )
 }
 
 fn readme(tool: Tool, profile: Profile, lateness: Lateness, late: u64) -> String {
@@ -133,7 +135,7 @@ fn readme(tool: Tool, profile: Profile, lateness: Lateness, late: u64) -> String
             "  config.yaml        a DuckDB gateway: warehouse.duckdb, which the replay makes\n  models/orders.sql  the model: the allowed lateness as its lookback\n",
             SQLMESH_PIP,
         ),
-        _ => (
+        Tool::Dagster | Tool::Dbt | Tool::Airflow | Tool::Spark | Tool::Beam => (
             "  definitions.py     the asset and the schedule whose tick rebuilds the days\n                     the lateness keeps open (Dagster has no allowed lateness)\n",
             DAGSTER_PIP,
         ),
@@ -184,16 +186,7 @@ mod tests {
                 .find(|f| f.path == "replay.py")
                 .expect("replay")
                 .text;
-            for mark in [
-                "__TOOL__",
-                "__FIRST_RUN__",
-                "__FIRST_DAY__",
-                "__LAST_DAY__",
-                "__SAYS__",
-                "__RUNS__",
-            ] {
-                assert!(!replay.contains(mark), "{mark} left in {replay}");
-            }
+            assert!(template::holes(replay).is_empty(), "{replay}");
             assert!(replay.contains("FIRST_RUN = datetime(2026, 8, 2, 2, 0)"));
             assert!(replay.contains("MONTH = (\"2026-08-01\", \"2026-08-31\")"));
             assert!(replay.contains("def replay(last_run):"));

@@ -1,9 +1,11 @@
-//! The bridge to real tools: what the lab's pipelines and plans are in
-//! dbt, Spark, Airflow, DuckDB, SQLMesh, Dagster and Beam, generated from the engine's own inputs
-//! (a pipeline's configuration, a script, a backfill plan), never from a
-//! fixed template. Each generator names the versions it is proven on:
-//! `scripts/check-real` runs its output on those tools in CI and compares
-//! the rows with the engine's.
+//! The real tools' room: what the lab's pipelines and plans are in dbt,
+//! Spark, Airflow, DuckDB, SQLMesh, Dagster and Beam, generated from the
+//! engine's own inputs (a pipeline's configuration, a script, a backfill
+//! plan); a long file's fixed text is a template (`templates/`) whose
+//! holes those inputs fill. Every file a tool runs is written here, for
+//! whichever page asks. Each generator names the versions it is proven
+//! on: `scripts/check-real` runs its output on those tools in CI and
+//! compares the rows with the engine's.
 
 // One generator per tool (each writes its tool's files from the engine's
 // inputs) ...

@@ -418,21 +418,19 @@ mod tests {
             codes
                 .iter()
                 .find(|c| c.tool == tool)
-                .map(|c| (c.versions(), c.text.clone()))
+                .map(|c| c.text.clone())
                 .expect("a block per tool")
         };
         for s in crate::scenarios::SCENARIOS {
             let codes =
                 code(s, &sample(s, WriteChoice::OverwritePartition)).expect("the sample compiles");
-            let (versions, sqlmesh) = block(&codes, Tool::SqlMesh);
-            assert_eq!(versions, Tool::SqlMesh.versions());
+            let sqlmesh = block(&codes, Tool::SqlMesh);
             assert!(
                 sqlmesh.starts_with("-- No SQLMesh form"),
                 "{}: {sqlmesh}",
                 s.number
             );
-            let (versions, dagster) = block(&codes, Tool::Dagster);
-            assert_eq!(versions, Tool::Dagster.versions());
+            let dagster = block(&codes, Tool::Dagster);
             assert!(dagster.starts_with("# "), "{dagster}");
         }
         // A backfill design names the restatement and the launch of its dates.
@@ -444,12 +442,8 @@ mod tests {
             ),
         )
         .expect("compiles");
-        assert!(block(&codes, Tool::SqlMesh)
-            .1
-            .contains("--start 2026-08-03 --end 2026-08-13"));
-        assert!(block(&codes, Tool::Dagster)
-            .1
-            .contains("--partition-range 2026-08-03...2026-08-13"));
+        assert!(block(&codes, Tool::SqlMesh).contains("--start 2026-08-03 --end 2026-08-13"));
+        assert!(block(&codes, Tool::Dagster).contains("--partition-range 2026-08-03...2026-08-13"));
         // A list over event dates is a SQLMesh model from the scenario's
         // first day, reading its source into the student's table.
         let list = daily(
@@ -463,7 +457,7 @@ mod tests {
             None,
         );
         let codes = code(&crate::scenarios::stories::outage::SCENARIO, &list).expect("compiles");
-        let sqlmesh = block(&codes, Tool::SqlMesh).1;
+        let sqlmesh = block(&codes, Tool::SqlMesh);
         let start = crate::scenarios::stories::outage::SCENARIO.script().start;
         assert!(sqlmesh.contains(&format!("start '{start}',")), "{sqlmesh}");
         assert!(sqlmesh.contains("name silver.sales,") && sqlmesh.contains("FROM bronze.sales\n"));
@@ -471,7 +465,7 @@ mod tests {
         // Dagster launches the latest missed tick when its scheduler is
         // back: a list that waits for its next run has no Dagster form, one
         // that catches up is an asset whose schedule finds the missed days.
-        let waits = block(&codes, Tool::Dagster).1;
+        let waits = block(&codes, Tool::Dagster);
         assert!(
             waits.starts_with("# No Dagster form") && waits.contains("latest missed tick"),
             "{waits}"
@@ -481,7 +475,7 @@ mod tests {
             &crate::scenarios::sample::catching_up(list.clone()),
         )
         .expect("compiles");
-        let dagster = block(&catching_up, Tool::Dagster).1;
+        let dagster = block(&catching_up, Tool::Dagster);
         assert!(
             dagster.contains(&format!("START = date.fromisoformat(\"{start}\")")),
             "{dagster}"
@@ -490,7 +484,7 @@ mod tests {
         assert!(dagster.contains("from bronze.sales where dt = cast(? as date)"));
         assert!(dagster.contains("LOOKBACK = 5\n") && dagster.contains("builds every day missed"));
         // Without a finaliser a design has no lateness for Beam to set.
-        assert!(block(&codes, Tool::Beam).1.starts_with("# No Beam form"));
+        assert!(block(&codes, Tool::Beam).starts_with("# No Beam form"));
     }
 
     /// Beam's one setting is a finaliser's allowed lateness: a design with
@@ -508,7 +502,6 @@ mod tests {
                 .into_iter()
                 .find(|c| c.tool == Tool::Beam)
                 .expect("a Beam block");
-            assert_eq!(beam.versions(), crate::export::BEAM_VERSIONS);
             beam.text
         };
         for l in [0, 2, 5] {

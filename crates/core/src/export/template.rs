@@ -1,7 +1,11 @@
-//! The room's house rule for generated files: the file's text is a
-//! template beside the code (`templates/`), read as it will be run,
-//! and the code only fills its `{{name}}` holes. Python and SQL never
-//! write `{{` followed by a name and `}}`, so a hole cannot be mistaken.
+//! The room's house rule for a long generated file: its text is a
+//! template beside the code (`templates/`), read as it will be run, and
+//! the code only fills its `{{name}}` holes (short, branching texts, such
+//! as a dbt model's config, are still built by small functions). A hole is
+//! a lower-case name with no spaces; the templates hold nothing else of
+//! that shape (Jinja's `{{ this }}` is written with spaces, and no
+//! template here is Jinja), and a test fills every template and finds no
+//! hole left.
 
 /// `template` with each `{{name}}` replaced by its value in `values`.
 /// A hole with no value is left as it is, which the template's tests
@@ -72,5 +76,55 @@ mod tests {
         assert!(holes(&fill(t, &[("x", "1"), ("y", "2")])).is_empty());
         assert_eq!(fill("{{unknown}}", &[]), "{{unknown}}");
         assert_eq!(fill("ends {{", &[]), "ends {{");
+    }
+
+    /// Every template, filled by its generator at settings that take each
+    /// branch, has no hole left.
+    #[test]
+    fn every_template_is_filled_whole() {
+        use crate::engine::calendar::aug;
+        use crate::engine::lateness::Lateness;
+        use crate::labs::lateness::model::Profile;
+        let mut filled = vec![
+            crate::export::dagster::definitions(aug(1)).text,
+            crate::export::airflow::duckdb_dag("marlow_orders_daily", aug(1), "o.amount"),
+        ];
+        for lateness in [Lateness::Days(0), Lateness::Days(2), Lateness::Never] {
+            filled.push(crate::export::dagster::lateness_definitions(
+                "shop.orders",
+                aug(1),
+                lateness,
+            ));
+            filled.push(crate::export::beam::pipeline(
+                &crate::export::beam::Stream::month(lateness),
+            ));
+            for tool in crate::export::lateness_lab::TOOLS {
+                let files = crate::export::lateness_lab::files(tool, Profile::Mobile, lateness)
+                    .expect("a project");
+                filled.extend(files.into_iter().map(|f| f.text));
+            }
+        }
+        for dialect in [
+            crate::export::drift::Dialect::DuckDb,
+            crate::export::drift::Dialect::SparkSql,
+        ] {
+            let source = crate::export::lateness_sql::Source::default();
+            filled.push(crate::export::lateness_sql::query(dialect, &source).expect("a query"));
+        }
+        for s in crate::scenarios::SCENARIOS {
+            let graph = crate::scenarios::sample::sample(
+                s,
+                crate::design::graph::WriteChoice::OverwritePartition,
+            );
+            let codes = crate::export::scenario::code(s, &graph).expect("the sample compiles");
+            filled.extend(codes.into_iter().map(|c| c.text));
+        }
+        for text in &filled {
+            let left: Vec<String> = holes(text)
+                .into_iter()
+                .filter(|h| !text.contains(&format!("{{{{ {h} }}}}")))
+                .collect();
+            assert!(left.is_empty(), "{left:?} left in:\n{text}");
+        }
     }
 }

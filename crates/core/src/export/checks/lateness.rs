@@ -328,19 +328,23 @@ pub(super) fn beam_files() -> Result<Vec<File>, Refusal> {
 pub(super) fn lateness_project_files() -> Result<Vec<File>, Refusal> {
     use crate::engine::lateness::Lateness;
     use crate::export::lateness_lab::{key, runnable};
-    use crate::labs::lateness::model::{draws, Profile};
+    use crate::labs::lateness::model::{august, draws, Profile};
     use crate::tool::Tool;
     let mut files = Vec::new();
     let mut expected = Vec::new();
     for &profile in Profile::ALL.iter().filter(|p| **p != Profile::Yours) {
         let month = draws(profile);
+        let orders = month
+            .iter()
+            .filter(|d| (august(1)..=august(31)).contains(&d.event_time.date()))
+            .count();
         for l in LOOKBACK_DAYS {
             let lateness = l.map_or(Lateness::Never, Lateness::Days);
             let never = match l {
                 Some(l) => profile_late_ids(profile, &month, l)?,
                 None => serde_json::json!([]),
             };
-            for tool in [Tool::SqlMesh, Tool::Dagster] {
+            for tool in crate::export::lateness_lab::TOOLS {
                 if tool == Tool::Dagster && profile != Profile::Mobile {
                     continue;
                 }
@@ -352,6 +356,7 @@ pub(super) fn lateness_project_files() -> Result<Vec<File>, Refusal> {
                     "tool": tool.name(),
                     "profile": profile.file(),
                     "lateness": key(lateness),
+                    "orders": orders,
                     "never": never,
                 }));
                 files.push(File::new(name, tar));

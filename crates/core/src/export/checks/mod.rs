@@ -23,6 +23,15 @@
 //! - `lateness/`: the lateness lab's "your data" query for DuckDB, for each
 //!   test log in `tests/data/arrivals` and a few run times, and
 //!   `expected.json`, the lab's completeness for each;
+//! - `lateness-projects/`: the lateness lab's SQLMesh and Dagster
+//!   projects, each tar exactly as the page makes it (SQLMesh for every
+//!   built-in profile, Dagster for the mobile one, at 0, 2 and 7 days and
+//!   never final), and `expected.json`, the orders each must never book;
+//! - `dates/`: every value the dates page shows for three pipelines;
+//! - `backfill-project/`: the backfill lab's runnable project as the page
+//!   offers it, and the days its tools must leave fixed;
+//! - `microbatch-withdrawn/`, `backfill-spark-withdrawn/`: as above, with
+//!   the Sunday's orders withdrawn;
 //! - `dagster/`, `dagster-withdrawn/`: the backfill lab's pipeline as
 //!   Dagster partitioned assets, each plan start's launch as the page
 //!   shows it and the days it rebuilds, with every day's fixed total.

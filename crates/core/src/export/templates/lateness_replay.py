@@ -1,6 +1,6 @@
 """Replays the month's arrivals through this project as Partition Lab's
 lateness lab does: at 02:00 UTC each day, what has arrived since the run
-before is loaded into raw.arrivals, then __TOOL__ runs. The orders of the
+before is loaded into raw.arrivals, then {{tool}} runs. The orders of the
 month it never books are the ones that arrive after their day is final.
 
 usage: python replay.py   (in this folder; README.txt says what to install)
@@ -19,8 +19,8 @@ import duckdb
 HERE = os.path.dirname(os.path.abspath(__file__))
 WAREHOUSE = os.path.join(HERE, "warehouse.duckdb")
 TABLE = "shop.orders"
-FIRST_RUN = datetime(__FIRST_RUN__)
-MONTH = ("__FIRST_DAY__", "__LAST_DAY__")
+FIRST_RUN = datetime({{first_run}})
+MONTH = ("{{first_day}}", "{{last_day}}")
 STAMP = "%Y-%m-%dT%H:%M:%SZ"
 # What ingestion appends between two runs: the rows that arrived after the
 # run before and by this one.
@@ -58,11 +58,15 @@ def booked_rows(fetchall):
     return [r[0] for r in fetchall(f"select order_id from {TABLE} where dt between '{MONTH[0]}' and '{MONTH[1]}'")]
 
 
-__RUNS__
+{{runs}}
 
 
 def main():
     os.chdir(HERE)
+    # A replay that fails leaves no answer of an earlier one to be read.
+    for stale in ("late_orders.txt", "result.json"):
+        if os.path.exists(stale):
+            os.remove(stale)
     month, last_run = load_month()
     said = io.StringIO()
     try:
@@ -79,7 +83,7 @@ def main():
         json.dump({"orders": len(month), "never": never, "twice": twice, "runs": runs}, f, indent=1)
     print(f"{runs} runs from {FIRST_RUN:%Y-%m-%d %H:%M} UTC: {TABLE} never books {len(never)} of the month's "
           f"{len(month)} orders (their ids are in late_orders.txt); {twice} booked twice.")
-    print("__SAYS__")
+    print("{{says}}")
 
 
 if __name__ == "__main__":
