@@ -151,19 +151,21 @@ fn readme(tool: Tool, profile: Profile, lateness: Lateness, late: u64) -> String
     };
     format!(
         "Partition Lab's lateness lab: August's orders of the profile\n\
-         \"{profile}\", with {setting}, on {versions}.\n\n\
+         \"{profile}\", with {setting},\n\
+         on {versions}.\n\n\
          What is here\n\
          {what}  arrivals.csv       the month: each order's event and arrival time, UTC\n  \
-         replay.py          the lab's nightly runs: at {RUN_HOUR:02}:00 UTC each day it loads\n                     \
-         what has arrived since the run before into raw.arrivals, then\n                     \
-         runs {tool}\n\n\
+         replay.py          the lab's nightly runs: at {RUN_HOUR:02}:00 UTC each day it\n                     \
+         loads what has arrived since the run before into\n                     \
+         raw.arrivals, then runs {tool}\n\n\
          Run it\n  \
          python3 -m venv .venv && . .venv/bin/activate\n  \
          pip install {pip} duckdb\n  \
          python replay.py\n\n\
          What it says\n  \
          How many of the month's orders {TABLE} never books; their ids go to\n  \
-         late_orders.txt, everything to result.json. {answer}\n",
+         late_orders.txt, everything to result.json.\n  \
+         {answer}\n",
         profile = profile.label(),
         versions = tool.versions(),
         answer = answer.replace('\n', "\n  "),
