@@ -259,32 +259,28 @@ fn top_level(group: &str) -> impl Iterator<Item = &str> {
 /// Whether `code` names the crate's module `name`: a path `crate::name`
 /// or a group `crate::{..., name::...}`, however deeply nested.
 fn names(code: &str, name: &str) -> bool {
-    let path = format!("crate::{name}");
-    let by_path = code.match_indices(&path).any(|(i, _)| {
-        !code[i + path.len()..]
-            .chars()
-            .next()
-            .is_some_and(|c| c.is_alphanumeric() || c == '_')
-    });
-    let by_group = code
-        .match_indices("crate::{")
-        .any(|(i, _)| top_level(group_of(&code[i + "crate::".len()..])).any(|m| m == name));
-    by_path || by_group
+    names_from(code, "crate", name)
 }
 
 /// Whether `code` names its parent's module `name` as `super::name`, by
 /// path or in a `super::{...}` group.
 fn names_relative(code: &str, name: &str) -> bool {
-    let path = format!("super::{name}");
+    names_from(code, "super", name)
+}
+
+/// Whether `code` names `root::name` by path or in a `root::{...}` group.
+fn names_from(code: &str, root: &str, name: &str) -> bool {
+    let path = format!("{root}::{name}");
     let by_path = code.match_indices(&path).any(|(i, _)| {
         !code[i + path.len()..]
             .chars()
             .next()
             .is_some_and(|c| c.is_alphanumeric() || c == '_')
     });
+    let group = format!("{root}::{{");
     let by_group = code
-        .match_indices("super::{")
-        .any(|(i, _)| top_level(group_of(&code[i + "super::".len()..])).any(|m| m == name));
+        .match_indices(&group)
+        .any(|(i, _)| top_level(group_of(&code[i + root.len() + 2..])).any(|m| m == name));
     by_path || by_group
 }
 

@@ -31,6 +31,15 @@ impl Code {
     }
 }
 
+/// `tool`'s block of `codes`, or nothing if it has none.
+pub fn block(codes: &[Code], tool: Tool) -> String {
+    codes
+        .iter()
+        .find(|c| c.tool == tool)
+        .map(|c| c.text.clone())
+        .unwrap_or_default()
+}
+
 /// The code for `graph`, or why it has none yet; a backfill corrects dates
 /// that already ran.
 pub fn export_code(graph: &Graph) -> Result<Vec<Code>, Vec<Problem>> {

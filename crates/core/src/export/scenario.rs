@@ -4,7 +4,7 @@
 //! where each can express it, as `scripts/check-real` does for the listed
 //! designs; where a tool cannot, what it lacks.
 
-use super::canvas::{export_code_with, Code};
+use super::canvas::{block, export_code_with, Code};
 use crate::design::compile::{compile, CompiledDesign};
 use crate::design::graph::{Layer, NodeConfig};
 use crate::design::validate::Problem;
@@ -272,13 +272,7 @@ pub fn code(scenario: &Scenario, graph: &Graph) -> Result<Vec<Code>, Vec<Problem
     Ok(Tool::ALL
         .into_iter()
         .map(|tool| {
-            let readable = || {
-                readable
-                    .iter()
-                    .find(|c| c.tool == tool)
-                    .map(|c| c.text.clone())
-                    .unwrap_or_default()
-            };
+            let readable = || block(&readable, tool);
             let text = match tool {
                 Tool::Dbt | Tool::Spark => run_or_readable(tool, &form, readable),
                 Tool::Airflow => readable(),

@@ -266,14 +266,10 @@ pub const BACKFILLS: [Backfill; 6] = [
     },
 ];
 
-fn numbered(n: u8) -> Result<&'static Scenario, String> {
-    crate::scenarios::numbered(n).ok_or_else(|| format!("no scenario {n}"))
-}
-
 impl Daily {
     /// Its scenario.
     pub fn scenario(&self) -> Result<&'static Scenario, String> {
-        numbered(self.scenario)
+        super::scenario(self.scenario)
     }
 
     /// The design, built edit by edit as the canvas builds it.
@@ -292,7 +288,7 @@ impl Daily {
 impl Backfill {
     /// Its scenario.
     pub fn scenario(&self) -> Result<&'static Scenario, String> {
-        numbered(self.scenario)
+        super::scenario(self.scenario)
     }
 
     /// The scenario's sample with this design's one change.
@@ -336,13 +332,7 @@ pub fn browser_json() -> Result<String, String> {
         let link = crate::design::files::link::share_link("", &graph, scenario.number, "")?;
         let codes = crate::export::scenario::code(scenario, &graph)
             .map_err(|problems| format!("{name}: {problems:?}"))?;
-        let block = |tool: Tool| {
-            codes
-                .iter()
-                .find(|c| c.tool == tool)
-                .map(|c| c.text.clone())
-                .unwrap_or_default()
-        };
+        let block = |tool: Tool| crate::export::canvas::block(&codes, tool);
         out.push(serde_json::json!({
             "name": name,
             "scenario": scenario.number,

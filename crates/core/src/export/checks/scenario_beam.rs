@@ -39,15 +39,12 @@ pub(super) fn scenario_beam_files() -> Result<Vec<File>, Refusal> {
                 "adjust"
             }
         );
-        let shown = crate::export::scenario::code(scenario, &graph)
-            .ok()
-            .and_then(|codes| {
-                codes
-                    .into_iter()
-                    .find(|c| c.tool == crate::tool::Tool::Beam)
-            })
-            .map(|c| c.text)
-            .filter(|text| text.contains("import apache_beam"));
+        let codes = crate::export::scenario::code(scenario, &graph).unwrap_or_default();
+        let shown = Some(crate::export::canvas::block(
+            &codes,
+            crate::tool::Tool::Beam,
+        ))
+        .filter(|text| text.contains("import apache_beam"));
         let Some(shown) = shown else {
             return Err(format!("{name}: the page shows no Beam pipeline"));
         };

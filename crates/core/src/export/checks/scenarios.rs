@@ -66,13 +66,7 @@ fn scheduler_files(
     let mut dagster_designs = serde_json::Map::new();
     for (name, n, graph, _) in designs {
         let codes = crate::export::scenario::code(scenario(*n)?, graph).unwrap_or_default();
-        let shown = |tool: Tool| {
-            codes
-                .iter()
-                .find(|c| c.tool == tool)
-                .map(|c| c.text.clone())
-                .unwrap_or_default()
-        };
+        let shown = |tool: Tool| crate::export::canvas::block(&codes, tool);
         let model = shown(Tool::SqlMesh);
         let definitions = shown(Tool::Dagster);
         let in_sqlmesh = model.contains("MODEL (");
