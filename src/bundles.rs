@@ -1,8 +1,10 @@
-//! The app ships as four wasm bundles, one per part of the site: the labs
+//! The app ships as five wasm bundles, one per part of the site: the labs
 //! (the overview, the State x Write and backfill labs, the lesson plan),
 //! the lateness lab, the scenarios (the list, the canvas, the grader) and
 //! the dates page (one pipeline's dates in every tool, a reference a lab
-//! links to). A page loads only its part, so each stays well inside the
+//! links to) and the class page (an instructor's: a class's work files
+//! graded again, with its tables and gradebook, which no student's visit
+//! should download). A page loads only its part, so each stays well inside the
 //! bundle budget and a first visit downloads only what its page runs: the
 //! lateness lab, the page a student is most often sent to from a phone,
 //! loads without the other labs' tables and project writers, the grader or
@@ -20,6 +22,7 @@ pub enum Bundle {
     Lateness,
     Scenarios,
     Dates,
+    Class,
 }
 
 impl Bundle {
@@ -29,6 +32,8 @@ impl Bundle {
             Bundle::Scenarios
         } else if path == "/dates" {
             Bundle::Dates
+        } else if path == "/class" {
+            Bundle::Class
         } else if path == "/lab/lateness" {
             Bundle::Lateness
         } else {
@@ -43,6 +48,7 @@ impl Bundle {
             Bundle::Lateness => "/lateness.html",
             Bundle::Scenarios => "/scenarios.html",
             Bundle::Dates => "/dates.html",
+            Bundle::Class => "/class.html",
         }
     }
 }
@@ -64,6 +70,9 @@ mod tests {
         for path in ["/dates", "/dates/"] {
             assert_eq!(Bundle::of(path), Bundle::Dates, "{path}");
         }
+        for path in ["/class", "/class/"] {
+            assert_eq!(Bundle::of(path), Bundle::Class, "{path}");
+        }
         for path in ["/lab/lateness", "/lab/lateness/"] {
             assert_eq!(Bundle::of(path), Bundle::Lateness, "{path}");
         }
@@ -78,6 +87,8 @@ mod tests {
             "/lab/backfill",
             "/teach",
             "/scenariosx",
+            "/classx",
+            "/class/2",
             "/lab/scenarios",
             "/nowhere",
         ] {

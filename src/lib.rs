@@ -13,6 +13,6 @@ pub mod bundles;
 pub mod ui;
 
 pub use partition_lab_core::{
-    address, content, counted, design, engine, export, labs, lean, scenarios, tool, tutor,
+    address, class, content, counted, design, engine, export, labs, lean, scenarios, tool, tutor,
     vocabulary,
 };

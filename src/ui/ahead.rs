@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use super::{DatesApp, LabsApp, LatenessApp, ScenariosApp};
+use super::{ClassApp, DatesApp, LabsApp, LatenessApp, ScenariosApp};
 use crate::bundles::Bundle;
 
 /// Every address a link can open, with its default state (no query).
@@ -17,6 +17,7 @@ pub fn addresses() -> Vec<String> {
         "/teach",
         "/scenarios",
         "/dates",
+        "/class",
     ]
     .iter()
     .map(|p| (*p).to_string())
@@ -111,6 +112,7 @@ pub fn draw(path: &str) -> (String, String) {
             Bundle::Lateness => view! { <LatenessApp /> }.to_html(),
             Bundle::Scenarios => view! { <ScenariosApp /> }.to_html(),
             Bundle::Dates => view! { <DatesApp /> }.to_html(),
+            Bundle::Class => view! { <ClassApp /> }.to_html(),
         };
         (super::page::title(), body)
     })

@@ -1,6 +1,7 @@
 //! The shell (header, navigation, footer) and the routes of each part of
 //! the site: each bundle mounts its own app (`LabsApp`, `LatenessApp`,
-//! `ScenariosApp`, `DatesApp`; `crate::bundles` says why there are four).
+//! `ScenariosApp`, `DatesApp`, `ClassApp`; `crate::bundles` says why there
+//! are five).
 
 use leptos::prelude::*;
 
@@ -31,6 +32,11 @@ pub fn ScenariosApp() -> impl IntoView {
 #[component]
 pub fn DatesApp() -> impl IntoView {
     view! { <Shell serves=Bundle::Dates page=dates_page /> }
+}
+
+#[component]
+pub fn ClassApp() -> impl IntoView {
+    view! { <Shell serves=Bundle::Class page=class_page /> }
 }
 
 #[component]
@@ -109,6 +115,13 @@ fn scenarios_page(path: &str) -> AnyView {
     }
 }
 
+fn class_page(path: &str) -> AnyView {
+    if Bundle::of(path) != Bundle::Class {
+        return elsewhere(path);
+    }
+    view! { <super::class::ClassPage /> }.into_any()
+}
+
 fn dates_page(path: &str) -> AnyView {
     if Bundle::of(path) != Bundle::Dates {
         return elsewhere(path);
@@ -127,7 +140,7 @@ fn elsewhere(path: &str) -> AnyView {
         <section class="page">
             <h1>"This page is in another part of the lab"</h1>
             <p>
-                "The labs, the lateness lab, the scenarios and the dates page load separately, and this address reached the wrong one: "
+                "The labs, the lateness lab, the scenarios, the dates page and the class page load separately, and this address reached the wrong one: "
                 <a href=href>"open it"</a>
                 ". If this keeps happening, the site's host is not sending "
                 <code>{path.to_string()}</code>

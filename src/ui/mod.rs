@@ -7,6 +7,7 @@ pub mod app;
 pub mod backfill;
 pub mod browser;
 pub mod canvas;
+pub mod class;
 pub mod code_file;
 pub mod copy;
 pub mod dates;
@@ -30,8 +31,9 @@ pub mod state_write;
 pub mod storage;
 pub mod teach;
 pub mod widgets;
+pub mod your_name;
 
-pub use app::{DatesApp, LabsApp, LatenessApp, ScenariosApp};
+pub use app::{ClassApp, DatesApp, LabsApp, LatenessApp, ScenariosApp};
 
 /// Starts one part of the site in the browser (each bundle's `main`): the
 /// live page takes over the one drawn ahead of time, in the same task, and

@@ -139,6 +139,7 @@ pub fn MyWork(changed: RwSignal<u32>) -> impl IntoView {
             <p>
                 "Your designs and verdicts are saved in this browser only. Download them as one file to carry on elsewhere; restoring it on another machine merges scenario by scenario and asks before replacing a design that is newer there."
             </p>
+            <super::your_name::YourName changed=changed />
             <p>
                 <a class="button-link" href=download download="partition-lab-work.json">"Download my work"</a>
             </p>

@@ -9,7 +9,7 @@ use leptos::wasm_bindgen::{closure::Closure, JsCast, JsValue};
 const SETTLE_MS: u32 = 1_000;
 
 /// Registers the worker once the page has loaded and settled: installing
-/// it fetches every file of the site (all four parts' bundles), which on
+/// it fetches every file of the site (all five parts' bundles), which on
 /// a phone's network would otherwise share the line with what the page
 /// itself is still fetching and take the main thread as the lab starts.
 pub fn register() {

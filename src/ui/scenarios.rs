@@ -71,6 +71,7 @@ pub fn ScenarioList() -> impl IntoView {
                 }}
             </ol>
             <super::my_work::MyWork changed=changed />
+            <p class="muted">"Teaching a class? " <a href="/class">"Grade your students' work files together"</a> "."</p>
         </section>
     }
 }

@@ -50,6 +50,12 @@ pub fn Teach() -> impl IntoView {
                 {format!("A session of {LESSON_MINUTES} minutes built from the labs, in the chapter's order. Each step opens the exact state to put on the projector, in presenter mode (large type; a clicker's arrow keys step the lab; \"Copy link to this state\" saves a moment for next time). Ask before you reveal: the labs are at their best when the room has committed to an answer.")}
             </p>
             <ol class="lesson">{steps}</ol>
+            <h2 id="after-the-session">"After the session"</h2>
+            <p>
+                "Set the design scenarios as homework. Students put their name and class code on their work on the scenario list, then send you their work file or share links. "
+                <a href="/class">"Your class's results"</a>
+                " grades every design again in your browser. It shows who passed, which requirements failed most and why, with a CSV for your gradebook."
+            </p>
         </section>
     }
 }

@@ -17,7 +17,7 @@ const BUDGET = [
   ['/lab/backfill', 700],
   ['/dates', 900],
 ];
-const PAGES = ['/', '/lab/state-write', '/lab/lateness', '/lab/backfill', '/dates', '/teach', '/scenarios',
+const PAGES = ['/', '/lab/state-write', '/lab/lateness', '/lab/backfill', '/dates', '/teach', '/scenarios', '/class',
   '/scenarios/1', '/scenarios/2', '/scenarios/3', '/scenarios/4', '/scenarios/5', '/scenarios/6'];
 // Words from the tools a student meets with no explanation, unless the
 // page explains them where they first appear.

@@ -1,7 +1,8 @@
 // A static server for dist/ with the rules a static host is given, so deep
 // links such as /lab/lateness?profile=mobile load the app: a path with a
 // page drawn ahead of time gets it (at/<path>.html, src/ui/ahead.rs), any
-// other /scenarios and below scenarios.html, /dates dates.html,
+// other /scenarios and below scenarios.html, /dates dates.html, /class
+// class.html,
 // /lab/lateness lateness.html, every other extensionless path index.html.
 // Used by `scripts/run` and by the browser tests.
 import { createServer } from 'node:http';
@@ -58,6 +59,7 @@ export function page(path) {
   const trimmed = path.replace(/\/+$/, '');
   if (trimmed === '/scenarios' || trimmed.startsWith('/scenarios/')) return 'scenarios.html';
   if (trimmed === '/lab/lateness') return 'lateness.html';
+  if (trimmed === '/class') return 'class.html';
   return trimmed === '/dates' ? 'dates.html' : 'index.html';
 }
 

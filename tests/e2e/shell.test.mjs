@@ -11,6 +11,7 @@ const ROUTES = [
   ['/lab/backfill', 'Currency-bug backfill lab'],
   ['/teach', 'Lesson plan: one 50-minute session'],
   ['/dates', "One pipeline's dates in every tool"],
+  ['/class', "Your class's results"],
   ['/scenarios', 'Six design scenarios'],
   ['/scenarios/1', 'Scenario 1: Clicks, forward'],
   ['/scenarios/2', 'Scenario 2: Orders that change'],
@@ -99,10 +100,10 @@ test('the navigation moves within a part without a reload, loads another part, a
 
 test('the server, like a host given the README\'s rules, sends each path to its part', async () => {
   const { page: pageFor } = await import('./serve.mjs');
-  for (const [path, html] of [['/', 'index.html'], ['/lab/lateness', 'lateness.html'], ['/lab/lateness/', 'lateness.html'], ['/lab/latenessx', 'index.html'], ['/lab/backfill', 'index.html'], ['/teach', 'index.html'], ['/scenarios', 'scenarios.html'], ['/scenarios/', 'scenarios.html'], ['/scenarios/4', 'scenarios.html'], ['/scenariosx', 'index.html'], ['/dates', 'dates.html'], ['/dates/', 'dates.html'], ['/datesx', 'index.html']]) {
+  for (const [path, html] of [['/', 'index.html'], ['/lab/lateness', 'lateness.html'], ['/lab/lateness/', 'lateness.html'], ['/lab/latenessx', 'index.html'], ['/lab/backfill', 'index.html'], ['/teach', 'index.html'], ['/scenarios', 'scenarios.html'], ['/scenarios/', 'scenarios.html'], ['/scenarios/4', 'scenarios.html'], ['/scenariosx', 'index.html'], ['/dates', 'dates.html'], ['/dates/', 'dates.html'], ['/datesx', 'index.html'], ['/class', 'class.html'], ['/class/', 'class.html'], ['/classx', 'index.html']]) {
     assert.equal(pageFor(path), html, path);
   }
-  for (const [path, bin] of [['/lab/state-write', 'partition-lab-'], ['/lab/lateness?profile=mobile', 'partition-lab-lateness-'], ['/scenarios/2', 'partition-lab-scenarios-'], ['/dates?lateness=3', 'partition-lab-dates-']]) {
+  for (const [path, bin] of [['/lab/state-write', 'partition-lab-'], ['/lab/lateness?profile=mobile', 'partition-lab-lateness-'], ['/scenarios/2', 'partition-lab-scenarios-'], ['/dates?lateness=3', 'partition-lab-dates-'], ['/class', 'partition-lab-class-']]) {
     const body = await (await fetch(`${env.url}${path}`)).text();
     assert.match(body, new RegExp(`src="/${bin}[0-9a-f]+\\.js"|/${bin}[0-9a-f]+\\.js`), `${path} loads ${bin}`);
   }

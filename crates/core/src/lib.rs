@@ -1,12 +1,14 @@
 //! The pure logic over the engine: each lab's model and view models
 //! (`labs`), the canvas's design model (`design`), the graded scenarios
-//! (`scenarios`), the tutor that explains a check's verdict (`tutor`), the
+//! (`scenarios`), the tutor that explains a check's verdict (`tutor`), a
+//! class's work graded again for its instructor (`class`), the
 //! exports to real tools (`export`), every choice's
 //! words (`vocabulary`), shared teaching text (`content`) and how a link
 //! is read (`address`). No web crate
 //! is in this crate's tree: the web app draws what these return.
 
 pub mod address;
+pub mod class;
 pub mod content;
 pub mod counted;
 pub mod design;

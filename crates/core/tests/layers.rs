@@ -12,6 +12,7 @@ use std::path::{Path, PathBuf};
 /// What a generator in the room must not name: the models it is given
 /// values from, and the room's page-facing modules above it.
 const GENERATOR: &[&str] = &[
+    "class",
     "design",
     "labs",
     "scenarios",
@@ -29,12 +30,12 @@ const GENERATOR: &[&str] = &[
 const RULES: &[(&str, &[&str], &str)] = &[
     (
         "address",
-        &["design", "labs", "scenarios", "tutor", "export", "content", "tool"],
+        &["design", "labs", "scenarios", "tutor", "export", "content", "tool", "class"],
         "a link is read the same whichever page or canvas made it: below them all",
     ),
     (
         "vocabulary",
-        &["design", "labs", "scenarios", "tutor", "export", "content", "tool"],
+        &["design", "labs", "scenarios", "tutor", "export", "content", "tool", "class"],
         "the vocabulary owns the words; the design types use them, never the reverse",
     ),
     (
@@ -45,6 +46,7 @@ const RULES: &[(&str, &[&str], &str)] = &[
             "labs",
             "scenarios",
             "tutor",
+            "class",
             "export",
             "content",
             "vocabulary",
@@ -54,22 +56,22 @@ const RULES: &[(&str, &[&str], &str)] = &[
     ),
     (
         "design",
-        &["scenarios", "tutor", "labs", "export"],
+        &["scenarios", "tutor", "labs", "export", "class"],
         "the canvas's graph model knows no scenario and no lab, and writes no tool's code: the room asks it for the design",
     ),
     (
         "scenarios",
-        &["labs", "tutor", "export"],
+        &["labs", "tutor", "export", "class"],
         "grading knows no screen, no tutor and no real tool: a check returns the run, the tutor explains it, the view draws both, the room writes it for a tool",
     ),
     (
         "tutor",
-        &["labs", "export"],
+        &["labs", "export", "class"],
         "the tutor explains a scenario's check: it knows no lab and writes no export",
     ),
     (
         "export",
-        &["tutor", "content", "address"],
+        &["tutor", "content", "address", "class"],
         "the real tools' room: every file a tool runs is written here, from the engine's inputs, for whichever page asks; it reads a design, a scenario or a lab and is read by none of them",
     ),
     (
@@ -138,8 +140,13 @@ const RULES: &[(&str, &[&str], &str)] = &[
         "a generator writes its tool's files from the engine's inputs: only the room's page-facing modules read a design, a scenario or a lab",
     ),
     (
+        "class",
+        &["labs", "export", "address"],
+        "a class's work is graded by the scenarios' grader and explained by the tutor, above both: it knows no lab and writes no tool's code",
+    ),
+    (
         "labs",
-        &["design", "scenarios", "tutor", "export"],
+        &["design", "scenarios", "tutor", "export", "class"],
         "a lab's model knows no canvas, no scenario and no tool's code: the page asks the room for that",
     ),
     (
@@ -149,6 +156,7 @@ const RULES: &[(&str, &[&str], &str)] = &[
             "labs",
             "scenarios",
             "tutor",
+            "class",
             "export",
             "vocabulary",
             "engine",
@@ -163,6 +171,7 @@ const RULES: &[(&str, &[&str], &str)] = &[
             "labs",
             "scenarios",
             "tutor",
+            "class",
             "export",
             "vocabulary",
             "content",

@@ -3,7 +3,8 @@
 //! judges (`stories`, one module each: a seventh goes there); the grader,
 //! the shrinker and the check's report that take one (`grading`); the
 //! designs the lab knows (`catalogue`, `sample`); and a student's record
-//! across scenarios (`progress`, and `work`, its one file).
+//! across scenarios (`progress`, and `work`, its one file, with the
+//! `student` it belongs to).
 
 pub mod catalogue;
 pub mod grading;
@@ -11,6 +12,7 @@ pub mod progress;
 pub mod sample;
 pub mod scenario;
 pub mod stories;
+pub mod student;
 pub mod work;
 
 pub use scenario::Scenario;

@@ -7,7 +7,9 @@
 //! through the design importer's rules, exactly as a single imported file.
 //!
 //! Format, version 1:
-//! `{"format": "partition-lab-work", "version": 1, "scenarios": [{"scenario": 1..6,
+//! `{"format": "partition-lab-work", "version": 1,
+//!   "student": {"name": <text>, "class": <text>} (optional: absent when no name is kept),
+//!   "scenarios": [{"scenario": 1..6,
 //!   "saved_at": <milliseconds since 1970-01-01 UTC> | null, "progress": "passed" | "failing:R1,R3" | "structural" | "",
 //!   "design": <a design file, as `design::files::file` writes it>}]}`
 
@@ -18,6 +20,7 @@ use chrono::{DateTime, Utc};
 use serde_json::Value;
 
 use super::progress::Progress;
+use super::student::Student;
 use super::SCENARIOS;
 use crate::design::files::file::{export, import_value, read_stored, Stored};
 use crate::design::files::saves::{self, keep_backup, Store};
@@ -77,6 +80,24 @@ fn saved_at(store: &impl Store, scenario: u8) -> Option<DateTime<Utc>> {
     from_millis(&saves::saved_at(store, scenario)?)
 }
 
+/// A work file as read: whose it is (if it says) and its designs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct WorkFile {
+    pub student: Option<Student>,
+    pub works: Vec<Work>,
+}
+
+/// The file's `"student"` line, for a name kept in `store`.
+fn student_line(store: &impl Store) -> String {
+    Student::kept(store).map_or(String::new(), |s| {
+        format!(
+            "\"student\": {{\"name\": {}, \"class\": {}}},\n",
+            serde_json::to_string(&s.name).unwrap_or_default(),
+            serde_json::to_string(&s.class).unwrap_or_default()
+        )
+    })
+}
+
 /// The work file for everything saved in `store`. Written as text around
 /// each design's own file text: building a JSON value first would compile
 /// a second JSON writer into the app (kilobytes of bundle).
@@ -101,14 +122,35 @@ pub fn export_work(store: &impl Store) -> String {
         })
         .collect();
     format!(
-        "{{\n\"format\": \"{FORMAT}\",\n\"version\": {VERSION},\n\"scenarios\": [\n{}\n]\n}}\n",
+        "{{\n\"format\": \"{FORMAT}\",\n\"version\": {VERSION},\n{}\"scenarios\": [\n{}\n]\n}}\n",
+        student_line(store),
         entries.join(",\n")
     )
 }
 
-/// Reads a work file; refuses the whole file if any part of it is wrong,
-/// naming the scenario, so nothing is half restored.
+/// Reads a work file's designs; refuses the whole file if any part of it
+/// is wrong, naming the scenario, so nothing is half restored.
 pub fn read_work(text: &str) -> Result<Vec<Work>, String> {
+    read_work_file(text).map(|file| file.works)
+}
+
+/// The student a file names: none when it has no `"student"`, refused
+/// when it has one that is not a name the lab would have written.
+fn read_student(value: &Value) -> Result<Option<Student>, String> {
+    let Some(student) = value.get("student") else {
+        return Ok(None);
+    };
+    let text = |key: &str| student.get(key).and_then(Value::as_str);
+    match (text("name"), text("class")) {
+        (Some(name), Some(class)) => Student::new(name, class)
+            .map(Some)
+            .map_err(|why| format!("its student cannot be read: {why}")),
+        _ => Err("its student cannot be read: a name and a class code are needed".to_string()),
+    }
+}
+
+/// Reads a work file whole: its student and its designs.
+pub fn read_work_file(text: &str) -> Result<WorkFile, String> {
     if text.len() > MAX_BYTES {
         return Err(format!(
             "the file is {} KB; a work file is at most {} KB",
@@ -195,7 +237,10 @@ pub fn read_work(text: &str) -> Result<Vec<Work>, String> {
     if works.is_empty() {
         return Err("this work file holds no designs".to_string());
     }
-    Ok(works)
+    Ok(WorkFile {
+        student: read_student(&value)?,
+        works,
+    })
 }
 
 /// What restoring `work` over what `store` holds would do.
@@ -454,6 +499,39 @@ mod tests {
         for (text, reason) in cases {
             let why = read_work(&text).expect_err(reason);
             assert!(why.contains(reason), "{why} (wanted {reason})");
+        }
+    }
+
+    #[test]
+    fn a_work_file_names_its_student_when_one_is_kept() {
+        use crate::scenarios::student::Student;
+        let mut lab = Memory::with_room(1 << 20);
+        save(
+            &mut lab,
+            2,
+            &with_transform(2, 200),
+            "1764579600000",
+            "passed",
+        );
+        assert_eq!(
+            read_work_file(&export_work(&lab)).expect("reads").student,
+            None
+        );
+        let ada = Student::new("Ada \"AL\" Lovelace", "CS-101").expect("fine");
+        ada.keep(&mut lab).expect("room");
+        let file = read_work_file(&export_work(&lab)).expect("reads");
+        assert_eq!(file.student, Some(ada));
+        assert_eq!(file.works.len(), 1);
+        let good: Value = serde_json::from_str(&export_work(&lab)).expect("json");
+        for bad in [
+            json!("Ada"),
+            json!({"name": "Ada"}),
+            json!({"name": "", "class": ""}),
+        ] {
+            let mut v = good.clone();
+            v["student"] = bad.clone();
+            let why = read_work_file(&v.to_string()).expect_err("refused");
+            assert!(why.contains("student cannot be read"), "{bad}: {why}");
         }
     }
 

@@ -82,6 +82,48 @@ pub enum Cause {
 }
 
 impl Cause {
+    /// The choice and what it did, in a line: how the class page names a
+    /// cause common to many designs (the tutor's own diagnosis names the
+    /// student's node and row instead).
+    pub fn summary(self) -> &'static str {
+        use Cause::*;
+        match self {
+            WatermarkPassedArrival => {
+                "a watermark on a column a row can be older in than its arrival"
+            }
+            StateSavedFirst => "state saved before the write, and a run crashed between the two",
+            OverwriteWithPart => "a whole partition overwritten with only the rows one run read",
+            AppendReadAgain => "append, with a run reading rows a run before it had written",
+            AppendKeepsEveryChange => "append over a source whose rows change: a row per change",
+            MergeOnChangeId => "a merge on the change id: each change of an order a row of its own",
+            LookbackTooShort => "a lookback that ends before late rows arrive",
+            LookbackUnderLateness => "a lookback shorter than the allowed lateness",
+            FullRefresh => "nothing remembered: every run reads all of history",
+            LookbackTooLong => "a lookback wider than a run may read",
+            ProcessingDate => "partitions by the day the run ran, not the day the event happened",
+            WindowWithoutCatchUp => "a trailing window with the scheduler not catching up",
+            FinalTooSoon => "partitions final before enough of their value has arrived",
+            FinalTooLate => "partitions final only after the close",
+            NeverFinal => "no finaliser: no partition ever becomes final",
+            FinaliserDrops => "a finaliser that drops late rows",
+            FinaliserReopens => "a finaliser that reopens final partitions",
+            StartsAfterTheDrift => {
+                "a backfill that starts after the first day the drift query found"
+            }
+            RangeBeyondTheDrift => "a backfill range over days the drift query did not find",
+            RebuildReadsSilver => "a rebuild that reads the silver the broken code wrote",
+            GoldWithItsSilver => "gold rebuilt with its silver, not after it",
+            ReportFirst => "the report restated before the last gold",
+            NoReport => "nothing restates the report",
+            TakesThePool => "a backfill that holds every connection of the pool",
+            OldLogic => "a backfill that runs the broken logic",
+            BackfillAppends => "a backfill that appends beside the rows already there",
+            NoMarkers => "no completion markers: a re-run redoes finished work",
+            MarkersFirst => "markers written before their work: a killed date counts as done",
+            TooFewAtOnce => "too few dates at once to finish in time",
+        }
+    }
+
     /// The idea to revisit: a term of the glossary, which the design
     /// does not yet use as this scenario needs.
     pub fn revisit(self) -> &'static str {

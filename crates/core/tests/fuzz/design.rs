@@ -1,12 +1,14 @@
 //! The design file, the work file and the share link: each read
 //! distrustfully, and each value read writes back to itself.
 
+use partition_lab_core::class::intake;
 use partition_lab_core::design::files::file::{export, for_scenario, import, read_stored};
 use partition_lab_core::design::files::link::{decode, encode};
 use partition_lab_core::design::files::saves::{Store, StoreError};
 use partition_lab_core::design::Graph;
 use partition_lab_core::scenarios::catalogue::designs;
-use partition_lab_core::scenarios::work::{export_work, read_work, restore};
+use partition_lab_core::scenarios::student::Student;
+use partition_lab_core::scenarios::work::{export_work, read_work_file, restore};
 use partition_lab_core::scenarios::SCENARIOS;
 
 use crate::driver::{ensure, fuzz, Seeds};
@@ -45,6 +47,9 @@ const TOKENS: &[&str] = &[
     "\"scenarios\"",
     "\"progress\"",
     "\"saved_at\"",
+    "\"student\"",
+    "\"name\"",
+    "\"class\"",
     "\"design\"",
     "\"passed\"",
     "\"failing:R1,R2\"",
@@ -94,9 +99,14 @@ impl Store for Memory {
     }
 }
 
-/// A work file holding every scenario's first known design.
+/// A work file holding every scenario's first known design, with its
+/// student's name and class.
 pub fn work_file() -> Vec<u8> {
     let mut store = Memory::default();
+    Student::new("Ada \"Countess\" Lovelace", "DE-2026")
+        .expect("a name")
+        .keep(&mut store)
+        .expect("room");
     for s in SCENARIOS {
         if let Some(known) = designs(s).into_iter().next() {
             let work = partition_lab_core::scenarios::work::Work {
@@ -144,25 +154,110 @@ fn the_work_file() {
     let seeds = Seeds::json("work", TOKENS, vec![work_file()]);
     fuzz("work_file", &seeds, |bytes| {
         let text = String::from_utf8_lossy(bytes);
-        match read_work(&text) {
-            Ok(mut works) => {
+        match read_work_file(&text) {
+            Ok(mut read) => {
                 let mut store = Memory::default();
-                for w in &works {
+                if let Some(student) = &read.student {
+                    student
+                        .keep(&mut store)
+                        .map_err(|e| proptest::test_runner::TestCaseError::fail(e.message()))?;
+                }
+                for w in &read.works {
                     restore(&mut store, w).map_err(proptest::test_runner::TestCaseError::fail)?;
                 }
-                let mut again = read_work(&export_work(&store)).map_err(|e| {
+                let mut again = read_work_file(&export_work(&store)).map_err(|e| {
                     proptest::test_runner::TestCaseError::fail(format!(
                         "rewritten file refused: {e}"
                     ))
                 })?;
-                works.sort_by_key(|w| w.scenario);
-                again.sort_by_key(|w| w.scenario);
-                ensure(again == works, || {
+                read.works.sort_by_key(|w| w.scenario);
+                again.works.sort_by_key(|w| w.scenario);
+                ensure(again == read, || {
                     "the work read does not write back to itself".to_string()
                 })
             }
             Err(why) => ensure(crate::clear(&why), || format!("unclear: {why}")),
         }
+    });
+}
+
+/// Pasted lines as a form's spreadsheet gives them: a name and a link.
+fn pasted_links() -> Vec<Vec<u8>> {
+    let names = [
+        "Ada Lovelace, ",
+        "\"Hopper, Grace\",",
+        "",
+        "=1+1\t",
+        "Émile; ",
+    ];
+    SCENARIOS
+        .iter()
+        .zip(names.iter().cycle())
+        .filter_map(|(s, name)| {
+            let known = designs(s).into_iter().next()?;
+            let value = encode(&known.graph, Some(s.number));
+            Some(format!(
+                "{name}https://lab.example/scenarios/{}#design={value}\r\n",
+                s.number
+            ))
+        })
+        .map(String::into_bytes)
+        .collect()
+}
+
+/// The class page's pasted share links: whatever is pasted, every line is
+/// read or skipped with a clear reason, a student's links are for
+/// different scenarios, and every design read is one a link carries.
+#[test]
+fn the_class_pages_pasted_links() {
+    let tokens = [
+        "\n",
+        "\r\n",
+        ",",
+        ";",
+        "\t",
+        "\"",
+        " ",
+        "/scenarios/",
+        "/scenarios/4",
+        "#design=",
+        "https://",
+        "eyJ",
+        "Ada",
+    ];
+    let seeds = Seeds::of("class_links", &tokens, pasted_links());
+    fuzz("class_links", &seeds, |bytes| {
+        let text = String::from_utf8_lossy(bytes);
+        let (read, skipped) = intake::links(&text);
+        for s in &skipped {
+            ensure(crate::clear(&s.why), || format!("unclear: {s:?}"))?;
+        }
+        let lines = text.lines().filter(|l| !l.trim().is_empty()).count();
+        let works: usize = read.iter().map(|s| s.works.len()).sum();
+        ensure(
+            works + skipped.len() == lines || text.len() > intake::MAX_PASTE,
+            || {
+                format!(
+                    "{lines} lines: {works} designs read and {} skipped",
+                    skipped.len()
+                )
+            },
+        )?;
+        for s in &read {
+            let mut scenarios: Vec<u8> = s.works.iter().map(|w| w.scenario).collect();
+            scenarios.sort_unstable();
+            scenarios.dedup();
+            ensure(scenarios.len() == s.works.len(), || {
+                format!("one student, a scenario twice: {}", s.from)
+            })?;
+            for w in &s.works {
+                let back = decode(&encode(&w.graph, Some(w.scenario))).map(|f| f.graph);
+                ensure(back.as_ref() == Ok(&w.graph), || {
+                    format!("{}: a design that does not write back", s.from)
+                })?;
+            }
+        }
+        Ok(())
     });
 }
 

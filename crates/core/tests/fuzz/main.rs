@@ -1,6 +1,6 @@
 //! Every way into the lab, fuzzed (`driver` says how): the arrival-log
-//! CSV reader and its column picker, the design file, the work file, the
-//! share link, every page's query, the zone names and the time parsers.
+//! CSV reader and its column picker, the design file, the work file (its
+//! student too), the share link, the class page's pasted links, every page's query, the zone names and the time parsers.
 //! Each target asserts no panic, and either a value (which, where the
 //! format has a writer, writes back to the same value) or a clear error.
 

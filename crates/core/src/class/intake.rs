@@ -1,0 +1,283 @@
+//! What the instructor hands the class page, read: each work file whole
+//! (or skipped with the reason the student's own restore would give), and
+//! pasted share links, a line each, with the student's name anywhere on
+//! the line ("Ada Lovelace, https://…/scenarios/2#design=…", as a form's
+//! spreadsheet gives them). A student's links are one submission; a second
+//! link for the same scenario is a submission of its own, shown beside the
+//! first rather than silently replacing it.
+
+// Outside input arrives here: no unchecked indexing or arithmetic.
+#![deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
+
+use super::{Skipped, Submission};
+use crate::design::files::file::for_scenario;
+use crate::design::files::link::decode;
+use crate::scenarios::progress::Progress;
+use crate::scenarios::student::Student;
+use crate::scenarios::work::{read_work_file, Work, MAX_BYTES};
+
+/// The most pasted text read at once: a class's links with room to spare.
+pub const MAX_PASTE: usize = 4 * 1024 * 1024;
+
+/// A work file, read whole or skipped with why.
+pub fn file(name: &str, text: Option<&str>) -> Result<Submission, Skipped> {
+    let skip = |why: String| Skipped {
+        from: name.to_string(),
+        why,
+    };
+    let text = text.ok_or_else(|| skip("the browser could not read it as text".to_string()))?;
+    if text.len() > MAX_BYTES {
+        return Err(skip(format!(
+            "it is {} KB; a work file is at most {} KB",
+            text.len() / 1024,
+            MAX_BYTES / 1024
+        )));
+    }
+    let read = read_work_file(text).map_err(skip)?;
+    Ok(Submission {
+        from: name.to_string(),
+        student: read.student,
+        works: read.works,
+    })
+}
+
+/// One pasted line's link, read: its scenario and design, and the rest of
+/// the line (the name, if any).
+struct Link {
+    line: usize,
+    name: String,
+    work: Work,
+}
+
+/// The share link on `text`, and the line without it.
+fn split_link(text: &str) -> Option<(&str, String)> {
+    let at = text.find("/scenarios/")?;
+    let start = text
+        .get(..at)?
+        .rfind(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '"' | '\'' | '<' | '('))
+        .map_or(0, |i| i.saturating_add(1));
+    let end = text
+        .get(at..)?
+        .find(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '"' | '\'' | '>' | ')'))
+        .map_or(text.len(), |i| i.saturating_add(at));
+    let link = text.get(start..end)?;
+    let rest = format!("{} {}", text.get(..start)?, text.get(end..)?);
+    Some((link, rest))
+}
+
+fn read_link(line: usize, text: &str) -> Result<Option<Link>, String> {
+    if text.trim().is_empty() {
+        return Ok(None);
+    }
+    let Some((link, rest)) = split_link(text) else {
+        return Err("no share link on it".to_string());
+    };
+    let after = link
+        .split_once("/scenarios/")
+        .map_or("", |(_, after)| after);
+    let number: String = after.chars().take_while(char::is_ascii_digit).collect();
+    let scenario = crate::scenarios::find(&number).ok_or("its link names no scenario")?;
+    let value = link
+        .split_once("#design=")
+        .map(|(_, value)| value)
+        .ok_or("its link carries no design (a share link ends in #design=…)")?;
+    let graph = decode(value)
+        .map_err(|e| e.to_string())
+        .and_then(|file| for_scenario(file, scenario.number, scenario.source))?;
+    let name = rest
+        .trim_matches(|c: char| {
+            c.is_whitespace() || matches!(c, ',' | ';' | ':' | '"' | '\'' | '|' | '-')
+        })
+        .to_string();
+    Ok(Some(Link {
+        line,
+        name,
+        work: Work {
+            scenario: scenario.number,
+            graph,
+            // A link carries a design, never a verdict.
+            progress: Progress::NotStarted,
+            saved_at: None,
+        },
+    }))
+}
+
+/// Pasted share links: one submission per student (a link without a
+/// name is one of its own), and the lines that were not read.
+pub fn links(text: &str) -> (Vec<Submission>, Vec<Skipped>) {
+    let mut skipped = Vec::new();
+    if text.len() > MAX_PASTE {
+        skipped.push(Skipped {
+            from: "the pasted links".to_string(),
+            why: format!(
+                "they are {} KB; at most {} KB is read at once",
+                text.len() / 1024,
+                MAX_PASTE / 1024
+            ),
+        });
+        return (Vec::new(), skipped);
+    }
+    let mut read: Vec<(Vec<usize>, Submission)> = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let number = i.saturating_add(1);
+        match read_link(number, line) {
+            Ok(None) => {}
+            Ok(Some(link)) => add(&mut read, link, &mut skipped),
+            Err(why) => skipped.push(Skipped {
+                from: format!("line {number}"),
+                why,
+            }),
+        }
+    }
+    let submissions = read
+        .into_iter()
+        .map(|(lines, mut s)| {
+            let shown: Vec<String> = lines.iter().map(usize::to_string).collect();
+            s.from = match lines.len() {
+                1 => format!("link on line {}", shown.join("")),
+                _ => format!("links on lines {}", shown.join(", ")),
+            };
+            s
+        })
+        .collect();
+    (submissions, skipped)
+}
+
+/// Puts `link` with its student's other links, unless they already have
+/// one for its scenario.
+fn add(read: &mut Vec<(Vec<usize>, Submission)>, link: Link, skipped: &mut Vec<Skipped>) {
+    let student = match link.name.as_str() {
+        "" => None,
+        name => match Student::new(name, "") {
+            Ok(s) => Some(s),
+            Err(why) => {
+                skipped.push(Skipped {
+                    from: format!("line {}", link.line),
+                    why: format!("its name cannot be read: {why}"),
+                });
+                return;
+            }
+        },
+    };
+    let home = student.as_ref().and_then(|st| {
+        read.iter_mut().find(|(_, s)| {
+            s.student.as_ref().is_some_and(|o| o.same_as(st))
+                && s.works.iter().all(|w| w.scenario != link.work.scenario)
+        })
+    });
+    match home {
+        Some((lines, s)) => {
+            lines.push(link.line);
+            s.works.push(link.work);
+        }
+        None => read.push((
+            vec![link.line],
+            Submission {
+                from: String::new(),
+                student,
+                works: vec![link.work],
+            },
+        )),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::design::files::link::encode;
+    use crate::scenarios::catalogue::passing;
+
+    fn link_for(scenario: u8) -> String {
+        let s = crate::scenarios::numbered(scenario).expect("scenario");
+        let graph = passing(s).remove(0).graph;
+        format!(
+            "https://lab.example/scenarios/{scenario}#design={}",
+            encode(&graph, Some(scenario))
+        )
+    }
+
+    #[test]
+    fn pasted_links_are_grouped_by_name_and_a_second_link_is_kept_apart() {
+        let text = format!(
+            "Ada Lovelace, {}\n\n{} ; Grace Hopper\n\"Ada Lovelace\",\"{}\"\nada lovelace\t{}\n{}\n",
+            link_for(1),
+            link_for(2),
+            link_for(3),
+            link_for(1),
+            link_for(4),
+        );
+        let (read, skipped) = links(&text);
+        assert_eq!(skipped, Vec::new());
+        let shown: Vec<(String, Vec<u8>, String)> = read
+            .iter()
+            .map(|s| {
+                (
+                    s.name(),
+                    s.works.iter().map(|w| w.scenario).collect(),
+                    s.from.clone(),
+                )
+            })
+            .collect();
+        assert_eq!(
+            shown,
+            vec![
+                (
+                    "Ada Lovelace".into(),
+                    vec![1, 3],
+                    "links on lines 1, 4".into()
+                ),
+                ("Grace Hopper".into(), vec![2], "link on line 3".into()),
+                ("ada lovelace".into(), vec![1], "link on line 5".into()),
+                (
+                    "(no name) link on line 6".into(),
+                    vec![4],
+                    "link on line 6".into()
+                ),
+            ]
+        );
+    }
+
+    #[test]
+    fn a_line_that_is_not_a_working_link_is_skipped_with_why() {
+        let good = link_for(2);
+        let cases = [
+            ("Ada, see you Monday".to_string(), "no share link"),
+            (
+                "Ada https://lab.example/scenarios/9#design=AAAA".into(),
+                "names no scenario",
+            ),
+            (
+                "Ada https://lab.example/scenarios/2".into(),
+                "carries no design",
+            ),
+            (format!("Ada {}", &good[..good.len() - 40]), "design"),
+            (
+                good.replace("/scenarios/2", "/scenarios/3"),
+                "made for scenario 2",
+            ),
+        ];
+        for (line, why) in cases {
+            let (read, skipped) = links(&line);
+            assert!(read.is_empty(), "{line}");
+            assert_eq!(skipped.len(), 1, "{line}");
+            assert!(skipped[0].why.contains(why), "{}: {line}", skipped[0].why);
+            assert_eq!(skipped[0].from, "line 1");
+        }
+    }
+
+    #[test]
+    fn a_file_is_read_whole_or_skipped_with_the_restore_s_reason() {
+        assert!(file("a.json", None)
+            .expect_err("unreadable")
+            .why
+            .contains("as text"));
+        assert!(file("b.json", Some("[1,2]"))
+            .expect_err("not work")
+            .why
+            .contains("not a Partition Lab work file"));
+        let big = "x".repeat(MAX_BYTES + 1);
+        let skipped = file("c.json", Some(&big)).expect_err("large");
+        assert_eq!(skipped.from, "c.json");
+        assert!(skipped.why.contains("at most"), "{}", skipped.why);
+    }
+}

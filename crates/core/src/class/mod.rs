@@ -1,0 +1,43 @@
+//! A class's work on the instructor's screen: the students' work files
+//! and share links read (`intake`), every design graded again in the
+//! browser, never trusting a verdict a file carries (`mark`), the class's
+//! tallies and a row per student (`results`), and the table a gradebook
+//! imports (`gradebook`). Nothing here sends anything anywhere: the
+//! names are the ones the files give.
+
+pub mod gradebook;
+pub mod intake;
+pub mod mark;
+pub mod results;
+
+use crate::scenarios::student::Student;
+use crate::scenarios::work::Work;
+
+/// One student's work as it arrived: a work file, or the share links
+/// pasted under one name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Submission {
+    /// Where it came from, as the page names it: the file's name, or
+    /// "links on lines 3, 7".
+    pub from: String,
+    /// Who it says it is from; `None` for a file or link without a name.
+    pub student: Option<Student>,
+    pub works: Vec<Work>,
+}
+
+impl Submission {
+    /// The name the page lists it under.
+    pub fn name(&self) -> String {
+        match &self.student {
+            Some(s) => s.name.clone(),
+            None => format!("(no name) {}", self.from),
+        }
+    }
+}
+
+/// Something handed in that is not read, and why.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Skipped {
+    pub from: String,
+    pub why: String,
+}

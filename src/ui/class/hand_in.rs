@@ -1,0 +1,116 @@
+//! Where the class's work comes in: work files (chosen or dropped, many
+//! at once) and pasted share links. Each file is read as the student's own
+//! restore reads it; one that is not a work file, is damaged or too large
+//! is listed with its reason and the rest carry on.
+
+use leptos::prelude::*;
+
+use super::Class;
+use crate::class::intake;
+use crate::class::Skipped;
+use crate::scenarios::work::MAX_BYTES;
+use crate::ui::storage;
+
+/// Reads `files` one after another and hands each in (or skips it).
+fn read_files(class: Class, files: Vec<web_sys::File>) {
+    leptos::task::spawn_local(async move {
+        for file in files {
+            let name = file.name();
+            if file.size() > MAX_BYTES as f64 {
+                class.skip(Skipped {
+                    from: name,
+                    why: format!(
+                        "it is {} KB; a work file is at most {} KB",
+                        (file.size() / 1024.0).round(),
+                        MAX_BYTES / 1024
+                    ),
+                });
+                continue;
+            }
+            let text = storage::file_text(&file).await;
+            match intake::file(&name, text.as_deref()) {
+                Ok(submission) => class.hand_in(submission),
+                Err(skipped) => class.skip(skipped),
+            }
+        }
+    });
+}
+
+fn listed(files: Option<web_sys::FileList>) -> Vec<web_sys::File> {
+    let Some(files) = files else {
+        return Vec::new();
+    };
+    (0..files.length()).filter_map(|i| files.get(i)).collect()
+}
+
+#[component]
+pub fn HandIn(class: Class) -> impl IntoView {
+    let on_files = move |ev: leptos::ev::Event| {
+        use wasm_bindgen::JsCast;
+        let Some(input) = ev
+            .target()
+            .and_then(|t| t.dyn_into::<web_sys::HtmlInputElement>().ok())
+        else {
+            return;
+        };
+        let files = listed(input.files());
+        // Cleared, so choosing the same files again is a change too.
+        input.set_value("");
+        read_files(class, files);
+    };
+    let on_drop = move |ev: leptos::ev::DragEvent| {
+        ev.prevent_default();
+        read_files(class, listed(ev.data_transfer().and_then(|t| t.files())));
+    };
+    let pasted = RwSignal::new(String::new());
+    let add_links = move |_| {
+        let (submissions, skipped) = intake::links(&pasted.get_untracked());
+        if submissions.is_empty() && skipped.is_empty() {
+            class.skip(Skipped {
+                from: "the pasted links".to_string(),
+                why: "there was nothing to read: paste one link per line".to_string(),
+            });
+        }
+        for s in skipped {
+            class.skip(s);
+        }
+        for s in submissions {
+            class.hand_in(s);
+        }
+        pasted.set(String::new());
+    };
+    view! {
+        <div
+            class="drop-zone"
+            on:dragover=move |ev: leptos::ev::DragEvent| ev.prevent_default()
+            on:drop=on_drop
+        >
+            <label for="class-files">"Choose the students' work files (or drop them here, many at once)"</label>
+            <input id="class-files" type="file" multiple accept=".json,application/json" on:change=on_files />
+        </div>
+        <details class="paste">
+            <summary>"Or paste share links"</summary>
+            <label for="class-links">
+                "One share link per line, with the student's name on the same line (\"Ada Lovelace, https://…/scenarios/2#design=…\", as a form's spreadsheet gives them): a student's links are graded together."
+            </label>
+            <textarea
+                id="class-links"
+                rows="6"
+                spellcheck="false"
+                prop:value=move || pasted.get()
+                on:input=move |ev| pasted.set(event_target_value(&ev))
+            ></textarea>
+            <button type="button" on:click=add_links>"Grade these links"</button>
+        </details>
+        <Show when=move || !class.skipped.read().is_empty()>
+            <div class="notice warning" role="status">
+                <p>"Not graded (the rest of the class is):"</p>
+                <ul>
+                    {move || class.skipped.get().into_iter().map(|s| view! {
+                        <li><strong>{s.from}</strong> ": " {s.why}</li>
+                    }).collect_view()}
+                </ul>
+            </div>
+        </Show>
+    }
+}

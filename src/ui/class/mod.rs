@@ -1,0 +1,117 @@
+//! The class page (`/scenarios/class`): the instructor drops the
+//! students' work files or pastes their share links; the page grades every
+//! design again here, in this browser (`grading`), and shows the class's
+//! tallies, a row per student and the gradebook's CSV (`tables`). What was
+//! handed in is read by `hand_in`. Nothing leaves the browser and nothing
+//! is kept: closing the page forgets the class.
+
+mod grading;
+mod hand_in;
+mod tables;
+
+use std::collections::VecDeque;
+
+use leptos::prelude::*;
+
+use super::page::set_title;
+use crate::class::results::Row;
+use crate::class::{Skipped, Submission};
+
+/// How far the grading has got, in designs.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Count {
+    pub done: usize,
+    pub total: usize,
+    /// What is being graded now: "Ada Lovelace, scenario 4".
+    pub now: String,
+}
+
+/// The page's state: what waits to be graded, what has been, what was
+/// skipped and why.
+#[derive(Clone, Copy)]
+pub struct Class {
+    waiting: StoredValue<VecDeque<Submission>>,
+    pub rows: RwSignal<Vec<Row>>,
+    pub skipped: RwSignal<Vec<Skipped>>,
+    pub count: RwSignal<Count>,
+    /// Whether grading is under way.
+    pub running: RwSignal<bool>,
+    /// Set by Stop; read between two slices of work.
+    pub stop: RwSignal<bool>,
+}
+
+impl Class {
+    fn new() -> Self {
+        Class {
+            waiting: StoredValue::new(VecDeque::new()),
+            rows: RwSignal::new(Vec::new()),
+            skipped: RwSignal::new(Vec::new()),
+            count: RwSignal::new(Count::default()),
+            running: RwSignal::new(false),
+            stop: RwSignal::new(false),
+        }
+    }
+
+    /// Queues `submission` for grading and starts grading if it is not
+    /// under way (a stopped class waits for "Carry on").
+    pub fn hand_in(self, submission: Submission) {
+        let designs = submission.works.len();
+        self.count
+            .update(|c| c.total = c.total.saturating_add(designs));
+        self.waiting.update_value(|w| w.push_back(submission));
+        if !self.running.get_untracked() && !self.stop.get_untracked() {
+            grading::start(self);
+        }
+    }
+
+    pub fn skip(self, skipped: Skipped) {
+        self.skipped.update(|s| s.push(skipped));
+    }
+
+    /// Submissions not yet graded.
+    pub fn waiting(self) -> usize {
+        self.waiting.with_value(VecDeque::len)
+    }
+
+    /// Forgets the whole class, once grading has stopped.
+    fn clear(self) {
+        self.waiting.update_value(VecDeque::clear);
+        self.rows.set(Vec::new());
+        self.skipped.set(Vec::new());
+        self.count.set(Count::default());
+        self.stop.set(false);
+    }
+}
+
+#[component]
+pub fn ClassPage() -> impl IntoView {
+    set_title("Your class's results");
+    let class = Class::new();
+    view! {
+        <section class="page class-page" aria-labelledby="class-title">
+            <p class="breadcrumb"><a href="/scenarios">"All scenarios"</a></p>
+            <h1 id="class-title">"Your class's results"</h1>
+            <p class="lede">
+                "Drop your students' work files here, or paste their share links. The page grades every design again, in this browser. It shows how the class did on each scenario, which requirements failed most and why, and a row per student to sort and download for your gradebook."
+            </p>
+            <p class="privacy">
+                "Nothing leaves this browser: the files are read and graded on this computer, nothing is uploaded, and nothing is kept once you close the page. The names are the ones the files give."
+            </p>
+            <p class="muted">
+                "Students put their name and class code on their work on the scenario list (\"Your name on your work\"), then use \"Download my work\" and send you the file. A verdict saved in a file is never trusted: every design is graded again."
+            </p>
+            <hand_in::HandIn class=class />
+            <grading::Progress class=class />
+            <tables::Results class=class />
+            <Show when=move || !class.rows.read().is_empty() || !class.skipped.read().is_empty()>
+                <p>
+                    <button
+                        type="button"
+                        disabled=move || class.running.get()
+                        on:click=move |_| class.clear()
+                    >"Start again with another class"</button>
+                </p>
+            </Show>
+        </section>
+    }
+}
