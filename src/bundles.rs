@@ -3,8 +3,9 @@
 //! the lateness lab, the scenarios (the list, the canvas, the grader) and
 //! the dates page (one pipeline's dates in every tool, a reference a lab
 //! links to) and the class page (an instructor's: a class's work files
-//! graded again, with its tables and gradebook, which no student's visit
-//! should download). A page loads only its part, so each stays well inside the
+//! graded again, with its tables and gradebook: no page a student opens
+//! waits for it; the service worker fetches it later, for offline use,
+//! like every part). A page loads only its part, so each stays well inside the
 //! bundle budget and a first visit downloads only what its page runs: the
 //! lateness lab, the page a student is most often sent to from a phone,
 //! loads without the other labs' tables and project writers, the grader or

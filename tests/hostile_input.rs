@@ -384,10 +384,11 @@ proptest! {
             prop_assert!(note.chars().count() < 200, "a note repeats a short piece only: {}", note);
         }
         let run = lab.run.unwrap_or(1);
-        let again = partition_lab::labs::state_write::query::parse(from(partition_lab::labs::state_write::query::to_query(&lab.controls, run, lab.present, lab.pinned, lab.guess.as_ref())));
+        let again = partition_lab::labs::state_write::query::parse(from(partition_lab::labs::state_write::query::to_query(&lab.controls, run, lab.present, lab.pinned, lab.guess.as_ref(), lab.room.as_ref())));
         prop_assert_eq!(again.0.controls, lab.controls);
         prop_assert_eq!(again.0.pinned, lab.pinned);
         prop_assert_eq!(again.0.guess, lab.guess);
+        prop_assert_eq!(again.0.room, lab.room);
         prop_assert!(again.1.is_empty());
     }
 

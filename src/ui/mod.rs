@@ -23,6 +23,7 @@ pub mod overview;
 pub mod page;
 pub mod pool_timeline;
 pub mod presenter;
+pub mod room_tally;
 pub mod route;
 pub mod runners;
 pub mod scenarios;

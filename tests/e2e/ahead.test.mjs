@@ -46,7 +46,7 @@ const reading = (page) => page.evaluate(() => {
 
 test('every page a link can open is drawn ahead: with JavaScript off it is there and readable, in the live page\'s words', async () => {
   const addresses = drawnAddresses();
-  for (const path of ['/', '/lab/state-write', '/lab/lateness', '/lab/backfill', '/teach', '/scenarios', '/dates', '/scenarios/1', '/scenarios/6']) {
+  for (const path of ['/', '/lab/state-write', '/lab/lateness', '/lab/backfill', '/teach', '/scenarios', '/dates', '/class', '/scenarios/1', '/scenarios/6']) {
     assert.ok(addresses.includes(path), `${path} has a page drawn ahead (${addresses.join(', ')})`);
   }
   const off = await env.browser.newContext({ javaScriptEnabled: false });

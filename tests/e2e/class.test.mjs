@@ -229,7 +229,7 @@ test('grading stops when asked, carries on, and a student\'s own work file bring
   await page.locator('.class-progress label').filter({ hasText: /^Graded all \d+ designs\.$/ }).waitFor({ timeout: 60000 });
   assert.equal(await page.locator('table.class-students tbody tr').count(), 13);
   const ada = page.locator('table.class-students tbody tr').filter({ hasText: 'Ada Lovelace' });
-  assert.match(await ada.locator('td').nth(1).innerText(), /✗ Does not compile/);
+  assert.match(await ada.locator('td').nth(1).innerText(), /✗ Structural problems/);
 
   // Links pasted with names: one line that is not a link is listed, not lost.
   const link = (e) => `${env.url}${e.link}`;

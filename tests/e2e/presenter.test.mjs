@@ -369,3 +369,55 @@ test('the lesson steps run by clicker alone: the question for the room until the
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('the room\'s show of hands: entered before the reveal, drawn beside the answer after it, and kept in the moment\'s link', async () => {
+  const { context, page, errors } = await projector();
+  await page.goto(`${env.url}/lab/state-write?late=tue&crash=on&lookback=1&commit=after&run=1&present=1`);
+  const form = page.getByRole('group', { name: /The room's hands/ });
+  await form.waitFor();
+  assert.equal(await page.locator('.room-spread').count(), 0, 'no spread before the reveal');
+  await form.getByLabel('Watermark + Overwrite', { exact: true }).fill('12');
+  await form.getByLabel('Watermark + Overwrite', { exact: true }).press('Tab');
+  await form.getByLabel('Trailing window + Overwrite', { exact: true }).fill('5');
+  await form.getByLabel('Trailing window + Overwrite', { exact: true }).press('Tab');
+  for (let i = 0; i < 3; i += 1) await form.getByRole('button', { name: '+1 hand for none of them' }).click();
+  await page.waitForURL(/room=0\.12\.0\.0\.5\.0\.3/);
+  assert.match(await form.innerText(), /20 hands so far/);
+  assert.doesNotMatch(page.url(), /predict=/, 'hands are not a prediction: nothing is revealed yet');
+
+  await page.getByRole('checkbox', { name: /Watermark \+ Overwrite/ }).check();
+  await page.getByRole('button', { name: 'Lock in and reveal the verdicts' }).click();
+  await page.waitForURL(/predict=watermark_overwrite/);
+  const spread = page.locator('figure.room-spread');
+  await spread.waitFor();
+  const lines = await spread.locator('li').allInnerTexts();
+  // Shares of 20 hands; the answer is the engine's silent pipeline.
+  assert.deepEqual(lines.map((l) => l.trim()), [
+    'Watermark + Append: 0 hands (0 %)',
+    'Watermark + Overwrite: 12 hands (60 %) ✓ the answer',
+    'Partition list + Append: 0 hands (0 %)',
+    'Partition list + Overwrite: 0 hands (0 %)',
+    'Trailing window + Overwrite: 5 hands (25 %)',
+    'Full refresh: 0 hands (0 %)',
+    'none of them: 3 hands (15 %)',
+  ]);
+  assert.match(await spread.locator('figcaption').innerText(), /20 hands/);
+  const bars = await spread.locator('rect').evaluateAll((rs) => rs.map((r) => Number(r.getAttribute('width'))));
+  assert.deepEqual(bars, [0, 100, 0, 0, 42, 0, 25]);
+  assert.deepEqual(await axe(page), []);
+
+  // The moment's link reopens the spread as it was.
+  const link = page.url();
+  const again = await context.newPage();
+  await again.goto(link);
+  await again.locator('figure.room-spread').waitFor();
+  assert.deepEqual((await again.locator('figure.room-spread li').allInnerTexts()).map((l) => l.trim()), lines.map((l) => l.trim()));
+  // Another week is another question: its hands go with the old prediction.
+  if (!(await page.locator('details#settings').evaluate((d) => d.open))) await page.locator('details#settings > summary').click();
+  await page.getByRole('radio', { name: 'arrives Wed 03:10' }).check();
+  await page.waitForURL(/late=wed/);
+  assert.doesNotMatch(page.url(), /room=/);
+  assert.equal(await page.locator('figure.room-spread').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

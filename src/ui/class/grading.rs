@@ -21,6 +21,11 @@ pub fn start(class: Class) {
             class.running.set(false);
             class.count.update(|c| c.now.clear());
         }
+        // A Stop pressed as the last check ended was never read: it must
+        // not hold back the next files handed in.
+        if halted.is_none() {
+            class.stop.set(false);
+        }
     });
 }
 
@@ -80,7 +85,7 @@ async fn marks(
 
 /// The progress bar with Stop, and after a stop what waits and "Carry on".
 /// Its parts are drawn once and only their words and value follow the
-/// count, so keyboard focus stays on Stop while the class is graded.
+/// count, so keyboard focus stays on the button while the class is graded.
 #[component]
 pub fn Progress(class: Class) -> impl IntoView {
     let words = move || {
@@ -106,11 +111,21 @@ pub fn Progress(class: Class) -> impl IntoView {
                     max=move || class.count.with(|c| c.total.to_string())
                     value=move || class.count.with(|c| c.done.to_string())
                 ></progress>
-                <Show when=move || class.running.get()>
-                    <button type="button" on:click=move |_| class.stop.set(true)>"Stop grading"</button>
-                </Show>
-                <Show when=stopped>
-                    <button type="button" class="primary" on:click=move |_| start(class)>"Carry on grading"</button>
+                // One button that turns from Stop to Carry on and back, so
+                // keyboard focus stays on it.
+                <Show when=move || class.running.get() || stopped()>
+                    <button
+                        type="button"
+                        on:click=move |_| {
+                            if class.running.get_untracked() {
+                                class.stop.set(true);
+                            } else {
+                                start(class);
+                            }
+                        }
+                    >
+                        {move || if class.running.get() { "Stop grading" } else { "Carry on grading" }}
+                    </button>
                 </Show>
             </div>
             // Said once when grading ends or stops, not at every design.

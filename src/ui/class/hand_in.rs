@@ -21,9 +21,10 @@ fn read_files(class: Class, files: Vec<web_sys::File>) {
                     from: name,
                     why: format!(
                         "it is {} KB; a work file is at most {} KB",
-                        (file.size() / 1024.0).round(),
+                        (file.size() / 1024.0).ceil(),
                         MAX_BYTES / 1024
                     ),
+                    line: None,
                 });
                 continue;
             }
@@ -64,20 +65,29 @@ pub fn HandIn(class: Class) -> impl IntoView {
     };
     let pasted = RwSignal::new(String::new());
     let add_links = move |_| {
-        let (submissions, skipped) = intake::links(&pasted.get_untracked());
+        let text = pasted.get_untracked();
+        let (submissions, skipped) = intake::links(&text);
         if submissions.is_empty() && skipped.is_empty() {
             class.skip(Skipped {
                 from: "the pasted links".to_string(),
                 why: "there was nothing to read: paste one link per line".to_string(),
+                line: None,
             });
         }
+        // The lines not read stay in the box, to be fixed and sent again.
+        let left: Vec<&str> = text
+            .lines()
+            .enumerate()
+            .filter(|(i, _)| skipped.iter().any(|s| s.line == Some(i + 1)))
+            .map(|(_, l)| l)
+            .collect();
+        pasted.set(left.join("\n"));
         for s in skipped {
             class.skip(s);
         }
         for s in submissions {
             class.hand_in(s);
         }
-        pasted.set(String::new());
     };
     view! {
         <div
@@ -91,7 +101,7 @@ pub fn HandIn(class: Class) -> impl IntoView {
         <details class="paste">
             <summary>"Or paste share links"</summary>
             <label for="class-links">
-                "One share link per line, with the student's name on the same line (\"Ada Lovelace, https://…/scenarios/2#design=…\", as a form's spreadsheet gives them): a student's links are graded together."
+                "One share link per line, with the student's name on the same line (\"Ada Lovelace, https://…/scenarios/2#design=…\", or a form's spreadsheet rows): a student's links make one row, and a second link for the same scenario a row of its own. Lines that cannot be read stay here to be fixed."
             </label>
             <textarea
                 id="class-links"
@@ -102,8 +112,15 @@ pub fn HandIn(class: Class) -> impl IntoView {
             ></textarea>
             <button type="button" on:click=add_links>"Grade these links"</button>
         </details>
+        // Said once per change in a line; the list itself is not re-read.
+        <p class="visually-hidden" role="status">
+            {move || match class.skipped.read().len() {
+                0 => String::new(),
+                n => format!("{} not graded; the list says why.", crate::counted::counted(n, "file or line")),
+            }}
+        </p>
         <Show when=move || !class.skipped.read().is_empty()>
-            <div class="notice warning" role="status">
+            <div class="notice warning">
                 <p>"Not graded (the rest of the class is):"</p>
                 <ul>
                     {move || class.skipped.get().into_iter().map(|s| view! {

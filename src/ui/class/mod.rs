@@ -1,4 +1,4 @@
-//! The class page (`/scenarios/class`): the instructor drops the
+//! The class page (`/class`): the instructor drops the
 //! students' work files or pastes their share links; the page grades every
 //! design again here, in this browser (`grading`), and shows the class's
 //! tallies, a row per student and the gradebook's CSV (`tables`). What was

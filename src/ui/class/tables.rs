@@ -17,7 +17,7 @@ fn cell(verdict: &Progress) -> String {
     match verdict {
         Progress::Passed => "✓ Passed".to_string(),
         Progress::Failing(rules) => format!("✗ Fails {}", rules.join(", ")),
-        Progress::Structural => "✗ Does not compile".to_string(),
+        Progress::Structural => "✗ Structural problems".to_string(),
         Progress::NotStarted | Progress::Unreadable => "○ Not started".to_string(),
     }
 }

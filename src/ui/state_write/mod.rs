@@ -15,12 +15,14 @@ use crate::labs::state_write::explain::{verdict, VerdictKind};
 use crate::labs::state_write::predict::{last_open_run, shared_runs};
 use crate::labs::state_write::query::{parse, resolve_run, to_query, Pinned};
 use crate::labs::state_write::{run, run_count, script, Cell, Controls, Guess};
+use crate::labs::tally::Tally;
 
 use super::page::set_title;
 
 /// Writes a lab state (controls, 0-based run, presenter mode, pinned
-/// cells, the prediction) to the URL.
-type Navigate = Box<dyn Fn(Controls, usize, bool, Pinned, Option<Guess>) + Send + Sync>;
+/// cells, the prediction and the room's hands) to the URL.
+type Navigate =
+    Box<dyn Fn(Controls, usize, bool, Pinned, Option<Guess>, Option<Tally>) + Send + Sync>;
 
 /// Everything the page's parts read, all derived from the URL.
 #[derive(Clone, Copy)]
@@ -46,6 +48,8 @@ pub struct Lab {
     pub present: Memo<bool>,
     /// Presenter mode's side by side: the cells shown alone.
     pub pinned: Memo<Pinned>,
+    /// Presenter mode's show of hands at the prediction (from the URL).
+    pub room: Memo<Option<Tally>>,
     go: StoredValue<Navigate>,
 }
 
@@ -57,16 +61,38 @@ impl Lab {
         let guess = self.guess.get_untracked();
         // A change of controls asks again: a guess was about the old week.
         // Skipping was not a guess, and holds for every week.
-        let guess =
-            guess.filter(|g| *g == Guess::Skipped || controls == self.controls.get_untracked());
-        self.go_to(controls, index.min(last), guess);
+        let same_week = controls == self.controls.get_untracked();
+        let guess = guess.filter(|g| *g == Guess::Skipped || same_week);
+        // The room's hands were about the old week too.
+        let room = self.room.get_untracked().filter(|_| same_week);
+        self.navigate(controls, index.min(last), guess, room);
     }
 
     fn go_to(&self, controls: Controls, index: usize, guess: Option<Guess>) {
+        self.navigate(controls, index, guess, self.room.get_untracked());
+    }
+
+    fn navigate(
+        &self,
+        controls: Controls,
+        index: usize,
+        guess: Option<Guess>,
+        room: Option<Tally>,
+    ) {
         let present = self.present.get_untracked();
         let pinned = self.pinned.get_untracked();
         self.go
-            .with_value(|go| go(controls, index, present, pinned, guess));
+            .with_value(|go| go(controls, index, present, pinned, guess, room));
+    }
+
+    /// Keeps the room's show of hands in the address.
+    pub fn set_room(&self, room: Tally) {
+        self.navigate(
+            self.controls.get_untracked(),
+            self.run.get_untracked(),
+            self.guess.get_untracked(),
+            Some(room),
+        );
     }
 
     /// Locks in (or skips) the prediction, staying on the run on show.
@@ -96,17 +122,33 @@ impl Lab {
             self.run.get_untracked(),
             self.present.get_untracked(),
         );
-        let guess = self.guess.get_untracked();
-        self.go
-            .with_value(|go| go(controls, run, !present, self.pinned.get_untracked(), guess));
+        let (guess, room) = (self.guess.get_untracked(), self.room.get_untracked());
+        self.go.with_value(|go| {
+            go(
+                controls,
+                run,
+                !present,
+                self.pinned.get_untracked(),
+                guess,
+                room,
+            )
+        });
     }
 
     /// Pins or unpins a cell (presenter mode's side by side).
     pub fn set_pinned(&self, pinned: Pinned) {
         let (controls, run) = (self.controls.get_untracked(), self.run.get_untracked());
-        let guess = self.guess.get_untracked();
-        self.go
-            .with_value(|go| go(controls, run, self.present.get_untracked(), pinned, guess));
+        let (guess, room) = (self.guess.get_untracked(), self.room.get_untracked());
+        self.go.with_value(|go| {
+            go(
+                controls,
+                run,
+                self.present.get_untracked(),
+                pinned,
+                guess,
+                room,
+            )
+        });
     }
 
     /// Whether the page is still asking: no prediction locked in or skipped.
@@ -225,10 +267,18 @@ pub fn StateWriteLab() -> impl IntoView {
                    index: usize,
                    present: bool,
                    pinned: Pinned,
-                   guess: Option<Guess>| {
+                   guess: Option<Guess>,
+                   room: Option<Tally>| {
         crate::ui::route::replace(&format!(
             "/lab/state-write?{}",
-            to_query(&controls, index + 1, present, pinned, guess.as_ref())
+            to_query(
+                &controls,
+                index + 1,
+                present,
+                pinned,
+                guess.as_ref(),
+                room.as_ref()
+            )
         ));
     };
     let lab = Lab {
@@ -245,6 +295,7 @@ pub fn StateWriteLab() -> impl IntoView {
         shared,
         present,
         pinned,
+        room: Memo::new(move |_| parsed.read().0.room.clone()),
         go: StoredValue::new(Box::new(go)),
     };
     provide_context(lab);

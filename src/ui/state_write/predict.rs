@@ -5,7 +5,19 @@
 
 use leptos::prelude::*;
 
+use crate::labs::state_write::query::ROOM_ANSWERS;
 use crate::labs::state_write::{Cell, Guess};
+use crate::labs::tally::Tally;
+use crate::ui::room_tally::{TallyForm, TallySpread};
+
+/// The room's answers, as the form and the spread name them.
+fn answers() -> Vec<String> {
+    Cell::ALL
+        .iter()
+        .map(|c| c.name().to_string())
+        .chain(["none of them".to_string()])
+        .collect()
+}
 
 use super::Lab;
 
@@ -103,6 +115,11 @@ pub fn Predict() -> impl IntoView {
                         </div>
                         <Show when=move || lab.present.get()>
                             <p class="muted">"Clicker: keys 1 to 6 tick the room's pipelines (0 for none of them), then PageDown reveals."</p>
+                            <TallyForm
+                                answers=answers()
+                                tally=Signal::derive(move || lab.room.get().unwrap_or_else(|| Tally::empty(ROOM_ANSWERS)))
+                                set=Callback::new(move |t| lab.set_room(t))
+                            />
                         </Show>
                         <p class="clicker-note" role="status">{move || lab.cue.get()}</p>
                     }
@@ -111,6 +128,16 @@ pub fn Predict() -> impl IntoView {
                 <div class="prediction-result" role="status">
                     {move || lab.guess.get().map(|g| g.feedback(&lab.silent.get()))}
                 </div>
+                <Show when=move || lab.room.get().is_some_and(|t| t.total() > 0)>
+                    <TallySpread
+                        answers=answers()
+                        tally=Signal::derive(move || lab.room.get().unwrap_or_else(|| Tally::empty(ROOM_ANSWERS)))
+                        right=Signal::derive(move || {
+                            let silent = lab.silent.get();
+                            Cell::ALL.iter().map(|c| silent.contains(c)).chain([silent.is_empty()]).collect()
+                        })
+                    />
+                </Show>
                 <button type="button" on:click=move |_| lab.predict_again()>"Hide the verdicts and predict again"</button>
             </Show>
         </section>

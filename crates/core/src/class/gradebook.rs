@@ -50,7 +50,7 @@ fn note(row: &Row, twins: &[usize], rows: &[Row]) -> String {
         .iter()
         .filter_map(|m| match &m.verdict {
             Progress::Failing(rules) => Some(format!("S{} fails {}", m.scenario, rules.join(" "))),
-            Progress::Structural => Some(format!("S{} does not compile", m.scenario)),
+            Progress::Structural => Some(format!("S{} has structural problems", m.scenario)),
             _ => None,
         })
         .collect();

@@ -24,12 +24,13 @@ pub fn file(name: &str, text: Option<&str>) -> Result<Submission, Skipped> {
     let skip = |why: String| Skipped {
         from: name.to_string(),
         why,
+        line: None,
     };
     let text = text.ok_or_else(|| skip("the browser could not read it as text".to_string()))?;
     if text.len() > MAX_BYTES {
         return Err(skip(format!(
             "it is {} KB; a work file is at most {} KB",
-            text.len() / 1024,
+            text.len().div_ceil(1024),
             MAX_BYTES / 1024
         )));
     }
@@ -54,8 +55,10 @@ fn split_link(text: &str) -> Option<(&str, String)> {
     let at = text.find("/scenarios/")?;
     let start = text
         .get(..at)?
-        .rfind(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '"' | '\'' | '<' | '('))
-        .map_or(0, |i| i.saturating_add(1));
+        .char_indices()
+        .rev()
+        .find(|(_, c)| c.is_whitespace() || matches!(c, ',' | ';' | '"' | '\'' | '<' | '('))
+        .map_or(0, |(i, c)| i.saturating_add(c.len_utf8()));
     let end = text
         .get(at..)?
         .find(|c: char| c.is_whitespace() || matches!(c, ',' | ';' | '"' | '\'' | '>' | ')'))
@@ -65,6 +68,28 @@ fn split_link(text: &str) -> Option<(&str, String)> {
     Some((link, rest))
 }
 
+/// The student's name on a line: for a spreadsheet's row (cells split by
+/// tabs: a time, an email, a name, the link) the nearest cell before the
+/// link's that is not empty, else the line without its link.
+fn name_in(text: &str, link: &str, rest: &str) -> String {
+    let tidy = |t: &str| {
+        t.trim_matches(|c: char| {
+            c.is_whitespace() || matches!(c, ',' | ';' | ':' | '"' | '\'' | '|' | '-')
+        })
+        .to_string()
+    };
+    if text.contains('\t') {
+        let cells: Vec<&str> = text.split('\t').collect();
+        if let Some(at) = cells.iter().position(|c| c.contains(link)) {
+            let before = cells.get(..at).unwrap_or(&[]);
+            if let Some(name) = before.iter().rev().map(|c| tidy(c)).find(|c| !c.is_empty()) {
+                return name;
+            }
+        }
+    }
+    tidy(rest)
+}
+
 fn read_link(line: usize, text: &str) -> Result<Option<Link>, String> {
     if text.trim().is_empty() {
         return Ok(None);
@@ -72,6 +97,9 @@ fn read_link(line: usize, text: &str) -> Result<Option<Link>, String> {
     let Some((link, rest)) = split_link(text) else {
         return Err("no share link on it".to_string());
     };
+    if rest.contains("/scenarios/") {
+        return Err("it holds more than one share link: put one link per line".to_string());
+    }
     let after = link
         .split_once("/scenarios/")
         .map_or("", |(_, after)| after);
@@ -80,15 +108,14 @@ fn read_link(line: usize, text: &str) -> Result<Option<Link>, String> {
     let value = link
         .split_once("#design=")
         .map(|(_, value)| value)
-        .ok_or("its link carries no design (a share link ends in #design=…)")?;
+        .ok_or("its link carries no design (a share link ends in #design=…)")?
+        // A full stop or a bracket after a link is the sentence's, not the
+        // link's: URL-safe base64 has neither.
+        .trim_end_matches(|c: char| !(c.is_ascii_alphanumeric() || c == '-' || c == '_'));
     let graph = decode(value)
         .map_err(|e| e.to_string())
         .and_then(|file| for_scenario(file, scenario.number, scenario.source))?;
-    let name = rest
-        .trim_matches(|c: char| {
-            c.is_whitespace() || matches!(c, ',' | ';' | ':' | '"' | '\'' | '|' | '-')
-        })
-        .to_string();
+    let name = name_in(text, link, &rest);
     Ok(Some(Link {
         line,
         name,
@@ -111,9 +138,10 @@ pub fn links(text: &str) -> (Vec<Submission>, Vec<Skipped>) {
             from: "the pasted links".to_string(),
             why: format!(
                 "they are {} KB; at most {} KB is read at once",
-                text.len() / 1024,
+                text.len().div_ceil(1024),
                 MAX_PASTE / 1024
             ),
+            line: None,
         });
         return (Vec::new(), skipped);
     }
@@ -126,6 +154,7 @@ pub fn links(text: &str) -> (Vec<Submission>, Vec<Skipped>) {
             Err(why) => skipped.push(Skipped {
                 from: format!("line {number}"),
                 why,
+                line: Some(number),
             }),
         }
     }
@@ -150,10 +179,14 @@ fn add(read: &mut Vec<(Vec<usize>, Submission)>, link: Link, skipped: &mut Vec<S
         "" => None,
         name => match Student::new(name, "") {
             Ok(s) => Some(s),
-            Err(why) => {
+            Err(_) => {
                 skipped.push(Skipped {
                     from: format!("line {}", link.line),
-                    why: format!("its name cannot be read: {why}"),
+                    why: format!(
+                        "the name beside the link is not one a work file could carry (at most {} characters of plain text)",
+                        crate::scenarios::student::MAX_NAME
+                    ),
+                    line: Some(link.line),
                 });
                 return;
             }
@@ -262,7 +295,23 @@ mod tests {
             assert_eq!(skipped.len(), 1, "{line}");
             assert!(skipped[0].why.contains(why), "{}: {line}", skipped[0].why);
             assert_eq!(skipped[0].from, "line 1");
+            assert_eq!(skipped[0].line, Some(1));
         }
+    }
+
+    /// A spreadsheet's row gives the name cell; a link ends at the
+    /// sentence's full stop; a wide space before a link is a space.
+    #[test]
+    fn names_come_from_a_row_s_cell_and_links_end_where_base64_does() {
+        let row = format!(
+            "2026-12-01 09:00\tada@example.org\tAda Lovelace\t{}\t",
+            link_for(1)
+        );
+        let prose = format!("Grace Hopper:\u{3000}{}.", link_for(2));
+        let (read, skipped) = links(&format!("{row}\n{prose}\n"));
+        assert_eq!(skipped, Vec::new());
+        let names: Vec<String> = read.iter().map(|s| s.name()).collect();
+        assert_eq!(names, ["Ada Lovelace", "Grace Hopper"]);
     }
 
     #[test]

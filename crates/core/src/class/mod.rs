@@ -40,4 +40,6 @@ impl Submission {
 pub struct Skipped {
     pub from: String,
     pub why: String,
+    /// The pasted line it was, so the page can give it back to be fixed.
+    pub line: Option<usize>,
 }

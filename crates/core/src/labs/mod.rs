@@ -4,3 +4,4 @@ pub mod lateness;
 pub mod link;
 pub mod pool;
 pub mod state_write;
+pub mod tally;

@@ -80,6 +80,8 @@ const TOKENS: &[&str] = &[
     "2026-08-03",
     "watermark-overwrite",
     "partition-list-merge",
+    "room=",
+    "0.12.3.0.1.0.2",
 ];
 
 /// Queries the pages write, and the lesson plan's links.
@@ -93,6 +95,7 @@ pub fn written() -> Vec<Vec<u8>> {
         true,
         lab.pinned,
         lab.guess.as_ref(),
+        lab.room.as_ref(),
     ));
     let (choices, _, _) = backfill(none);
     let (moment, _) = parse_moment(none);
@@ -167,13 +170,19 @@ fn every_page_s_query() {
             lab.present,
             lab.pinned,
             lab.guess.as_ref(),
+            lab.room.as_ref(),
         )));
         ensure(notes.is_empty(), || {
             format!("State x Write's own query has notes {notes:?}")
         })?;
         ensure(
-            (again.controls, again.pinned, &again.guess, again.present)
-                == (lab.controls, lab.pinned, &lab.guess, lab.present),
+            (
+                again.controls,
+                again.pinned,
+                &again.guess,
+                again.present,
+                &again.room,
+            ) == (lab.controls, lab.pinned, &lab.guess, lab.present, &lab.room),
             || format!("State x Write read {lab:?}, read back {again:?}"),
         )?;
 
@@ -189,6 +198,7 @@ fn every_page_s_query() {
             lab.present,
             lab.pinned,
             lab.guess.as_ref(),
+            lab.room.as_ref(),
         ))?;
         short_enough(&lateness_query(&lateness(get).0))?;
         short_enough(&dates_query(&dates(get).0))?;

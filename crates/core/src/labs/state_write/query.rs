@@ -4,7 +4,9 @@
 //! outage), `catchup=on|off`, `run=<n>` (1-based; absent means the last run),
 //! `present=0|1` (presenter mode), `pin=<cell>[,<cell>]` (presenter mode's
 //! side by side: up to two cells by their file names, say
-//! `watermark_overwrite`; written only when some are pinned).
+//! `watermark_overwrite`; written only when some are pinned), `predict=`
+//! (the prediction) and `room=` (presenter mode's show of hands: a count
+//! per pipeline in `Cell::ALL` order, then "none of them"; `labs::tally`).
 
 // Outside input arrives here: no unchecked indexing or arithmetic.
 #![deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
@@ -14,6 +16,10 @@ use crate::vocabulary::Choice;
 
 use super::model::{Cell, Controls};
 use super::predict::Guess;
+use crate::labs::tally::Tally;
+
+/// The answers the room can give: each pipeline, then "none of them".
+pub const ROOM_ANSWERS: usize = Cell::ALL.len() + 1;
 
 /// Up to two cells pinned side by side, oldest first.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -66,6 +72,8 @@ pub struct LabQuery {
     /// tells the cells apart is shown. In the URL so the moment after the
     /// reveal is a link too.
     pub guess: Option<Guess>,
+    /// The room's show of hands, entered in presenter mode.
+    pub room: Option<Tally>,
 }
 
 /// Reads the query through `get`; every value it cannot use falls back to
@@ -134,6 +142,17 @@ pub fn parse(get: impl Fn(&str) -> Option<String>) -> (LabQuery, Vec<String>) {
             ),
         }
     }
+    if let Some(given) = get("room") {
+        match Tally::read(&given, ROOM_ANSWERS) {
+            Some(tally) => query.room = Some(tally),
+            None => bad(
+                "room",
+                &given,
+                "a count of hands per pipeline and for none of them, such as 0.12.3.0.1.0.2",
+                "no show of hands",
+            ),
+        }
+    }
     (query, notes)
 }
 
@@ -161,6 +180,7 @@ pub fn to_query(
     present: bool,
     pinned: Pinned,
     guess: Option<&Guess>,
+    room: Option<&Tally>,
 ) -> String {
     let mut query = format!(
         "late={}&crash={}&lookback={}&commit={}&down={}&catchup={}&run={}&present={}",
@@ -179,6 +199,9 @@ pub fn to_query(
     }
     if let Some(guess) = guess {
         query.push_str(&format!("&predict={}", guess.slug()));
+    }
+    if let Some(room) = room {
+        query.push_str(&format!("&room={}", room.value()));
     }
     query
 }
@@ -221,24 +244,28 @@ mod tests {
                         Some(Guess::Skipped),
                         Some(Guess::of(&[Cell::WatermarkOverwrite, Cell::ListOverwrite])),
                     ] {
-                        let (query, notes) = parse_str(&to_query(
-                            &controls,
-                            run,
-                            present,
-                            Pinned::default(),
-                            guess.as_ref(),
-                        ));
-                        assert!(notes.is_empty(), "{notes:?}");
-                        assert_eq!(
-                            query,
-                            LabQuery {
-                                controls,
-                                run: Some(run),
+                        for room in [None, Tally::read("0.12.3.0.1.0.2", ROOM_ANSWERS)] {
+                            let (query, notes) = parse_str(&to_query(
+                                &controls,
+                                run,
                                 present,
-                                pinned: Pinned::default(),
-                                guess,
-                            }
-                        );
+                                Pinned::default(),
+                                guess.as_ref(),
+                                room.as_ref(),
+                            ));
+                            assert!(notes.is_empty(), "{notes:?}");
+                            assert_eq!(
+                                query,
+                                LabQuery {
+                                    controls,
+                                    run: Some(run),
+                                    present,
+                                    pinned: Pinned::default(),
+                                    guess: guess.clone(),
+                                    room: room.clone(),
+                                }
+                            );
+                        }
                     }
                 }
             }
@@ -248,9 +275,9 @@ mod tests {
     #[test]
     fn bad_values_fall_back_with_a_note_each() {
         let (query, notes) =
-            parse_str("late=sat&crash=maybe&lookback=7&commit=never&run=0&predict=everything&down=sun&catchup=yes");
+            parse_str("late=sat&crash=maybe&lookback=7&commit=never&run=0&predict=everything&down=sun&catchup=yes&room=1.2");
         assert_eq!(query, LabQuery::default());
-        assert_eq!(notes.len(), 8);
+        assert_eq!(notes.len(), 9);
         assert!(notes[0].contains("late=sat"));
         let long = "x".repeat(500);
         let (_, notes) = parse_str(&format!("late={long}"));
@@ -274,7 +301,7 @@ mod tests {
         let two = Pinned::default()
             .toggled(Cell::WatermarkOverwrite)
             .toggled(Cell::ListOverwrite);
-        let q = to_query(&Controls::default(), 3, true, two, None);
+        let q = to_query(&Controls::default(), 3, true, two, None, None);
         assert!(
             q.ends_with("&pin=watermark_overwrite,partition_list_overwrite"),
             "{q}"
@@ -292,7 +319,10 @@ mod tests {
                 .collect::<Vec<_>>(),
             vec![Cell::ListOverwrite]
         );
-        assert!(!to_query(&Controls::default(), 1, true, Pinned::default(), None).contains("pin="));
+        assert!(
+            !to_query(&Controls::default(), 1, true, Pinned::default(), None, None)
+                .contains("pin=")
+        );
         for bad in [
             "pin=",
             "pin=nothing",
