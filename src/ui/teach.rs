@@ -47,7 +47,7 @@ pub fn Teach() -> impl IntoView {
             </div>
             <super::widgets::LinkNotes notes=notes />
             <p class="lede">
-                {format!("A session of {LESSON_MINUTES} minutes built from the labs, in the chapter's order. Each step opens the exact state to put on the projector, in presenter mode (large type; a clicker's arrow keys step the lab; \"Copy link to this state\" saves a moment for next time). Ask before you reveal: the labs are at their best when the room has committed to an answer.")}
+                {format!("A session of {LESSON_MINUTES} minutes built from the labs, in the chapter's order. Each step opens the exact state to put on the projector, in presenter mode (large type; a clicker's arrow keys step the lab; \"Copy link to this state\" saves a moment for next time). Ask before you reveal: the labs are at their best when the room has committed to an answer. At each prediction, enter the room's show of hands in its form; the reveal draws the spread beside the answer, and the link keeps it.")}
             </p>
             <ol class="lesson">{steps}</ol>
             <h2 id="after-the-session">"After the session"</h2>

@@ -421,3 +421,49 @@ test('the room\'s show of hands: entered before the reveal, drawn beside the ans
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+test('the room\'s hands at the lateness and backfill predictions: the spread marks the band and the ship date the data gives', async () => {
+  const { context, page, errors } = await projector();
+  await page.goto(`${env.url}/lab/lateness?profile=mobile&lateness=2&present=1`);
+  const form = page.getByRole('group', { name: /The room's hands/ });
+  await form.waitFor();
+  const hands = [4, 9, 6, 1];
+  const labels = ['A. under 90 %', 'B. 90 % to under 99 %', 'C. 99 % to under 99.9 %', 'D. 99.9 % or more'];
+  for (const [i, label] of labels.entries()) {
+    await form.getByLabel(label, { exact: true }).fill(String(hands[i]));
+    await form.getByLabel(label, { exact: true }).press('Tab');
+  }
+  await page.waitForURL(/room=4\.9\.6\.1/);
+  assert.doesNotMatch(page.url(), /predict=/);
+  await page.getByRole('radio', { name: labels[1] }).check();
+  await page.getByRole('button', { name: 'Lock in and show the figures' }).click();
+  const spread = page.locator('figure.room-spread');
+  await spread.waitFor();
+  const lines = (await spread.locator('li').allInnerTexts()).map((l) => l.trim());
+  assert.deepEqual(lines.map((l) => l.replace(' ✓ the answer', '')), [
+    'A. under 90 %: 4 hands (20 %)', 'B. 90 % to under 99 %: 9 hands (45 %)', 'C. 99 % to under 99.9 %: 6 hands (30 %)', 'D. 99.9 % or more: 1 hand (5 %)',
+  ]);
+  // The ✓ is the band the lab's own answer names.
+  const said = await page.locator('.prediction-result p').first().innerText();
+  const band = /: right\./.test(said) ? labels[1].slice(3) : said.match(/\(([^)]+)\)/)[1];
+  assert.deepEqual(lines.filter((l) => l.endsWith('✓ the answer')).map((l) => l.split(':')[0].slice(3)), [band], said);
+  assert.deepEqual(await axe(page), []);
+
+  await page.goto(`${env.url}/lab/backfill?present=1`);
+  const ship = page.getByRole('group', { name: /The room's hands/ });
+  await ship.waitFor();
+  for (let i = 0; i < 5; i += 1) await ship.getByRole('button', { name: '+1 hand for the 8th' }).click();
+  await ship.getByLabel('the 3rd', { exact: true }).fill('2');
+  await ship.getByLabel('the 3rd', { exact: true }).press('Tab');
+  await page.waitForURL(/room=2\.5\.0/);
+  await page.getByRole('group', { name: 'When do you think the bad code shipped?' }).getByRole('radio', { name: 'the 8th' }).check();
+  await page.getByRole('button', { name: 'Lock in and run the drift query' }).click();
+  await page.locator('figure.room-spread').waitFor();
+  assert.deepEqual((await page.locator('figure.room-spread li').allInnerTexts()).map((l) => l.trim()), [
+    'the 3rd: 2 hands (29 %) ✓ the answer', 'the 8th: 5 hands (71 %)', 'the 12th: 0 hands (0 %)',
+  ]);
+  assert.match(await page.locator('#guess-verdict').innerText(), /first row is 3 Aug/);
+  assert.deepEqual(await axe(page), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

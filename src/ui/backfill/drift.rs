@@ -7,7 +7,11 @@ use leptos::prelude::*;
 use leptos::wasm_bindgen::JsCast;
 
 use crate::labs::backfill::case::aug;
+use crate::labs::backfill::query::GUESSES;
 use crate::labs::backfill::PlanStart;
+use crate::labs::tally::Tally;
+use crate::ui::room_tally::{TallyForm, TallySpread};
+use crate::vocabulary::Choice;
 
 use super::super::drift_table::DriftTable;
 use super::super::widgets::RadioGroup;
@@ -31,6 +35,25 @@ pub fn Drift() -> impl IntoView {
         crate::engine::drift::naive_flags(&case.silver, &case.script.fx, aug(1))
     });
     let shortcut = crate::labs::backfill::guess::shortcut(&radius, &naive);
+    // The room's answers, and which was right: the drift query's first row.
+    let answers = || {
+        GUESSES
+            .iter()
+            .map(|g| g.label().to_string())
+            .collect::<Vec<String>>()
+    };
+    let right: Vec<bool> = GUESSES
+        .iter()
+        .map(|g| radius.first() == Some(&g.day()))
+        .collect();
+    let room = move || {
+        Signal::derive(move || {
+            lab.moment
+                .read()
+                .room
+                .unwrap_or_else(|| Tally::empty(GUESSES.len()))
+        })
+    };
     let verdict = move || {
         lab.moment
             .read()
@@ -53,6 +76,7 @@ pub fn Drift() -> impl IntoView {
         lab.set_moment(crate::labs::backfill::query::Moment {
             guess: Some(g),
             ran: Vec::new(),
+            room: lab.moment.get_untracked().room,
         });
         focus("guess-verdict");
     };
@@ -98,6 +122,15 @@ pub fn Drift() -> impl IntoView {
                 </div>
                 <Show when=move || lab.present()>
                     <p class="muted">"Clicker: key 1 for the 3rd, 2 for the 8th, 3 for the 12th enters the room's answer; PageDown runs the drift query."</p>
+                    <TallyForm
+                        answers=answers()
+                        tally=room()
+                        set=Callback::new(move |t| {
+                            let mut m = lab.moment.get_untracked();
+                            m.room = Some(t);
+                            lab.set_moment(m);
+                        })
+                    />
                 </Show>
                 <p class="clicker-note" role="status">{move || lab.answer_note.get()}</p>
             </div>
@@ -105,6 +138,9 @@ pub fn Drift() -> impl IntoView {
                 <p class="prediction-result" role="status" data-figure="guess" id="guess-verdict" tabindex="-1">
                     {verdict}
                 </p>
+                <Show when=move || lab.moment.read().room.is_some_and(|t| t.total() > 0)>
+                    <TallySpread answers=answers() tally=room() right=right.clone() />
+                </Show>
                 <p>
                     "The deploy date is a guess; the drift query is evidence. It recomputes every order with the fixed logic, rounding each row to the penny exactly as the fix does, and lists the days whose stored total is more than a penny away. Choose where the plan starts from its first row, not from the guess."
                 </p>
@@ -113,7 +149,10 @@ pub fn Drift() -> impl IntoView {
                 <RowCounts />
                 <button type="button" on:click=move |_| {
                     guess.set(None);
-                    lab.set_moment(Default::default());
+                    lab.set_moment(crate::labs::backfill::query::Moment {
+                        room: lab.moment.get_untracked().room,
+                        ..Default::default()
+                    });
                     focus("guess-0");
                 }>"Hide the result and predict again (August starts untouched)"</button>
             </div>

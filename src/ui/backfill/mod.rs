@@ -53,13 +53,14 @@ impl Lab {
     fn choose(&self, change: impl FnOnce(&mut Choices)) {
         let mut next = self.choices.get_untracked();
         change(&mut next);
-        let guess = self.moment.get_untracked().guess;
+        let now = self.moment.get_untracked();
         self.go.with_value(|go| {
             go(
                 next,
                 Moment {
-                    guess,
+                    guess: now.guess,
                     ran: Vec::new(),
+                    room: now.room,
                 },
             )
         });

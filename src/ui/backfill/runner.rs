@@ -92,10 +92,11 @@ pub fn Runner(
         stop_timer();
         lab.current.set(None);
         lab.minute.set(0);
-        let guess = lab.moment.get_untracked().guess;
+        let now = lab.moment.get_untracked();
         lab.set_moment(crate::labs::backfill::query::Moment {
-            guess,
+            guess: now.guess,
             ran: Vec::new(),
+            room: now.room,
         });
     };
     // The clicker's steps that belong to the run.

@@ -7,12 +7,33 @@
 use leptos::prelude::*;
 
 use crate::labs::lateness::guess::{feedback, question, Guess, Share};
+use crate::labs::tally::Tally;
+use crate::ui::room_tally::{TallyForm, TallySpread};
 use crate::vocabulary::Choice;
 
 use super::Lab;
 
 /// The answers, lettered as a room calls them out.
 pub const LETTERS: [char; 4] = ['A', 'B', 'C', 'D'];
+
+/// The answers as the room's tally names them.
+fn answers() -> Vec<String> {
+    Share::ALL
+        .iter()
+        .zip(LETTERS)
+        .map(|(share, letter)| format!("{letter}. {}", share.label()))
+        .collect()
+}
+
+/// The room's hands so far (none entered: an empty tally).
+fn room(lab: Lab) -> Signal<Tally> {
+    Signal::derive(move || {
+        lab.settings
+            .read()
+            .room
+            .unwrap_or_else(|| Tally::empty(Share::ALL.len()))
+    })
+}
 
 #[component]
 pub fn Predict() -> impl IntoView {
@@ -75,6 +96,11 @@ pub fn Predict() -> impl IntoView {
             </div>
             <Show when=present>
                 <p class="muted">"Clicker: keys 1 to 4 (or A to D) enter the room's answer, then PageDown shows the figures."</p>
+                <TallyForm
+                    answers=answers()
+                    tally=room(lab)
+                    set=Callback::new(move |t| lab.update(|s| s.room = Some(t)))
+                />
             </Show>
             <p class="clicker-note" role="status">{move || lab.cue.get()}</p>
         </section>
@@ -94,9 +120,23 @@ pub fn Answered() -> impl IntoView {
         };
         Some(feedback(guess, &lab.study.read().figures(at)))
     };
+    // The right band: the share at the lateness the answer was given at.
+    let right = Signal::derive(move || {
+        let s = lab.settings.read();
+        let at = match s.guess {
+            Some(Guess::Picked { at, .. }) => at,
+            _ => s.lateness,
+        };
+        let band = Share::of(lab.study.read().figures(at).complete_value_bp);
+        Share::ALL.iter().map(|b| *b == band).collect::<Vec<bool>>()
+    });
+    let hands = move || lab.settings.read().room.is_some_and(|t| t.total() > 0);
     view! {
         <div class="prediction-result" role="status">
             <p>{said}</p>
+            <Show when=hands>
+                <TallySpread answers=answers() tally=room(lab) right=right />
+            </Show>
             <button type="button" on:click=move |_| {
                 lab.picking.set(None);
                 lab.update(|s| s.guess = None);

@@ -295,7 +295,7 @@ pub fn StateWriteLab() -> impl IntoView {
         shared,
         present,
         pinned,
-        room: Memo::new(move |_| parsed.read().0.room.clone()),
+        room: Memo::new(move |_| parsed.read().0.room),
         go: StoredValue::new(Box::new(go)),
     };
     provide_context(lab);

@@ -9,9 +9,15 @@
 
 /// The most hands one answer can have: a lecture hall's, with room.
 pub const MOST_HANDS: u16 = 999;
+/// The most answers a question has: as many as a clicker's keys 1 to 9.
+pub const MOST_ANSWERS: usize = 9;
 
-#[derive(Clone, Debug, PartialEq, Eq, Hash)]
-pub struct Tally(Vec<u16>);
+/// Fixed size, so a lab's settings that hold one stay `Copy`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct Tally {
+    hands: [u16; MOST_ANSWERS],
+    answers: usize,
+}
 
 /// One answer's line in the room's spread.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -24,37 +30,43 @@ pub struct Bar {
 }
 
 impl Tally {
-    /// No hands yet, for a question of `answers` answers.
+    /// No hands yet, for a question of `answers` answers (at most
+    /// `MOST_ANSWERS`).
     pub fn empty(answers: usize) -> Tally {
-        Tally(vec![0; answers])
+        Tally {
+            hands: [0; MOST_ANSWERS],
+            answers: answers.min(MOST_ANSWERS),
+        }
     }
 
     pub fn hands(&self) -> &[u16] {
-        &self.0
+        self.hands.get(..self.answers).unwrap_or(&[])
     }
 
     /// `answer` given `hands` (at most `MOST_HANDS`); an answer the
     /// question does not have changes nothing.
     pub fn set(&mut self, answer: usize, hands: u16) {
-        if let Some(slot) = self.0.get_mut(answer) {
-            *slot = hands.min(MOST_HANDS);
+        if answer < self.answers {
+            if let Some(slot) = self.hands.get_mut(answer) {
+                *slot = hands.min(MOST_HANDS);
+            }
         }
     }
 
     /// One more hand for `answer`.
     pub fn add(&mut self, answer: usize) {
-        let now = self.0.get(answer).copied().unwrap_or(0);
+        let now = self.hands().get(answer).copied().unwrap_or(0);
         self.set(answer, now.saturating_add(1));
     }
 
     /// Every hand raised.
     pub fn total(&self) -> u32 {
-        self.0.iter().map(|h| u32::from(*h)).sum()
+        self.hands().iter().map(|h| u32::from(*h)).sum()
     }
 
     /// As the address writes it.
     pub fn value(&self) -> String {
-        self.0
+        self.hands()
             .iter()
             .map(u16::to_string)
             .collect::<Vec<_>>()
@@ -74,15 +86,20 @@ impl Tally {
                     .filter(|h| *h <= MOST_HANDS)
             })
             .collect();
-        hands.filter(|h| h.len() == answers).map(Tally)
+        let hands = hands.filter(|h| h.len() == answers && answers <= MOST_ANSWERS)?;
+        let mut tally = Tally::empty(answers);
+        for (i, h) in hands.into_iter().enumerate() {
+            tally.set(i, h);
+        }
+        Some(tally)
     }
 
     /// Each answer's bar: the drawing follows the counts, so a room of 3
     /// and a hall of 300 read the same way.
     pub fn bars(&self) -> Vec<Bar> {
-        let most = self.0.iter().copied().max().unwrap_or(0);
+        let most = self.hands().iter().copied().max().unwrap_or(0);
         let total = self.total();
-        self.0
+        self.hands()
             .iter()
             .map(|&hands| Bar {
                 hands,
@@ -120,7 +137,7 @@ mod tests {
         t.set(6, 5000);
         t.set(9, 4);
         assert_eq!(t.value(), "2.0.0.12.0.0.999");
-        assert_eq!(Tally::read(&t.value(), 7), Some(t.clone()));
+        assert_eq!(Tally::read(&t.value(), 7), Some(t));
         assert_eq!(t.total(), 1013);
         for bad in [
             "",

@@ -48,13 +48,19 @@ pub fn parse(get: impl Fn(&str) -> Option<String>) -> (Choices, bool, Vec<String
 /// What has happened on the page since it opened: the ship-date
 /// prediction (made or skipped) and the runs since, so a link copied after
 /// a reveal or a run reopens that moment (`guess=3|8|12|skip`,
-/// `ran=end|M,...`: each run to its end, or interrupted at minute M).
+/// `ran=end|M,...`: each run to its end, or interrupted at minute M),
+/// and presenter mode's show of hands for the 3rd, the 8th and the 12th
+/// (`room=n.n.n`, `labs::tally`).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Moment {
     /// `Some(None)`: skipped; `Some(Some(day))`: the day predicted.
     pub guess: Option<Option<PlanStart>>,
     pub ran: Vec<Ran>,
+    pub room: Option<crate::labs::tally::Tally>,
 }
+
+/// The ship dates the room can guess, in the form's order.
+pub const GUESSES: [PlanStart; 3] = [PlanStart::Third, PlanStart::Eighth, PlanStart::Twelfth];
 
 /// The most runs a link may replay: far more than a lesson needs, few
 /// enough that a hostile link cannot hold the page.
@@ -101,6 +107,17 @@ pub fn parse_moment(get: impl Fn(&str) -> Option<String>) -> (Moment, Vec<String
             )),
         }
     }
+    if let Some(given) = get("room") {
+        match crate::labs::tally::Tally::read(&given, GUESSES.len()) {
+            Some(tally) => moment.room = Some(tally),
+            None => notes.push(link::ignored(
+                "room",
+                &given,
+                "a count of hands for the 3rd, the 8th and the 12th, such as 4.9.2",
+                "no show of hands",
+            )),
+        }
+    }
     (moment, notes)
 }
 
@@ -120,6 +137,9 @@ pub fn to_query_at(choices: &Choices, present: bool, moment: &Moment) -> String 
                 .collect();
             query.push_str(&format!("&ran={}", runs.join(",")));
         }
+    }
+    if let Some(room) = moment.room {
+        query.push_str(&format!("&room={}", room.value()));
     }
     query
 }
@@ -153,10 +173,16 @@ mod tests {
             Moment {
                 guess: Some(None),
                 ran: Vec::new(),
+                room: None,
             },
             Moment {
                 guess: Some(Some(PlanStart::Eighth)),
                 ran: vec![Ran::InterruptedAt(7), Ran::ToTheEnd],
+                room: crate::labs::tally::Tally::read("4.9.2", GUESSES.len()),
+            },
+            Moment {
+                room: crate::labs::tally::Tally::read("0.0.31", GUESSES.len()),
+                ..Moment::default()
             },
         ];
         for m in moments {
@@ -170,6 +196,8 @@ mod tests {
             "ran=end",
             "guess=3&ran=1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16,17,18,19,20,21",
             "guess=3&ran=99999",
+            "room=1.2",
+            "room=1.2.x",
         ] {
             let (m, notes) = parse_moment(crate::labs::link::lookup(bad));
             assert!(

@@ -109,6 +109,8 @@ pub struct Settings {
     /// The answer to the lab's question (`guess`): until there is one, no
     /// figure that answers it is drawn. A built-in profile's only.
     pub guess: Option<super::guess::Guess>,
+    /// Presenter mode's show of hands: a count per answer band.
+    pub room: Option<crate::labs::tally::Tally>,
 }
 
 /// The close rules on offer: the 1st to the 10th business day.
@@ -137,6 +139,7 @@ impl Default for Settings {
             close_day: 3,
             target_bp: 9990,
             guess: None,
+            room: None,
         }
     }
 }

@@ -6,7 +6,9 @@
 //! such as `Europe/London`; UTC by default), `close=1..10` (business day) and
 //! `target=95|99|99.5|99.9|99.99|100` (percent), written only when they
 //! are not the default; `predict=<band>@<lateness>|skip`, the answer to the
-//! lab's question (`guess`). The data itself is never in the URL.
+//! lab's question (`guess`); `room=<n>.<n>.<n>.<n>`, presenter mode's
+//! show of hands per answer band (`labs::tally`). The data itself is never
+//! in the URL.
 
 // Outside input arrives here: no unchecked indexing or arithmetic.
 #![deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
@@ -91,6 +93,17 @@ pub fn parse(get: impl Fn(&str) -> Option<String>) -> (Settings, Vec<String>) {
             ),
         }
     }
+    if let Some(given) = get("room") {
+        match crate::labs::tally::Tally::read(&given, super::guess::Share::ALL.len()) {
+            Some(tally) => settings.room = Some(tally),
+            None => bad(
+                "room",
+                &given,
+                "a count of hands per answer, such as 3.12.5.0",
+                "no show of hands",
+            ),
+        }
+    }
     if let Some(given) = get("target") {
         match TARGETS
             .into_iter()
@@ -157,6 +170,9 @@ pub fn to_query(settings: &Settings) -> String {
     if let Some(guess) = settings.guess {
         query.push_str(&format!("&predict={}", guess.value()));
     }
+    if let Some(room) = settings.room {
+        query.push_str(&format!("&room={}", room.value()));
+    }
     query
 }
 
@@ -189,6 +205,9 @@ mod tests {
                             present,
                             compare,
                             today: august(9),
+                            room: present
+                                .then(|| crate::labs::tally::Tally::read("3.12.5.0", 4))
+                                .flatten(),
                             ..Settings::default()
                         };
                         let (back, notes) = parse_str(&to_query(&settings));

@@ -262,7 +262,7 @@ mod tests {
                                     present,
                                     pinned: Pinned::default(),
                                     guess: guess.clone(),
-                                    room: room.clone(),
+                                    room,
                                 }
                             );
                         }
