@@ -28,10 +28,16 @@ pub struct Submission {
 impl Submission {
     /// The name the page lists it under.
     pub fn name(&self) -> String {
-        match &self.student {
-            Some(s) => s.name.clone(),
-            None => format!("(no name) {}", self.from),
-        }
+        listed_as(self.student.as_ref(), &self.from)
+    }
+}
+
+/// The name a submission is listed under: its student's, or where it came
+/// from when it names none.
+pub fn listed_as(student: Option<&Student>, from: &str) -> String {
+    match student {
+        Some(s) => s.name.clone(),
+        None => format!("(no name) {from}"),
     }
 }
 

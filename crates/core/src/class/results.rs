@@ -32,10 +32,7 @@ impl Row {
 
     /// The name it is listed under.
     pub fn name(&self) -> String {
-        match &self.student {
-            Some(s) => s.name.clone(),
-            None => format!("(no name) {}", self.from),
-        }
+        super::listed_as(self.student.as_ref(), &self.from)
     }
 
     pub fn mark(&self, scenario: u8) -> Option<&Mark> {
