@@ -188,6 +188,12 @@ pub fn CheckPanel() -> impl IntoView {
                     return;
                 }
             }
+            // The last slice ends with the last rule: the browser gets a
+            // turn before the tutor reads the run and the report is drawn.
+            slices::yield_to_browser().await;
+            if checking.try_get_untracked().is_none() {
+                return; // the student left the page meanwhile
+            }
             let (report, judged) = grading.finish_judged();
             finish(graph, report, judged);
         });

@@ -2,6 +2,8 @@
 //! the grader judged: a detector fires only when the design has its choice
 //! and a row, run or partition the rule failed on shows its mechanism.
 
+use std::cell::OnceCell;
+
 use rustc_hash::FxHashMap as HashMap;
 
 use crate::counted::{counted, grouped};
@@ -54,8 +56,10 @@ struct Ran<'a> {
     case: &'a Case<'a>,
     daily: &'a Daily,
     events: HashMap<&'a str, &'a Event>,
-    /// For each row id, the attempts that read it, in order.
-    reads: HashMap<&'a str, Vec<usize>>,
+    /// For each row id, the attempts that read it, in order. Made when a
+    /// detector first asks: a long lookback's runs read tens of thousands
+    /// of ids, most of the tutor's time, and most detectors never ask.
+    reads: OnceCell<HashMap<&'a str, Vec<usize>>>,
     failed: &'a RuleResult,
 }
 
@@ -73,7 +77,16 @@ impl<'a> Ran<'a> {
     }
 
     fn read_by(&self, id: &str) -> &[usize] {
-        self.reads.get(id).map_or(&[], Vec::as_slice)
+        let reads = self.reads.get_or_init(|| {
+            let mut reads: HashMap<&str, Vec<usize>> = HashMap::default();
+            for run in &self.daily.outcome.runs {
+                for id in &run.read_ids {
+                    reads.entry(id.as_ref()).or_default().push(run.attempt);
+                }
+            }
+            reads
+        });
+        reads.get(id).map_or(&[], Vec::as_slice)
     }
 
     fn run(&self, attempt: usize) -> Option<&'a RunTrace> {
@@ -90,12 +103,6 @@ impl<'a> Ran<'a> {
 }
 
 pub fn diagnose(case: &Case, daily: &Daily, failed: &RuleResult) -> Option<Diagnosis> {
-    let mut reads: HashMap<&str, Vec<usize>> = HashMap::default();
-    for run in &daily.outcome.runs {
-        for id in &run.read_ids {
-            reads.entry(id.as_ref()).or_default().push(run.attempt);
-        }
-    }
     let ran = Ran {
         case,
         daily,
@@ -105,7 +112,7 @@ pub fn diagnose(case: &Case, daily: &Daily, failed: &RuleResult) -> Option<Diagn
             .iter()
             .map(|e| (e.id.as_ref(), e))
             .collect(),
-        reads,
+        reads: OnceCell::new(),
         failed,
     };
     candidates(case.scenario.number, failed.rule.id)
