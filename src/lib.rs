@@ -14,5 +14,5 @@ pub mod ui;
 
 pub use partition_lab_core::{
     address, class, content, counted, design, engine, export, labs, lean, scenarios, tool, tutor,
-    vocabulary,
+    variant, vocabulary,
 };

@@ -14,14 +14,12 @@ use chrono::Duration;
 use partition_lab::engine::calendar::days;
 use partition_lab::engine::drift::naive_flags;
 use partition_lab::export::backfill_lab::commands;
-use partition_lab::labs::backfill::case::{
-    aug, backfill_start, last_existing, true_ship_date, Case,
-};
+use partition_lab::labs::backfill::case::{aug, backfill_start, last_existing, Case};
 use partition_lab::labs::backfill::{Choices, Concurrency, PlanStart};
 
 fn all_choices() -> Vec<Choices> {
     let mut out = Vec::new();
-    for from in PlanStart::ALL {
+    for from in partition_lab::labs::backfill::August::CHAPTER.starts() {
         for concurrency in Concurrency::ALL {
             for markers in [true, false] {
                 out.push(Choices {
@@ -40,7 +38,7 @@ fn all_choices() -> Vec<Choices> {
 fn drift_is_zero_before_the_ship_date_and_positive_from_it() {
     let case = Case::new();
     for row in case.drift() {
-        if row.dt < true_ship_date() {
+        if row.dt < partition_lab::labs::backfill::August::CHAPTER.ship.day() {
             assert_eq!(
                 row.drift(),
                 0,
@@ -58,7 +56,7 @@ fn drift_is_zero_before_the_ship_date_and_positive_from_it() {
     let radius = case.blast_radius();
     assert_eq!(
         radius.first(),
-        Some(&true_ship_date()),
+        Some(&partition_lab::labs::backfill::August::CHAPTER.ship.day()),
         "the first row is the true start"
     );
     assert_eq!(radius, days(aug(3), last_existing()).collect::<Vec<_>>());
@@ -76,7 +74,9 @@ fn summing_unrounded_products_flags_every_broken_day_and_some_correct_ones() {
         assert!(flagged.contains(&dt));
     }
     assert!(
-        flagged.iter().any(|dt| *dt < true_ship_date()),
+        flagged
+            .iter()
+            .any(|dt| *dt < partition_lab::labs::backfill::August::CHAPTER.ship.day()),
         "the lab's warning about SUM(raw * rate) should be visible in its data: {flagged:?}"
     );
 }
@@ -85,7 +85,7 @@ fn summing_unrounded_products_flags_every_broken_day_and_some_correct_ones() {
 fn a_backfill_over_the_drift_range_leaves_no_drift_and_touches_nothing_else() {
     let case = Case::new();
     let choices = Choices {
-        from: PlanStart::Third,
+        from: partition_lab::labs::backfill::August::CHAPTER.ship,
         ..Choices::default()
     };
     let exec = case.execute(&choices, &[], backfill_start(), None);
@@ -107,7 +107,7 @@ fn a_backfill_over_the_drift_range_leaves_no_drift_and_touches_nothing_else() {
 fn a_late_guess_leaves_the_early_broken_days_wrong() {
     let case = Case::new();
     let choices = Choices {
-        from: PlanStart::Eighth,
+        from: PlanStart::EIGHTH,
         ..Choices::default()
     };
     let exec = case.execute(&choices, &[], backfill_start(), None);
@@ -133,7 +133,7 @@ fn waves_and_minutes_follow_the_cost_model_for_every_choice() {
         );
     }
     let plan = case.plan(&Choices {
-        from: PlanStart::Third,
+        from: partition_lab::labs::backfill::August::CHAPTER.ship,
         ..Choices::default()
     });
     assert_eq!(
@@ -151,7 +151,7 @@ fn an_interrupted_backfill_resumes_with_markers_and_rebuilds_without() {
                 let choices = Choices {
                     concurrency,
                     markers,
-                    from: PlanStart::Third,
+                    from: partition_lab::labs::backfill::August::CHAPTER.ship,
                     ..Choices::default()
                 };
                 let first = case.execute(&choices, &[], backfill_start(), Some(stop));
@@ -266,7 +266,7 @@ fn the_page_opens_on_the_whole_month_which_fixes_everything_and_rebuilds_two_day
     // broken day and also rewrites the 1st and 2nd, which were right.
     let case = Case::new();
     let choices = Choices::default();
-    assert_eq!(choices.from, PlanStart::First);
+    assert_eq!(choices.from, PlanStart::FIRST);
     let exec = case.execute(&choices, &[], backfill_start(), None);
     let (silver_left, gold_left) = case.remaining(std::slice::from_ref(&exec));
     assert!(silver_left.is_empty() && gold_left.is_empty());

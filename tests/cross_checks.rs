@@ -15,8 +15,8 @@ use partition_lab::design::compile;
 use partition_lab::design::graph::WriteChoice;
 use partition_lab::engine::calendar::days;
 use partition_lab::engine::clock::run_clock;
-use partition_lab::labs::backfill::case::{backfill_start, last_existing, true_ship_date};
-use partition_lab::labs::backfill::{Case, Choices, Concurrency, PlanStart};
+use partition_lab::labs::backfill::case::{backfill_start, last_existing};
+use partition_lab::labs::backfill::{Case, Choices, Concurrency};
 use partition_lab::scenarios::grading::backfilled;
 use partition_lab::scenarios::sample::sample;
 use partition_lab::scenarios::stories::currency;
@@ -35,7 +35,11 @@ fn the_lab_and_scenario_4_find_the_same_blast_radius() {
     .expect("compiles");
     let done = backfilled::run(&currency::setting(), &design, &script).expect("runs");
     let scenario = currency::blast_radius(&script, &done);
-    let expected: BTreeSet<_> = days(true_ship_date(), last_existing()).collect();
+    let expected: BTreeSet<_> = days(
+        partition_lab::labs::backfill::August::CHAPTER.ship.day(),
+        last_existing(),
+    )
+    .collect();
     assert_eq!(lab, expected);
     assert_eq!(scenario.into_iter().collect::<BTreeSet<_>>(), expected);
 }
@@ -46,7 +50,7 @@ fn the_lab_and_scenario_4_find_the_same_blast_radius() {
 #[test]
 fn the_lab_s_runs_are_the_clock_s_own_trace() {
     let case = Case::new();
-    for from in PlanStart::ALL {
+    for from in partition_lab::labs::backfill::August::CHAPTER.starts() {
         for concurrency in Concurrency::ALL {
             for markers in [true, false] {
                 let choices = Choices {

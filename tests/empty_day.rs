@@ -137,7 +137,7 @@ fn a_withdrawn_sunday_is_emptied_only_by_a_targeted_overwrite() {
     );
     let truth = case.truth_total();
     for (writer, empties) in [(Writer::Targeted, true), (Writer::Dynamic, false)] {
-        let c = choices(PlanStart::First, Sunday::Withdrawn, writer);
+        let c = choices(PlanStart::FIRST, Sunday::Withdrawn, writer);
         let exec = case.execute(&c, &[], backfill_start(), None);
         let runs = std::slice::from_ref(&exec);
         let (silver, gold) = case.after(runs);
@@ -168,7 +168,7 @@ fn a_withdrawn_sunday_is_emptied_only_by_a_targeted_overwrite() {
     }
     // A plan that starts after the Sunday never targets it: both keep it.
     for writer in [Writer::Targeted, Writer::Dynamic] {
-        let c = choices(PlanStart::Twelfth, Sunday::Withdrawn, writer);
+        let c = choices(PlanStart::TWELFTH, Sunday::Withdrawn, writer);
         let exec = case.execute(&c, &[], backfill_start(), None);
         let (silver, _) = case.after(std::slice::from_ref(&exec));
         assert_eq!(silver.partition(sunday()), &built[..]);
@@ -181,7 +181,7 @@ fn a_withdrawn_sunday_is_emptied_only_by_a_targeted_overwrite() {
 #[test]
 fn as_delivered_the_writers_agree() {
     let case = Case::new();
-    for from in PlanStart::ALL {
+    for from in partition_lab::labs::backfill::August::CHAPTER.starts() {
         let tables = |writer| {
             let c = choices(from, Sunday::Delivered, writer);
             let exec = case.execute(&c, &[], backfill_start(), None);

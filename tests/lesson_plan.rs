@@ -337,7 +337,7 @@ fn the_backfill_steps_say_what_the_lab_shows() {
         partition_lab::engine::calendar::days(aug(3), aug(7)).collect::<Vec<_>>()
     );
     let mut full = choices;
-    full.from = partition_lab::labs::backfill::PlanStart::Third;
+    full.from = partition_lab::labs::backfill::August::CHAPTER.ship;
     assert_eq!(case.plan(&full).dates().len(), 11);
     full.concurrency = partition_lab::labs::backfill::Concurrency::Twelve;
     let twelve = case.plan(&full).minutes();

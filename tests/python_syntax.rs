@@ -119,10 +119,10 @@ fn every_state_write_spark_module_is_python() {
 fn the_backfill_labs_spark_job_and_plain_loop_are_python() {
     use partition_lab::export::backfill_lab::{plain_loop, spark};
     use partition_lab::labs::backfill::case::Writer;
-    use partition_lab::labs::backfill::{Case, Choices, Concurrency, PlanStart};
+    use partition_lab::labs::backfill::{Case, Choices, Concurrency};
     let case = Case::new();
     let mut pieces = Vec::new();
-    for from in PlanStart::ALL {
+    for from in partition_lab::labs::backfill::August::CHAPTER.starts() {
         for concurrency in Concurrency::ALL {
             for markers in [true, false] {
                 let choices = Choices {
@@ -322,10 +322,10 @@ fn the_beam_pipeline_parses() {
 #[test]
 fn the_dagster_definitions_parse() {
     use partition_lab::export::backfill_lab::commands;
-    use partition_lab::labs::backfill::case::{Case, Choices, Concurrency, PlanStart};
+    use partition_lab::labs::backfill::case::{Case, Choices, Concurrency};
     let case = Case::new();
     let mut pieces = Vec::new();
-    for from in PlanStart::ALL {
+    for from in partition_lab::labs::backfill::August::CHAPTER.starts() {
         for concurrency in [Concurrency::One, Concurrency::Four, Concurrency::Twelve] {
             for markers in [true, false] {
                 let plan = case.plan(&Choices {

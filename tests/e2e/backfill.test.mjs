@@ -397,3 +397,92 @@ test('the plan downloads as a runnable project made for the plan chosen, never w
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+// SPEC 14: another August, where the chapter's text cannot give the ship
+// date away. Fresh data moves it; the guesses, the drift query and a run
+// follow the variant's own data; a student's class code and name give the
+// same August in any browser, and another student's differs.
+test('fresh data and a class\'s August move the ship date: only the data tells', async () => {
+  const { page, errors, context } = await openPage(env, '/lab/backfill');
+  const whose = page.locator('[data-figure="whose-august"]');
+  assert.match(await whose.innerText(), /^These are the chapter's figures/);
+  const guesses = () => page.getByRole('group', { name: 'When do you think the bad code shipped?' }).locator('label').allInnerTexts();
+  assert.deepEqual(await guesses(), ['the 3rd', 'the 8th', 'the 12th']);
+  // No class code on this browser: no class's August to offer.
+  assert.equal(await page.getByRole('button', { name: /Use my class's August/ }).count(), 0);
+  await page.getByRole('button', { name: 'Fresh data: another August' }).click();
+  await page.waitForURL(/variant=\d+/);
+  const variant = new URL(page.url()).searchParams.get('variant');
+  assert.match(await whose.innerText(), new RegExp(`^August, variant ${variant}: the bug shipped on a day only the data can tell you`));
+  const offered = await guesses();
+  assert.equal(offered.length, 3);
+  assert.ok(offered.includes('the 8th'), `${offered}`);
+  // Still nothing told before the prediction.
+  const gridText = await page.locator('.grid14').innerText();
+  for (const word of ['broken', 'drift', '£']) assert.ok(!gridText.includes(word), `${word} before the prediction`);
+  assert.equal(await planFrom(page).getByRole('radio').count(), 4);
+  // The deploy log's 8th, locked in: the data says otherwise, and its
+  // first row is one of the days offered.
+  await page.getByRole('group', { name: 'When do you think the bad code shipped?' }).getByRole('radio', { name: 'the 8th' }).check();
+  await page.getByRole('button', { name: 'Lock in and run the drift query' }).click();
+  const said = await figure(page, 'guess');
+  const [, ship] = said.match(/^✗ Not this time: you said the 8th\. The drift query's first row is (\d) Aug: the broken code built every partition from \1 Aug to 13 Aug\./).map(Number);
+  assert.ok(ship >= 2 && ship <= 6, `the bug ships early in the month: ${said}`);
+  const shipLabel = offered.find((o) => o.startsWith(`the ${ship}`));
+  assert.ok(shipLabel, `the answer was on offer: ${offered}`);
+  assert.match(said, new RegExp(`would leave ${ship} Aug to 7 Aug wrong\\.$`));
+  const rows = page.locator('table.drift tbody tr');
+  assert.equal(await rows.count(), 13 - ship + 1);
+  assert.match(await rows.first().innerText(), new RegExp(`^2026-08-0${ship}`));
+  await planFrom(page).getByRole('radio', { name: shipLabel }).check();
+  await page.waitForURL(new RegExp(`variant=${variant}&from=${ship}&`));
+  // A plan from the variant's ship date mends its August.
+  await runToEnd(page);
+  assert.equal(await figure(page, 'remaining'), 'none');
+  assert.equal(await figure(page, 'needless'), '0');
+  const [, now, truth] = (await figure(page, 'finance')).match(/now (£[\d,.]+) · truth (£[\d,.]+)/);
+  assert.equal(now, truth);
+  // The link keeps this August, its guess and its run.
+  const again = await context.newPage();
+  await again.goto(page.url());
+  await again.locator('.run-outcome').waitFor();
+  assert.equal(await again.locator('[data-figure="remaining"]').innerText(), 'none');
+  assert.match(await again.locator('[data-figure="guess"]').innerText(), /^✗ Not this time: you said the 8th/);
+  await again.close();
+  let violations = await axe(page);
+  assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+  // Back to the chapter's: the 3rd again, the lab started over.
+  await page.getByRole('button', { name: 'Back to the chapter\'s August' }).click();
+  await page.waitForURL((url) => !url.search.includes('variant='));
+  assert.ok(!page.url().includes('guess='), 'another August starts the lab over');
+  assert.deepEqual(await guesses(), ['the 3rd', 'the 8th', 'the 12th']);
+  assert.deepEqual(errors, []);
+  await context.close();
+
+  // A class's students: the same name gives the same August in another
+  // browser (typed differently); another name gives another variant.
+  const classVariant = async (name, klass) => {
+    const opened = await openPage(env, '/lab/backfill');
+    await opened.page.evaluate(([n, c]) => {
+      localStorage.setItem('partition-lab/student/name', n);
+      localStorage.setItem('partition-lab/student/class', c);
+    }, [name, klass]);
+    await opened.page.reload();
+    await opened.page.locator('[data-figure="whose-august"]').waitFor();
+    await opened.page.getByRole('button', { name: /^Use my class's August \(class / }).click();
+    await opened.page.waitForURL(/variant=\d+/);
+    const said = await opened.page.locator('[data-figure="whose-august"]').innerText();
+    const v = new URL(opened.page.url()).searchParams.get('variant');
+    violations = await axe(opened.page);
+    assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
+    assert.deepEqual(opened.errors, []);
+    await opened.context.close();
+    return { said, v };
+  };
+  const ada = await classVariant('Ada Lovelace', 'DATA-101');
+  assert.match(ada.said, /^Your own August \(class DATA-101, Ada Lovelace\)/);
+  const adaElsewhere = await classVariant('  ada   lovelace ', 'data-101');
+  assert.equal(adaElsewhere.v, ada.v, 'the same student, the same August anywhere');
+  const grace = await classVariant('Grace Hopper', 'DATA-101');
+  assert.notEqual(grace.v, ada.v, 'two students of one class differ');
+});

@@ -3,8 +3,8 @@
 //! (`scenarios`), the tutor that explains a check's verdict (`tutor`), a
 //! class's work graded again for its instructor (`class`), the
 //! exports to real tools (`export`), every choice's
-//! words (`vocabulary`), shared teaching text (`content`) and how a link
-//! is read (`address`). No web crate
+//! words (`vocabulary`), shared teaching text (`content`), how a link
+//! is read (`address`) and the seed that moves a lab's numbers (`variant`). No web crate
 //! is in this crate's tree: the web app draws what these return.
 
 pub mod address;
@@ -17,6 +17,7 @@ pub mod labs;
 pub mod scenarios;
 pub mod tool;
 pub mod tutor;
+pub mod variant;
 pub mod vocabulary;
 
 // The layers below, under the names every module here uses.

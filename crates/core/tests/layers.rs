@@ -34,6 +34,11 @@ const RULES: &[(&str, &[&str], &str)] = &[
         "a link is read the same whichever page or canvas made it: below them all",
     ),
     (
+        "variant",
+        &["design", "labs", "scenarios", "tutor", "export", "content", "tool", "class", "address", "vocabulary"],
+        "a variant is a seed: the labs and scenarios read their numbers from it, it knows none of them",
+    ),
+    (
         "vocabulary",
         &["design", "labs", "scenarios", "tutor", "export", "content", "tool", "class"],
         "the vocabulary owns the words; the design types use them, never the reverse",

@@ -11,7 +11,6 @@ use crate::labs::backfill::query::GUESSES;
 use crate::labs::backfill::PlanStart;
 use crate::labs::tally::Tally;
 use crate::ui::room_tally::{TallyForm, TallySpread};
-use crate::vocabulary::Choice;
 
 use super::super::drift_table::DriftTable;
 use super::super::widgets::RadioGroup;
@@ -35,14 +34,19 @@ pub fn Drift() -> impl IntoView {
         crate::engine::drift::naive_flags(&case.silver, &case.script.fx, aug(1))
     });
     let shortcut = crate::labs::backfill::guess::shortcut(&radius, &naive);
-    // The room's answers, and which was right: the drift query's first row.
-    let answers = || {
-        GUESSES
+    // The guesses are the August's (drawn again when it changes): the room's
+    // answers, and which was right, the drift query's first row.
+    let august = lab.choices.with_untracked(|c| c.august);
+    let guesses = august.guesses();
+    let answers = move || {
+        guesses
             .iter()
             .map(|g| g.label().to_string())
             .collect::<Vec<String>>()
     };
-    let right: Vec<bool> = GUESSES
+    let options: Vec<(Option<PlanStart>, &'static str)> =
+        guesses.iter().map(|g| (Some(*g), g.label())).collect();
+    let right: Vec<bool> = guesses
         .iter()
         .map(|g| radius.first() == Some(&g.day()))
         .collect();
@@ -51,7 +55,7 @@ pub fn Drift() -> impl IntoView {
             lab.moment
                 .read()
                 .room
-                .unwrap_or_else(|| Tally::empty(GUESSES.len()))
+                .unwrap_or_else(|| Tally::empty(GUESSES))
         })
     };
     let verdict = move || {
@@ -98,11 +102,7 @@ pub fn Drift() -> impl IntoView {
                 <RadioGroup
                     legend="When do you think the bad code shipped?"
                     name="guess"
-                    options=vec![
-                        (Some(PlanStart::Third), "the 3rd"),
-                        (Some(PlanStart::Eighth), "the 8th"),
-                        (Some(PlanStart::Twelfth), "the 12th"),
-                    ]
+                    options=options
                     current=Signal::derive(move || guess.get())
                     on_pick=move |g| guess.set(g)
                 />
@@ -121,7 +121,7 @@ pub fn Drift() -> impl IntoView {
                     }>"Skip the prediction"</button>
                 </div>
                 <Show when=move || lab.present()>
-                    <p class="muted">"Clicker: key 1 for the 3rd, 2 for the 8th, 3 for the 12th enters the room's answer; PageDown runs the drift query."</p>
+                    <p class="muted">"Clicker: "{clicker_keys(august)}" enters the room's answer; PageDown runs the drift query."</p>
                     <TallyForm
                         answers=answers()
                         tally=room()
@@ -158,6 +158,18 @@ pub fn Drift() -> impl IntoView {
             </div>
         </section>
     }
+}
+
+/// "key 1 for the 3rd, 2 for the 8th, 3 for the 12th": the August's own
+/// guesses.
+pub fn clicker_keys(august: crate::labs::backfill::August) -> String {
+    let [a, b, c] = august.guesses();
+    format!(
+        "key 1 for {}, 2 for {}, 3 for {}",
+        a.label(),
+        b.label(),
+        c.label()
+    )
 }
 
 /// Beside the drift query, the check it cannot replace: rows per day

@@ -1,6 +1,7 @@
 //! The currency-bug backfill lab page: which partitions, in what order,
 //! how fast; then the backfill itself, interruptible, and its commands.
 
+mod data;
 mod drift;
 mod grid;
 mod runner;
@@ -107,20 +108,29 @@ pub fn BackfillLab() -> impl IntoView {
         let (choices, present, mut notes) = parse(|key| read.get(key));
         // The moment's keys are this page's too (its own notes come from
         // `moment_parsed`).
-        let _ = parse_moment(|key| read.get(key));
+        let _ = parse_moment(choices.august, |key| read.get(key));
         notes.extend(read.repeated());
         (choices, present, notes)
     });
     let choices = Memo::new(move |_| parsed.read().0);
     let present = Memo::new(move |_| parsed.read().1);
     let moment_parsed = Memo::new(move |_| {
+        let august = choices.read().august;
         let q = query.read();
-        parse_moment(|key| q.get(key))
+        parse_moment(august, |key| q.get(key))
     });
     let moment = Memo::new(move |_| moment_parsed.read().0.clone());
-    let sunday = Memo::new(move |_| choices.read().sunday);
+    let august = Memo::new(move |_| choices.read().august);
+    // Which August, and its Sunday: what the case is made from.
+    let data = Memo::new(move |_| {
+        let c = choices.read();
+        (c.august, c.sunday)
+    });
     let lab = Lab {
-        case: Memo::new(move |_| Case::of(sunday.get())),
+        case: Memo::new(move |_| {
+            let (august, sunday) = data.get();
+            Case::in_august(august, sunday)
+        }),
         choices,
         finished: RwSignal::new(Vec::new()),
         current: RwSignal::new(None),
@@ -161,11 +171,9 @@ pub fn BackfillLab() -> impl IntoView {
     super::presenter::on_choice_keys(
         move || present.get_untracked() && !lab.predicted_untracked(),
         move |key| {
-            let pick = match key {
-                Some(0) => PlanStart::Third,
-                Some(1) => PlanStart::Eighth,
-                Some(2) => PlanStart::Twelfth,
-                _ => return false,
+            let guesses = choices.with_untracked(|c| c.august.guesses());
+            let Some(pick) = key.and_then(|k| guesses.get(k).copied()) else {
+                return false;
             };
             lab.ticked.set(Some(pick));
             lab.answer_note.set(None);
@@ -198,9 +206,10 @@ pub fn BackfillLab() -> impl IntoView {
                     true
                 }
                 Cue::Answer => {
-                    lab.answer_note.set(Some(
-                        "Enter the room's answer first: key 1 for the 3rd, 2 for the 8th, 3 for the 12th; then PageDown.".to_string(),
-                    ));
+                    let keys = drift::clicker_keys(choices.with_untracked(|c| c.august));
+                    lab.answer_note.set(Some(format!(
+                        "Enter the room's answer first: {keys}; then PageDown."
+                    )));
                     true
                 }
                 _ => {
@@ -234,22 +243,27 @@ pub fn BackfillLab() -> impl IntoView {
                 "Friday 14 August 2026. Finance asks why August looks short. A change to the GBP conversion shipped early in the month: it cut each fx rate to two decimal places before converting, so every euro and dollar order came out a little short. Partitions 1 to 13 exist. Tonight's 02:00 run builds the 14th with the fix, so the backfill leaves it alone."
             </p>
             <LinkNotes notes=notes />
+            <data::WhoseAugust />
             <grid::Grid />
-            // The drift query's answer is August's: drawn again when the Sunday changes it.
+            // The drift query's answer is August's: drawn again when the
+            // variant or the Sunday changes it.
             {move || {
-                sunday.track();
+                data.track();
                 view! { <drift::Drift /> }
             }}
             <section aria-labelledby="plan-heading">
                 <h2 id="plan-heading">"2. In what order: the plan"</h2>
                 <div class="control-row">
-                    <RadioGroup
-                        legend="The plan rebuilds from"
-                        name="from"
-                        options=vec![(PlanStart::First, "the 1st"), (PlanStart::Third, "the 3rd"), (PlanStart::Eighth, "the 8th"), (PlanStart::Twelfth, "the 12th")]
-                        current=Signal::derive(move || choices.get().from)
-                        on_pick=move |s| lab.choose(|c| c.from = s)
-                    />
+                    // The August's own days: drawn again with another August.
+                    {move || view! {
+                        <RadioGroup
+                            legend="The plan rebuilds from"
+                            name="from"
+                            options=august.get().starts().map(|s| (s, s.label())).to_vec()
+                            current=Signal::derive(move || choices.get().from)
+                            on_pick=move |s| lab.choose(|c| c.from = s)
+                        />
+                    }}
                     <RadioGroup
                         legend="Partitions rebuilt at once"
                         name="concurrency"

@@ -12,7 +12,7 @@ use crate::labs::backfill::run::BackfillPlan;
 use crate::tool::Tool;
 
 use crate::engine::LogicVersion;
-use crate::labs::backfill::case::{aug, last_existing, true_ship_date, Case};
+use crate::labs::backfill::case::{aug, last_existing, Case};
 
 /// What a block of the plan's code is: a real tool's, or one of the
 /// lab's own forms (the drift query on DuckDB, a plain Python loop).
@@ -473,7 +473,7 @@ fn project_files(case: &Case, plan: &BackfillPlan) -> Vec<File> {
         sqlmesh::story_script(
             &sqlmesh::Story {
                 begin: aug(1),
-                shipped: true_ship_date(),
+                shipped: case.august.ship.day(),
                 last_built: last_existing(),
             },
             plan.first,
@@ -502,11 +502,11 @@ fn project_files(case: &Case, plan: &BackfillPlan) -> Vec<File> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::labs::backfill::{Case, Choices, Concurrency, PlanStart};
+    use crate::labs::backfill::{August, Case, Choices, Concurrency};
 
     fn plan(markers: bool, concurrency: Concurrency) -> BackfillPlan {
         Case::new().plan(&Choices {
-            from: PlanStart::Third,
+            from: August::CHAPTER.ship,
             concurrency,
             markers,
             ..Choices::default()

@@ -402,13 +402,13 @@ pub fn from_executions(runs: &[Execution], lanes: u32) -> Option<PoolPicture> {
 mod tests {
     use super::*;
     use crate::labs::backfill::case::{backfill_start, Case, SOURCE_POOL};
-    use crate::labs::backfill::{Choices, Concurrency, PlanStart};
+    use crate::labs::backfill::{August, Choices, Concurrency};
 
     #[test]
     fn the_lab_s_four_at_a_time_fill_every_lane_and_never_overlap_on_one() {
         let case = Case::new();
         let choices = Choices {
-            from: PlanStart::Third,
+            from: August::CHAPTER.ship,
             ..Choices::default()
         };
         let run = case.execute_until(&choices, &[], backfill_start(), None);

@@ -65,6 +65,13 @@ impl Student {
         store.remove(CLASS_KEY);
     }
 
+    /// The student's variant of every lab that has one (SPEC 14): their
+    /// class code's and name's, the same on any machine; the chapter's
+    /// data without a class code.
+    pub fn variant(&self) -> crate::variant::Variant {
+        crate::variant::Variant::of_student(&self.class, &self.name)
+    }
+
     /// Whether two files are from the same student: the same name in the
     /// same class, whatever the case and spacing.
     /// A pasted link carries no class code: a name alone matches then.

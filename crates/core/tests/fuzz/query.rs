@@ -82,6 +82,10 @@ const TOKENS: &[&str] = &[
     "partition-list-merge",
     "room=",
     "0.12.3.0.1.0.2",
+    "variant=",
+    "5",
+    "4294967295",
+    "0001",
 ];
 
 /// Queries the pages write, and the lesson plan's links.
@@ -98,7 +102,7 @@ pub fn written() -> Vec<Vec<u8>> {
         lab.room.as_ref(),
     ));
     let (choices, _, _) = backfill(none);
-    let (moment, _) = parse_moment(none);
+    let (moment, _) = parse_moment(choices.august, none);
     out.push(to_query_at(&choices, false, &moment));
     out.push(lateness_query(&lateness(none).0));
     out.push(dates_query(&dates(none).0));
@@ -188,7 +192,7 @@ fn every_page_s_query() {
 
         let (choices, on, notes) = backfill(get);
         short(&notes)?;
-        let (moment, notes) = parse_moment(get);
+        let (moment, notes) = parse_moment(choices.august, get);
         short(&notes)?;
         let written = to_query_at(&choices, on, &moment);
         short_enough(&written)?;
@@ -204,7 +208,11 @@ fn every_page_s_query() {
         short_enough(&dates_query(&dates(get).0))?;
         let (c2, on2, notes) = backfill(from(written.clone()));
         reads_back("backfill", &(choices, on), ((c2, on2), notes))?;
-        reads_back("backfill's moment", &moment, parse_moment(from(written)))?;
+        reads_back(
+            "backfill's moment",
+            &moment,
+            parse_moment(c2.august, from(written)),
+        )?;
 
         let (settings, notes) = lateness(get);
         short(&notes)?;

@@ -10,8 +10,9 @@ pub(super) fn microbatch_files(sunday: Sunday) -> Vec<File> {
     let case = Case::of(sunday);
     let mut files = crate::export::backfill_lab::microbatch_project(&case);
     let mut plans = serde_json::Map::new();
-    for from in PlanStart::ALL {
+    for from in case.august.starts() {
         let plan = case.plan(&Choices {
+            august: case.august,
             from,
             ..Choices::default()
         });
@@ -59,10 +60,11 @@ pub(super) fn backfill_spark_files(sunday: Sunday) -> Vec<File> {
         Sunday::Delivered => &[Writer::Targeted],
         Sunday::Withdrawn => &[Writer::Targeted, Writer::Dynamic],
     };
-    for from in PlanStart::ALL {
+    for from in case.august.starts() {
         for markers in [true, false] {
             for &writer in writers {
                 let choices = Choices {
+                    august: case.august,
                     from,
                     concurrency: Concurrency::Four,
                     markers,
@@ -72,7 +74,7 @@ pub(super) fn backfill_spark_files(sunday: Sunday) -> Vec<File> {
                 let plan = case.plan(&choices);
                 let name = format!(
                     "from{}_{}_{}",
-                    crate::vocabulary::Choice::name(from),
+                    from.name(),
                     if markers { "markers" } else { "nomarkers" },
                     crate::vocabulary::Choice::name(writer)
                 );
@@ -144,8 +146,9 @@ fn shown_plans(
 ) -> Result<serde_json::Map<String, serde_json::Value>, Refusal> {
     use crate::export::backfill_lab::{commands, Form};
     let mut plans = serde_json::Map::new();
-    for from in PlanStart::ALL {
+    for from in case.august.starts() {
         let plan = case.plan(&Choices {
+            august: case.august,
             from,
             concurrency: Concurrency::Four,
             markers: true,
@@ -208,10 +211,11 @@ type Expected = serde_json::Map<String, serde_json::Value>;
 /// logical dates each must create.
 fn lab_plans(files: &mut Vec<File>, expected: &mut Expected) {
     let case = Case::new();
-    for from in PlanStart::ALL {
+    for from in case.august.starts() {
         for concurrency in Concurrency::ALL {
             for markers in [true, false] {
                 let choices = Choices {
+                    august: case.august,
                     from,
                     concurrency,
                     markers,
@@ -304,14 +308,15 @@ fn catching_up_dag() -> Result<File, Refusal> {
     Ok(File::new(format!("dags/{}.py", parts.dag_id), parts.dag))
 }
 
-/// The backfill lab's runnable project for the plan from the 3rd (four at
+/// The backfill lab's runnable project for the plan from the ship date (four at
 /// once, markers on) exactly as the page offers it, as a tar, and the days
 /// its dbt, SQLMesh and Dagster parts must leave fixed.
 pub(super) fn backfill_project_files() -> Result<Vec<File>, Refusal> {
     use crate::export::backfill_lab::runnable;
     let case = Case::of(Sunday::Delivered);
     let plan = case.plan(&Choices {
-        from: PlanStart::Third,
+        august: case.august,
+        from: case.august.ship,
         concurrency: Concurrency::Four,
         markers: true,
         sunday: Sunday::Delivered,
@@ -337,7 +342,7 @@ pub(super) fn backfill_project_files() -> Result<Vec<File>, Refusal> {
     if let Ok(serde_json::Value::Object(mut all)) = serde_json::from_str(&expected.text) {
         all.insert(
             "shipped".to_string(),
-            serde_json::json!(crate::labs::backfill::case::true_ship_date().to_string()),
+            serde_json::json!(case.august.ship.day().to_string()),
         );
         expected.text =
             serde_json::to_string_pretty(&serde_json::Value::Object(all)).unwrap_or_default();

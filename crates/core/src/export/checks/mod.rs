@@ -52,7 +52,7 @@ use crate::export::project::replay_project;
 use crate::export::replay::{expected_json, runner_files, Replay};
 use crate::export::{airflow, File};
 use crate::labs::backfill::case::{backfill_start, Sunday};
-use crate::labs::backfill::{Case, Choices, Concurrency, PlanStart};
+use crate::labs::backfill::{Case, Choices, Concurrency};
 use crate::labs::state_write::{script, Cell, Controls, Down, LateOrder};
 use crate::vocabulary::Choice;
 

@@ -1,5 +1,6 @@
 //! Marlow's August: orders in GBP/EUR/USD, silver built by the daily run,
-//! broken from the run that built the 3rd, and what a backfill does to it.
+//! broken from the run that built the ship date (the 3rd in the chapter, a
+//! variant's own day otherwise), and what a backfill does to it.
 
 use crate::lean::sorted::SortedSet;
 
@@ -17,13 +18,9 @@ use crate::engine::{
     simulate_with, Detail, LogicVersion, PipelineConfig, ProcessingState, Script, WriteMode,
 };
 use crate::labs::backfill::run::{run, BackfillPlan, Execution};
+use crate::variant::Variant;
 
 pub use crate::engine::calendar::aug;
-
-/// The partition the broken code first built: the run at 02:00 on the 4th.
-pub fn true_ship_date() -> Day {
-    aug(3)
-}
 
 /// The last partition a backfill may touch; the 14th is tonight's run's.
 pub fn last_existing() -> Day {
@@ -37,50 +34,173 @@ pub const SILVER_MINUTES: i64 = 4;
 pub const GOLD_MINUTES: i64 = 2;
 pub const SOURCE_POOL: u32 = 4;
 
+/// This August's numbers (SPEC 14): the chapter's own, or a variant's.
+/// A variant moves the day the bug shipped and every order's amount,
+/// currency and arrival; the story's other days (the deploy log's 8th,
+/// the 12th finance noticed, the withdrawn Sunday, Friday's backfill) stay,
+/// so every lesson of the lab holds in every variant.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct August {
+    pub variant: Variant,
+    /// The partition the broken code first built (the run at 02:00 the
+    /// next morning): the drift query's first row.
+    pub ship: PlanStart,
+}
+
+/// The days a variant's bug may ship: early in the month, before the
+/// deploy log's 8th, so that a plan from the log leaves days wrong.
+const SHIPS: std::ops::RangeInclusive<u32> = 2..=6;
+
+/// Seeds a variant tries for its orders (`August::order_seed`): far more
+/// than it needs (about one in four passes for the latest ship date).
+const SEEDS_TRIED: u64 = 200;
+
+/// The orders of an August from `seed`.
+fn order_spec(seed: u64) -> OrderSpec {
+    OrderSpec {
+        seed,
+        first: aug(1),
+        last: last_existing(),
+        per_day: ORDERS_PER_DAY,
+        mix: CurrencyMix::MARLOW,
+        delays: DelayProfile::WebCheckout,
+        min_minor: 500,
+        max_minor: 25_000,
+    }
+}
+
+impl August {
+    pub const CHAPTER: August = August {
+        variant: Variant::CHAPTER,
+        ship: PlanStart(3),
+    };
+
+    pub fn of(variant: Variant) -> August {
+        if variant.is_chapter() {
+            return August::CHAPTER;
+        }
+        let day = variant.pick("backfill lab: ship date", SHIPS);
+        August {
+            variant,
+            ship: PlanStart(u8::try_from(day).unwrap_or(3)),
+        }
+    }
+
+    /// The seed of this August's orders and rates. A variant's is the
+    /// first of its seeds whose orders dated before the ship date all
+    /// arrived before their day's run, as the chapter's did: an order the
+    /// run missed there would leave a day before the bug short, and the
+    /// drift query (which sees only the rows silver holds) would no longer
+    /// be all the evidence a plan needs. The orders are the generator's
+    /// own; only the seed is chosen.
+    pub fn order_seed(self) -> u64 {
+        if self.variant.is_chapter() {
+            return 20_260_814;
+        }
+        let first = self.variant.seed("backfill lab: orders");
+        (0..SEEDS_TRIED)
+            .map(|n| first.wrapping_add(n))
+            .find(|seed| self.nothing_late_before_the_bug(*seed))
+            .unwrap_or(first)
+    }
+
+    fn nothing_late_before_the_bug(self, seed: u64) -> bool {
+        orders(&order_spec(seed)).iter().all(|e| {
+            let day = e.event_date();
+            day >= self.ship.day() || e.arrived_at <= at(shift(day, 1), 2, 0)
+        })
+    }
+
+    /// The ship dates the room can guess, in date order. The chapter's:
+    /// the 3rd, the 8th, the 12th. A variant's puts its own day beside the
+    /// chapter's 3rd and the 8th, so the answer is not always the earliest
+    /// and a student who remembers the chapter is not right by memory.
+    pub fn guesses(self) -> [PlanStart; 3] {
+        let third = August::CHAPTER.ship;
+        match self.ship {
+            ship if ship == third => [third, PlanStart::EIGHTH, PlanStart::TWELFTH],
+            ship if ship < third => [ship, third, PlanStart::EIGHTH],
+            ship => [third, ship, PlanStart::EIGHTH],
+        }
+    }
+
+    /// Where the page lets a plan start: the whole month, or a guess.
+    pub fn starts(self) -> [PlanStart; 4] {
+        let [a, b, c] = self.guesses();
+        [PlanStart::FIRST, a, b, c]
+    }
+
+    /// The start a link names, if this August offers it.
+    pub fn start_named(self, name: &str) -> Option<PlanStart> {
+        self.starts().into_iter().find(|s| s.name() == name.trim())
+    }
+
+    /// "3, 8 or 12": the guesses as a link writes them.
+    pub fn guess_names(self) -> String {
+        let [a, b, c] = self.guesses();
+        format!("{}, {} or {}", a.name(), b.name(), c.name())
+    }
+
+    /// "the 3rd, the 8th and the 12th".
+    pub fn guess_labels(self) -> String {
+        let [a, b, c] = self.guesses();
+        format!("{}, {} and {}", a.label(), b.label(), c.label())
+    }
+}
+
 /// The first date the plan rebuilds (it runs from there to the 13th). A
 /// separate choice from the student's prediction of the ship date, so a
 /// wrong guess can be planned on and shown to leave days wrong. The page
 /// opens on the whole month, the cautious plan that is not the answer:
-/// from the 1st it also rebuilds two days that needed nothing.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum PlanStart {
-    #[default]
-    First,
-    Third,
-    Eighth,
-    Twelfth,
+/// from the 1st it also rebuilds the days before the bug. Which days the
+/// page offers is the August's (`August::starts`): a link's `from=` is
+/// the day's number.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct PlanStart(u8);
+
+impl Default for PlanStart {
+    fn default() -> Self {
+        PlanStart::FIRST
+    }
 }
 
-crate::vocabulary::choice!(PlanStart {
-    First => "1", "the 1st";
-    Third => "3", "the 3rd";
-    Eighth => "8", "the 8th";
-    Twelfth => "12", "the 12th";
-});
+/// A plan's first day as a link writes it, and in words, by day.
+const NAMES: [&str; 14] = [
+    "", "1", "2", "3", "4", "5", "6", "7", "8", "9", "10", "11", "12", "13",
+];
+const LABELS: [&str; 14] = [
+    "", "the 1st", "the 2nd", "the 3rd", "the 4th", "the 5th", "the 6th", "the 7th", "the 8th",
+    "the 9th", "the 10th", "the 11th", "the 12th", "the 13th",
+];
+
+impl PlanStart {
+    /// The whole month.
+    pub const FIRST: PlanStart = PlanStart(1);
+    /// The story's later days, the same in every variant: a guess from
+    /// the deploy log, and the day before the last one built.
+    pub const EIGHTH: PlanStart = PlanStart(8);
+    pub const TWELFTH: PlanStart = PlanStart(12);
+
+    pub fn day(self) -> Day {
+        aug(u32::from(self.0))
+    }
+
+    /// "3", as a link writes it.
+    pub fn name(self) -> &'static str {
+        NAMES.get(usize::from(self.0)).copied().unwrap_or_default()
+    }
+
+    /// "the 3rd".
+    pub fn label(self) -> &'static str {
+        LABELS.get(usize::from(self.0)).copied().unwrap_or_default()
+    }
+}
 
 crate::vocabulary::choice!(Concurrency {
     One => "1", "one date at a time";
     Four => "4", "four dates at a time";
     Twelve => "12", "twelve dates at a time";
 });
-
-impl PlanStart {
-    pub const ALL: [PlanStart; 4] = [
-        PlanStart::First,
-        PlanStart::Third,
-        PlanStart::Eighth,
-        PlanStart::Twelfth,
-    ];
-
-    pub fn day(self) -> Day {
-        match self {
-            PlanStart::First => aug(1),
-            PlanStart::Third => aug(3),
-            PlanStart::Eighth => aug(8),
-            PlanStart::Twelfth => aug(12),
-        }
-    }
-}
 
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
 pub enum Concurrency {
@@ -153,6 +273,8 @@ pub fn withdrawn_at() -> Instant {
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub struct Choices {
+    /// Whose August: the chapter's, or a variant's.
+    pub august: August,
     pub from: PlanStart,
     pub concurrency: Concurrency,
     pub markers: bool,
@@ -163,7 +285,8 @@ pub struct Choices {
 impl Default for Choices {
     fn default() -> Self {
         Self {
-            from: PlanStart::First,
+            august: August::CHAPTER,
+            from: PlanStart::FIRST,
             concurrency: Concurrency::Four,
             markers: true,
             sunday: Sunday::Delivered,
@@ -175,6 +298,7 @@ impl Default for Choices {
 /// The simulated August as it stands on Friday the 14th, when finance asks.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Case {
+    pub august: August,
     pub sunday: Sunday,
     pub script: Script,
     pub silver: Table,
@@ -188,19 +312,15 @@ impl Case {
         Self::of(Sunday::Delivered)
     }
 
-    /// August with Sunday the 9th as `sunday` says: the daily runs built it
-    /// before the source withdrew it, so only a rebuild can tell.
+    /// The chapter's August with Sunday the 9th as `sunday` says.
     pub fn of(sunday: Sunday) -> Self {
-        let spec = OrderSpec {
-            seed: 20_260_814,
-            first: aug(1),
-            last: last_existing(),
-            per_day: ORDERS_PER_DAY,
-            mix: CurrencyMix::MARLOW,
-            delays: DelayProfile::WebCheckout,
-            min_minor: 500,
-            max_minor: 25_000,
-        };
+        Self::in_august(August::CHAPTER, sunday)
+    }
+
+    /// `august` with Sunday the 9th as `sunday` says: the daily runs built
+    /// it before the source withdrew it, so only a rebuild can tell.
+    pub fn in_august(august: August, sunday: Sunday) -> Self {
+        let spec = order_spec(august.order_seed());
         let mut script = Script::new(
             aug(1),
             orders(&spec),
@@ -216,9 +336,9 @@ impl Case {
                 e.withdrawn_at = Some(withdrawn_at());
             }
         }
-        // The bug ships just before the run that builds the 3rd.
+        // The bug ships just before the run that builds its first day.
         script.deploys.push(Deploy {
-            at: at(shift(true_ship_date(), 1), 0, 30),
+            at: at(shift(august.ship.day(), 1), 0, 30),
             logic: LogicVersion::Broken,
         });
         let config = PipelineConfig::new(
@@ -248,6 +368,7 @@ impl Case {
         )
         .silver;
         Case {
+            august,
             sunday,
             silver: built.silver,
             gold: built.gold,

@@ -2,7 +2,6 @@
 //! query. Only the data decides: the verdict names the query's first row.
 
 use crate::engine::calendar::{day_month, Day};
-use crate::vocabulary::Choice;
 
 use super::case::PlanStart;
 
@@ -64,10 +63,13 @@ mod tests {
     #[test]
     fn the_verdict_follows_the_data_and_names_what_a_late_guess_misses() {
         let radius = Case::new().blast_radius();
-        let right = verdict(&radius, Some(PlanStart::Third));
+        let right = verdict(
+            &radius,
+            Some(crate::labs::backfill::case::August::CHAPTER.ship),
+        );
         assert!(right.starts_with("✓ Right: you said the 3rd."), "{right}");
         assert!(right.contains("from 3 Aug to 13 Aug"), "{right}");
-        let late = verdict(&radius, Some(PlanStart::Eighth));
+        let late = verdict(&radius, Some(PlanStart::EIGHTH));
         assert!(late.starts_with("✗ Not this time"), "{late}");
         assert!(
             late.ends_with("would leave 3 Aug to 7 Aug wrong."),

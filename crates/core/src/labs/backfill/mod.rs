@@ -13,4 +13,4 @@ pub mod run;
 pub mod session;
 pub mod view;
 
-pub use case::{Case, Choices, Concurrency, PlanStart};
+pub use case::{August, Case, Choices, Concurrency, PlanStart};

@@ -123,12 +123,13 @@ impl RunOutcome {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::labs::backfill::case::{aug, backfill_start, Concurrency, PlanStart};
+    use crate::labs::backfill::case::{aug, backfill_start, August, Concurrency};
     use chrono::Datelike;
 
     fn plan_from(day: u32, markers: bool) -> Choices {
         Choices {
-            from: PlanStart::ALL
+            from: August::CHAPTER
+                .starts()
                 .into_iter()
                 .find(|s| s.day() == aug(day))
                 .expect("a plan start on offer"),
@@ -141,7 +142,7 @@ mod tests {
     #[test]
     fn a_run_from_the_true_ship_date_leaves_nothing_wrong_and_restates_once() {
         let case = Case::new();
-        let choices = plan_from(super::super::case::true_ship_date().day(), true);
+        let choices = plan_from(case.august.ship.day().day(), true);
         let exec = case.execute(&choices, &[], backfill_start(), None);
         let o = outcome(&case, std::slice::from_ref(&exec), &choices);
         assert_eq!(o.headline(), "✓ Every partition matches its source again.");

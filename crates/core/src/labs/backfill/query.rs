@@ -1,4 +1,6 @@
-//! The backfill lab's URL: `from=3|8|12`, `concurrency=1|4|12`, `markers=on|off`,
+//! The backfill lab's URL: `variant=N` (the August's data: none is the
+//! chapter's), `from=1|3|8|12` (the August's own days: the ship date is
+//! the variant's), `concurrency=1|4|12`, `markers=on|off`,
 //! `sunday=delivered|withdrawn`, `writer=targeted|dynamic`, `present=0|1`.
 //! Links made before the plan's start and the ship-date guess were separate
 //! say `ship=`; it still sets where the plan starts.
@@ -9,7 +11,8 @@
 use crate::labs::link;
 use crate::vocabulary::Choice;
 
-use super::case::{Choices, PlanStart};
+use super::case::{August, Choices, PlanStart};
+use crate::variant::Variant;
 
 /// One run of the backfill as the page ran it: to its end, or interrupted
 /// while minute `m` of it was showing.
@@ -19,16 +22,39 @@ pub enum Ran {
     InterruptedAt(u32),
 }
 
-/// The plan's choices, presenter mode, and a note per value not used.
+/// The plan's choices (its August's variant first: which days a plan may
+/// start from is the August's), presenter mode, and a note per value not
+/// used.
 pub fn parse(get: impl Fn(&str) -> Option<String>) -> (Choices, bool, Vec<String>) {
     let mut choices = Choices::default();
     let mut notes = Vec::new();
     let present = link::present(&get, &mut notes);
-    choices.from = if get("from").is_some() {
-        link::choice(&get, "from", choices.from, &mut notes)
-    } else {
-        link::choice(&get, "ship", choices.from, &mut notes)
-    };
+    if let Some(given) = get("variant") {
+        match Variant::read(&given) {
+            Some(variant) => choices.august = August::of(variant),
+            None => notes.push(link::ignored(
+                "variant",
+                &given,
+                "a variant's number, as the page writes it",
+                "the chapter's August",
+            )),
+        }
+    }
+    let august = choices.august;
+    if let Some((key, given)) = get("from")
+        .map(|g| ("from", g))
+        .or_else(|| get("ship").map(|g| ("ship", g)))
+    {
+        match august.start_named(&given) {
+            Some(from) => choices.from = from,
+            None => notes.push(link::ignored(
+                key,
+                &given,
+                &format!("1, {}", august.guess_names()),
+                PlanStart::FIRST.name(),
+            )),
+        }
+    }
     choices.concurrency = link::choice(&get, "concurrency", choices.concurrency, &mut notes);
     let mut bad = |key: &str, given: &str, expected: &str, default: &str| {
         notes.push(crate::labs::link::ignored(key, given, expected, default));
@@ -59,8 +85,8 @@ pub struct Moment {
     pub room: Option<crate::labs::tally::Tally>,
 }
 
-/// The ship dates the room can guess, in the form's order.
-pub const GUESSES: [PlanStart; 3] = [PlanStart::Third, PlanStart::Eighth, PlanStart::Twelfth];
+/// How many ship dates the room can guess (`August::guesses`).
+pub const GUESSES: usize = 3;
 
 /// The most runs a link may replay: far more than a lesson needs, few
 /// enough that a hostile link cannot hold the page.
@@ -69,18 +95,18 @@ pub const MAX_RUNS: usize = 20;
 /// Reads `guess=` and `ran=`; a value the page could not have written is
 /// dropped with a note. Runs without a prediction are dropped too: the
 /// page runs nothing before it.
-pub fn parse_moment(get: impl Fn(&str) -> Option<String>) -> (Moment, Vec<String>) {
+pub fn parse_moment(august: August, get: impl Fn(&str) -> Option<String>) -> (Moment, Vec<String>) {
     let mut moment = Moment::default();
     let mut notes = Vec::new();
     if let Some(given) = get("guess") {
         let trimmed = given.trim();
-        match PlanStart::ALL.into_iter().find(|p| p.name() == trimmed) {
+        match august.guesses().into_iter().find(|p| p.name() == trimmed) {
             Some(day) => moment.guess = Some(Some(day)),
             None if trimmed == "skip" => moment.guess = Some(None),
             None => notes.push(link::ignored(
                 "guess",
                 &given,
-                "3, 8, 12 or skip",
+                &format!("{} or skip", august.guess_names()),
                 "no prediction yet",
             )),
         }
@@ -108,12 +134,15 @@ pub fn parse_moment(get: impl Fn(&str) -> Option<String>) -> (Moment, Vec<String
         }
     }
     if let Some(given) = get("room") {
-        match crate::labs::tally::Tally::read(&given, GUESSES.len()) {
+        match crate::labs::tally::Tally::read(&given, GUESSES) {
             Some(tally) => moment.room = Some(tally),
             None => notes.push(link::ignored(
                 "room",
                 &given,
-                "a count of hands for the 3rd, the 8th and the 12th, such as 4.9.2",
+                &format!(
+                    "a count of hands for {}, such as 4.9.2",
+                    august.guess_labels()
+                ),
                 "no show of hands",
             )),
         }
@@ -145,8 +174,16 @@ pub fn to_query_at(choices: &Choices, present: bool, moment: &Moment) -> String 
 }
 
 pub fn to_query(choices: &Choices, present: bool) -> String {
+    let variant = choices.august.variant;
+    // The chapter's August writes no variant: links made before variants
+    // read the same.
+    let data = if variant.is_chapter() {
+        String::new()
+    } else {
+        format!("variant={}&", variant.name())
+    };
     format!(
-        "from={}&concurrency={}&markers={}&sunday={}&writer={}&present={}",
+        "{data}from={}&concurrency={}&markers={}&sunday={}&writer={}&present={}",
         choices.from.name(),
         choices.concurrency.name(),
         if choices.markers { "on" } else { "off" },
@@ -166,29 +203,53 @@ mod tests {
         (choices, notes)
     }
 
+    /// Augusts to try: the chapter's, and variants whose ship dates differ.
+    fn augusts() -> Vec<August> {
+        let mut out = vec![August::CHAPTER];
+        for seed in 1..200 {
+            let a = August::of(Variant::from_seed(seed));
+            if out.iter().all(|b| b.ship != a.ship) {
+                out.push(a);
+            }
+        }
+        out
+    }
+
     #[test]
     fn a_moment_round_trips_and_a_hostile_one_is_dropped() {
-        let moments = [
-            Moment::default(),
-            Moment {
-                guess: Some(None),
-                ran: Vec::new(),
-                room: None,
-            },
-            Moment {
-                guess: Some(Some(PlanStart::Eighth)),
-                ran: vec![Ran::InterruptedAt(7), Ran::ToTheEnd],
-                room: crate::labs::tally::Tally::read("4.9.2", GUESSES.len()),
-            },
-            Moment {
-                room: crate::labs::tally::Tally::read("0.0.31", GUESSES.len()),
-                ..Moment::default()
-            },
-        ];
-        for m in moments {
-            let q = to_query_at(&Choices::default(), true, &m);
-            let (back, notes) = parse_moment(crate::labs::link::lookup(&q));
-            assert_eq!((back, notes.len()), (m, 0), "{q}");
+        for august in augusts() {
+            let moments = [
+                Moment::default(),
+                Moment {
+                    guess: Some(None),
+                    ran: Vec::new(),
+                    room: None,
+                },
+                Moment {
+                    guess: Some(Some(august.ship)),
+                    ran: Vec::new(),
+                    room: None,
+                },
+                Moment {
+                    guess: Some(Some(PlanStart::EIGHTH)),
+                    ran: vec![Ran::InterruptedAt(7), Ran::ToTheEnd],
+                    room: crate::labs::tally::Tally::read("4.9.2", GUESSES),
+                },
+                Moment {
+                    room: crate::labs::tally::Tally::read("0.0.31", GUESSES),
+                    ..Moment::default()
+                },
+            ];
+            let choices = Choices {
+                august,
+                ..Choices::default()
+            };
+            for m in moments {
+                let q = to_query_at(&choices, true, &m);
+                let (again, _, _) = parse(crate::labs::link::lookup(&q));
+                let (back, notes) = parse_moment(again.august, crate::labs::link::lookup(&q));
+                assert_eq!((again, back, notes.len()), (choices, m, 0), "{q}");
+            }
         }
         for bad in [
             "guess=7",
@@ -199,7 +260,7 @@ mod tests {
             "room=1.2",
             "room=1.2.x",
         ] {
-            let (m, notes) = parse_moment(crate::labs::link::lookup(bad));
+            let (m, notes) = parse_moment(August::CHAPTER, crate::labs::link::lookup(bad));
             assert!(
                 m.ran.is_empty() && notes.len() == 1,
                 "{bad}: {m:?} {notes:?}"
@@ -207,21 +268,43 @@ mod tests {
         }
     }
 
+    /// A guess is a day the variant offers: the chapter's 12th is no guess
+    /// in an August whose bug shipped on another day than the 3rd (its
+    /// guesses are its own day, the chapter's 3rd and the 8th).
+    #[test]
+    fn a_guess_is_read_against_its_own_august() {
+        let other = augusts()
+            .into_iter()
+            .find(|a| a.ship != August::CHAPTER.ship)
+            .expect("a variant with another ship date");
+        assert!(other.guesses().contains(&August::CHAPTER.ship));
+        assert!(other.guesses().contains(&PlanStart::EIGHTH));
+        let (m, notes) = parse_moment(other, crate::labs::link::lookup("guess=12"));
+        assert_eq!((m.guess, notes.len()), (None, 1));
+        assert!(notes[0].contains(&other.guess_names()), "{notes:?}");
+        let own = format!("guess={}", other.ship.name());
+        let (m, notes) = parse_moment(other, crate::labs::link::lookup(&own));
+        assert_eq!((m.guess, notes.len()), (Some(Some(other.ship)), 0));
+    }
+
     #[test]
     fn choices_round_trip_and_bad_values_fall_back() {
-        for from in PlanStart::ALL {
-            for concurrency in Concurrency::ALL {
-                for markers in [true, false] {
-                    let c = Choices {
-                        from,
-                        concurrency,
-                        markers,
-                        ..Choices::default()
-                    };
-                    for present in [false, true] {
-                        let (back, shown, notes) =
-                            parse(crate::labs::link::lookup(&to_query(&c, present)));
-                        assert_eq!((back, shown, notes), (c, present, Vec::new()));
+        for august in augusts() {
+            for from in august.starts() {
+                for concurrency in Concurrency::ALL {
+                    for markers in [true, false] {
+                        let c = Choices {
+                            august,
+                            from,
+                            concurrency,
+                            markers,
+                            ..Choices::default()
+                        };
+                        for present in [false, true] {
+                            let (back, shown, notes) =
+                                parse(crate::labs::link::lookup(&to_query(&c, present)));
+                            assert_eq!((back, shown, notes), (c, present, Vec::new()));
+                        }
                     }
                 }
             }
@@ -230,9 +313,16 @@ mod tests {
         assert_eq!(c, Choices::default());
         assert_eq!(notes.len(), 4);
         let (old, notes) = parse_str("ship=8");
-        assert_eq!((old.from, notes.len()), (PlanStart::Eighth, 0));
+        assert_eq!((old.from, notes.len()), (PlanStart::EIGHTH, 0));
         let (both, _) = parse_str("ship=8&from=12");
-        assert_eq!(both.from, PlanStart::Twelfth);
+        assert_eq!(both.from, PlanStart::TWELFTH);
+        // The chapter's links write no variant; a bad one is the chapter's.
+        assert!(!to_query(&Choices::default(), false).contains("variant"));
+        let (bad, notes) = parse_str("variant=x&from=3");
+        assert_eq!(
+            (bad.august, bad.from, notes.len()),
+            (August::CHAPTER, August::CHAPTER.ship, 1)
+        );
     }
 
     /// The Sunday and the writer round-trip; a value the page never
@@ -241,7 +331,7 @@ mod tests {
     fn the_sunday_and_the_writer_are_in_the_link() {
         use crate::labs::backfill::case::{Sunday, Writer};
         let c = Choices {
-            from: PlanStart::Eighth,
+            from: PlanStart::EIGHTH,
             sunday: Sunday::Withdrawn,
             writer: Writer::Dynamic,
             ..Choices::default()

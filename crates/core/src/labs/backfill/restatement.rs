@@ -202,8 +202,8 @@ impl Restatement {
 mod tests {
     use super::*;
     use crate::engine::drift::{row_counts, silver_drift};
-    use crate::labs::backfill::case::{backfill_start, true_ship_date};
-    use crate::labs::backfill::{Choices, Concurrency, PlanStart};
+    use crate::labs::backfill::case::backfill_start;
+    use crate::labs::backfill::{Choices, Concurrency};
 
     /// The note against the two queries the page shows: its currency fix
     /// is exactly the drift query's total, its missing orders exactly the
@@ -213,10 +213,7 @@ mod tests {
     fn the_note_reconciles_with_the_drift_query_and_the_row_counts() {
         let case = Case::new();
         let choices = Choices {
-            from: PlanStart::ALL
-                .into_iter()
-                .find(|s| s.day() == true_ship_date())
-                .expect("the true ship date is on offer"),
+            from: case.august.ship,
             concurrency: Concurrency::ALL[0],
             markers: true,
             ..Choices::default()

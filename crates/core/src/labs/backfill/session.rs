@@ -112,13 +112,13 @@ pub fn replay(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::labs::backfill::{Case, Choices, PlanStart};
+    use crate::labs::backfill::{August, Case, Choices};
 
     #[test]
     fn a_run_ticks_to_its_end_and_a_re_run_waits_half_an_hour() {
         let case = Case::new();
         let choices = Choices {
-            from: PlanStart::Third,
+            from: August::CHAPTER.ship,
             ..Choices::default()
         };
         let first = case.execute(&choices, &[], next_start(&[]), None);
@@ -156,7 +156,7 @@ mod tests {
 #[cfg(test)]
 mod replay_tests {
     use super::*;
-    use crate::labs::backfill::case::{Case, Choices, PlanStart};
+    use crate::labs::backfill::case::{August, Case, Choices};
 
     /// What the page does, by hand: run, interrupt at minute 7, run again.
     #[test]
@@ -164,7 +164,7 @@ mod replay_tests {
         let case = Case::new();
         let choices = Choices {
             markers: false,
-            from: PlanStart::Third,
+            from: August::CHAPTER.ship,
             ..Choices::default()
         };
         let first = case.execute(&choices, &[], backfill_start(), None);
@@ -204,7 +204,7 @@ mod replay_tests {
     fn the_clock_line_names_the_minute_and_the_wave_under_way() {
         let case = Case::new();
         let choices = Choices {
-            from: PlanStart::Third,
+            from: August::CHAPTER.ship,
             ..Choices::default()
         };
         let run = case.execute(&choices, &[], next_start(&[]), None);

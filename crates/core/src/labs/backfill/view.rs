@@ -240,7 +240,7 @@ mod tests {
     fn the_grid_moves_from_broken_to_rebuilt_and_flags_what_the_plan_misses() {
         let case = Case::new();
         let choices = Choices {
-            from: PlanStart::Eighth,
+            from: PlanStart::EIGHTH,
             ..Choices::default()
         };
         let before = grid(&case, &choices, &[], None, true);
