@@ -247,7 +247,8 @@ fn r1_names_the_partitions_left_drifting() {
 fn the_page_s_evidence_is_the_blast_radius_the_grader_uses() {
     // The story no longer states the range: the drift query's rows must
     // name exactly the dates a passing plan rebuilds, each short of the truth.
-    let rows = partition_lab::scenarios::stories::currency::drift_query();
+    let scenario = &partition_lab::scenarios::stories::currency::SCENARIO;
+    let rows = partition_lab::scenarios::stories::currency::drift_query(scenario.script());
     let dates: Vec<_> = rows.iter().map(|r| r.dt).collect();
     let expected: Vec<_> = partition_lab::engine::calendar::days(aug(3), aug(13)).collect();
     assert_eq!(dates, expected);
@@ -263,10 +264,11 @@ fn a_drift_query_from_too_late_a_date_hides_the_first_bad_days() {
     use partition_lab::scenarios::stories::currency::drift_query_from;
     // The student picks the look-back date: the query scans silver from
     // it and sees nothing before it, as a warehouse query would.
+    let script = partition_lab::scenarios::stories::currency::SCENARIO.script();
     let (first, last) = partition_lab::scenarios::stories::currency::drift_window();
     assert_eq!((first, last), (aug(1), aug(13)), "Friday's silver");
     for from in partition_lab::engine::calendar::days(first, last) {
-        let scanned = drift_query_from(from);
+        let scanned = drift_query_from(script, from);
         let days: Vec<_> = scanned.iter().map(|r| r.dt).collect();
         let expected: Vec<_> = partition_lab::engine::calendar::days(from, last).collect();
         assert_eq!(days, expected, "from {from}");
@@ -280,7 +282,9 @@ fn a_drift_query_from_too_late_a_date_hides_the_first_bad_days() {
         assert_eq!(bad, truth, "from {from}");
     }
     // From the 8th, the 3rd to the 7th are wrong but invisible.
-    assert!(!drift_query_from(aug(8)).iter().any(|r| r.dt < aug(8)));
+    assert!(!drift_query_from(script, aug(8))
+        .iter()
+        .any(|r| r.dt < aug(8)));
 }
 
 /// The check panel's picture of the source pool over the run the grader

@@ -10,8 +10,9 @@ use crate::scenarios::stories::currency::{drift_query_from, drift_window, lookba
 
 use super::drift_table::DriftTable;
 
+/// `script`: the scenario's August in the page's variant.
 #[component]
-pub fn DriftLookBack() -> impl IntoView {
+pub fn DriftLookBack(script: std::sync::Arc<crate::engine::Script>) -> impl IntoView {
     let (first, last) = drift_window();
     let typed = RwSignal::new(String::new());
     let ran = RwSignal::new(None::<chrono::NaiveDate>);
@@ -30,7 +31,7 @@ pub fn DriftLookBack() -> impl IntoView {
     };
     let result = move || {
         ran.get().map(|from| {
-            let scanned = drift_query_from(from);
+            let scanned = drift_query_from(&script, from);
             let rows: Vec<_> = scanned.iter().filter(|r| r.drifts()).cloned().collect();
             let days = scanned.len();
             let found = match rows.len() {

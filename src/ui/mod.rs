@@ -26,11 +26,13 @@ pub mod presenter;
 pub mod room_tally;
 pub mod route;
 pub mod runners;
+pub mod scenario_data;
 pub mod scenarios;
 pub mod slices;
 pub mod state_write;
 pub mod storage;
 pub mod teach;
+pub mod variant_choice;
 pub mod widgets;
 pub mod your_name;
 

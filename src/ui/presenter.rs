@@ -334,8 +334,10 @@ pub fn plain_page(path: String) -> (Memo<bool>, Memo<Vec<String>>, Callback<()>)
         let mut notes = Vec::new();
         let present = crate::labs::link::present(&|k| read.get(k), &mut notes);
         if scenario {
-            // A scenario's canvas opens a `design=` (canvas::files).
+            // A scenario's canvas opens a `design=` (canvas::files), and
+            // its data is the `variant=` (ui::scenario_data).
             let _ = read.get("design");
+            let _ = read.get("variant");
         }
         notes.extend(read.repeated());
         (present, notes)
@@ -344,10 +346,21 @@ pub fn plain_page(path: String) -> (Memo<bool>, Memo<Vec<String>>, Callback<()>)
     let notes = Memo::new(move |_| parsed.read().1.clone());
     on_clicker(move || present.get_untracked(), step_section);
     let toggle = Callback::new(move |()| {
-        let query = if present.get_untracked() {
-            ""
+        // A scenario's data variant stays with the page (`ui::scenario_data`).
+        let mut keys: Vec<String> = query
+            .with_untracked(|q| q.get("variant"))
+            .filter(|_| scenario)
+            .and_then(|v| crate::variant::Variant::read(&v))
+            .map(|v| format!("variant={}", v.name()))
+            .into_iter()
+            .collect();
+        if !present.get_untracked() {
+            keys.push("present=1".to_string());
+        }
+        let query = if keys.is_empty() {
+            String::new()
         } else {
-            "?present=1"
+            format!("?{}", keys.join("&"))
         };
         super::route::replace(&format!("{path}{query}"));
     });

@@ -87,6 +87,12 @@ pub fn ScenarioPage(number: String) -> impl IntoView {
                 super::presenter::plain_page(format!("/scenarios/{}", s.number));
             let link = RwSignal::new(String::new());
             provide_context(PresenterLink(link));
+            let (variant, script, data_note) = super::scenario_data::opened(s);
+            let notes = Memo::new(move |_| {
+                let mut all = notes.get();
+                all.extend(data_note.clone());
+                all
+            });
             view! {
                 <section class="page" class:presenter=move || present.get() aria-labelledby="scenario-title">
                     <p class="breadcrumb"><a href="/scenarios">"All scenarios"</a></p>
@@ -109,8 +115,9 @@ pub fn ScenarioPage(number: String) -> impl IntoView {
                             <li data-requirement=r.id><strong>{r.id}</strong> ": " {r.text}</li>
                         }).collect_view()}
                     </ul>
-                    {s.drift_query.then(|| view! { <DriftLookBack /> })}
-                    <Canvas scenario=s />
+                    {s.varies().then(|| view! { <super::scenario_data::ScenarioData scenario=s variant=variant /> })}
+                    {s.drift_query.then(|| view! { <DriftLookBack script=script.clone() /> })}
+                    <Canvas scenario=s variant=variant script=script />
                 </section>
             }
             .into_any()

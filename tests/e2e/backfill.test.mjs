@@ -404,16 +404,16 @@ test('the plan downloads as a runnable project made for the plan chosen, never w
 // same August in any browser, and another student's differs.
 test('fresh data and a class\'s August move the ship date: only the data tells', async () => {
   const { page, errors, context } = await openPage(env, '/lab/backfill');
-  const whose = page.locator('[data-figure="whose-august"]');
+  const whose = page.locator('[data-figure="whose-data"]');
   assert.match(await whose.innerText(), /^These are the chapter's figures/);
   const guesses = () => page.getByRole('group', { name: 'When do you think the bad code shipped?' }).locator('label').allInnerTexts();
   assert.deepEqual(await guesses(), ['the 3rd', 'the 8th', 'the 12th']);
   // No class code on this browser: no class's August to offer.
-  assert.equal(await page.getByRole('button', { name: /Use my class's August/ }).count(), 0);
-  await page.getByRole('button', { name: 'Fresh data: another August' }).click();
+  assert.equal(await page.getByRole('button', { name: /Use my class's data/ }).count(), 0);
+  await page.getByRole('button', { name: 'Fresh data', exact: true }).click();
   await page.waitForURL(/variant=\d+/);
   const variant = new URL(page.url()).searchParams.get('variant');
-  assert.match(await whose.innerText(), new RegExp(`^August, variant ${variant}: the bug shipped on a day only the data can tell you`));
+  assert.match(await whose.innerText(), new RegExp(`^Data variant ${variant}: the bug shipped on a day only the data can tell you`));
   const offered = await guesses();
   assert.equal(offered.length, 3);
   assert.ok(offered.includes('the 8th'), `${offered}`);
@@ -452,7 +452,7 @@ test('fresh data and a class\'s August move the ship date: only the data tells',
   let violations = await axe(page);
   assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
   // Back to the chapter's: the 3rd again, the lab started over.
-  await page.getByRole('button', { name: 'Back to the chapter\'s August' }).click();
+  await page.getByRole('button', { name: 'Back to the chapter\'s data' }).click();
   await page.waitForURL((url) => !url.search.includes('variant='));
   assert.ok(!page.url().includes('guess='), 'another August starts the lab over');
   assert.deepEqual(await guesses(), ['the 3rd', 'the 8th', 'the 12th']);
@@ -468,10 +468,10 @@ test('fresh data and a class\'s August move the ship date: only the data tells',
       localStorage.setItem('partition-lab/student/class', c);
     }, [name, klass]);
     await opened.page.reload();
-    await opened.page.locator('[data-figure="whose-august"]').waitFor();
-    await opened.page.getByRole('button', { name: /^Use my class's August \(class / }).click();
+    await opened.page.locator('[data-figure="whose-data"]').waitFor();
+    await opened.page.getByRole('button', { name: /^Use my class's data \(class / }).click();
     await opened.page.waitForURL(/variant=\d+/);
-    const said = await opened.page.locator('[data-figure="whose-august"]').innerText();
+    const said = await opened.page.locator('[data-figure="whose-data"]').innerText();
     const v = new URL(opened.page.url()).searchParams.get('variant');
     violations = await axe(opened.page);
     assert.deepEqual(violations, [], JSON.stringify(violations, null, 2));
@@ -480,7 +480,7 @@ test('fresh data and a class\'s August move the ship date: only the data tells',
     return { said, v };
   };
   const ada = await classVariant('Ada Lovelace', 'DATA-101');
-  assert.match(ada.said, /^Your own August \(class DATA-101, Ada Lovelace\)/);
+  assert.match(ada.said, /^Your own data \(class DATA-101, Ada Lovelace\): the bug shipped on a day only the data can tell you/);
   const adaElsewhere = await classVariant('  ada   lovelace ', 'data-101');
   assert.equal(adaElsewhere.v, ada.v, 'the same student, the same August anywhere');
   const grace = await classVariant('Grace Hopper', 'DATA-101');

@@ -13,6 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { launch, openPage, axe, downloaded } from './browser.mjs';
+import { importDesign } from './big-design.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 // Every design the lab's checks know, with the rule each mistake fails:
@@ -35,11 +36,14 @@ function picks(i) {
   });
 }
 
-function workFile(name, entries, tamper = false) {
+// The generated class has no class code: its designs are graded on the
+// chapter's data, as the catalogue's labels are (a class code's own data
+// is the last test's).
+function workFile(name, entries, tamper = false, klass = '') {
   return JSON.stringify({
     format: 'partition-lab-work',
     version: 1,
-    student: { name, class: 'DE-2026' },
+    student: { name, class: klass },
     scenarios: entries.map((e) => ({
       scenario: e.scenario,
       saved_at: 1764579600000,
@@ -153,7 +157,7 @@ test('a class of work files is graded again in the browser, tallied, and exporte
     const row = rows.find((r) => r[2] === `work-${i + 1}.json`);
     assert.ok(row, `work-${i + 1}.json`);
     assert.equal(row[0], s.name);
-    assert.equal(row[1], 'DE-2026');
+    assert.equal(row[1], '');
     const scores = SCENARIOS.map((n) => {
       const e = s.chosen.find((c) => c.scenario === n);
       return e ? (e.fails === null ? '1' : '0') : '';
@@ -242,6 +246,64 @@ test('grading stops when asked, carries on, and a student\'s own work file bring
   assert.ok((await page.locator('.notice.warning li').allInnerTexts()).some((t) => t === 'line 3: no share link on it'));
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `the page is ${overflow}px wider than the phone`);
+  assert.deepEqual(await axe(page), []);
+  assert.deepEqual(errors, []);
+});
+
+// SPEC 14: a student with a class code works on their own data, and the
+// class page grades them on it. Ada's bug shipped on another day than the
+// chapter's 3rd: her scenario 4 page's drift query says which; the
+// chapter's answer copied fails there and on the class page, and the
+// design made for her own data passes on both.
+test('a student with a class code is graded on their own data: a copied answer fails, their own passes', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'partition-lab-class-'));
+  const student = await openPage(env, '/scenarios');
+  await student.page.getByLabel('Your name').fill('Ada Lovelace');
+  await student.page.getByLabel('Class code (if you have one)').fill('DE-2026');
+  await student.page.getByRole('button', { name: 'Keep my name' }).click();
+  await student.page.goto(`${env.url}/scenarios/4`);
+  assert.match(await student.page.locator('[data-figure="whose-data"]').innerText(), /^Your own data \(class DE-2026, Ada Lovelace\)/);
+  await student.page.getByLabel('Look back from').fill('2026-08-01');
+  await student.page.getByRole('button', { name: 'Run the drift query' }).click();
+  const first = await student.page.locator('.drift-lookback table tbody tr').first().innerText();
+  const ship = first.match(/^2026-08-(\d\d)/)[1];
+  assert.notEqual(ship, '03', 'the name was chosen so that her bug shipped on another day than the chapter\'s');
+  const chapter = designOf(byScenario(4).find((e) => e.fails === null));
+  const own = JSON.parse(JSON.stringify(chapter).replaceAll('"first":"2026-08-03"', `"first":"2026-08-${ship}"`));
+  assert.notDeepEqual(own, chapter, 'the design names its first day');
+  // On her page: the copied answer fails, her own passes.
+  const check = async (design) => {
+    await importDesign(student.page, env.url, design);
+    await student.page.getByRole('button', { name: 'Check my design' }).click();
+    return student.page.locator('.report .verdict').innerText();
+  };
+  assert.match(await check(chapter), /^✗/);
+  assert.match(await check(own), /^✓ Passed/);
+  // Her share link names her data, so whoever opens it sees her days.
+  const shared = await student.page.locator('#share-link').inputValue();
+  assert.match(shared, /\/scenarios\/4\?variant=\d+#design=/);
+  assert.deepEqual(student.errors, []);
+  await student.context.close();
+
+  const copied = join(dir, 'ada-copied.json');
+  await writeFile(copied, workFile('Ada Lovelace', [{ scenario: 4, fails: null, link: `#design=${Buffer.from(JSON.stringify(chapter)).toString('base64url')}` }], false, 'DE-2026'));
+  const mine = join(dir, 'ada-own.json');
+  await writeFile(mine, workFile('Ada Lovelace', [{ scenario: 4, fails: null, link: `#design=${Buffer.from(JSON.stringify(own)).toString('base64url')}` }], false, 'DE-2026'));
+  const { page, errors } = await openPage(env, '/class');
+  await page.getByLabel(/Choose the students' work files/).setInputFiles([copied, mine]);
+  await page.locator('.class-progress label').filter({ hasText: 'Graded all 2 designs.' }).waitFor({ timeout: 60000 });
+  // A row by where it came from (a twin's flag names the other file too).
+  const row = (from) => page.locator('table.class-students tbody tr').filter({ has: page.locator('th span.muted', { hasText: ` · ${from}` }) });
+  assert.match(await row('ada-copied.json').locator('td').nth(3).innerText(), /✗/);
+  assert.match(await row('ada-own.json').locator('td').nth(3).innerText(), /✓/);
+  // The same design as her share link, pasted with another name (no
+  // class code): graded on the data the link names, and it passes.
+  await page.getByText('Or paste share links').click();
+  await page.getByLabel(/One share link per line/).fill(`A friend, ${shared}`);
+  await page.getByRole('button', { name: 'Grade these links' }).click();
+  await page.locator('.class-progress label').filter({ hasText: 'Graded all 3 designs.' }).waitFor({ timeout: 60000 });
+  assert.match(await row('link on line 1').locator('td').nth(3).innerText(), /✓/);
+  assert.match(await row('link on line 1').locator('th').innerText(), /^A friend/);
   assert.deepEqual(await axe(page), []);
   assert.deepEqual(errors, []);
 });

@@ -21,15 +21,17 @@ impl Variant {
     /// The chapter's data: what every page shows without a variant.
     pub const CHAPTER: Variant = Variant(0);
 
-    /// A student's variant: their class code and name, whatever the case
-    /// and spacing. Without a class code it is the chapter's data (a
+    /// A student's variant: their class code and name, whatever the
+    /// spacing and the case of their ASCII letters (full Unicode case
+    /// folding would put its tables, some 10 KB, into every page that
+    /// names a student). Without a class code it is the chapter's data (a
     /// self-learner's name alone changes nothing).
     pub fn of_student(class: &str, name: &str) -> Variant {
         let tidy = |s: &str| {
             s.split_whitespace()
                 .collect::<Vec<_>>()
                 .join(" ")
-                .to_lowercase()
+                .to_ascii_lowercase()
         };
         let class = tidy(class);
         if class.is_empty() {
@@ -116,6 +118,11 @@ mod tests {
         assert_eq!(ada, Variant::of_student(" math-7 ", "ada   LOVELACE"));
         assert_ne!(ada, Variant::of_student("MATH-7", "Grace Hopper"));
         assert_ne!(ada, Variant::of_student("MATH-8", "Ada Lovelace"));
+        // Letters beyond ASCII are taken as typed.
+        assert_eq!(
+            Variant::of_student("m", "Ådne Øvre"),
+            Variant::of_student("M", " Ådne  Øvre")
+        );
         assert_ne!(
             Variant::of_student("ab", "c"),
             Variant::of_student("a", "bc")

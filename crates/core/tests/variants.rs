@@ -198,3 +198,91 @@ fn a_students_august_is_their_own() {
         August::of(Variant::of_student("data-101", " ada "))
     );
 }
+
+/// Scenario 4's verdicts and causes in `variant`, known design by known
+/// design (`catalogue::designs_in`), against the chapter's.
+fn scenario_four_is_fair(variant: Variant) {
+    use partition_lab_core::engine::Stepwise;
+    use partition_lab_core::scenarios::catalogue::{designs, designs_in};
+    use partition_lab_core::scenarios::grading::grade::Grading;
+    use partition_lab_core::scenarios::grading::report::Report;
+    use partition_lab_core::scenarios::stories::currency::{self, drift_query, ship_date};
+    use partition_lab_core::tutor;
+
+    let s = &currency::SCENARIO;
+    let v = variant.name();
+    let script = s.script_in(variant);
+    let ship = ship_date(variant);
+    let radius: Vec<Day> = drift_query(&script).iter().map(|r| r.dt).collect();
+    assert_eq!(
+        radius,
+        days(ship, aug(13)).collect::<Vec<_>>(),
+        "variant {v}: the drift query"
+    );
+    type Found = Vec<(&'static str, Option<tutor::Cause>)>;
+    fn causes(
+        s: &'static partition_lab_core::scenarios::Scenario,
+        graph: &partition_lab_core::design::Graph,
+        script: &partition_lab_core::engine::Script,
+    ) -> (Report, Found) {
+        let mut g = Grading::new(s, graph, script);
+        while !g.step() {}
+        let (report, judged) = g.finish_judged();
+        let judged = judged.expect("a graded backfill");
+        let case = tutor::Case {
+            scenario: s,
+            graph,
+            script,
+            judged: &judged,
+        };
+        let causes = tutor::diagnoses(&case, &report)
+            .into_iter()
+            .map(|(rule, d)| (rule, d.map(|d| d.cause)))
+            .collect();
+        (report, causes)
+    }
+    for (chapter, here) in designs(s).iter().zip(designs_in(s, variant)) {
+        let (report, found) = causes(s, &here.graph, &script);
+        let Report::Graded(rules) = &report else {
+            panic!("variant {v}, {}: {report:?}", here.name);
+        };
+        assert_eq!(report.failed(), here.fails, "variant {v}, {}", here.name);
+        // The same mistake, the same cause the tutor names.
+        let (_, in_chapter) = causes(s, &chapter.graph, s.script());
+        assert_eq!(found, in_chapter, "variant {v}, {}", here.name);
+        // The evidence is the variant's own: a failed drift rule names a
+        // day of its blast radius, never one outside it.
+        for r in rules.iter().filter(|r| !r.passed && r.rule.id == "R1") {
+            let days: Vec<Day> = r.evidence.iter().filter_map(|e| e.partition).collect();
+            assert!(
+                days.iter().all(|d| radius.contains(d)),
+                "variant {v}, {}: {days:?} outside {radius:?}",
+                here.name
+            );
+        }
+    }
+}
+
+#[test]
+fn every_variant_of_scenario_four_is_fair() {
+    let started = Instant::now();
+    // Grading every known design is the costly part: a quarter of the
+    // backfill lab's seeds, at least four.
+    let n = (seeds() / 4).max(4);
+    let mut ships = [0u64; 14];
+    for seed in 0..n {
+        let variant = Variant::from_seed(seed.wrapping_mul(0x2545_f491_4f6c_dd1d) ^ 0x5ce4);
+        let day = usize::try_from(
+            partition_lab_core::scenarios::stories::currency::ship_date(variant).day(),
+        )
+        .unwrap();
+        ships[day] += 1;
+        scenario_four_is_fair(variant);
+    }
+    scenario_four_is_fair(Variant::CHAPTER);
+    println!(
+        "{n} variants of scenario 4 fair, every known design, in {:.1} s; ship dates 2nd..6th: {:?}",
+        started.elapsed().as_secs_f64(),
+        &ships[2..=6]
+    );
+}

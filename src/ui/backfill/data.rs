@@ -1,76 +1,35 @@
-//! Whose August the lab shows: the chapter's (whose text gives away when
-//! the bug shipped), the student's own (from the class code and name kept
-//! on this browser), or fresh data. Another August starts the lab over:
-//! the prediction and the runs belonged to the last one.
+//! Whose August the lab shows (`ui::variant_choice`). Another August
+//! starts the lab over: the prediction and the runs belonged to the last.
 
 use leptos::prelude::*;
 
 use crate::labs::backfill::query::Moment;
 use crate::labs::backfill::{August, Choices, PlanStart};
-use crate::scenarios::student::Student;
-use crate::ui::storage;
-use crate::variant::Variant;
+use crate::ui::variant_choice::VariantChoice;
 
 use super::Lab;
 
-/// The line that says which August this is, and the ways to another.
 #[component]
 pub fn WhoseAugust() -> impl IntoView {
     let lab = expect_context::<Lab>();
-    let student = Student::kept(&storage::Local).filter(|s| !s.class.is_empty());
-    let august = Memo::new(move |_| lab.choices.read().august);
-    let own = student.as_ref().map(Student::variant);
-    let switch = move |to: Variant| {
-        let next = Choices {
+    let current = Memo::new(move |_| lab.choices.read().august.variant);
+    let pick = Callback::new(move |to| {
+        lab.start_over(Choices {
             august: August::of(to),
             from: PlanStart::FIRST,
             ..lab.choices.get_untracked()
-        };
-        lab.start_over(next);
-    };
-    let fresh = move |_| {
-        // Any number will do: a new August nobody has the answer to.
-        let seed = (js_sys::Math::random() * 4_294_967_296.0) as u64 ^ js_sys::Date::now() as u64;
-        switch(Variant::from_seed(seed));
-    };
-    let said = {
-        let student = student.clone();
-        move || {
-            let variant = august.get().variant;
-            match (&student, variant) {
-                (_, v) if v.is_chapter() => "These are the chapter's figures: if you have read it, you know when the bug shipped. Fresh data moves the ship date, so only the data can tell you.".to_string(),
-                (Some(s), v) if Some(v) == own => format!(
-                    "Your own August (class {}, {}): the bug shipped on a day only the data can tell you. The same on any computer with that class code and name.",
-                    s.class, s.name
-                ),
-                (_, v) => format!(
-                    "August, variant {}: the bug shipped on a day only the data can tell you. The link keeps this August.",
-                    v.name()
-                ),
-            }
+        })
+    });
+    move || {
+        view! {
+            <VariantChoice
+                current=current.get()
+                pick=pick
+                chapter="if you have read it, you know when the bug shipped"
+                hidden="the bug shipped on a day only the data can tell you"
+                changes="Other data starts the lab over: a new prediction, and no runs yet."
+            />
         }
-    };
-    let class_label = student
-        .as_ref()
-        .map(|s| format!("Use my class's August (class {})", s.class));
-    view! {
-        <div class="whose-august" role="group" aria-label="Whose August">
-            <p data-figure="whose-august">{said}</p>
-            <div class="button-row">
-                <button type="button" on:click=fresh>"Fresh data: another August"</button>
-                {move || {
-                    let here = august.get().variant;
-                    let mine = own.filter(|v| *v != here).zip(class_label.clone());
-                    mine.map(|(v, label)| view! {
-                        <button type="button" on:click=move |_| switch(v)>{label}</button>
-                    })
-                }}
-                <Show when=move || !august.get().variant.is_chapter()>
-                    <button type="button" on:click=move |_| switch(Variant::CHAPTER)>"Back to the chapter's August"</button>
-                </Show>
-            </div>
-            <p class="muted">"Another August starts the lab over: a new prediction, and no runs yet."</p>
-        </div>
     }
 }
 

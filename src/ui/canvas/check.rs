@@ -42,6 +42,7 @@ type Held = Vec<(&'static str, String)>;
 /// and after a pass why each rule held.
 fn explained(
     scenario: &'static crate::scenarios::Scenario,
+    script: &crate::engine::Script,
     graph: &Graph,
     report: &Report,
     judged: Option<&Judged>,
@@ -52,7 +53,7 @@ fn explained(
     let case = tutor::Case {
         scenario,
         graph,
-        script: scenario.script(),
+        script,
         judged,
     };
     (
@@ -116,7 +117,8 @@ pub fn CheckPanel() -> impl IntoView {
             .and_then(Judged::trace)
             .as_ref()
             .map(pool_picture);
-        let (causes, held) = explained(d.scenario, &graph, &report, judged.as_ref());
+        let script = d.script.get_value();
+        let (causes, held) = explained(d.scenario, &script, &graph, &report, judged.as_ref());
         let progress = Progress::of(&report);
         if let Err(e) =
             saves::save_progress(&mut storage::Local, d.scenario.number, &progress.to_text())
@@ -136,7 +138,7 @@ pub fn CheckPanel() -> impl IntoView {
         done_checking();
         other.set(None);
         if let (true, Some(mine)) = (passed, judged) {
-            run_other(d.scenario, graph, mine, other);
+            run_other(d, graph, mine, other);
         }
     };
     // The check runs in slices, as the smallest-case search does: a large
@@ -161,7 +163,8 @@ pub fn CheckPanel() -> impl IntoView {
         }));
         leptos::task::spawn_local(async move {
             slices::yield_to_browser().await;
-            let mut grading = Grading::new(scenario, &graph, scenario.script());
+            let script = d.script.get_value();
+            let mut grading = Grading::new(scenario, &graph, &script);
             let ran = Slices::from_now()
                 .run(
                     &mut grading,
@@ -264,13 +267,9 @@ static OTHER_RUNS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::
 
 /// Runs a passing design of the lab's, built differently from `graph`,
 /// in slices, and says what it cost beside `mine`.
-fn run_other(
-    scenario: &'static crate::scenarios::Scenario,
-    graph: Graph,
-    mine: Judged,
-    other: RwSignal<Option<Other>>,
-) {
-    let Some(known) = debrief::other_design(scenario, &graph) else {
+fn run_other(d: Designer, graph: Graph, mine: Judged, other: RwSignal<Option<Other>>) {
+    let scenario = d.scenario;
+    let Some(known) = debrief::other_design_in(scenario, d.variant, &graph) else {
         other.set(Some(Other::None));
         return;
     };
@@ -279,7 +278,8 @@ fn run_other(
     let run = OTHER_RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     other.set(Some(Other::Running(run, known.name)));
     leptos::task::spawn_local(async move {
-        let mut grading = Grading::new(scenario, &known.graph, scenario.script());
+        let script = d.script.get_value();
+        let mut grading = Grading::new(scenario, &known.graph, &script);
         // Gone, or overtaken by a new check: nothing to say.
         let still =
             move || other.try_get_untracked().flatten() == Some(Other::Running(run, known.name));
@@ -402,7 +402,7 @@ fn RuleView(result: RuleResult, cause: Option<Diagnosis>, held: Option<String>) 
         if working.get_untracked() {
             return;
         }
-        let original = d.scenario.script().clone();
+        let original = (*d.script.get_value()).clone();
         let searched = d.graph.get_untracked();
         let mut search = Search::new(d.scenario, searched.clone(), original, id, SHRINK_BUDGET);
         working.set(true);

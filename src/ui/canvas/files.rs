@@ -251,8 +251,19 @@ pub fn KeptCopies() -> impl IntoView {
 /// The design as a link to its scenario's page, with `query` (say
 /// `?present=1`) before the fragment, or why there is none.
 fn share_link(d: &Designer, query: &str) -> Result<String, String> {
+    // A page in a data variant shares it: whoever opens the link (the
+    // class page too) sees the design on the same data.
+    let query = if d.variant.is_chapter() {
+        query.to_string()
+    } else {
+        let variant = format!("variant={}", d.variant.name());
+        match query.strip_prefix('?') {
+            Some(rest) => format!("?{variant}&{rest}"),
+            None => format!("?{variant}"),
+        }
+    };
     d.graph
-        .with(|g| link::share_link(&origin(), g, d.scenario.number, query))
+        .with(|g| link::share_link(&origin(), g, d.scenario.number, &query))
 }
 
 fn origin() -> String {

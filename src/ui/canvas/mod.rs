@@ -54,6 +54,10 @@ pub struct Designer {
     /// The scenario being designed for: its saves' keys, its source
     /// table, what a node from the palette arrives as, its check.
     pub scenario: &'static Scenario,
+    /// The variant the page checks in, and the scenario's script in it
+    /// (`ui::scenario_data`).
+    pub variant: crate::variant::Variant,
+    pub script: StoredValue<std::sync::Arc<crate::engine::Script>>,
     pub history: RwSignal<History>,
     pub graph: Memo<Graph>,
     pub problems: Memo<Vec<Problem>>,
@@ -297,7 +301,11 @@ fn capitalised(text: &str) -> String {
 }
 
 #[component]
-pub fn Canvas(scenario: &'static Scenario) -> impl IntoView {
+pub fn Canvas(
+    scenario: &'static Scenario,
+    variant: crate::variant::Variant,
+    script: std::sync::Arc<crate::engine::Script>,
+) -> impl IntoView {
     let (number, source) = (scenario.number, scenario.source);
     let Loaded {
         graph,
@@ -309,6 +317,8 @@ pub fn Canvas(scenario: &'static Scenario) -> impl IntoView {
     let problems = Memo::new(move |_| graph.with(validate));
     let designer = Designer {
         scenario,
+        variant,
+        script: StoredValue::new(script),
         history,
         graph,
         problems,

@@ -5,7 +5,7 @@
 use leptos::prelude::*;
 
 use super::{Class, Count};
-use crate::class::mark::{grading, Mark};
+use crate::class::mark::{grading, script_for, Mark};
 use crate::class::results::Row;
 use crate::class::Submission;
 use crate::scenarios::numbered;
@@ -64,7 +64,9 @@ async fn marks(
         };
         let now = format!("{}, scenario {}", submission.name(), work.scenario);
         let _ = class.count.try_update(|c| c.now = now);
-        let mark = match grading(scenario, work) {
+        // In the student's own variant, as their page checked it.
+        let script = script_for(scenario, submission.variant(work.scenario));
+        let mark = match grading(scenario, work, &script) {
             None => Mark::not_started(scenario.number, work.progress.clone()),
             Some(mut check) => {
                 let alive = |_: &_| class.count.try_get_untracked().is_some();
@@ -72,7 +74,7 @@ async fn marks(
                 if let Err(halt) = slices.run(&mut check, alive, stopped).await {
                     return Err((halt, marks.len()));
                 }
-                Mark::finished(scenario, work, check)
+                Mark::finished(scenario, &script, work, check)
             }
         };
         marks.push(mark);

@@ -158,6 +158,7 @@ mod tests {
                 from: format!("{name}.json"),
                 student: Some(Student::new(name, "Data, 101").expect("name")),
                 works: Vec::new(),
+                linked: Vec::new(),
             },
             marks,
         )

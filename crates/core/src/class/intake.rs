@@ -15,6 +15,7 @@ use crate::design::files::link::decode;
 use crate::scenarios::progress::Progress;
 use crate::scenarios::student::Student;
 use crate::scenarios::work::{read_work_file, Work, MAX_BYTES};
+use crate::variant::Variant;
 
 /// The most pasted text read at once: a class's links with room to spare.
 pub const MAX_PASTE: usize = 4 * 1024 * 1024;
@@ -39,6 +40,7 @@ pub fn file(name: &str, text: Option<&str>) -> Result<Submission, Skipped> {
         from: name.to_string(),
         student: read.student,
         works: read.works,
+        linked: Vec::new(),
     })
 }
 
@@ -48,6 +50,8 @@ struct Link {
     line: usize,
     name: String,
     work: Work,
+    /// The link's `variant=`, if it names one.
+    variant: Option<Variant>,
 }
 
 /// The share link on `text`, and the line without it.
@@ -116,9 +120,11 @@ fn read_link(line: usize, text: &str) -> Result<Option<Link>, String> {
         .map_err(|e| e.to_string())
         .and_then(|file| for_scenario(file, scenario.number, scenario.source))?;
     let name = name_in(text, link, &rest);
+    let variant = link_variant(link)?;
     Ok(Some(Link {
         line,
         name,
+        variant,
         work: Work {
             scenario: scenario.number,
             graph,
@@ -127,6 +133,23 @@ fn read_link(line: usize, text: &str) -> Result<Option<Link>, String> {
             saved_at: None,
         },
     }))
+}
+
+/// The `variant=` between a link's page and its design, if any.
+fn link_variant(link: &str) -> Result<Option<Variant>, String> {
+    let before = link.split_once('#').map_or(link, |(before, _)| before);
+    let Some((_, query)) = before.split_once('?') else {
+        return Ok(None);
+    };
+    match query
+        .split('&')
+        .find_map(|pair| pair.strip_prefix("variant="))
+    {
+        None => Ok(None),
+        Some(given) => Variant::read(given)
+            .map(Some)
+            .ok_or_else(|| "its link's variant= is not a variant's number".to_string()),
+    }
 }
 
 /// Pasted share links: one submission per student (a link without a
@@ -198,10 +221,16 @@ fn add(read: &mut Vec<(Vec<usize>, Submission)>, link: Link, skipped: &mut Vec<S
                 && s.works.iter().all(|w| w.scenario != link.work.scenario)
         })
     });
+    let linked: Vec<(u8, Variant)> = link
+        .variant
+        .map(|v| (link.work.scenario, v))
+        .into_iter()
+        .collect();
     match home {
         Some((lines, s)) => {
             lines.push(link.line);
             s.works.push(link.work);
+            s.linked.extend(linked);
         }
         None => read.push((
             vec![link.line],
@@ -209,6 +238,7 @@ fn add(read: &mut Vec<(Vec<usize>, Submission)>, link: Link, skipped: &mut Vec<S
                 from: String::new(),
                 student,
                 works: vec![link.work],
+                linked,
             },
         )),
     }
@@ -268,6 +298,26 @@ mod tests {
                 ),
             ]
         );
+    }
+
+    /// A link shared from a page in a data variant names it, and the
+    /// class page grades that design in it; a link without one is graded
+    /// in its student's (here, with no class code: the chapter's).
+    #[test]
+    fn a_link_s_variant_is_the_one_its_design_is_graded_in() {
+        let varied = link_for(4).replace("/scenarios/4#", "/scenarios/4?variant=12345&present=1#");
+        let text = format!("Ada, {varied}\nAda, {}\nGrace {}", link_for(1), link_for(4));
+        let (read, skipped) = links(&text);
+        assert!(skipped.is_empty(), "{skipped:?}");
+        let ada = read.iter().find(|s| s.name() == "Ada").expect("Ada");
+        assert_eq!(ada.variant(4), Variant::read("12345").expect("a variant"));
+        assert_eq!(ada.variant(1), Variant::CHAPTER);
+        let grace = read.iter().find(|s| s.name() == "Grace").expect("Grace");
+        assert_eq!(grace.variant(4), Variant::CHAPTER);
+        let bad = link_for(4).replace("/scenarios/4#", "/scenarios/4?variant=x#");
+        let (read, skipped) = links(&format!("Ada {bad}"));
+        assert!(read.is_empty());
+        assert!(skipped[0].why.contains("variant="), "{skipped:?}");
     }
 
     #[test]

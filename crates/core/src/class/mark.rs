@@ -3,13 +3,17 @@
 //! differ) and, for each failed rule, the tutor's cause where a detector
 //! sees one.
 
+use std::borrow::Cow;
+
 use crate::design::Graph;
+use crate::engine::Script;
 use crate::scenarios::grading::grade::{Grading, Judged};
 use crate::scenarios::grading::report::Report;
 use crate::scenarios::progress::Progress;
 use crate::scenarios::work::Work;
 use crate::scenarios::Scenario;
 use crate::tutor::{diagnoses, Case, Cause};
+use crate::variant::Variant;
 
 /// A design's grade on the class page.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -35,9 +39,10 @@ impl Mark {
         }
     }
 
-    /// The mark of a finished check of `graph`.
+    /// The mark of a finished check of `graph`, run on `script`.
     pub fn of(
         scenario: &Scenario,
+        script: &Script,
         graph: &Graph,
         stored: Progress,
         report: &Report,
@@ -48,7 +53,7 @@ impl Mark {
                 &Case {
                     scenario,
                     graph,
-                    script: scenario.script(),
+                    script,
                     judged,
                 },
                 report,
@@ -66,11 +71,13 @@ impl Mark {
         }
     }
 
-    /// The mark of `work` once its `grading` has run to its end.
-    pub fn finished(scenario: &Scenario, work: &Work, grading: Grading) -> Mark {
+    /// The mark of `work` once its `grading` on `script` has run to its
+    /// end.
+    pub fn finished(scenario: &Scenario, script: &Script, work: &Work, grading: Grading) -> Mark {
         let (report, judged) = grading.finish_judged();
         Mark::of(
             scenario,
+            script,
             &work.graph,
             work.progress.clone(),
             &report,
@@ -95,21 +102,33 @@ pub fn begun(scenario: &Scenario, work: &Work) -> bool {
     work.graph != Graph::with_source(scenario.source)
 }
 
-/// The check of `work`, a step at a time (the page drives it between
-/// paints); `None` for a design not begun.
-pub fn grading<'a>(scenario: &'a Scenario, work: &'a Work) -> Option<Grading<'a>> {
-    begun(scenario, work).then(|| Grading::new(scenario, &work.graph, scenario.script()))
+/// The script a student's `work` is graded on: the scenario's in the
+/// student's variant (SPEC 14), the chapter's for a student with no class
+/// code and for a scenario no variant moves.
+pub fn script_for<'a>(scenario: &'a Scenario, variant: Variant) -> Cow<'a, Script> {
+    scenario.script_in(scenario.variant(variant))
 }
 
-/// `work` marked in one go (the tests' and the benchmark's way; the page
-/// steps the same `grading`).
-pub fn mark(scenario: &Scenario, work: &Work) -> Mark {
+/// The check of `work` on `script`, a step at a time (the page drives it
+/// between paints); `None` for a design not begun.
+pub fn grading<'a>(
+    scenario: &'a Scenario,
+    work: &'a Work,
+    script: &'a Script,
+) -> Option<Grading<'a>> {
+    begun(scenario, work).then(|| Grading::new(scenario, &work.graph, script))
+}
+
+/// `work` marked in one go in `variant` (the tests' and the benchmark's
+/// way; the page steps the same `grading`).
+pub fn mark(scenario: &Scenario, work: &Work, variant: Variant) -> Mark {
     use crate::engine::Stepwise;
-    match grading(scenario, work) {
+    let script = script_for(scenario, variant);
+    match grading(scenario, work, &script) {
         None => Mark::not_started(scenario.number, work.progress.clone()),
         Some(mut g) => {
             g.run_to_end();
-            Mark::finished(scenario, work, g)
+            Mark::finished(scenario, &script, work, g)
         }
     }
 }
@@ -130,13 +149,58 @@ mod tests {
         }
     }
 
+    /// A student's design is graded in their own variant (SPEC 14): the
+    /// chapter's passing backfill of scenario 4 (from the 3rd) fails in a
+    /// class variant whose bug shipped on another day, and the same
+    /// design made for that variant passes, with the class page's mark.
+    #[test]
+    fn a_student_is_graded_in_their_own_variant() {
+        use crate::scenarios::catalogue::designs_in;
+        use crate::scenarios::stories::currency::{ship_date, SCENARIO as CURRENCY};
+        let chapter = designs(&CURRENCY).remove(0);
+        assert!(chapter.passes());
+        let (student, variant) = ["Ada", "Grace", "Alan", "Edsger", "Barbara"]
+            .iter()
+            .map(|n| crate::scenarios::student::Student::new(n, "DATA-101").expect("a name"))
+            .map(|s| {
+                let v = s.variant();
+                (s, v)
+            })
+            .find(|(_, v)| ship_date(*v) != ship_date(Variant::CHAPTER))
+            .expect("a student whose bug shipped on another day");
+        let copied = mark(
+            &CURRENCY,
+            &work(4, chapter.graph.clone(), Progress::Passed),
+            variant,
+        );
+        assert!(
+            !copied.passed(),
+            "{student:?}: the chapter's dates are not theirs"
+        );
+        assert!(copied.disagrees());
+        let own = designs_in(&CURRENCY, variant).remove(0);
+        let m = mark(&CURRENCY, &work(4, own.graph, Progress::Passed), variant);
+        assert!(m.passed() && !m.disagrees(), "{student:?}: {m:?}");
+        // Scenarios no variant moves grade the same in any variant.
+        for s in SCENARIOS.iter().filter(|s| !s.varies()) {
+            for known in designs(s) {
+                let w = work(s.number, known.graph, Progress::NotStarted);
+                assert_eq!(mark(s, &w, variant), mark(s, &w, Variant::CHAPTER));
+            }
+        }
+    }
+
     /// The page's mark is the grader's verdict on the design, whatever the
     /// file said: every known design, each told it passed.
     #[test]
     fn a_mark_is_the_grader_s_verdict_not_the_file_s() {
         for s in SCENARIOS {
             for known in designs(s) {
-                let m = mark(s, &work(s.number, known.graph.clone(), Progress::Passed));
+                let m = mark(
+                    s,
+                    &work(s.number, known.graph.clone(), Progress::Passed),
+                    Variant::CHAPTER,
+                );
                 assert_eq!(
                     m.verdict,
                     Progress::of(&grade(s, &known.graph)),
@@ -157,12 +221,14 @@ mod tests {
         let m = mark(
             s,
             &work(s.number, Graph::with_source(s.source), Progress::Passed),
+            Variant::CHAPTER,
         );
         assert_eq!(m.verdict, Progress::NotStarted);
         assert!(m.disagrees(), "the file claimed a pass for an empty canvas");
         let quiet = mark(
             s,
             &work(s.number, Graph::with_source(s.source), Progress::NotStarted),
+            Variant::CHAPTER,
         );
         assert!(!quiet.disagrees());
     }
@@ -174,9 +240,13 @@ mod tests {
         let named = SCENARIOS
             .iter()
             .flat_map(|s| {
-                designs(s)
-                    .into_iter()
-                    .map(move |k| mark(s, &work(s.number, k.graph, Progress::NotStarted)))
+                designs(s).into_iter().map(move |k| {
+                    mark(
+                        s,
+                        &work(s.number, k.graph, Progress::NotStarted),
+                        Variant::CHAPTER,
+                    )
+                })
             })
             .flat_map(|m| m.causes)
             .filter(|(_, cause)| cause.is_some())

@@ -23,12 +23,28 @@ pub struct Submission {
     /// Who it says it is from; `None` for a file or link without a name.
     pub student: Option<Student>,
     pub works: Vec<Work>,
+    /// The data variant a share link named for its scenario (a page in a
+    /// variant writes it into the links it shares).
+    pub linked: Vec<(u8, crate::variant::Variant)>,
 }
 
 impl Submission {
     /// The name the page lists it under.
     pub fn name(&self) -> String {
         listed_as(self.student.as_ref(), &self.from)
+    }
+
+    /// The variant its design for `scenario` is graded in: the one its
+    /// share link named, else its student's (class code and name), else
+    /// the chapter's.
+    pub fn variant(&self, scenario: u8) -> crate::variant::Variant {
+        match self.linked.iter().find(|(n, _)| *n == scenario) {
+            Some((_, v)) => *v,
+            None => self
+                .student
+                .as_ref()
+                .map_or(crate::variant::Variant::CHAPTER, Student::variant),
+        }
     }
 }
 

@@ -193,12 +193,16 @@ mod tests {
             .collect();
         let marks = works
             .iter()
-            .map(|w| mark(crate::scenarios::numbered(w.scenario).expect("scenario"), w))
+            .map(|w| {
+                let s = crate::scenarios::numbered(w.scenario).expect("scenario");
+                mark(s, w, crate::variant::Variant::CHAPTER)
+            })
             .collect();
         let submission = Submission {
             from: format!("{name}.json"),
             student: Some(Student::new(name, "CS 101").expect("name")),
             works,
+            linked: Vec::new(),
         };
         (submission, marks)
     }

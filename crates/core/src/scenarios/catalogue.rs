@@ -14,6 +14,7 @@ use crate::engine::{
 
 use super::sample::{catching_up, daily};
 use super::Scenario;
+use crate::variant::Variant;
 
 /// A design the lab knows, and what grading it must say.
 #[derive(Clone, Debug)]
@@ -163,6 +164,26 @@ pub fn designs(scenario: &Scenario) -> Vec<Known> {
         6 => outage(scenario),
         _ => Vec::new(),
     }
+}
+
+/// The designs the lab knows for `scenario` in `variant`'s numbers: the
+/// chapter's, each made for the variant (`Scenario::design_in`).
+pub fn designs_in(scenario: &Scenario, variant: Variant) -> Vec<Known> {
+    designs(scenario)
+        .into_iter()
+        .map(|k| Known {
+            graph: scenario.design_in(&k.graph, variant),
+            ..k
+        })
+        .collect()
+}
+
+/// The passing designs the lab knows for `scenario` in `variant`.
+pub fn passing_in(scenario: &Scenario, variant: Variant) -> Vec<Known> {
+    designs_in(scenario, variant)
+        .into_iter()
+        .filter(Known::passes)
+        .collect()
 }
 
 /// The passing designs the lab knows for `scenario`.
@@ -359,7 +380,7 @@ fn currency(s: &Scenario) -> Vec<Known> {
     let b = |plan| backfill(s, plan);
     vec![
         known(
-            "3 to 13 August, 3 at a time, overwriting from bronze",
+            "the drift query's days, 3 at a time, overwriting from bronze",
             b(plan(3)),
             &[],
         ),

@@ -3,11 +3,14 @@
 //! its rules, each with the judge that decides it. Every scenario module
 //! defines one `SCENARIO`; `scenarios::SCENARIOS` lists them.
 
+use std::borrow::Cow;
 use std::sync::OnceLock;
 
 use crate::design::choose::Palette;
+use crate::design::Graph;
 use crate::engine::calendar::Instant;
 use crate::engine::script::Script;
+use crate::variant::Variant;
 
 use crate::scenarios::grading::backfilled::Setting;
 use crate::scenarios::grading::judge::{BackfillRule, DailyRule};
@@ -31,6 +34,15 @@ pub enum Rules {
         rules: &'static [Ruled<BackfillRule>],
         setting: fn() -> Setting,
     },
+}
+
+/// What a variant changes in a scenario: its script, and a design made
+/// for the chapter's numbers made for the variant's (the lab's own known
+/// designs, so each keeps its verdict in every variant).
+#[derive(Clone, Copy)]
+pub struct Vary {
+    pub script: fn(Variant) -> Script,
+    pub design: fn(&Graph, Variant) -> Graph,
 }
 
 pub struct Scenario {
@@ -59,6 +71,9 @@ pub struct Scenario {
     /// Makes the script; `script` keeps what it made. Only the scenario
     /// modules build the value, so nothing else can set the kept script.
     pub(super) make: fn() -> Script,
+    /// How a variant moves this scenario's numbers (SPEC 14); `None`:
+    /// every variant is the chapter's.
+    pub(super) vary: Option<Vary>,
     pub(super) made: OnceLock<Script>,
 }
 
@@ -67,6 +82,38 @@ impl Scenario {
     /// (a check, a link's replay and an export all read the same one).
     pub fn script(&self) -> &Script {
         self.made.get_or_init(self.make)
+    }
+
+    /// The script of `variant`: the kept one for the chapter's data (and
+    /// for a scenario no variant moves), else made anew.
+    pub fn script_in(&self, variant: Variant) -> Cow<'_, Script> {
+        match self.vary {
+            Some(vary) if !variant.is_chapter() => Cow::Owned((vary.script)(variant)),
+            _ => Cow::Borrowed(self.script()),
+        }
+    }
+
+    /// A design made for the chapter's numbers, made for `variant`'s.
+    pub fn design_in(&self, graph: &Graph, variant: Variant) -> Graph {
+        match self.vary {
+            Some(vary) if !variant.is_chapter() => (vary.design)(graph, variant),
+            _ => graph.clone(),
+        }
+    }
+
+    /// Whether a variant moves this scenario's numbers.
+    pub fn varies(&self) -> bool {
+        self.vary.is_some()
+    }
+
+    /// The variant a page or a file asked for, as this scenario reads it:
+    /// the chapter's where no variant moves it.
+    pub fn variant(&self, asked: Variant) -> Variant {
+        if self.varies() {
+            asked
+        } else {
+            Variant::CHAPTER
+        }
     }
 
     /// The rules' texts, in order.

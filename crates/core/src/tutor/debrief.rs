@@ -8,7 +8,7 @@ use crate::design::inspector::words::{StateKind, WriteKind};
 use crate::design::Graph;
 use crate::engine::calendar::{weekday_day_month_time, Instant};
 use crate::engine::clock::StepKind;
-use crate::scenarios::catalogue::{passing, Known};
+use crate::scenarios::catalogue::Known;
 use crate::scenarios::grading::grade::Judged;
 use crate::scenarios::grading::report::Report;
 use crate::scenarios::{Scenario, SCENARIOS};
@@ -70,8 +70,18 @@ fn differs(a: &Shape, b: &Shape) -> bool {
 /// A passing design of the lab's for `scenario` built differently from
 /// `graph`, preferring one that differs in both state and write.
 pub fn other_design(scenario: &Scenario, graph: &Graph) -> Option<Known> {
+    other_design_in(scenario, crate::variant::Variant::CHAPTER, graph)
+}
+
+/// `other_design` made for `variant`'s numbers (a known design keeps its
+/// verdict in every variant: `catalogue::designs_in`).
+pub fn other_design_in(
+    scenario: &Scenario,
+    variant: crate::variant::Variant,
+    graph: &Graph,
+) -> Option<Known> {
     let mine = shape(graph);
-    let candidates: Vec<Known> = passing(scenario)
+    let candidates: Vec<Known> = crate::scenarios::catalogue::passing_in(scenario, variant)
         .into_iter()
         .filter(|k| differs(&shape(&k.graph), &mine))
         .collect();

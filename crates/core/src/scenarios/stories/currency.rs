@@ -1,5 +1,5 @@
 //! Scenario 4, "The currency bug": the broken conversion built silver and
-//! gold for 3..13 August; the backfill launched at 01:30 on Saturday the
+//! gold for 3..13 August (a variant's own ship date to the 13th); the backfill launched at 01:30 on Saturday the
 //! 15th must repair exactly those partitions, in order, while tonight's
 //! 02:00 run builds the 14th with the fixed code and needs a connection.
 
@@ -7,7 +7,7 @@ use crate::counted::{counted, grouped};
 use crate::lean::sorted::{SortedMap, SortedSet};
 
 use crate::design::{Graph, NodeKind};
-use crate::engine::calendar::{at, day_month, hh_mm, weekday_day_month_time, Day, Instant};
+use crate::engine::calendar::{at, day_month, hh_mm, shift, weekday_day_month_time, Day, Instant};
 use crate::engine::clock::StepKind;
 use crate::engine::drift::{gold_drift, silver_drift, DriftRow};
 use crate::engine::generate::{daily_runs, fx_rates, orders, CurrencyMix, DelayProfile, OrderSpec};
@@ -22,7 +22,8 @@ use crate::scenarios::grading::judge::BackfillRule;
 use crate::scenarios::grading::report::{
     capped, nodes_of, result, Evidence, Rule, RuleResult, SHOWN,
 };
-use crate::scenarios::scenario::{Ruled, Rules, Scenario};
+use crate::scenarios::scenario::{Ruled, Rules, Scenario, Vary};
+use crate::variant::Variant;
 use std::sync::OnceLock;
 
 /// The scenario as one value: story, palette, script and rules.
@@ -56,6 +57,10 @@ pub static SCENARIO: Scenario = Scenario {
         setting,
     },
     make: script,
+    vary: Some(Vary {
+        script: script_for,
+        design: for_variant,
+    }),
     made: OnceLock::new(),
 };
 
@@ -131,11 +136,35 @@ pub fn setting() -> Setting {
     }
 }
 
-/// August 1..14: the daily runs that built 1..13 (broken from the 3rd),
-/// the fix deployed on the 14th, and tonight's run for the 14th.
+/// The day the broken code first built: the 3rd in the chapter, an early
+/// day of August in a variant (before the 8th, as in the backfill lab, so
+/// the drift query's first row is the whole of the evidence). The story
+/// names no deploy date: only the drift query tells.
+pub fn ship_date(variant: Variant) -> Day {
+    if variant.is_chapter() {
+        aug(3)
+    } else {
+        aug(variant.pick("scenario 4: ship date", 2..=6))
+    }
+}
+
+/// August 1..14 of the chapter: the daily runs that built 1..13 (broken
+/// from the 3rd), the fix deployed on the 14th, and tonight's run.
 pub fn script() -> Script {
+    script_for(Variant::CHAPTER)
+}
+
+/// A variant's August: its own orders and rates, broken from its own
+/// ship date; the rest of the story (the fix on the 14th, tonight's run,
+/// the pool, the launch) as in the chapter.
+pub fn script_for(variant: Variant) -> Script {
+    let seed = if variant.is_chapter() {
+        SEED
+    } else {
+        variant.seed("scenario 4: orders")
+    };
     let spec = OrderSpec {
-        seed: SEED,
+        seed,
         first: aug(1),
         last: aug(14),
         per_day: ORDERS_PER_DAY,
@@ -147,10 +176,10 @@ pub fn script() -> Script {
     let mut runs = daily_runs(aug(1), aug(13), 2, 0);
     runs.push(RunSpec::scheduled(at(aug(15), 2, 0), aug(14)));
     let mut script = Script::new(aug(1), orders(&spec), runs);
-    script.fx = fx_rates(SEED, aug(1), aug(14));
+    script.fx = fx_rates(seed, aug(1), aug(14));
     script.deploys = vec![
         Deploy {
-            at: at(aug(4), 0, 30),
+            at: at(shift(ship_date(variant), 1), 0, 30),
             logic: LogicVersion::Broken,
         },
         Deploy {
@@ -163,18 +192,34 @@ pub fn script() -> Script {
 
 /// What the drift query returns on Friday, before any backfill, looking
 /// back over all of August's silver.
-pub fn drift_query() -> Vec<DriftRow> {
-    drifting(drift_query_from(aug(1)))
+pub fn drift_query(script: &Script) -> Vec<DriftRow> {
+    drifting(drift_query_from(script, aug(1)))
 }
 
 /// The drift query on Friday as the student runs it: every day of silver
 /// from `from` on, recomputed from bronze with the fixed logic (the page
 /// shows the days that drift). A warehouse query only sees what it scans:
 /// a look-back date after the first bad day hides the days before it.
-pub fn drift_query_from(from: Day) -> Vec<DriftRow> {
-    let script = script();
-    let (silver, _) = crate::engine::backfill_run::history(&script, setting().launch);
+pub fn drift_query_from(script: &Script, from: Day) -> Vec<DriftRow> {
+    let (silver, _) = crate::engine::backfill_run::history(script, setting().launch);
     silver_drift(&silver, &script.fx, from)
+}
+
+/// A design made for the chapter's August, for `variant`'s: a backfill
+/// that starts on the chapter's ship date starts on the variant's. Every
+/// other choice is the design's own, so a mistake stays the mistake it
+/// was (from the 8th, from the 1st, to the 14th).
+pub fn for_variant(graph: &Graph, variant: Variant) -> Graph {
+    let mut graph = graph.clone();
+    let ship = ship_date(variant);
+    for node in graph.nodes.values_mut() {
+        if let crate::design::NodeConfig::Backfill { first, .. } = &mut node.config {
+            if *first == aug(3) {
+                *first = ship;
+            }
+        }
+    }
+    graph
 }
 
 /// The dates the student may start the drift query from: silver on

@@ -60,6 +60,7 @@ pub static SCENARIO: Scenario = Scenario {
         setting,
     },
     make: script,
+    vary: None,
     made: OnceLock::new(),
 };
 

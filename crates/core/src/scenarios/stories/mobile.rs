@@ -56,6 +56,7 @@ pub static SCENARIO: Scenario = Scenario {
     },
     rules: Rules::Daily(&RULES),
     make: script,
+    vary: None,
     made: OnceLock::new(),
 };
 

@@ -53,6 +53,7 @@ pub static SCENARIO: Scenario = Scenario {
     },
     rules: Rules::Daily(&RULES),
     make: script,
+    vary: None,
     made: OnceLock::new(),
 };
 

@@ -55,6 +55,7 @@ pub static SCENARIO: Scenario = Scenario {
     },
     rules: Rules::Daily(&RULES),
     make: script,
+    vary: None,
     made: OnceLock::new(),
 };
 

@@ -1,0 +1,67 @@
+//! Which variant a scenario page checks in (SPEC 14): the address's
+//! `variant=` (fresh data, or the chapter's written as 0), else the class
+//! variant of the student named on this browser, else the chapter's. The
+//! class page grades a student's work file in the same class variant, so a
+//! verdict on the page is the verdict there.
+
+use std::sync::Arc;
+
+use leptos::prelude::*;
+
+use crate::engine::Script;
+use crate::scenarios::student::Student;
+use crate::scenarios::Scenario;
+use crate::ui::storage;
+use crate::ui::variant_choice::VariantChoice;
+use crate::variant::Variant;
+
+/// The page's variant and its script, read once as the page opens (a
+/// change of variant opens the page again), and a note for a `variant=`
+/// the page cannot use.
+pub fn opened(scenario: &'static Scenario) -> (Variant, Arc<Script>, Option<String>) {
+    let given = super::route::use_query().with_untracked(|q| q.get("variant"));
+    let asked = given.as_deref().map(Variant::read);
+    let note = match (&given, asked) {
+        (Some(text), Some(None)) => Some(crate::labs::link::ignored(
+            "variant",
+            text,
+            "a variant's number, as the page writes it",
+            "your class's data, or the chapter's",
+        )),
+        (Some(_), Some(Some(v))) if !v.is_chapter() && !scenario.varies() => Some(format!(
+            "This scenario has no variants yet: variant {} is the chapter's data here.",
+            v.name()
+        )),
+        _ => None,
+    };
+    let kept = || Student::kept(&storage::Local).map(|s| s.variant());
+    let variant = scenario.variant(asked.flatten().or_else(kept).unwrap_or_default());
+    let script = Arc::new(scenario.script_in(variant).into_owned());
+    (variant, script, note)
+}
+
+/// The address of `scenario`'s page in `variant`: written out for the
+/// chapter's too, so a student with a class code can open it.
+pub fn href(scenario: &Scenario, variant: Variant) -> String {
+    format!("/scenarios/{}?variant={}", scenario.number, variant.name())
+}
+
+/// Whose data the page checks in, and the ways to another: another
+/// variant opens the page again (the design is saved as it is edited).
+#[component]
+pub fn ScenarioData(scenario: &'static Scenario, variant: Variant) -> impl IntoView {
+    let pick = Callback::new(move |to: Variant| {
+        if let Some(window) = web_sys::window() {
+            let _ = window.location().set_href(&href(scenario, to));
+        }
+    });
+    view! {
+        <VariantChoice
+            current=variant
+            pick=pick
+            chapter="the chapter says which days to rebuild"
+            hidden="the bug shipped on a day only the drift query tells, and \"Check my design\" runs your design on this data"
+            changes="Other data opens this page again with your design as it is: a design made for other data may fail here."
+        />
+    }
+}
