@@ -44,7 +44,7 @@ pub fn VariantChoice(
     let own = student.filter(|s| s.variant() != current).map(|s| {
         (
             s.variant(),
-            format!("Use my class's data (class {})", s.class),
+            format!("Use my own data (class {})", s.class),
         )
     });
     let fresh = move |_| {
@@ -53,18 +53,18 @@ pub fn VariantChoice(
         pick.run(Variant::from_seed(seed));
     };
     view! {
-        <div class="whose-data" role="group" aria-label="Whose data">
-            <p data-figure="whose-data">{line}</p>
+        <div class="whose-data" role="group" aria-labelledby="whose-data">
+            <p id="whose-data" data-figure="whose-data" role="status">{line}</p>
             <div class="button-row">
-                <button type="button" on:click=fresh>"Fresh data"</button>
+                <button type="button" id="fresh-data" aria-describedby="whose-data-changes" on:click=fresh>"Fresh data"</button>
                 {own.map(|(v, label)| view! {
-                    <button type="button" on:click=move |_| pick.run(v)>{label}</button>
+                    <button type="button" aria-describedby="whose-data-changes" on:click=move |_| pick.run(v)>{label}</button>
                 })}
                 {(!current.is_chapter()).then(|| view! {
-                    <button type="button" on:click=move |_| pick.run(Variant::CHAPTER)>"Back to the chapter's data"</button>
+                    <button type="button" aria-describedby="whose-data-changes" on:click=move |_| pick.run(Variant::CHAPTER)>"Back to the chapter's data"</button>
                 })}
             </div>
-            <p class="muted">{changes}</p>
+            <p class="muted" id="whose-data-changes">{changes}</p>
         </div>
     }
 }

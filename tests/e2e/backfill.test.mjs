@@ -409,7 +409,7 @@ test('fresh data and a class\'s August move the ship date: only the data tells',
   const guesses = () => page.getByRole('group', { name: 'When do you think the bad code shipped?' }).locator('label').allInnerTexts();
   assert.deepEqual(await guesses(), ['the 3rd', 'the 8th', 'the 12th']);
   // No class code on this browser: no class's August to offer.
-  assert.equal(await page.getByRole('button', { name: /Use my class's data/ }).count(), 0);
+  assert.equal(await page.getByRole('button', { name: /Use my own data/ }).count(), 0);
   await page.getByRole('button', { name: 'Fresh data', exact: true }).click();
   await page.waitForURL(/variant=\d+/);
   const variant = new URL(page.url()).searchParams.get('variant');
@@ -467,9 +467,17 @@ test('fresh data and a class\'s August move the ship date: only the data tells',
       localStorage.setItem('partition-lab/student/name', n);
       localStorage.setItem('partition-lab/student/class', c);
     }, [name, klass]);
+    // With a class code kept, the lab opens on the student's own data.
     await opened.page.reload();
+    await opened.page.waitForURL(/variant=\d+/);
     await opened.page.locator('[data-figure="whose-data"]').waitFor();
-    await opened.page.getByRole('button', { name: /^Use my class's data \(class / }).click();
+    assert.equal(await opened.page.getByRole('button', { name: /^Use my own data/ }).count(), 0);
+    // Back to the chapter's, then their own again, from the keyboard.
+    await opened.page.getByRole('button', { name: 'Back to the chapter\'s data' }).click();
+    await opened.page.waitForURL((url) => !url.search.includes('variant='));
+    assert.equal(await opened.page.evaluate(() => document.activeElement?.id), 'fresh-data', 'focus stays in the chooser');
+    await opened.page.getByRole('button', { name: /^Use my own data \(class / }).focus();
+    await opened.page.keyboard.press('Enter');
     await opened.page.waitForURL(/variant=\d+/);
     const said = await opened.page.locator('[data-figure="whose-data"]').innerText();
     const v = new URL(opened.page.url()).searchParams.get('variant');

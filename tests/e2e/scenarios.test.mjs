@@ -291,9 +291,13 @@ test('checking a slow design runs in slices: its progress shows, the page keeps 
   assert.ok(during.length > 3, `${during.length} timer turns during the check`);
   const longest = Math.max(...during);
   assert.ok(longest < 800, `the main thread was held for ${longest.toFixed(0)} ms while checking`);
-  const drawn = seen.filter((s) => !s.running).map((s) => s.wait);
+  const drawn = Math.max(0, ...seen.filter((s) => !s.running).map((s) => s.wait));
   console.log(`the slowed check (CPU 10x): longest wait while checking ${longest.toFixed(0)} ms; `
-    + `the report after the last slice in ${Math.max(...drawn).toFixed(0)} ms`);
+    + `the report after the last slice in ${drawn.toFixed(0)} ms`);
+  // A loose bound on the one view's wait (200 to 250 ms here; 1,657 ms in
+  // CI when the tutor read every run's reads eagerly): a regression of
+  // that size still fails.
+  assert.ok(drawn < 3000, `the report took ${drawn.toFixed(0)} ms after the last slice`);
   assert.equal(await page.locator('.check .notice').filter({ hasText: 'Stopped' }).count(), 0);
   assert.match(await page.locator('.report .verdict').innerText(), /requirements met/);
   assert.match(await saved(), /^(passed|failing:R\d)/, 'a finished check saves its verdict');
@@ -424,6 +428,51 @@ test('a first check that passes is debriefed too: another passing design is run 
   assert.match(await debrief.innerText(), /“a watermark on arrival, merging” passes too\. Over the same days it read [\d,]+ bronze rows/);
   // The last scenario leads back to the list.
   assert.equal(await debrief.getByRole('link', { name: 'Back to all the scenarios' }).getAttribute('href'), '/scenarios');
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+// SPEC 14 for a self-learner: scenario 4 on fresh data. The page opens
+// again on it, the address keeps it through presenter mode and back, the
+// drift query reads it, and the chapter's data is a click away (written
+// out as variant 0, so a class code's own data cannot take its place).
+test('scenario 4 on fresh data: the address keeps the variant, the drift query reads it', async () => {
+  const { page, errors, context } = await openPage(env, '/scenarios/4');
+  const whose = page.locator('[data-figure="whose-data"]');
+  assert.match(await whose.innerText(), /^These are the chapter's figures/);
+  const firstBadDay = async () => {
+    await page.getByLabel('Look back from').fill('2026-08-01');
+    await page.getByRole('button', { name: 'Run the drift query' }).click();
+    return (await page.locator('.drift-lookback table tbody tr').first().innerText()).slice(0, 10);
+  };
+  assert.equal(await firstBadDay(), '2026-08-03');
+  await page.getByRole('button', { name: 'Fresh data', exact: true }).click();
+  await page.waitForURL(/\/scenarios\/4\?variant=\d+$/);
+  await whose.waitFor();
+  const variant = new URL(page.url()).searchParams.get('variant');
+  assert.match(await whose.innerText(), new RegExp(`^Data variant ${variant}: the bug shipped on a day only the drift query tells`));
+  const shipped = await firstBadDay();
+  assert.match(shipped, /^2026-08-0[2-6]$/);
+  // Presenter mode and back keep the data.
+  await page.getByRole('button', { name: 'Presenter mode' }).click();
+  await page.waitForURL(new RegExp(`\\?variant=${variant}&present=1$`));
+  await page.getByRole('button', { name: 'Presenter mode' }).click();
+  await page.waitForURL(new RegExp(`\\?variant=${variant}$`));
+  // A reload is the same data.
+  await page.reload();
+  await whose.waitFor();
+  assert.equal(await firstBadDay(), shipped);
+  assert.deepEqual(await axe(page), []);
+  await page.getByRole('button', { name: 'Back to the chapter\'s data' }).click();
+  await page.waitForURL(/\?variant=0$/);
+  await whose.waitFor();
+  assert.match(await whose.innerText(), /^These are the chapter's figures/);
+  assert.equal(await firstBadDay(), '2026-08-03');
+  // A variant the page cannot read is said, and the chapter's data used.
+  await page.goto(`${env.url}/scenarios/4?variant=abc`);
+  await whose.waitFor();
+  assert.match(await page.locator('.notice[role="status"]').filter({ hasText: 'could not be used' }).innerText(), /variant/);
+  assert.match(await whose.innerText(), /^(These are the chapter's figures|Your own data)/);
   assert.deepEqual(errors, []);
   await context.close();
 });

@@ -130,10 +130,7 @@ mod tests {
         assert!(!ada.is_chapter());
         assert_eq!(Variant::of_student("", "Ada Lovelace"), Variant::CHAPTER);
         // Fixed for good: a change here would move every student's data.
-        assert_eq!(
-            ada.name(),
-            Variant::of_student("math-7", "ada lovelace").name()
-        );
+        assert_eq!(ada.name(), "3061885297");
     }
 
     #[test]

@@ -18,7 +18,16 @@ pub fn WhoseAugust() -> impl IntoView {
             august: August::of(to),
             from: PlanStart::FIRST,
             ..lab.choices.get_untracked()
-        })
+        });
+        // The line is drawn again for the new data (and the button pressed
+        // may be gone): keyboard focus goes to its first button.
+        request_animation_frame(|| {
+            if let Some(button) = document().get_element_by_id("fresh-data").and_then(|e| {
+                leptos::wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok()
+            }) {
+                let _ = button.focus();
+            }
+        });
     });
     move || {
         view! {

@@ -90,6 +90,27 @@ impl Lab {
     }
 }
 
+/// A student with a class code opens the lab on their own August (SPEC
+/// 14), as their scenario pages do, unless the link names its data or a
+/// moment on the chapter's (a prediction, a run: made on that data).
+fn own_data_first(lab: Lab) {
+    let query = crate::ui::route::use_query();
+    let named = query.with_untracked(|q| {
+        ["variant", "guess", "ran"]
+            .iter()
+            .any(|k| q.get(k).is_some())
+    });
+    let own = crate::scenarios::student::Student::kept(&crate::ui::storage::Local)
+        .filter(|s| !s.class.is_empty());
+    if let (false, Some(student)) = (named, own) {
+        lab.start_over(Choices {
+            august: crate::labs::backfill::August::of(student.variant()),
+            from: PlanStart::FIRST,
+            ..lab.choices.get_untracked()
+        });
+    }
+}
+
 /// Writes the lab's state to the address (a replace, as every lab does).
 fn show(choices: &Choices, present: bool, moment: &Moment) {
     crate::ui::route::replace(&format!(
@@ -146,6 +167,7 @@ pub fn BackfillLab() -> impl IntoView {
         })),
     };
     provide_context(lab);
+    own_data_first(lab);
     // The runs are the address's: a new plan starts from the untouched
     // August, and a link to the moment after a run replays it.
     Effect::new(move |_| {

@@ -54,14 +54,14 @@ pub fn OpenLink() -> impl IntoView {
                 "The link's design could not be opened: {reason}. Your own design is unchanged."
             )))),
         }
-        // The design leaves the address; presenter mode stays.
+        // The design leaves the address; presenter mode and the data stay.
         let present = crate::ui::route::use_query().with_untracked(|q| q.get("present"));
         let keep = if present.as_deref() == Some("1") {
             "?present=1"
         } else {
             ""
         };
-        crate::ui::route::replace(&format!("/scenarios/{}{keep}", d.scenario.number));
+        crate::ui::route::replace(&page_of(&d, keep));
     };
     let in_fragment = || {
         let hash = crate::ui::browser::window()?.location().hash().ok()?;
@@ -251,19 +251,29 @@ pub fn KeptCopies() -> impl IntoView {
 /// The design as a link to its scenario's page, with `query` (say
 /// `?present=1`) before the fragment, or why there is none.
 fn share_link(d: &Designer, query: &str) -> Result<String, String> {
-    // A page in a data variant shares it: whoever opens the link (the
-    // class page too) sees the design on the same data.
-    let query = if d.variant.is_chapter() {
-        query.to_string()
-    } else {
-        let variant = format!("variant={}", d.variant.name());
-        match query.strip_prefix('?') {
-            Some(rest) => format!("?{variant}&{rest}"),
-            None => format!("?{variant}"),
-        }
-    };
+    let query = with_data(d, query);
     d.graph
         .with(|g| link::share_link(&origin(), g, d.scenario.number, &query))
+}
+
+/// `query` (say `?present=1`) with the page's data first: a scenario a
+/// variant moves always names its data, the chapter's as 0, so whoever
+/// opens the link (the class page too) sees the design on the same data,
+/// not on their own.
+fn with_data(d: &Designer, query: &str) -> String {
+    if !d.scenario.varies() {
+        return query.to_string();
+    }
+    let variant = format!("variant={}", d.variant.name());
+    match query.strip_prefix('?') {
+        Some(rest) => format!("?{variant}&{rest}"),
+        None => format!("?{variant}"),
+    }
+}
+
+/// This page's address with its data and `query` (say `?present=1`).
+fn page_of(d: &Designer, query: &str) -> String {
+    format!("/scenarios/{}{}", d.scenario.number, with_data(d, query))
 }
 
 fn origin() -> String {
@@ -282,9 +292,10 @@ pub fn Files() -> impl IntoView {
         // A design too large for a link leaves the presenter's link
         // without it; Save, share, import says why.
         Effect::new(move |_| {
-            out.set(share_link(&d, "?present=1").unwrap_or_else(|_| {
-                format!("{}/scenarios/{}?present=1", origin(), d.scenario.number)
-            }))
+            out.set(
+                share_link(&d, "?present=1")
+                    .unwrap_or_else(|_| format!("{}{}", origin(), page_of(&d, "?present=1"))),
+            )
         });
     }
     let import_file = move |ev: leptos::ev::Event| {

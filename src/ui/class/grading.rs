@@ -77,6 +77,10 @@ async fn marks(
                 Mark::finished(scenario, &script, work, check)
             }
         };
+        let mark = Mark {
+            linked_elsewhere: submission.linked_elsewhere(work.scenario),
+            ..mark
+        };
         marks.push(mark);
         let _ = class
             .count

@@ -64,9 +64,23 @@ pub fn HandIn(class: Class) -> impl IntoView {
         read_files(class, listed(ev.data_transfer().and_then(|t| t.files())));
     };
     let pasted = RwSignal::new(String::new());
+    let code = RwSignal::new(String::new());
     let add_links = move |_| {
         let text = pasted.get_untracked();
         let (submissions, skipped) = intake::links(&text);
+        // With the class's code each named student is graded on their own
+        // data, whatever data their link names.
+        let class_code = code.get_untracked().trim().to_string();
+        let submissions: Vec<_> = submissions
+            .into_iter()
+            .map(|s| {
+                if class_code.is_empty() {
+                    s
+                } else {
+                    s.in_class(&class_code)
+                }
+            })
+            .collect();
         if submissions.is_empty() && skipped.is_empty() {
             class.skip(Skipped {
                 from: "the pasted links".to_string(),
@@ -110,6 +124,16 @@ pub fn HandIn(class: Class) -> impl IntoView {
                 prop:value=move || pasted.get()
                 on:input=move |ev| pasted.set(event_target_value(&ev))
             ></textarea>
+            <label for="class-links-code">
+                "Class code (optional): each named student's links are then graded on their own data, as their page checked it, whatever data a link names. Without it, a link is graded on the data it names."
+            </label>
+            <input
+                id="class-links-code"
+                type="text"
+                maxlength=crate::scenarios::student::MAX_CLASS.to_string()
+                prop:value=move || code.get()
+                on:input=move |ev| code.set(event_target_value(&ev))
+            />
             <button type="button" on:click=add_links>"Grade these links"</button>
         </details>
         // Said once per change in a line; the list itself is not re-read.

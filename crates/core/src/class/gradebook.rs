@@ -62,6 +62,12 @@ fn note(row: &Row, twins: &[usize], rows: &[Row]) -> String {
             m.verdict.label()
         ));
     }
+    for m in row.marks.iter().filter(|m| m.linked_elsewhere) {
+        notes.push(format!(
+            "S{}: its link named other data; graded on the student's own",
+            m.scenario
+        ));
+    }
     if !twins.is_empty() {
         let others: Vec<String> = twins.iter().map(|&j| rows[j].from.clone()).collect();
         notes.push(format!("same student as {}", others.join(", ")));
@@ -171,12 +177,14 @@ mod tests {
             verdict: Progress::Passed,
             stored: Progress::Passed,
             causes: Vec::new(),
+            linked_elsewhere: false,
         };
         let failing = Mark {
             scenario: 2,
             verdict: Progress::Failing(vec!["R1".into(), "R3".into()]),
             stored: Progress::Passed,
             causes: Vec::new(),
+            linked_elsewhere: true,
         };
         let rows = vec![
             row("Zoë \"Z\" Ng", vec![passed(1), failing]),
@@ -209,6 +217,11 @@ mod tests {
             notes.contains("same student as zoë \"z\" ng.json"),
             "{notes}"
         );
+        assert!(
+            notes.contains("S2: its link named other data; graded on the student's own"),
+            "{notes}"
+        );
+        assert!(!table[2][SCENARIOS.len() + 4].contains("link named"));
         assert_eq!(table[2][0], "'=cmd()");
         assert_eq!(table[2][6], "1");
         assert_eq!(

@@ -314,6 +314,12 @@ mod tests {
         assert_eq!(ada.variant(1), Variant::CHAPTER);
         let grace = read.iter().find(|s| s.name() == "Grace").expect("Grace");
         assert_eq!(grace.variant(4), Variant::CHAPTER);
+        // Handed in by a class whose code the instructor gives: each named
+        // student is graded on their own data, and a link naming other
+        // data is said.
+        let own = ada.clone().in_class("DE-2026");
+        assert_eq!(own.variant(4), Variant::of_student("DE-2026", "Ada"));
+        assert!(own.linked_elsewhere(4) && !own.linked_elsewhere(1));
         let bad = link_for(4).replace("/scenarios/4#", "/scenarios/4?variant=x#");
         let (read, skipped) = links(&format!("Ada {bad}"));
         assert!(read.is_empty());

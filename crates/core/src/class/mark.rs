@@ -26,6 +26,9 @@ pub struct Mark {
     pub stored: Progress,
     /// Each failed rule, with its cause where the tutor sees one.
     pub causes: Vec<(&'static str, Option<Cause>)>,
+    /// Its share link named other data than the student's own, which it
+    /// was graded on (`Submission::linked_elsewhere`).
+    pub linked_elsewhere: bool,
 }
 
 impl Mark {
@@ -36,6 +39,7 @@ impl Mark {
             verdict: Progress::NotStarted,
             stored,
             causes: Vec::new(),
+            linked_elsewhere: false,
         }
     }
 
@@ -68,6 +72,7 @@ impl Mark {
             verdict: Progress::of(report),
             stored,
             causes,
+            linked_elsewhere: false,
         }
     }
 

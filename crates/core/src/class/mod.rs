@@ -34,17 +34,39 @@ impl Submission {
         listed_as(self.student.as_ref(), &self.from)
     }
 
-    /// The variant its design for `scenario` is graded in: the one its
-    /// share link named, else its student's (class code and name), else
-    /// the chapter's.
+    /// The variant its design for `scenario` is graded in: its student's
+    /// own (class code and name), as their page checked it; for a student
+    /// with no class code, the one its share link named; else the
+    /// chapter's. A link never overrides a class code's own data, so a
+    /// link made on other data cannot pass for the student's.
     pub fn variant(&self, scenario: u8) -> crate::variant::Variant {
-        match self.linked.iter().find(|(n, _)| *n == scenario) {
-            Some((_, v)) => *v,
-            None => self
-                .student
-                .as_ref()
-                .map_or(crate::variant::Variant::CHAPTER, Student::variant),
+        match &self.student {
+            Some(s) if !s.class.is_empty() => s.variant(),
+            _ => self
+                .linked
+                .iter()
+                .find(|(n, _)| *n == scenario)
+                .map_or(crate::variant::Variant::CHAPTER, |(_, v)| *v),
         }
+    }
+
+    /// Whether its link for `scenario` named other data than the data it
+    /// is graded on (said in the row's notes).
+    pub fn linked_elsewhere(&self, scenario: u8) -> bool {
+        self.linked
+            .iter()
+            .any(|(n, v)| *n == scenario && *v != self.variant(scenario))
+    }
+
+    /// The same links as handed in by a class whose code is `class`: each
+    /// named student is graded on their own data.
+    pub fn in_class(mut self, class: &str) -> Submission {
+        if let Some(s) = &self.student {
+            if s.class.is_empty() {
+                self.student = Student::new(&s.name, class).ok().or(self.student);
+            }
+        }
+        self
     }
 }
 

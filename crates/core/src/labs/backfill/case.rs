@@ -118,22 +118,46 @@ impl August {
     }
 
     /// The ship dates the room can guess, in date order. The chapter's:
-    /// the 3rd, the 8th, the 12th. A variant's puts its own day beside the
-    /// chapter's 3rd and the 8th, so the answer is not always the earliest
-    /// and a student who remembers the chapter is not right by memory.
+    /// the 3rd, the 8th, the 12th. A variant's: its own day, another early
+    /// day drawn for it (the chapter's 3rd as often as any), and the
+    /// deploy log's 8th; so neither the chapter, nor the earliest, nor
+    /// the day that is not the chapter's tells the answer: only the data.
     pub fn guesses(self) -> [PlanStart; 3] {
-        let third = August::CHAPTER.ship;
-        match self.ship {
-            ship if ship == third => [third, PlanStart::EIGHTH, PlanStart::TWELFTH],
-            ship if ship < third => [ship, third, PlanStart::EIGHTH],
-            ship => [third, ship, PlanStart::EIGHTH],
+        if self.variant.is_chapter() {
+            return [August::CHAPTER.ship, PlanStart::EIGHTH, PlanStart::TWELFTH];
         }
+        // Another early day, before the 8th: before the answer or after
+        // it as a coin says, so its place among the guesses tells nothing
+        // either (the 1st is a wrong day like any other: a variant's bug
+        // ships from the 2nd, after the month's first run).
+        let before: Vec<u8> = (1..self.ship.0).collect();
+        let after: Vec<u8> = (self.ship.0.saturating_add(1)..=7).collect();
+        let early = self.variant.pick("backfill lab: a wrong day's side", 0..=1) == 0;
+        let days = if (early && !before.is_empty()) || after.is_empty() {
+            before
+        } else {
+            after
+        };
+        let last = u32::try_from(days.len().saturating_sub(1)).unwrap_or(0);
+        let at = self.variant.pick("backfill lab: a wrong day", 0..=last);
+        let decoy = days
+            .get(usize::try_from(at).unwrap_or(0))
+            .map_or(PlanStart::TWELFTH, |d| PlanStart(*d));
+        let (a, b) = if decoy < self.ship {
+            (decoy, self.ship)
+        } else {
+            (self.ship, decoy)
+        };
+        [a, b, PlanStart::EIGHTH]
     }
 
-    /// Where the page lets a plan start: the whole month, or a guess.
+    /// Where the page lets a plan start: the whole month, or a guess (and
+    /// the 12th, where the 1st is a guess).
     pub fn starts(self) -> [PlanStart; 4] {
-        let [a, b, c] = self.guesses();
-        [PlanStart::FIRST, a, b, c]
+        match self.guesses() {
+            [a, b, c] if a == PlanStart::FIRST => [a, b, c, PlanStart::TWELFTH],
+            [a, b, c] => [PlanStart::FIRST, a, b, c],
+        }
     }
 
     /// The start a link names, if this August offers it.
