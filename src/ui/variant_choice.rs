@@ -41,12 +41,9 @@ pub fn VariantChoice(
     let student = Student::kept(&storage::Local).filter(|s| !s.class.is_empty());
     let line = said(current, student.as_ref(), chapter, hidden);
     // The student's own data, when this is not it.
-    let own = student.filter(|s| s.variant() != current).map(|s| {
-        (
-            s.variant(),
-            format!("Use my own data (class {})", s.class),
-        )
-    });
+    let own = student
+        .filter(|s| s.variant() != current)
+        .map(|s| (s.variant(), format!("Use my own data (class {})", s.class)));
     let fresh = move |_| {
         // Any number will do: data nobody has the answer to.
         let seed = (js_sys::Math::random() * 4_294_967_296.0) as u64 ^ js_sys::Date::now() as u64;
