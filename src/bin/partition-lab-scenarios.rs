@@ -1,6 +1,27 @@
 //! The scenarios part of the site (see `partition_lab::bundles`): the list,
 //! each scenario's canvas and its grader.
 
+use partition_lab::ui::canvas::code::{self, Exporters, EXPORTERS};
+use partition_lab::ui::canvas::grader::{self, Grader, GRADER};
+use partition_lab::ui::later::Unfetched;
+
+// Each function below is a chunk of this part's wasm of its own, fetched
+// after the page is live or on first use (`ui::later`);
+// scripts/split/wasm-bindgen cuts them out. `fallible`: a failed download
+// is an `Err` the page says and retries, not an abort of the whole app.
+
+#[leptos::wasm_split::wasm_split(grader, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn grader() -> Result<&'static Grader, Unfetched> {
+    Ok(&GRADER)
+}
+
+#[leptos::wasm_split::wasm_split(exporters, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn exporters() -> Result<&'static Exporters, Unfetched> {
+    Ok(&EXPORTERS)
+}
+
 fn main() {
+    grader::LATER.set(|| Box::pin(grader()));
+    code::LATER.set(|| Box::pin(exporters()));
     partition_lab::ui::start(partition_lab::ui::ScenariosApp);
 }

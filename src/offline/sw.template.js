@@ -7,10 +7,12 @@
 const VERSION = '__VERSION__';
 const FILES = __FILES__;
 const CACHE = `partition-lab-${VERSION}`;
-// Trunk names these by their content's hash, so a saved copy is always the
-// right one; other files (the pages, the runners) come from the network
-// when it answers, so a deploy's new ones are never hidden by old ones.
-const HASHED = /-[0-9a-f]{8,}(_bg)?\.[a-z]+$/;
+// Trunk names these by their content's hash, and a part's later chunks sit
+// in a folder named by its main module's (split-<part>-<hash>/), so a saved
+// copy is always the right one; other files (the pages, the runners) come
+// from the network when it answers, so a deploy's new ones are never
+// hidden by old ones.
+const HASHED = /-[0-9a-f]{8,}(_bg)?\.[a-z]+$|^\/split-[a-z-]+-[0-9a-f]{16}\//;
 // How long a page load waits for the network before using the saved app.
 const NETWORK_WAIT_MS = 4000;
 

@@ -16,6 +16,7 @@ pub mod drift_lookback;
 pub mod drift_table;
 pub mod html;
 pub mod lateness;
+pub mod later;
 pub mod my_work;
 pub mod not_found;
 pub mod offline;

@@ -37,7 +37,7 @@ impl Slices {
     /// Steps `work` to its end. Whenever a slice is spent, `progress` sees
     /// the work (false when the view that shows it is gone), the browser
     /// takes its turn, then `stopped` is asked (`None`: its view is gone).
-    pub async fn run<W: Stepwise>(
+    pub async fn run<W: Stepwise + ?Sized>(
         &mut self,
         work: &mut W,
         mut progress: impl FnMut(&W) -> bool,

@@ -24,6 +24,9 @@ const PAGES = [
   ['the lateness lab', '/lab/lateness?lateness=2&predict=skip', 'lateness'],
   ['a scenario (1)', '/scenarios/1', 'scenario'],
   ['the dates page', '/dates', 'dates'],
+  ['the overview', '/', 'overview'],
+  ['the State x Write lab', '/lab/state-write', 'stateWrite'],
+  ['the backfill lab', '/lab/backfill', 'backfill'],
 ];
 
 // Runs in the page before the app: records the first contentful paint,
@@ -48,7 +51,17 @@ function watch(kind) {
       slider.value = String(Number(slider.value) + 1);
       slider.dispatchEvent(new Event('change', { bubbles: true }));
     }],
+    overview: () => [document.getElementById('glossary-filter'), document.getElementById('glossary-heading')?.closest('section'), (input) => {
+      input.value = 'back';
+      input.dispatchEvent(new Event('input', { bubbles: true }));
+    }],
+    // A prediction's first tick: the page answers by offering to run it.
+    stateWrite: () => [document.getElementById('predict-none'), document.getElementById('predict-heading')?.closest('section'), (box) => box.click()],
+    backfill: () => [document.getElementById('guess-0'), document.getElementById('guess-0')?.closest('fieldset')?.parentElement, (radio) => radio.click()],
   };
+  // These pages answer a first tick by enabling a button (an attribute),
+  // not by new text: the others are watched as before, for comparable figures.
+  const ATTRIBUTES = ['stateWrite', 'backfill'];
   window.__usable = new Promise((resolve) => {
     const poke = () => {
       // A page drawn ahead of time shows the control before it works: the
@@ -66,7 +79,7 @@ function watch(kind) {
         new MutationObserver((_, observer) => {
           observer.disconnect();
           resolve(performance.now());
-        }).observe(shown, { childList: true, characterData: true, subtree: true });
+        }).observe(shown, { childList: true, characterData: true, subtree: true, attributes: ATTRIBUTES.includes(kind) });
         work(live);
       }, 0);
       return true;

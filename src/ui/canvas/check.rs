@@ -7,15 +7,16 @@ use leptos::prelude::*;
 use crate::design::files::saves;
 use crate::design::Graph;
 use crate::engine::calendar::weekday_day_month_time;
-use crate::scenarios::grading::grade::{fails_in, Doing, Grading, Judged};
+use crate::scenarios::grading::grade::{Doing, Judged};
 use crate::scenarios::grading::panel::{self, SmallestView};
 use crate::scenarios::grading::report::{Evidence, Report, RuleResult};
-use crate::scenarios::grading::shrink::{Search, Shrunk};
+use crate::scenarios::grading::shrink::Shrunk;
 use crate::scenarios::progress::Progress;
 use crate::tutor::{self, debrief, Diagnosis};
 use crate::ui::slices::{self, Halt, Slices};
 use crate::ui::storage;
 
+use super::grader::{grader, Causes, Grader, Held, NOT_FETCHED};
 use super::Designer;
 
 /// Simulations one "smallest case" may spend.
@@ -33,45 +34,27 @@ struct Checked {
     held: Held,
 }
 
-/// Each failed rule's id and cause, where the tutor sees one.
-type Causes = Vec<(&'static str, Option<Diagnosis>)>;
-/// Each rule's id and why it held.
-type Held = Vec<(&'static str, String)>;
-
-/// What the tutor makes of a finished check: each failed rule's cause,
-/// and after a pass why each rule held.
-fn explained(
-    scenario: &'static crate::scenarios::Scenario,
-    script: &crate::engine::Script,
-    graph: &Graph,
-    report: &Report,
-    judged: Option<&Judged>,
-) -> (Causes, Held) {
-    let Some(judged) = judged else {
-        return (Vec::new(), Vec::new());
-    };
-    let case = tutor::Case {
-        scenario,
-        graph,
-        script,
-        judged,
-    };
-    (
-        tutor::diagnoses(&case, report),
-        debrief::held(&case, report),
-    )
-}
-
 /// A check under way: how far it has got, and what it is doing.
 #[derive(Clone, Copy, PartialEq)]
 struct Checking {
+    /// The grader is still downloading (a first check soon after the
+    /// page opened).
+    fetching: bool,
     taken: usize,
     steps: usize,
     doing: Doing,
 }
 
+/// What the progress line says while the grader downloads.
+const FETCHING: &str = "Fetching the grader (the first check only)";
+/// What a check stopped while the grader downloaded says.
+const STOPPED_BEFORE: &str = "Stopped before the check began: nothing was judged or saved.";
+
 /// The progress line of a check under way.
 fn progress_text(c: Checking) -> String {
+    if c.fetching {
+        return FETCHING.to_string();
+    }
     panel::progress_text(c.taken, c.steps, c.doing)
 }
 
@@ -98,6 +81,7 @@ fn focus_back(progress: &str, button: NodeRef<leptos::html::Button>) {
 #[component]
 pub fn CheckPanel() -> impl IntoView {
     let d = expect_context::<Designer>();
+    super::grader::LATER.soon();
     let checked = RwSignal::new(None::<Checked>);
     let checking = RwSignal::new(None::<Checking>);
     let stop = RwSignal::new(false);
@@ -111,14 +95,14 @@ pub fn CheckPanel() -> impl IntoView {
     };
     // After a pass: another passing design, run beside this one.
     let other = RwSignal::new(None::<Other>);
-    let finish = move |graph: Graph, report: Report, judged: Option<Judged>| {
+    let finish = move |g: &'static Grader, graph: Graph, report: Report, judged: Option<Judged>| {
         let picture = judged
             .as_ref()
             .and_then(Judged::trace)
             .as_ref()
             .map(pool_picture);
         let script = d.script.get_value();
-        let (causes, held) = explained(d.scenario, &script, &graph, &report, judged.as_ref());
+        let (causes, held) = (g.explained)(d.scenario, &script, &graph, &report, judged.as_ref());
         let progress = Progress::of(&report);
         if let Err(e) =
             saves::save_progress(&mut storage::Local, d.scenario.number, &progress.to_text())
@@ -138,7 +122,7 @@ pub fn CheckPanel() -> impl IntoView {
         done_checking();
         other.set(None);
         if let (true, Some(mine)) = (passed, judged) {
-            run_other(d, graph, mine, other);
+            run_other(g, d, graph, mine, other);
         }
     };
     // The check runs in slices, as the smallest-case search does: a large
@@ -157,19 +141,47 @@ pub fn CheckPanel() -> impl IntoView {
         // Steps not known yet: the first check makes the scenario's days
         // after a paint (a scenario keeps them once made).
         checking.set(Some(Checking {
+            fetching: true,
             taken: 0,
             steps: 0,
             doing: Doing::Compiling,
         }));
         leptos::task::spawn_local(async move {
+            let Ok(g) = grader().await else {
+                if checking.try_get_untracked().is_none() {
+                    return; // the student left the page meanwhile
+                }
+                d.announcement.set(NOT_FETCHED.to_string());
+                stopped.set(Some(NOT_FETCHED.to_string()));
+                done_checking();
+                return;
+            };
+            // Stop pressed while the grader downloaded.
+            if stop.try_get_untracked() == Some(true) {
+                d.announcement.set(STOPPED_BEFORE.to_string());
+                stopped.set(Some(STOPPED_BEFORE.to_string()));
+                done_checking();
+                return;
+            }
+            if checking
+                .try_update(|c| {
+                    if let Some(c) = c {
+                        c.fetching = false;
+                    }
+                })
+                .is_none()
+            {
+                return; // the student left the page meanwhile
+            }
             slices::yield_to_browser().await;
             let script = d.script.get_value();
-            let mut grading = Grading::new(scenario, &graph, &script);
+            let mut grading = (g.check)(scenario, &graph, &script);
             let ran = Slices::from_now()
                 .run(
-                    &mut grading,
+                    &mut *grading,
                     |g| {
                         let now = Checking {
+                            fetching: false,
                             taken: g.taken(),
                             steps: g.steps(),
                             doing: g.doing(),
@@ -198,7 +210,7 @@ pub fn CheckPanel() -> impl IntoView {
                 return; // the student left the page meanwhile
             }
             let (report, judged) = grading.finish_judged();
-            finish(graph, report, judged);
+            finish(g, graph, report, judged);
         });
     };
     let stale =
@@ -226,7 +238,9 @@ pub fn CheckPanel() -> impl IntoView {
                     <progress
                         id="check-progress"
                         max=move || checking.get().map_or(1, |c| c.steps.max(1)).to_string()
-                        value=move || checking.get().map_or(0, |c| c.taken.min(c.steps)).to_string()
+                        // No value while the grader downloads: a bar that
+                        // moves without saying how far.
+                        value=move || checking.get().filter(|c| !c.fetching).map(|c| c.taken.min(c.steps).to_string())
                     ></progress>
                     <button type="button" on:click=move |_| stop.set(true)>"Stop checking"</button>
                 </div>
@@ -267,9 +281,15 @@ static OTHER_RUNS: std::sync::atomic::AtomicU32 = std::sync::atomic::AtomicU32::
 
 /// Runs a passing design of the lab's, built differently from `graph`,
 /// in slices, and says what it cost beside `mine`.
-fn run_other(d: Designer, graph: Graph, mine: Judged, other: RwSignal<Option<Other>>) {
+fn run_other(
+    g: &'static Grader,
+    d: Designer,
+    graph: Graph,
+    mine: Judged,
+    other: RwSignal<Option<Other>>,
+) {
     let scenario = d.scenario;
-    let Some(known) = debrief::other_design_in(scenario, d.variant, &graph) else {
+    let Some(known) = (g.other_design)(scenario, d.variant, &graph) else {
         other.set(Some(Other::None));
         return;
     };
@@ -279,18 +299,18 @@ fn run_other(d: Designer, graph: Graph, mine: Judged, other: RwSignal<Option<Oth
     other.set(Some(Other::Running(run, known.name)));
     leptos::task::spawn_local(async move {
         let script = d.script.get_value();
-        let mut grading = Grading::new(scenario, &known.graph, &script);
+        let mut grading = (g.check)(scenario, &known.graph, &script);
         // Gone, or overtaken by a new check: nothing to say.
         let still =
             move || other.try_get_untracked().flatten() == Some(Other::Running(run, known.name));
         let ran = Slices::from_now()
-            .run(&mut grading, |_| still(), || Some(false))
+            .run(&mut *grading, |_| still(), || Some(false))
             .await;
         if ran.is_err() || !still() {
             return;
         }
         let said = match grading.finish_judged() {
-            (report, Some(theirs)) if report.passed() => debrief::compare(&known, &theirs, &mine),
+            (report, Some(theirs)) if report.passed() => (g.compare)(&known, &theirs, &mine),
             _ => None,
         };
         other.set(Some(said.map_or(Other::None, Other::Ran)));
@@ -379,7 +399,7 @@ fn RuleView(result: RuleResult, cause: Option<Diagnosis>, held: Option<String>) 
     }
     // The case found, with the design it was found for: the student may
     // edit the canvas while the search runs.
-    let shrunk = RwSignal::new(None::<Result<(Shrunk, Graph), String>>);
+    let shrunk = RwSignal::new(None::<Result<(Shrunk, Graph, &'static Grader), String>>);
     let working = RwSignal::new(false);
     // (cases tried, at most): the search's progress while it runs.
     let tried = RwSignal::new((0_usize, SHRINK_BUDGET));
@@ -404,29 +424,35 @@ fn RuleView(result: RuleResult, cause: Option<Diagnosis>, held: Option<String>) 
         }
         let original = (*d.script.get_value()).clone();
         let searched = d.graph.get_untracked();
-        let mut search = Search::new(d.scenario, searched.clone(), original, id, SHRINK_BUDGET);
         working.set(true);
         stop.set(false);
         shrunk.set(None);
-        tried.set((0, search.budget()));
+        tried.set((0, SHRINK_BUDGET));
         // Each candidate is judged a step at a time (`Grading`), in slices:
         // after each, the browser paints and handles input (the Stop
         // button), so not even one large simulation freezes the page.
         let scenario = d.scenario;
         leptos::task::spawn_local(async move {
+            // Loaded by the check that drew this rule.
+            let Ok(g) = grader().await else {
+                done_searching();
+                shrunk.try_set(Some(Err(NOT_FETCHED.to_string())));
+                return;
+            };
+            let mut search = (g.search)(scenario, searched.clone(), original, id, SHRINK_BUDGET);
             let mut slices = Slices::from_now();
             while let Some(candidate) = search.ask() {
-                let mut grading = Grading::only(scenario, &searched, &candidate, id);
+                let mut grading = (g.fails)(scenario, &searched, &candidate, id);
                 let ran = slices
                     .run(
-                        &mut grading,
+                        &mut *grading,
                         // The rule's view may be gone (a new check): then so is the search.
                         |_| tried.try_set((search.tried(), search.budget())).is_none(),
                         || stop.try_get_untracked(),
                     )
                     .await;
                 match ran {
-                    Ok(()) => search.answer(fails_in(&grading.finish().0, id)),
+                    Ok(()) => search.answer(grading.fails()),
                     Err(Halt::Gone) => return,
                     Err(Halt::Stopped) => {
                         done_searching();
@@ -443,7 +469,7 @@ fn RuleView(result: RuleResult, cause: Option<Diagnosis>, held: Option<String>) 
             }
             let found = search
                 .result()
-                .map(|s| (s, searched))
+                .map(|s| (s, searched, g))
                 .ok_or_else(|| panel::RULE_PASSES_NOW.to_string());
             shrunk.set(Some(found));
             done_searching();
@@ -492,7 +518,7 @@ fn RuleView(result: RuleResult, cause: Option<Diagnosis>, held: Option<String>) 
                     </div>
                 </Show>
                 {move || shrunk.get().map(|found| match found {
-                    Ok((s, graph)) => view! { <SmallestCase shrunk=s graph=graph rule=id /> }.into_any(),
+                    Ok((s, graph, g)) => view! { <SmallestCase shrunk=s graph=graph rule=id grader=g /> }.into_any(),
                     Err(message) => view! { <p class="notice">{message}</p> }.into_any(),
                 })}
             })}
@@ -508,7 +534,12 @@ fn evidence_line(e: &Evidence) -> impl IntoView {
 }
 
 #[component]
-fn SmallestCase(shrunk: Shrunk, graph: Graph, rule: &'static str) -> impl IntoView {
+fn SmallestCase(
+    shrunk: Shrunk,
+    graph: Graph,
+    rule: &'static str,
+    grader: &'static Grader,
+) -> impl IntoView {
     let d = expect_context::<Designer>();
     let SmallestView {
         heading,
@@ -521,7 +552,7 @@ fn SmallestCase(shrunk: Shrunk, graph: Graph, rule: &'static str) -> impl IntoVi
         trace,
         evidence_heading,
         evidence,
-    } = SmallestView::of(d.scenario, &shrunk, &graph, rule);
+    } = (grader.smallest)(d.scenario, &shrunk, &graph, rule);
     // The step on show, shared by the stepper and the pool's picture.
     let at = RwSignal::new(0usize);
     let picture = StoredValue::new(trace.as_ref().map(pool_picture));

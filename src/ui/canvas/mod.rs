@@ -5,8 +5,9 @@
 
 mod board;
 pub mod check;
-mod code;
+pub mod code;
 mod files;
+pub mod grader;
 mod inspector;
 mod palette;
 mod problems;

@@ -13,7 +13,7 @@ mod lookback;
 mod predict;
 mod project;
 mod streaming;
-mod your_data;
+pub mod your_data;
 
 use leptos::prelude::*;
 
@@ -108,6 +108,7 @@ pub fn LatenessLab() -> impl IntoView {
     };
     provide_context(lab);
     provide_context(your_data::YourData::new());
+    your_data::LATER.soon();
     let yours = Memo::new(move |_| profile.get() == Profile::Yours);
     let present = move || settings.read().present;
     // Whether the lab's question waits for its answer (a built-in
@@ -243,7 +244,7 @@ pub fn LatenessLab() -> impl IntoView {
             // Built only when the kind of data changes: between profiles
             // every section follows the study, and keeps what is open.
             {move || if yours.get() {
-                view! { <your_data::YourDataPanel /> }.into_any()
+                view! { <your_data::YourDataSection /> }.into_any()
             } else if asking.get() {
                 view! { <Asking /> }.into_any()
             } else {

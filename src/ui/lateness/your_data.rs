@@ -29,6 +29,7 @@ use crate::labs::lateness::your_data::{
 };
 use crate::labs::lateness::AfterPolicy;
 use crate::labs::lateness::{CLOSE_DAYS, MAX_DAYS, TARGETS};
+use crate::ui::later::{Fetch, Later};
 
 use crate::ui::html::Html;
 
@@ -154,6 +155,12 @@ pub struct YourData {
     read_from: StoredValue<Option<Chosen>, LocalStorage>,
     columns: RwSignal<Option<Columns>>,
     sql: RwSignal<SqlNames>,
+}
+
+impl Default for YourData {
+    fn default() -> Self {
+        Self::new()
+    }
 }
 
 impl YourData {
@@ -368,8 +375,44 @@ impl YourData {
     }
 }
 
+/// The reader of a user's own log and its panel: a chunk of the lateness
+/// part's wasm of its own (`ui::later`), fetched when "Your data" is
+/// chosen or a moment after the lab is live.
+pub struct Reader {
+    pub panel: fn() -> AnyView,
+}
+
+/// The reader itself: only the lateness part's `#[lazy]` loader names it
+/// (src/bin/partition-lab-lateness.rs).
+pub static READER: Reader = Reader {
+    panel: || view! { <YourDataPanel /> }.into_any(),
+};
+
+/// The reader, in the lateness part a chunk of its own.
+pub static LATER: Later<Reader> = Later::new();
+
+/// What the section says while the reader downloads.
+const FETCHING: &str = "Fetching the reader for your own data…";
+/// What it says when it could not be fetched.
+const NOT_FETCHED: &str =
+    "The reader for your own data could not be fetched: check the connection, then try again.";
+
+/// "Your data" as the student chose it: the panel once its reader has
+/// come, meanwhile a line that says it is on its way (and, if it could not
+/// come, a way to try again).
 #[component]
-pub fn YourDataPanel() -> impl IntoView {
+pub fn YourDataSection() -> impl IntoView {
+    let fetch = Fetch::new(&LATER);
+    fetch.start();
+    move || match fetch.ready.get() {
+        Some(r) => (r.panel)(),
+        None => view! { <div class="your-data-fetch">{fetch.status(FETCHING, NOT_FETCHED)}</div> }
+            .into_any(),
+    }
+}
+
+#[component]
+fn YourDataPanel() -> impl IntoView {
     let lab = expect_context::<Lab>();
     let data = expect_context::<YourData>();
     let settings = lab.settings;

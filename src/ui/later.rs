@@ -1,0 +1,143 @@
+//! Parts of a page's code that arrive after the page is live. A part's
+//! binary names each with a `#[lazy]` function (src/bin/*.rs), which the
+//! build cuts into a wasm chunk of its own (scripts/split/wasm-bindgen),
+//! and hands the library a way to fetch it (`Later::set`). The library
+//! never names what is inside: named here, it would be in every part's
+//! first download. A page fetches a chunk on first use, or (`soon`) once
+//! it has drawn and answered. A fetch that fails is not kept: the next
+//! use tries again.
+
+use std::future::Future;
+use std::pin::Pin;
+use std::sync::OnceLock;
+
+use leptos::prelude::*;
+
+/// Fetches a chunk (when it has not come yet) and gives what it holds, or
+/// `Err` when it could not be fetched (the network, the host).
+pub type Load<T> = fn() -> Pin<Box<dyn Future<Output = Result<&'static T, Unfetched>>>>;
+
+/// Why a chunk is not there.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Unfetched {
+    /// The download failed; a later call tries again.
+    Failed,
+    /// This part was built without it (never in a built site).
+    NotInPart,
+}
+
+/// A part's `#[lazy]` functions are `fallible`: a failed download is this
+/// `Err`, not an abort of the whole app.
+impl From<leptos::wasm_split::SplitLoaderError> for Unfetched {
+    fn from(_: leptos::wasm_split::SplitLoaderError) -> Self {
+        Unfetched::Failed
+    }
+}
+
+/// Something a part fetches after its page is live.
+pub struct Later<T: 'static> {
+    load: OnceLock<Load<T>>,
+}
+
+/// How long after a page is drawn its later chunks are fetched: long
+/// enough for the first paint and the first answer to go first.
+const SOON_MS: u32 = 1_000;
+
+impl<T: Sync + 'static> Later<T> {
+    pub const fn new() -> Self {
+        Later {
+            load: OnceLock::new(),
+        }
+    }
+
+    /// The part's way to fetch it, set once at its start.
+    pub fn set(&self, load: Load<T>) {
+        let _ = self.load.set(load);
+    }
+
+    /// What the chunk holds, fetched on first use.
+    pub async fn get(&'static self) -> Result<&'static T, Unfetched> {
+        match self.load.get() {
+            Some(load) => load().await,
+            None => Err(Unfetched::NotInPart),
+        }
+    }
+
+    /// Fetches it once the page has had a moment to draw and answer.
+    pub fn soon(&'static self) {
+        leptos::task::spawn_local(async move {
+            gloo_timers::future::TimeoutFuture::new(SOON_MS).await;
+            let _ = self.get().await;
+        });
+    }
+}
+
+impl<T: Sync + 'static> Default for Later<T> {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+/// A later chunk as a view waits for it: what it holds once it has come,
+/// whether a fetch is under way, and whether the last one failed.
+pub struct Fetch<T: 'static> {
+    later: &'static Later<T>,
+    pub ready: RwSignal<Option<&'static T>>,
+    pub fetching: RwSignal<bool>,
+    pub failed: RwSignal<bool>,
+}
+
+impl<T: 'static> Clone for Fetch<T> {
+    fn clone(&self) -> Self {
+        *self
+    }
+}
+
+impl<T: 'static> Copy for Fetch<T> {}
+
+impl<T: Send + Sync + 'static> Fetch<T> {
+    pub fn new(later: &'static Later<T>) -> Self {
+        Fetch {
+            later,
+            ready: RwSignal::new(None),
+            fetching: RwSignal::new(false),
+            failed: RwSignal::new(false),
+        }
+    }
+
+    /// Fetches it, unless it has come or is on its way.
+    pub fn start(self) {
+        if self.fetching.get_untracked() || self.ready.get_untracked().is_some() {
+            return;
+        }
+        self.fetching.set(true);
+        self.failed.set(false);
+        leptos::task::spawn_local(async move {
+            let got = self.later.get().await;
+            // The view may be gone meanwhile.
+            self.fetching.try_set(false);
+            match got {
+                Ok(it) => {
+                    self.ready.try_set(Some(it));
+                }
+                Err(_) => {
+                    self.failed.try_set(true);
+                }
+            }
+        });
+    }
+
+    /// What the view shows until it has come: `fetching` while it is on
+    /// its way, `failed` and a way to try again when it could not come.
+    pub fn status(self, fetching: &'static str, failed: &'static str) -> impl IntoView {
+        view! {
+            <p class="muted fetch-status" role="status">{move || self.fetching.get().then_some(fetching)}</p>
+            <Show when=move || self.failed.get()>
+                <p class="notice">{failed}</p>
+                <div class="button-row">
+                    <button type="button" on:click=move |_| self.start()>"Try again"</button>
+                </div>
+            </Show>
+        }
+    }
+}

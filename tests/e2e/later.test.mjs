@@ -1,0 +1,124 @@
+// Parts of a page that arrive after it is live (src/ui/later.rs): with the
+// scenarios part's chunks held back at the network, the canvas answers, a
+// check started meanwhile says it is fetching the grader and gives its
+// verdict once the chunk comes; the export panel fetches its exporters
+// only when opened, says so, offers nothing until they have come, then
+// shows the code; a chunk that fails to come is said, and trying again
+// works.
+import { test, before, after } from 'node:test';
+import assert from 'node:assert/strict';
+import { launch, live } from './browser.mjs';
+import { buildChain, DAILY } from './designs.mjs';
+
+let env;
+before(async () => { env = await launch(); });
+after(async () => { await env?.close(); });
+
+const CHUNK = /\/split-partition-lab-(scenarios|lateness)-[0-9a-f]{16}\/[^/]+\.wasm$/;
+
+/// A scenario page whose later chunks wait at the network until released
+/// (or fail, with `fail`).
+async function held(path) {
+  // No service worker: it would fetch the chunks past the held route.
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
+  const page = await context.newPage();
+  const errors = [];
+  page.on('pageerror', (err) => errors.push(String(err)));
+  page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
+  const gate = {};
+  gate.open = new Promise((resolve) => { gate.release = () => resolve('continue'); gate.fail = () => resolve('abort'); });
+  const asked = [];
+  await page.route(CHUNK, async (route) => {
+    asked.push(new URL(route.request().url()).pathname);
+    if ((await gate.open) === 'abort') await route.abort('failed');
+    else await route.continue();
+  });
+  await page.goto(env.url + path);
+  await live(page);
+  return { page, context, errors, asked, gate };
+}
+
+/// Waits until the held route has seen a request for `chunk` (the page may
+/// have asked before the test looked: the grader is fetched a second
+/// after the canvas is drawn).
+async function askedFor(page, asked, chunk) {
+  for (let i = 0; i < 200 && !asked.some((p) => chunk.test(p)); i += 1) await page.waitForTimeout(50);
+  assert.ok(asked.some((p) => chunk.test(p)), `${chunk} was asked for: ${asked}`);
+}
+
+test('a scenario answers before its grader has come; a check waits visibly, then gives its verdict', async () => {
+  const { page, context, errors, asked, gate } = await held('/scenarios/1');
+  // The canvas answers with the grader still held back.
+  await buildChain(page, DAILY);
+  assert.equal(await page.locator('svg.board g.node').count(), 4);
+  await page.getByRole('button', { name: 'Check my design' }).click();
+  await askedFor(page, asked, /\/split_grader\.wasm$/);
+  const progress = page.locator('.check-progress');
+  await progress.locator('label').filter({ hasText: 'Fetching the grader (the first check only)' }).waitFor();
+  // A bar that does not claim a step, and no verdict before the grader.
+  assert.equal(await progress.locator('progress').getAttribute('value'), null);
+  assert.equal(await page.locator('.report .verdict').count(), 0, 'no verdict before the grader has come');
+  // The button stays reachable and says it is busy.
+  assert.equal(await page.getByRole('button', { name: 'Check my design' }).getAttribute('aria-disabled'), 'true');
+  gate.release();
+  await page.locator('.report .verdict').filter({ hasText: 'Passed' }).waitFor({ timeout: 20000 });
+  assert.equal(await page.locator('.check-progress').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the export panel fetches its exporters when opened, says so, offers nothing until they come, then shows the code', async () => {
+  const { page, context, errors, asked, gate } = await held('/scenarios/1');
+  await buildChain(page, DAILY);
+  assert.ok(!asked.some((p) => /split_exporters/.test(p)), `the exporters wait for the panel: ${asked}`);
+  await page.getByText('Export as code').click();
+  await askedFor(page, asked, /\/split_exporters\.wasm$/);
+  const shelf = page.locator('details.export-code');
+  await shelf.getByRole('status').filter({ hasText: 'Fetching the exporters…' }).waitFor();
+  assert.equal(await shelf.locator('.code-block').count(), 0);
+  assert.equal(await shelf.getByRole('button', { name: /Prepare a runnable project/ }).count(), 0, 'no button that cannot work yet');
+  gate.release();
+  await shelf.locator('.code-block').first().waitFor({ timeout: 20000 });
+  assert.ok(await shelf.locator('.code-block').count() >= 5, 'a block per tool');
+  assert.match(await shelf.locator('.code-block').first().innerText(), /\S/);
+  await shelf.getByRole('button', { name: /Prepare a runnable project/ }).waitFor();
+  assert.equal(await shelf.getByRole('status').filter({ hasText: 'Fetching' }).count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a grader that fails to come is said where the student looks, and checking again fetches it', async () => {
+  const { page, context, gate } = await held('/scenarios/1');
+  await buildChain(page, DAILY);
+  gate.fail();
+  await page.getByRole('button', { name: 'Check my design' }).click();
+  await page.locator('.check .notice').filter({ hasText: 'The grader could not be fetched: check the connection, then check your design again.' }).waitFor();
+  assert.equal(await page.locator('.check-progress').count(), 0);
+  // The network is back: the same button fetches it and checks.
+  await page.unroute(CHUNK);
+  await page.getByRole('button', { name: 'Check my design' }).click();
+  await page.locator('.report .verdict').filter({ hasText: 'Passed' }).waitFor({ timeout: 20000 });
+  // The page lived through the failure: the canvas still answers.
+  await page.locator('.palette-item[data-kind="transform"]').click();
+  assert.equal(await page.locator('svg.board g.node').count(), 5);
+  await context.close();
+});
+
+test('the lateness lab answers before its reader of your own data has come; choosing your data waits visibly, then offers the file', async () => {
+  const { page, context, errors, asked, gate } = await held('/lab/lateness?lateness=2&predict=skip');
+  // The lab's own control answers with the reader held back.
+  const slider = page.locator('#lateness-slider');
+  const before = await page.locator('output[for="lateness-slider"]').innerText();
+  await slider.focus();
+  await page.keyboard.press('ArrowRight');
+  assert.notEqual(await page.locator('output[for="lateness-slider"]').innerText(), before);
+  await page.getByRole('radio', { name: 'Your data (CSV)' }).check();
+  await askedFor(page, asked, /\/split_reader\.wasm$/);
+  await page.getByRole('status').filter({ hasText: 'Fetching the reader for your own data…' }).waitFor();
+  assert.equal(await page.getByLabel(/CSV file/).count(), 0, 'no file input that cannot read yet');
+  gate.release();
+  await page.getByLabel(/CSV file/).waitFor({ timeout: 20000 });
+  assert.equal(await page.getByRole('status').filter({ hasText: 'Fetching the reader' }).count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
