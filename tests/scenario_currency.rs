@@ -254,7 +254,7 @@ fn the_page_s_evidence_is_the_blast_radius_the_grader_uses() {
     assert_eq!(dates, expected);
     assert!(rows.iter().all(|r| r.recomputed > r.stored));
     let story = partition_lab::scenarios::stories::currency::SCENARIO
-        .story
+        .story_in(partition_lab::variant::Variant::CHAPTER)
         .join(" ");
     assert!(!story.contains("3 to 13"), "{story}");
 }

@@ -1,6 +1,7 @@
 //! Which variant a scenario page checks in (SPEC 14): the address's
 //! `variant=` (fresh data, or the chapter's written as 0), else the class
-//! variant of the student named on this browser, else the chapter's. The
+//! variant of the student named on this browser, else the data this
+//! browser's design for it was made on, else the chapter's. The
 //! class page grades a student's work file in the same class variant, so a
 //! verdict on the page is the verdict there.
 
@@ -8,6 +9,7 @@ use std::sync::Arc;
 
 use leptos::prelude::*;
 
+use crate::design::files::saves;
 use crate::engine::Script;
 use crate::scenarios::student::Student;
 use crate::scenarios::Scenario;
@@ -34,8 +36,18 @@ pub fn opened(scenario: &'static Scenario) -> (Variant, Arc<Script>, Option<Stri
         )),
         _ => None,
     };
-    let kept = || Student::kept(&storage::Local).map(|s| s.variant());
-    let variant = scenario.variant(asked.flatten().or_else(kept).unwrap_or_default());
+    // A class code's own data, else the data this browser's design for
+    // the scenario was made on (a self-learner's fresh data, or a work
+    // file's, restored), else the chapter's.
+    let own = || Student::kept_class_variant(&storage::Local);
+    let made_on = || saves::variant(&storage::Local, scenario.number);
+    let variant = scenario.variant(
+        asked
+            .flatten()
+            .or_else(own)
+            .or_else(made_on)
+            .unwrap_or_default(),
+    );
     let script = Arc::new(scenario.script_in(variant).into_owned());
     (variant, script, note)
 }
@@ -55,12 +67,13 @@ pub fn ScenarioData(scenario: &'static Scenario, variant: Variant) -> impl IntoV
             let _ = window.location().set_href(&href(scenario, to));
         }
     });
+    let (chapter, hidden) = scenario.variant_tells().unwrap_or_default();
     view! {
         <VariantChoice
             current=variant
             pick=pick
-            chapter="the chapter says which days to rebuild"
-            hidden="the bug shipped on a day only the drift query tells, and \"Check my design\" runs your design on this data"
+            chapter=chapter
+            hidden=hidden
             changes="Other data opens this page again with your design as it is: a design made for other data may fail here."
         />
     }

@@ -102,9 +102,9 @@ pub fn ScenarioPage(number: String) -> impl IntoView {
                     </div>
                     <LinkNotes notes=notes />
                     <p class="lede">{s.brief}</p>
-                    {s.story.iter().map(|p| view! { <p>{*p}</p> }).collect_view()}
+                    {s.story_in(variant).into_iter().map(|p| view! { <p>{p}</p> }).collect_view()}
                     <h2>"The numbers"</h2>
-                    <ul>{s.facts.iter().map(|f| view! { <li>{*f}</li> }).collect_view()}</ul>
+                    <ul>{s.facts_in(variant).into_iter().map(|f| view! { <li>{f}</li> }).collect_view()}</ul>
                     <h2 id="requirements">"The requirements"</h2>
                     <p>{format!(
                         "\"Check my design\" runs your design through these days and grades it against each of these {}, as a ticket's acceptance criteria would.",

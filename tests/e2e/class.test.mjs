@@ -204,6 +204,37 @@ test('a class of 30 with all six scenarios: 180 designs graded, the page answeri
   assert.deepEqual(errors, []);
 });
 
+// The same 180 designs from a class with a code: every student's scenarios
+// 1 to 4 and 6 are graded on their own data (SPEC 14), each its own
+// generated script. A daily design names no date, so the catalogue's
+// verdicts hold on any student's data (crates/core/tests/variants.rs);
+// scenario 4's chapter designs are dated for the chapter, and scenario 5
+// has no variants.
+test('a class with a code: 180 designs, each student\'s on their own data, in the time a class waits', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'partition-lab-class-'));
+  const files = [];
+  const given = [];
+  for (let i = 0; i < 30; i++) {
+    const file = join(dir, `own-${i}.json`);
+    const entries = SCENARIOS.map((n) => byScenario(n)[i % byScenario(n).length]);
+    given.push(entries);
+    await writeFile(file, workFile(`Own Data ${i}`, entries, false, 'DE-2026'));
+    files.push(file);
+  }
+  const { page, errors } = await openPage(env, '/class');
+  const started = Date.now();
+  await page.getByLabel(/Choose the students' work files/).setInputFiles(files);
+  await page.locator('.class-progress label').filter({ hasText: 'Graded all 180 designs.' }).waitFor({ timeout: 180000 });
+  const seconds = (Date.now() - started) / 1000;
+  console.log(`class page: 30 work files with a class code, 180 designs graded on 30 students' own data in ${seconds.toFixed(1)} s`);
+  for (const n of [1, 2, 3, 6]) {
+    const passed = given.filter((entries) => entries.find((e) => e.scenario === n).fails === null).length;
+    const cells = await page.locator(`table.class-tally tr[data-scenario="${n}"] td`).allInnerTexts();
+    assert.deepEqual(cells.slice(0, 2).map(Number), [passed, 30 - passed], `scenario ${n}, on 30 students' own data`);
+  }
+  assert.deepEqual(errors, []);
+});
+
 test('grading stops when asked, carries on, and a student\'s own work file brings their name', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'partition-lab-class-'));
   // A student names their work and downloads it.

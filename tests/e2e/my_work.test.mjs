@@ -105,3 +105,45 @@ test('work moves between machines, asks before replacing newer work, and refuses
   await lab.context.close();
   await home.context.close();
 });
+
+// SPEC 14 for a self-learner: fresh data goes home with the design made on
+// it. The work file names it, a restore on another machine opens the page
+// on it again, and the class page grades the design on it.
+test('a self-learner\'s fresh data travels in the work file and opens again where it is restored', async () => {
+  const dir = await mkdtemp(join(tmpdir(), 'partition-lab-work-'));
+  const lab = await openPage(env, '/scenarios/6');
+  await lab.page.getByRole('button', { name: 'Fresh data', exact: true }).click();
+  await lab.page.waitForURL(/\/scenarios\/6\?variant=\d+$/);
+  const variant = new URL(lab.page.url()).searchParams.get('variant');
+  await lab.page.locator('[data-figure="whose-data"]').waitFor();
+  const story = (await lab.page.locator('.page > p').allInnerTexts()).join(' ').match(/On \w+ \d+ June at 01:30/)[0];
+  await addNode(lab.page, 'transform');
+  await lab.page.goto(`${env.url}/scenarios`);
+  const [download] = await Promise.all([
+    lab.page.waitForEvent('download'),
+    lab.page.getByRole('link', { name: 'Download my work' }).click(),
+  ]);
+  const file = join(dir, 'work.json');
+  await download.saveAs(file);
+  const saved = JSON.parse(await readFile(file, 'utf8'));
+  assert.equal(saved.version, 2);
+  assert.deepEqual(saved.scenarios.map((s) => [s.scenario, s.variant]), [[6, variant]]);
+
+  // Another machine: restored, the page opens on that data, not the chapter's.
+  const home = await openPage(env, '/scenarios');
+  await restoreFrom(home.page, file);
+  await home.page.locator('.restore-outcome li').filter({ hasText: 'Scenario 6: restored.' }).waitFor();
+  await home.page.goto(`${env.url}/scenarios/6`);
+  const whose = home.page.locator('[data-figure="whose-data"]');
+  await whose.waitFor();
+  assert.match(await whose.innerText(), new RegExp(`^Data variant ${variant}:`));
+  assert.match((await home.page.locator('.page > p').allInnerTexts()).join(' '), new RegExp(story));
+  assert.equal(await nodes(home.page).count(), 2);
+  // The chapter's data is still one click away.
+  await home.page.getByRole('button', { name: 'Back to the chapter\'s data' }).click();
+  await home.page.waitForURL(/\?variant=0$/);
+  await whose.filter({ hasText: /^These are the chapter's figures/ }).waitFor();
+  assert.deepEqual([...lab.errors, ...home.errors], []);
+  await lab.context.close();
+  await home.context.close();
+});

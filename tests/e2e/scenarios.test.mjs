@@ -476,3 +476,101 @@ test('scenario 4 on fresh data: the address keeps the variant, the drift query r
   assert.deepEqual(errors, []);
   await context.close();
 });
+
+// SPEC 14 beyond scenario 4: scenarios 1 and 6 on one student's data (Ada
+// of MATH-7's, pinned in crates/core/tests/variants.rs). What the page says
+// of its numbers is the variant's; the check's evidence names the days the
+// page names; the runnable project carries the variant's rows, not the
+// chapter's.
+const ADA = '3061885297';
+
+test('scenario 6 on a student\'s data: the nights down are its own in the story, the evidence and the runnable project', async () => {
+  const { page, errors, context } = await openPage(env, `/scenarios/6?variant=${ADA}`);
+  const whose = page.locator('[data-figure="whose-data"]');
+  assert.match(await whose.innerText(), new RegExp(`^Data variant ${ADA}: its own sales and its own nights without a scheduler`));
+  const story = await page.locator('.page > p').allInnerTexts();
+  const down = story.join(' ').match(/On (\w+) (\d+) June at 01:30 the scheduler's metadata database failed\. Nothing was scheduled until (\w+) (\d+) June at 11:00/);
+  assert.ok(down, story.join('\n'));
+  assert.notEqual(`${down[1]} ${down[2]}`, 'Tuesday 9', 'not the chapter\'s night');
+  const facts = (await page.locator('h2:text-is("The numbers") + ul').innerText());
+  const perDay = Number(facts.match(/Sales 1 to 14 June 2026, (\d+) a day/)[1]);
+  const missed = facts.match(/so the runs for (\d+) to (\d+) June are missed/);
+  assert.equal(Number(missed[1]), Number(down[2]) - 1, 'the first missed run is the night before the failure');
+  // A window that does not catch up leaves the first missed day empty, and
+  // says its run was due while this variant's scheduler was down.
+  await buildChain(page, {
+    ...DAILY,
+    state: [['Remembers', 'window'], ['Window (days before the run\'s day)', '1'], ['State saved', 'after'],
+      ['Catch up: after the scheduler was down, run each missed run in order', 'false']],
+  });
+  await page.getByRole('button', { name: 'Check my design' }).click();
+  const verdict = page.locator('.report .verdict');
+  await verdict.filter({ hasText: /requirements met/ }).waitFor({ timeout: 20000 });
+  assert.equal(await verdict.innerText(), '✗ 2 of 3 requirements met.');
+  const r1 = await page.locator('.report .rule[data-rule="R1"]').innerText();
+  const first = missed[1].padStart(2, '0');
+  assert.match(r1, new RegExp(`Partition 2026-06-${first}: ${perDay} of ${perDay} sales missing`));
+  assert.match(r1, new RegExp(`its run was due ${down[1].slice(0, 3)} ${down[2]} Jun 02:00, while the scheduler was down`));
+  // The runnable project replays this data: 14 days of its sales.
+  await page.getByText('Export as code').click();
+  await page.getByRole('button', { name: /Prepare a runnable project/ }).click();
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    page.getByRole('link', { name: 'Download the runnable project' }).click(),
+  ]);
+  const tar = (await readFile(await download.path())).toString('latin1');
+  // (The project's bronze is in it more than once: count each sale once.)
+  const sales = new Set(tar.match(/\nscenario6,s-\d{4}-\d{2},/g) ?? []);
+  assert.equal(sales.size, 14 * perDay, 'the variant\'s sales, not the chapter\'s 840');
+  assert.deepEqual(await axe(page), []);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('scenario 1 on a student\'s data: the crash and the re-run the page names are the ones the evidence blames', async () => {
+  const { page, errors, context } = await openPage(env, `/scenarios/1?variant=${ADA}`);
+  const facts = await page.locator('h2:text-is("The numbers") + ul').innerText();
+  const faults = facts.match(/the run for (\d+) June crashes after writing and is retried at 02:05; the run for (\d+) June is re-run by hand/);
+  assert.ok(faults, facts);
+  assert.notDeepEqual([faults[1], faults[2]], ['3', '8'], 'not the chapter\'s days');
+  await buildChain(page, { ...DAILY, write: [['Write mode', 'append']] });
+  await page.getByRole('button', { name: 'Check my design' }).click();
+  await page.locator('.report .verdict').filter({ hasText: /requirements met/ }).waitFor({ timeout: 20000 });
+  const r2 = await page.locator('.rule[data-rule="R2"] .evidence').innerText();
+  assert.match(r2, new RegExp(`The retry of the run for ${faults[1]} Jun \\(\\w+ \\d+ Jun 02:05\\) wrote a second copy`));
+  assert.match(r2, new RegExp(`The manual re-run for ${faults[2]} Jun \\(\\w+ \\d+ Jun 14:00\\)`));
+  assert.doesNotMatch(r2, /for 3 Jun /, 'the chapter\'s crash is not this data\'s');
+  // Its share link names the data, so whoever opens it sees this design on it.
+  await page.getByText('Save, share, import').click();
+  assert.match(await page.getByLabel('Share link').inputValue(), new RegExp(`/scenarios/1\\?variant=${ADA}#design=`));
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('scenarios 2 and 3 have a student\'s own data too: the numbers move, the chapter\'s are one click away; scenario 5 says it has none', async () => {
+  const { page, errors, context } = await openPage(env, '/scenarios/2');
+  const numbers = () => page.locator('h2:text-is("The numbers") + ul').innerText();
+  for (const n of [2, 3]) {
+    await page.goto(`${env.url}/scenarios/${n}`);
+    const whose = page.locator('[data-figure="whose-data"]');
+    await whose.waitFor();
+    assert.match(await whose.innerText(), /^These are the chapter's figures: the chapter says which run crashes/);
+    const chapter = await numbers();
+    await page.goto(`${env.url}/scenarios/${n}?variant=${ADA}`);
+    await whose.filter({ hasText: `Data variant ${ADA}` }).waitFor();
+    const theirs = await numbers();
+    assert.notEqual(theirs, chapter, `scenario ${n}: a student's numbers are not the chapter's`);
+    // Only what a variant moves has moved: the same facts, in the same order.
+    assert.equal(theirs.split('\n').length, chapter.split('\n').length);
+    await page.getByRole('button', { name: 'Back to the chapter\'s data' }).click();
+    await page.waitForURL(new RegExp(`/scenarios/${n}\\?variant=0$`));
+    await whose.filter({ hasText: /^These are the chapter's figures/ }).waitFor();
+    assert.equal(await numbers(), chapter);
+  }
+  assert.deepEqual(await axe(page), []);
+  await page.goto(`${env.url}/scenarios/5?variant=${ADA}`);
+  await page.locator('.notice[role="status"]').filter({ hasText: `This scenario has no variants yet: variant ${ADA} is the chapter's data here.` }).waitFor();
+  assert.equal(await page.locator('[data-figure="whose-data"]').count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});

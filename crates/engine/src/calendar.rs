@@ -66,6 +66,29 @@ pub fn weekday_short(day: Day) -> &'static str {
     }
 }
 
+/// Weekday name in full ("Tuesday"), as a story writes it.
+pub fn weekday_long(day: Day) -> &'static str {
+    match day.weekday() {
+        Weekday::Mon => "Monday",
+        Weekday::Tue => "Tuesday",
+        Weekday::Wed => "Wednesday",
+        Weekday::Thu => "Thursday",
+        Weekday::Fri => "Friday",
+        Weekday::Sat => "Saturday",
+        Weekday::Sun => "Sunday",
+    }
+}
+
+/// "9 June", as a story writes a day.
+pub fn day_month_long(day: Day) -> String {
+    format!("{} {}", day.day(), month_long(day))
+}
+
+/// "Tuesday 9 June", as a story writes a day.
+pub fn weekday_day_month_long(day: Day) -> String {
+    format!("{} {}", weekday_long(day), day_month_long(day))
+}
+
 /// Short month name ("Aug").
 pub fn month_short(day: Day) -> &'static str {
     const NAMES: [&str; 12] = [

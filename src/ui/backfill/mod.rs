@@ -100,11 +100,10 @@ fn own_data_first(lab: Lab) {
             .iter()
             .any(|k| q.get(k).is_some())
     });
-    let own = crate::scenarios::student::Student::kept(&crate::ui::storage::Local)
-        .filter(|s| !s.class.is_empty());
-    if let (false, Some(student)) = (named, own) {
+    let own = crate::scenarios::student::Student::kept_class_variant(&crate::ui::storage::Local);
+    if let (false, Some(own)) = (named, own) {
         lab.start_over(Choices {
-            august: crate::labs::backfill::August::of(student.variant()),
+            august: crate::labs::backfill::August::of(own),
             from: PlanStart::FIRST,
             ..lab.choices.get_untracked()
         });

@@ -93,6 +93,13 @@ pub fn CheckPanel() -> impl IntoView {
         focus_back(".check-progress", check_button);
         checking.set(None);
     };
+    // A check that ends without a report: `said` to a screen reader,
+    // `shown` in the panel, and the Stop button gone.
+    let end_with = move |said: String, shown: String| {
+        d.announcement.set(said);
+        stopped.set(Some(shown));
+        done_checking();
+    };
     // After a pass: another passing design, run beside this one.
     let other = RwSignal::new(None::<Other>);
     let finish = move |g: &'static Grader, graph: Graph, report: Report, judged: Option<Judged>| {
@@ -104,8 +111,12 @@ pub fn CheckPanel() -> impl IntoView {
         let script = d.script.get_value();
         let (causes, held) = (g.explained)(d.scenario, &script, &graph, &report, judged.as_ref());
         let progress = Progress::of(&report);
+        // The verdict was reached on the page's data: the work file says which.
         if let Err(e) =
             saves::save_progress(&mut storage::Local, d.scenario.number, &progress.to_text())
+                .and_then(|()| {
+                    saves::put_variant(&mut storage::Local, d.scenario.number, Some(d.variant))
+                })
         {
             d.notice
                 .set(Some(super::Notice::Error(e.message().to_string())));
@@ -151,16 +162,12 @@ pub fn CheckPanel() -> impl IntoView {
                 if checking.try_get_untracked().is_none() {
                     return; // the student left the page meanwhile
                 }
-                d.announcement.set(NOT_FETCHED.to_string());
-                stopped.set(Some(NOT_FETCHED.to_string()));
-                done_checking();
+                end_with(NOT_FETCHED.to_string(), NOT_FETCHED.to_string());
                 return;
             };
             // Stop pressed while the grader downloaded.
             if stop.try_get_untracked() == Some(true) {
-                d.announcement.set(STOPPED_BEFORE.to_string());
-                stopped.set(Some(STOPPED_BEFORE.to_string()));
-                done_checking();
+                end_with(STOPPED_BEFORE.to_string(), STOPPED_BEFORE.to_string());
                 return;
             }
             if checking
@@ -197,9 +204,8 @@ pub fn CheckPanel() -> impl IntoView {
                 Err(Halt::Gone) => return,
                 Err(Halt::Stopped) => {
                     let what = panel::stopped_check(grading.taken(), grading.steps());
-                    d.announcement.set(what.clone());
-                    stopped.set(Some(panel::stopped_check_notice(&what)));
-                    done_checking();
+                    let shown = panel::stopped_check_notice(&what);
+                    end_with(what, shown);
                     return;
                 }
             }

@@ -22,7 +22,12 @@ pub struct Exporters {
 /// Each tool's code for a design, or the design's structural problems.
 pub type CodeOf = fn(&Scenario, &Graph) -> Result<Vec<Code>, Vec<Problem>>;
 /// A runnable project's file name and bytes, or why there is none.
-pub type RunnableOf = fn(&Scenario, &Graph, &[crate::export::File]) -> Result<Project, String>;
+pub type RunnableOf = fn(
+    &Scenario,
+    &Graph,
+    &crate::engine::Script,
+    &[crate::export::File],
+) -> Result<Project, String>;
 /// A runnable project: its file name and its bytes.
 type Project = (String, Vec<u8>);
 
@@ -70,7 +75,9 @@ pub fn ExportCode() -> impl IntoView {
             return; // the button shows only once they have come
         };
         let made = match runners.get_untracked() {
-            Runners::Ready(files) => (e.runnable)(d.scenario, &graph, &files)
+            Runners::Ready(files) => d
+                .script
+                .with_value(|script| (e.runnable)(d.scenario, &graph, script, &files))
                 .map(|(file, bytes)| (file, crate::ui::storage::tar_url(&bytes))),
             Runners::Loading => Err("its Python runners are still loading; try again in a moment".to_string()),
             Runners::Failed => Err("its Python runners could not be loaded (check the connection, then reload the page)".to_string()),

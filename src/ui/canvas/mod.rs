@@ -133,7 +133,16 @@ impl Designer {
         let saved = self.history.with_untracked(|h| {
             saves::save(&mut storage::Local, self.scenario.number, &h.current, now)
         });
-        if let Err(message) = saved {
+        // The data it is made on goes with it into the work file. A store
+        // that refuses this is refusing the design too, said just below.
+        let data = || {
+            saves::put_variant(
+                &mut storage::Local,
+                self.scenario.number,
+                Some(self.variant),
+            )
+        };
+        if let Err(message) = saved.and_then(|()| data().map_err(|e| e.message().to_string())) {
             self.notice.set(Some(Notice::Error(message)));
         }
     }

@@ -164,7 +164,7 @@ fn Students(rows: Memo<Vec<Row>>) -> impl IntoView {
                         {SCENARIOS.iter().map(|s| {
                             let m = row.mark(s.number);
                             let edited = m.is_some_and(|m| m.disagrees()).then_some(" ⚠ file said otherwise");
-                            let elsewhere = m.is_some_and(|m| m.linked_elsewhere).then_some(" ⚠ link named other data");
+                            let elsewhere = m.is_some_and(|m| m.linked_elsewhere).then_some(" ⚠ made on other data");
                             view! { <td>{cell(&row.verdict(s.number))}{edited}{elsewhere}</td> }
                         }).collect_view()}
                         <td>{row.passed()}</td>

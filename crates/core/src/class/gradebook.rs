@@ -64,7 +64,7 @@ fn note(row: &Row, twins: &[usize], rows: &[Row]) -> String {
     }
     for m in row.marks.iter().filter(|m| m.linked_elsewhere) {
         notes.push(format!(
-            "S{}: its link named other data; graded on the student's own",
+            "S{}: its link or file named other data; graded on the student's own",
             m.scenario
         ));
     }
@@ -164,7 +164,6 @@ mod tests {
                 from: format!("{name}.json"),
                 student: Some(Student::new(name, "Data, 101").expect("name")),
                 works: Vec::new(),
-                linked: Vec::new(),
             },
             marks,
         )
@@ -218,7 +217,7 @@ mod tests {
             "{notes}"
         );
         assert!(
-            notes.contains("S2: its link named other data; graded on the student's own"),
+            notes.contains("S2: its link or file named other data; graded on the student's own"),
             "{notes}"
         );
         assert!(!table[2][SCENARIOS.len() + 4].contains("link named"));

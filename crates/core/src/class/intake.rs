@@ -40,7 +40,6 @@ pub fn file(name: &str, text: Option<&str>) -> Result<Submission, Skipped> {
         from: name.to_string(),
         student: read.student,
         works: read.works,
-        linked: Vec::new(),
     })
 }
 
@@ -49,9 +48,8 @@ pub fn file(name: &str, text: Option<&str>) -> Result<Submission, Skipped> {
 struct Link {
     line: usize,
     name: String,
+    /// Its design, and the link's `variant=` if it names one.
     work: Work,
-    /// The link's `variant=`, if it names one.
-    variant: Option<Variant>,
 }
 
 /// The share link on `text`, and the line without it.
@@ -124,13 +122,13 @@ fn read_link(line: usize, text: &str) -> Result<Option<Link>, String> {
     Ok(Some(Link {
         line,
         name,
-        variant,
         work: Work {
             scenario: scenario.number,
             graph,
             // A link carries a design, never a verdict.
             progress: Progress::NotStarted,
             saved_at: None,
+            variant,
         },
     }))
 }
@@ -221,16 +219,10 @@ fn add(read: &mut Vec<(Vec<usize>, Submission)>, link: Link, skipped: &mut Vec<S
                 && s.works.iter().all(|w| w.scenario != link.work.scenario)
         })
     });
-    let linked: Vec<(u8, Variant)> = link
-        .variant
-        .map(|v| (link.work.scenario, v))
-        .into_iter()
-        .collect();
     match home {
         Some((lines, s)) => {
             lines.push(link.line);
             s.works.push(link.work);
-            s.linked.extend(linked);
         }
         None => read.push((
             vec![link.line],
@@ -238,7 +230,6 @@ fn add(read: &mut Vec<(Vec<usize>, Submission)>, link: Link, skipped: &mut Vec<S
                 from: String::new(),
                 student,
                 works: vec![link.work],
-                linked,
             },
         )),
     }
@@ -324,6 +315,36 @@ mod tests {
         let (read, skipped) = links(&format!("Ada {bad}"));
         assert!(read.is_empty());
         assert!(skipped[0].why.contains("variant="), "{skipped:?}");
+    }
+
+    /// A work file names the data each design was made on (version 2):
+    /// a self-learner's fresh data is what their design is graded on; a
+    /// class code's own data still comes first, and other data is said.
+    #[test]
+    fn a_work_file_s_variant_is_the_one_its_design_is_graded_in() {
+        use crate::design::files::saves::{self, memory::Memory};
+        use crate::scenarios::student::Student;
+        let fresh = Variant::read("12345").expect("a variant");
+        let mut lab = Memory::with_room(1 << 20);
+        Student::new("Ada", "")
+            .expect("a name")
+            .keep(&mut lab)
+            .expect("room");
+        for n in [1u8, 4] {
+            let s = crate::scenarios::numbered(n).expect("scenario");
+            saves::put_design(&mut lab, n, &passing(s).remove(0).graph).expect("room");
+        }
+        saves::put_variant(&mut lab, 4, Some(fresh)).expect("room");
+        saves::put_variant(&mut lab, 1, Some(Variant::CHAPTER)).expect("room");
+        let text = crate::scenarios::work::export_work(&lab);
+        let ada = file("ada.json", Some(&text)).expect("reads");
+        assert_eq!((ada.variant(4), ada.variant(1)), (fresh, Variant::CHAPTER));
+        assert!(!ada.linked_elsewhere(4) && !ada.linked_elsewhere(1));
+        let own = ada.in_class("DE-2026");
+        let theirs = Variant::of_student("DE-2026", "Ada");
+        assert_eq!((own.variant(4), own.variant(1)), (theirs, theirs));
+        // Both name other data than hers: scenario 1 the chapter's, as 0.
+        assert!(own.linked_elsewhere(4) && own.linked_elsewhere(1));
     }
 
     #[test]

@@ -23,9 +23,6 @@ pub struct Submission {
     /// Who it says it is from; `None` for a file or link without a name.
     pub student: Option<Student>,
     pub works: Vec<Work>,
-    /// The data variant a share link named for its scenario (a page in a
-    /// variant writes it into the links it shares).
-    pub linked: Vec<(u8, crate::variant::Variant)>,
 }
 
 impl Submission {
@@ -34,28 +31,33 @@ impl Submission {
         listed_as(self.student.as_ref(), &self.from)
     }
 
+    /// The data its design for `scenario` names: its share link's
+    /// `variant=`, or the variant its work file says it was made on.
+    fn named(&self, scenario: u8) -> Option<crate::variant::Variant> {
+        self.works
+            .iter()
+            .find(|w| w.scenario == scenario)
+            .and_then(|w| w.variant)
+    }
+
     /// The variant its design for `scenario` is graded in: its student's
     /// own (class code and name), as their page checked it; for a student
-    /// with no class code, the one its share link named; else the
-    /// chapter's. A link never overrides a class code's own data, so a
-    /// link made on other data cannot pass for the student's.
+    /// with no class code, the one its link or file names (a self-learner's
+    /// fresh data); else the chapter's. Neither overrides a class code's
+    /// own data, so a design made on other data cannot pass for the
+    /// student's.
     pub fn variant(&self, scenario: u8) -> crate::variant::Variant {
         match &self.student {
             Some(s) if !s.class.is_empty() => s.variant(),
-            _ => self
-                .linked
-                .iter()
-                .find(|(n, _)| *n == scenario)
-                .map_or(crate::variant::Variant::CHAPTER, |(_, v)| *v),
+            _ => self.named(scenario).unwrap_or_default(),
         }
     }
 
-    /// Whether its link for `scenario` named other data than the data it
-    /// is graded on (said in the row's notes).
+    /// Whether its link or file for `scenario` named other data than the
+    /// data it is graded on (said in the row's notes).
     pub fn linked_elsewhere(&self, scenario: u8) -> bool {
-        self.linked
-            .iter()
-            .any(|(n, v)| *n == scenario && *v != self.variant(scenario))
+        self.named(scenario)
+            .is_some_and(|v| v != self.variant(scenario))
     }
 
     /// The same links as handed in by a class whose code is `class`: each

@@ -189,6 +189,7 @@ mod tests {
                     .clone(),
                 progress: Progress::NotStarted,
                 saved_at: None,
+                variant: None,
             })
             .collect();
         let marks = works
@@ -202,7 +203,6 @@ mod tests {
             from: format!("{name}.json"),
             student: Some(Student::new(name, "CS 101").expect("name")),
             works,
-            linked: Vec::new(),
         };
         (submission, marks)
     }

@@ -327,12 +327,13 @@ fn run_or_readable(tool: Tool, form: &Form<'_>, readable: impl Fn() -> String) -
     )
 }
 
-/// The project for `graph` in `scenario` with `runners`
-/// (`export::replay`), as a tar and its file name, or why there is none for
-/// this design.
+/// The project for `graph` in `scenario` on `script` (the page's: the
+/// chapter's data or a variant's) with `runners` (`export::replay`), as a
+/// tar and its file name, or why there is none for this design.
 pub fn runnable(
     scenario: &Scenario,
     graph: &Graph,
+    script: &Script,
     runners: &[crate::export::File],
 ) -> Result<(String, Vec<u8>), String> {
     let design = compile(graph).map_err(|p| {
@@ -344,7 +345,6 @@ pub fn runnable(
     if let Some(why) = not_replayable(&design) {
         return Err(why.to_string());
     }
-    let script = scenario.script();
     let id = format!("scenario{}", scenario.number);
     let files = replay_project(
         &format!("partition_lab_{id}"),
@@ -373,6 +373,7 @@ mod tests {
                 &crate::scenarios::stories::clicks::SCENARIO,
                 WriteChoice::OverwritePartition,
             ),
+            crate::scenarios::stories::clicks::SCENARIO.script(),
             &runner_files(),
         )
         .expect("exports");
@@ -386,6 +387,7 @@ mod tests {
                 &crate::scenarios::stories::currency::SCENARIO,
                 WriteChoice::OverwritePartition
             ),
+            crate::scenarios::stories::currency::SCENARIO.script(),
             &runner_files()
         )
         .is_err());

@@ -43,6 +43,30 @@ pub enum Rules {
 pub struct Vary {
     pub script: fn(Variant) -> Script,
     pub design: fn(&Graph, Variant) -> Graph,
+    /// What the chapter's text gives away that a variant's data hides
+    /// (the page's "whose data" line: "These are the chapter's figures:
+    /// ...").
+    pub chapter_tells: &'static str,
+    /// What only a variant's data tells, and that the check runs on it.
+    pub data_tells: &'static str,
+}
+
+/// A scenario's paragraphs or numbers: as written, for a scenario no
+/// variant moves, or made from a variant's numbers (the chapter's text is
+/// then the chapter variant's, so the two cannot drift apart).
+#[derive(Clone, Copy)]
+pub enum Text {
+    Fixed(&'static [&'static str]),
+    Made(fn(Variant) -> Vec<String>),
+}
+
+impl Text {
+    fn lines(self, variant: Variant) -> Vec<Cow<'static, str>> {
+        match self {
+            Text::Fixed(lines) => lines.iter().map(|l| Cow::Borrowed(*l)).collect(),
+            Text::Made(make) => make(variant).into_iter().map(Cow::Owned).collect(),
+        }
+    }
 }
 
 pub struct Scenario {
@@ -54,10 +78,10 @@ pub struct Scenario {
     pub idea: &'static str,
     /// The bronze table the scenario gives as the canvas's first node.
     pub source: &'static str,
-    /// The situation, in a few paragraphs.
-    pub story: &'static [&'static str],
-    /// The numbers the design must cope with.
-    pub facts: &'static [&'static str],
+    /// The situation, in a few paragraphs (`story_in`).
+    pub(super) story: Text,
+    /// The numbers the design must cope with (`facts_in`).
+    pub(super) facts: Text,
     /// Whether its backfill builds history for a new pipeline (no date has
     /// run yet) rather than correcting dates that ran.
     pub history: bool,
@@ -99,6 +123,22 @@ impl Scenario {
             Some(vary) if !variant.is_chapter() => (vary.design)(graph, variant),
             _ => graph.clone(),
         }
+    }
+
+    /// The situation in `variant`'s numbers, a paragraph each.
+    pub fn story_in(&self, variant: Variant) -> Vec<Cow<'static, str>> {
+        self.story.lines(self.variant(variant))
+    }
+
+    /// The numbers the design must cope with in `variant`.
+    pub fn facts_in(&self, variant: Variant) -> Vec<Cow<'static, str>> {
+        self.facts.lines(self.variant(variant))
+    }
+
+    /// What a variant changes, said on the page: what the chapter's text
+    /// gives away, and what only a variant's data tells.
+    pub fn variant_tells(&self) -> Option<(&'static str, &'static str)> {
+        self.vary.map(|v| (v.chapter_tells, v.data_tells))
     }
 
     /// Whether a variant moves this scenario's numbers.

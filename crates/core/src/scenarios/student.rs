@@ -53,6 +53,15 @@ impl Student {
         Student::new(&name, &class).ok()
     }
 
+    /// The class variant of the student this browser keeps: their own
+    /// data, which a lab opens on when nothing else is asked for; `None`
+    /// without a class code (a name alone moves nothing).
+    pub fn kept_class_variant(store: &impl Store) -> Option<crate::variant::Variant> {
+        Student::kept(store)
+            .filter(|s| !s.class.is_empty())
+            .map(|s| s.variant())
+    }
+
     /// Keeps the student in the browser.
     pub fn keep(&self, store: &mut impl Store) -> Result<(), StoreError> {
         store.set(NAME_KEY, &self.name)?;
@@ -100,6 +109,11 @@ mod tests {
         assert_eq!(Student::kept(&store), None);
         ada.keep(&mut store).expect("room");
         assert_eq!(Student::kept(&store), Some(ada.clone()));
+        assert_eq!(Student::kept_class_variant(&store), Some(ada.variant()));
+        // A name alone moves no lab's data.
+        let alone = Student::new("Ada Lovelace", "").expect("fine");
+        alone.keep(&mut store).expect("room");
+        assert_eq!(Student::kept_class_variant(&store), None);
         Student::forget(&mut store);
         assert_eq!(Student::kept(&store), None);
         assert!(ada.same_as(&Student::new("ada lovelace", "cs 101").expect("fine")));

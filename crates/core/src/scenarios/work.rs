@@ -6,12 +6,16 @@
 //! is unknown, is replaced only if the student says so. Each design goes
 //! through the design importer's rules, exactly as a single imported file.
 //!
-//! Format, version 1:
-//! `{"format": "partition-lab-work", "version": 1,
+//! Format, version 2:
+//! `{"format": "partition-lab-work", "version": 2,
 //!   "student": {"name": <text>, "class": <text>} (optional: absent when no name is kept),
 //!   "scenarios": [{"scenario": 1..6,
 //!   "saved_at": <milliseconds since 1970-01-01 UTC> | null, "progress": "passed" | "failing:R1,R3" | "structural" | "",
+//!   "variant": "<digits>" (optional, for a scenario a variant moves: the data variant the design was saved or checked on, 0 the chapter's; absent for work saved before the lab kept it),
 //!   "design": <a design file, as `design::files::file` writes it>}]}`
+//!
+//! Version 1 is version 2 without `"variant"`, and still reads: a
+//! self-learner's fresh data (SPEC 14) was not in the file before.
 
 // Outside input arrives here: no unchecked indexing or arithmetic.
 #![deny(clippy::indexing_slicing, clippy::arithmetic_side_effects)]
@@ -25,9 +29,10 @@ use super::SCENARIOS;
 use crate::design::files::file::{export, import_value, read_stored, Stored};
 use crate::design::files::saves::{self, keep_backup, Store};
 use crate::design::graph::Graph;
+use crate::variant::Variant;
 
 pub const FORMAT: &str = "partition-lab-work";
-pub const VERSION: u64 = 1;
+pub const VERSION: u64 = 2;
 /// Five designs at the importer's limit, and room for the rest.
 pub const MAX_BYTES: usize = 5 * crate::design::files::file::MAX_BYTES + 64 * 1024;
 
@@ -38,6 +43,11 @@ pub struct Work {
     pub graph: Graph,
     pub progress: Progress,
     pub saved_at: Option<DateTime<Utc>>,
+    /// The data it names (SPEC 14): the variant it was saved or checked
+    /// on, or the one its share link names; `None` where it names none (a
+    /// version 1 file, a link without `variant=`, a scenario no variant
+    /// moves).
+    pub variant: Option<Variant>,
 }
 
 /// A save time as the page shows it: "2026-12-01 09:00 UTC".
@@ -113,9 +123,17 @@ pub fn export_work(store: &impl Store) -> String {
             let progress = Progress::parse(progress.as_deref()).to_text();
             let saved_at = saved_at(store, s.number)
                 .map_or("null".to_string(), |t| t.timestamp_millis().to_string());
+            // A scenario a variant moves names the data its design was made
+            // on, the chapter's as 0; work saved before the lab kept it
+            // names none.
+            let variant = saves::variant(store, s.number)
+                .filter(|_| s.varies())
+                .map_or(String::new(), |v| {
+                    format!("\n    \"variant\": \"{}\",", v.name())
+                });
             let design = export(&graph, Some(s.number)).replace('\n', "\n    ");
             Some(format!(
-                "  {{\n    \"scenario\": {},\n    \"saved_at\": {saved_at},\n    \"progress\": {},\n    \"design\": {design}\n  }}",
+                "  {{\n    \"scenario\": {},\n    \"saved_at\": {saved_at},\n    \"progress\": {},{variant}\n    \"design\": {design}\n  }}",
                 s.number,
                 serde_json::to_string(&progress).unwrap_or_default(),
             ))
@@ -171,13 +189,17 @@ pub fn read_work_file(text: &str) -> Result<WorkFile, String> {
         _ => return Err("this is not a Partition Lab work file".to_string()),
     }
     match value.get("version").and_then(Value::as_u64) {
-        Some(VERSION) => {}
+        Some(1..=VERSION) => {}
         Some(v) if v > VERSION => {
             return Err(format!(
-                "this work file was saved by a newer version of Partition Lab (version {v}); this one reads version 1"
+                "this work file was saved by a newer version of Partition Lab (version {v}); this one reads versions 1 to {VERSION}"
             ))
         }
-        _ => return Err("this work file has no version Partition Lab writes (1)".to_string()),
+        _ => {
+            return Err(format!(
+                "this work file has no version Partition Lab writes (1 to {VERSION})"
+            ))
+        }
     }
     let entries = value
         .get("scenarios")
@@ -227,11 +249,20 @@ pub fn read_work_file(text: &str) -> Result<WorkFile, String> {
             ),
             Some(_) => return Err(format!("scenario {scenario}'s save time cannot be read")),
         };
+        let variant = match entry.get("variant") {
+            None => None,
+            Some(Value::String(text)) => Some(
+                Variant::read(text)
+                    .ok_or(format!("scenario {scenario}'s data variant cannot be read"))?,
+            ),
+            Some(_) => return Err(format!("scenario {scenario}'s data variant cannot be read")),
+        };
         works.push(Work {
             scenario,
             graph,
             progress,
             saved_at,
+            variant,
         });
     }
     if works.is_empty() {
@@ -312,6 +343,7 @@ pub fn restore(store: &mut impl Store, work: &Work) -> Result<(), String> {
     };
     saves::put_saved_at(store, scenario, work.saved_at.map(|t| t.timestamp_millis()))
         .map_err(partly)?;
+    saves::put_variant(store, scenario, work.variant).map_err(partly)?;
     saves::save_progress(store, scenario, &work.progress.to_text()).map_err(partly)
 }
 
@@ -454,6 +486,7 @@ mod tests {
             "1764579600000",
             "passed",
         );
+        saves::put_variant(&mut lab, 1, Some(Variant::CHAPTER)).expect("room");
         let good: Value = serde_json::from_str(&export_work(&lab)).expect("json");
         let changed = |path: &str, to: Value| {
             let mut v = good.clone();
@@ -474,8 +507,14 @@ mod tests {
                 "{\"format\":\"partition-lab-design\"}".to_string(),
                 "a single design",
             ),
-            (changed("/version", json!(2)), "newer version"),
+            (changed("/version", json!(3)), "newer version"),
             (changed("/version", json!(0)), "no version"),
+            (
+                changed("/scenarios/0/variant", json!("abc")),
+                "data variant",
+            ),
+            (changed("/scenarios/0/variant", json!(7)), "data variant"),
+            (changed("/scenarios/0/variant", json!("-1")), "data variant"),
             (changed("/scenarios/0/scenario", json!(99)), "no scenario"),
             (
                 changed("/scenarios/0/progress", json!("winning")),
@@ -500,6 +539,68 @@ mod tests {
             let why = read_work(&text).expect_err(reason);
             assert!(why.contains(reason), "{why} (wanted {reason})");
         }
+    }
+
+    /// A self-learner's fresh data goes into the file with the design made
+    /// on it, and a restore puts it back (SPEC 14): the page then opens on
+    /// it, and the class page grades the design on it. A scenario a
+    /// variant moves names its data, the chapter's as 0; one no variant
+    /// moves names none, nor does work saved before the lab kept it; a
+    /// version 1 file, without any, still reads.
+    #[test]
+    fn a_design_s_data_variant_goes_with_it() {
+        let fresh = Variant::from_seed(4242);
+        let mut lab = Memory::with_room(1 << 20);
+        for n in [1, 2, 4, 6] {
+            save(
+                &mut lab,
+                n,
+                &with_transform(n, 200),
+                "1764579600000",
+                "passed",
+            );
+        }
+        saves::put_variant(&mut lab, 1, Some(fresh)).expect("room");
+        // Scenario 2 has no variants: whatever was kept, it names none.
+        saves::put_variant(&mut lab, 2, Some(fresh)).expect("room");
+        saves::put_variant(&mut lab, 6, Some(Variant::CHAPTER)).expect("room");
+        // Scenario 4's design was saved before the lab kept its data.
+        let text = export_work(&lab);
+        let file = read_work_file(&text).expect("reads");
+        let named: Vec<(u8, Option<Variant>)> =
+            file.works.iter().map(|w| (w.scenario, w.variant)).collect();
+        assert_eq!(
+            named,
+            vec![
+                (1, Some(fresh)),
+                (2, None),
+                (4, None),
+                (6, Some(Variant::CHAPTER))
+            ]
+        );
+        let mut home = Memory::with_room(1 << 20);
+        saves::put_variant(&mut home, 4, Some(fresh)).expect("room");
+        for w in &file.works {
+            restore(&mut home, w).expect("room");
+        }
+        assert_eq!(saves::variant(&home, 1), Some(fresh));
+        assert_eq!(saves::variant(&home, 6), Some(Variant::CHAPTER));
+        // The file did not say for 4: what this browser kept is not its.
+        assert_eq!(saves::variant(&home, 4), None);
+        assert_eq!(
+            export_work(&home),
+            text,
+            "restored, it writes the same file"
+        );
+        // Version 1: no variant anywhere, the same designs.
+        let mut old: Value = serde_json::from_str(&text).expect("json");
+        old["version"] = json!(1);
+        for entry in old["scenarios"].as_array_mut().expect("list") {
+            entry.as_object_mut().expect("entry").remove("variant");
+        }
+        let read = read_work_file(&old.to_string()).expect("version 1 reads");
+        assert!(read.works.iter().all(|w| w.variant.is_none()));
+        assert_eq!(read.works.len(), 4);
     }
 
     #[test]

@@ -114,6 +114,7 @@ pub fn work_file() -> Vec<u8> {
                 graph: known.graph,
                 progress: partition_lab_core::scenarios::progress::Progress::NotStarted,
                 saved_at: None,
+                variant: None,
             };
             restore(&mut store, &work).expect("room");
         }

@@ -60,6 +60,12 @@ pub(crate) fn saved_at_key(scenario: u8) -> String {
     format!("partition-lab/design/{scenario}/saved-at")
 }
 
+/// The data variant the scenario's design was last saved or checked on
+/// (SPEC 14), when not the chapter's.
+pub(crate) fn variant_key(scenario: u8) -> String {
+    format!("partition-lab/design/{scenario}/variant")
+}
+
 /// The scenario's last check: passed, failing which rules, or structural.
 pub(crate) fn progress_key(scenario: u8) -> String {
     format!("partition-lab/progress/{scenario}")
@@ -270,6 +276,35 @@ pub fn progress(store: &impl Store, scenario: u8) -> Option<String> {
 /// Saves the scenario's last verdict, as `scenarios::progress` writes it.
 pub fn save_progress(store: &mut impl Store, scenario: u8, text: &str) -> Result<(), StoreError> {
     store.set(&progress_key(scenario), text)
+}
+
+/// The data variant the scenario's work was last saved or checked on;
+/// `None` when none is kept (work saved before variants were kept, or a
+/// hand-edited key: the key is this crate's).
+pub fn variant(store: &impl Store, scenario: u8) -> Option<crate::variant::Variant> {
+    store
+        .get(&variant_key(scenario))
+        .ok()
+        .flatten()
+        .and_then(|text| crate::variant::Variant::read(&text))
+}
+
+/// Keeps the data variant the scenario's work is on (the chapter's as 0),
+/// or forgets it (`None`: a restored file that did not say). The work
+/// file carries it, so the class page grades the design on the data it
+/// was made for.
+pub fn put_variant(
+    store: &mut impl Store,
+    scenario: u8,
+    variant: Option<crate::variant::Variant>,
+) -> Result<(), StoreError> {
+    match variant {
+        Some(v) => store.set(&variant_key(scenario), &v.name()),
+        None => {
+            store.remove(&variant_key(scenario));
+            Ok(())
+        }
+    }
 }
 
 /// The lesson step this tab opened `path` from, as the address gave it

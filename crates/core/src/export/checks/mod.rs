@@ -6,9 +6,10 @@
 //!   every State x Write cell under every control combination the lab
 //!   offers (combinations that give a pipeline the same inputs are run
 //!   once), and `expected.json`, the engine's silver for each;
-//! - `scenarios/`: the same for scenarios 1 to 3, passing designs and
-//!   mistakes built and compiled as the canvas does, over the scenario's
-//!   own runs;
+//! - `scenarios/`: the same for scenarios 1 to 3 and 6, passing designs
+//!   and mistakes built and compiled as the canvas does, over the
+//!   scenario's own runs, and scenarios 1 and 6 again on one student's
+//!   variant;
 //! - `microbatch/`: the backfill lab's rebuild as a dbt microbatch model,
 //!   each plan's `dbt run` range, and the lab's fixed totals per day;
 //! - `drift/`: the backfill lab's drift query for DuckDB, its tables as
@@ -47,7 +48,7 @@
 //!   finaliser (each allowed lateness, adjustments or drop), and the rows
 //!   the engine keeps out of each design's final partitions.
 
-use crate::engine::{CommitOrder, Script};
+use crate::engine::{CommitOrder, PipelineConfig, Script};
 use crate::export::project::replay_project;
 use crate::export::replay::{expected_json, runner_files, Replay};
 use crate::export::{airflow, File};

@@ -12,14 +12,18 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::design::choose::Palette;
 use crate::design::{Graph, NodeKind};
-use crate::engine::calendar::{at, days, mm_dd, shift, weekday_day_month_time, Day, Instant};
+use crate::engine::calendar::{
+    at, day_month_long, days, mm_dd, shift, weekday_day_month_long, weekday_day_month_time, Day,
+    Instant,
+};
 use crate::engine::event::Event;
 use crate::engine::generate::daily_runs;
 use crate::engine::money::Money;
 use crate::engine::script::{RunKind, RunSpec, Script};
 use crate::engine::trace::Outcome;
 use crate::scenarios::grading::judge::DailyRule;
-use crate::scenarios::scenario::{Ruled, Rules, Scenario};
+use crate::scenarios::scenario::{Ruled, Rules, Scenario, Text, Vary};
+use crate::variant::Variant;
 use std::sync::OnceLock;
 
 use crate::scenarios::grading::replay::Silver;
@@ -34,16 +38,11 @@ pub static SCENARIO: Scenario = Scenario {
     brief: "Two weeks of immutable click events, some of them hours late, one crashed run and one manual re-run: load them incrementally without losing or doubling a click.",
     idea: "append-style incremental",
     source: "bronze.clicks",
-    story: &[
+    story: Text::Fixed(&[
         "Marlow's web shop logs every click on a product page into bronze.clicks. A click never changes once written, but the logging pipeline sometimes holds a batch back for hours, so some clicks land long after they happened.",
         "Build the daily job that fills silver.clicks, one partition per event date. The job runs at 02:00 for the day before. This fortnight, one night's run dies after writing and the scheduler retries it five minutes later, and an engineer re-runs one day by hand the next afternoon.",
-    ],
-    facts: &[
-        "Clicks from 1 to 14 June 2026, 300 a day; they never change.",
-        "Arrival delay: 88 % within 10 minutes, 9 % between 10 minutes and 6 hours, 3 % between 6 hours and 25 h 50 min.",
-        "Runs daily at 02:00 for the day before. A day's partition is final after the run for the day two days later, at 02:00 three days after it.",
-        "Faults: the run for 3 June crashes after writing and is retried at 02:05; the run for 8 June is re-run by hand on Tuesday 9 June at 14:00.",
-    ],
+    ]),
+    facts: Text::Made(facts),
     history: false,
     drift_query: false,
     palette: Palette {
@@ -55,7 +54,14 @@ pub static SCENARIO: Scenario = Scenario {
     },
     rules: Rules::Daily(&RULES),
     make: script,
-    vary: None,
+    vary: Some(Vary {
+        script: script_for,
+        // A design names no day of the fortnight: it is the chapter's in
+        // every variant.
+        design: |graph, _| graph.clone(),
+        chapter_tells: "the chapter says which run crashes and which day is re-run by hand",
+        data_tells: "its own clicks, crash and re-run, and \"Check my design\" runs your design on them",
+    }),
     made: OnceLock::new(),
 };
 
@@ -122,14 +128,83 @@ fn delay(rng: &mut ChaCha8Rng) -> Duration {
     Duration::seconds(seconds)
 }
 
-/// The scenario's week and a half: clicks, daily runs through the day every
+/// What a variant moves in scenario 1 (SPEC 14): the clicks themselves,
+/// how many a day, the night whose run crashes and the day re-run by
+/// hand. The delays' shape, when a partition is final and R3's bound stay
+/// as they are: they are the rules' meaning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Fortnight {
+    pub seed: u64,
+    pub per_day: u32,
+    /// The day whose run crashes after writing (retried at 02:05).
+    pub crash: Day,
+    /// The day re-run by hand, the next afternoon at 14:00.
+    pub rerun: Day,
+}
+
+impl Fortnight {
+    pub const CHAPTER: Fortnight = Fortnight {
+        seed: SEED,
+        per_day: CLICKS_PER_DAY,
+        crash: crate::engine::calendar::date(2026, 6, 3),
+        rerun: crate::engine::calendar::date(2026, 6, 8),
+    };
+
+    /// `variant`'s fortnight: the chapter's for the chapter's data.
+    pub fn of(variant: Variant) -> Fortnight {
+        if variant.is_chapter() {
+            return Fortnight::CHAPTER;
+        }
+        let june = |n: u32| shift(first(), i64::from(n) - 1);
+        // Both faults fall between the 2nd and the 12th, on two different
+        // days, so each re-run has a run before it to repeat and late
+        // clicks after it to miss.
+        let crash = variant.pick("scenario 1: crash", 2..=12);
+        let rerun = variant.pick("scenario 1: re-run", 2..=11);
+        Fortnight {
+            seed: variant.seed("scenario 1: clicks"),
+            per_day: variant.pick("scenario 1: clicks a day", 24..=36) * 10,
+            crash: june(crash),
+            rerun: june(if rerun >= crash { rerun + 1 } else { rerun }),
+        }
+    }
+
+    /// When the day re-run by hand is re-run.
+    pub fn rerun_at(&self) -> Instant {
+        at(shift(self.rerun, 1), 14, 0)
+    }
+}
+
+/// The numbers the page gives, in `variant`'s fortnight.
+fn facts(variant: Variant) -> Vec<String> {
+    let f = Fortnight::of(variant);
+    vec![
+        format!("Clicks from 1 to 14 June 2026, {} a day; they never change.", f.per_day),
+        "Arrival delay: 88 % within 10 minutes, 9 % between 10 minutes and 6 hours, 3 % between 6 hours and 25 h 50 min.".to_string(),
+        "Runs daily at 02:00 for the day before. A day's partition is final after the run for the day two days later, at 02:00 three days after it.".to_string(),
+        format!(
+            "Faults: the run for {} crashes after writing and is retried at 02:05; the run for {} is re-run by hand on {} at 14:00.",
+            day_month_long(f.crash),
+            day_month_long(f.rerun),
+            weekday_day_month_long(f.rerun_at().date()),
+        ),
+    ]
+}
+
+/// The chapter's week and a half: clicks, daily runs through the day every
 /// partition is final, the crash of the run for 06-03 (retried at 02:05)
 /// and the manual re-run of 06-08 on Tue 9 Jun at 14:00.
 pub fn script() -> Script {
-    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+    script_for(Variant::CHAPTER)
+}
+
+/// `variant`'s week and a half, its faults on its own days.
+pub fn script_for(variant: Variant) -> Script {
+    let f = Fortnight::of(variant);
+    let mut rng = ChaCha8Rng::seed_from_u64(f.seed);
     let mut events = Vec::new();
     for day in days(first(), last()) {
-        for n in 0..CLICKS_PER_DAY {
+        for n in 0..f.per_day {
             let event_time = at(day, 0, 0) + Duration::seconds(rng.random_range(0..86_400));
             let arrived = event_time + delay(&mut rng);
             let id = format!("c-{}-{:03}", mm_dd(day).replace('-', ""), n + 1);
@@ -137,12 +212,10 @@ pub fn script() -> Script {
         }
     }
     let mut runs = daily_runs(first(), shift(last(), FINAL_AFTER_DAYS), 2, 0);
-    let crash_day = const { crate::engine::calendar::date(2026, 6, 3) };
-    for run in runs.iter_mut().filter(|r| r.day == crash_day) {
+    for run in runs.iter_mut().filter(|r| r.day == f.crash) {
         run.crash_then_retry_at = Some(run.at + Duration::minutes(5));
     }
-    let rerun_day = const { crate::engine::calendar::date(2026, 6, 8) };
-    runs.push(RunSpec::manual(at(shift(rerun_day, 1), 14, 0), rerun_day));
+    runs.push(RunSpec::manual(f.rerun_at(), f.rerun));
     Script::new(first(), events, runs)
 }
 

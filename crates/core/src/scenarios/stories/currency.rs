@@ -22,7 +22,7 @@ use crate::scenarios::grading::judge::BackfillRule;
 use crate::scenarios::grading::report::{
     capped, nodes_of, result, Evidence, Rule, RuleResult, SHOWN,
 };
-use crate::scenarios::scenario::{Ruled, Rules, Scenario, Vary};
+use crate::scenarios::scenario::{Ruled, Rules, Scenario, Text, Vary};
 use crate::variant::Variant;
 use std::sync::OnceLock;
 
@@ -33,16 +33,16 @@ pub static SCENARIO: Scenario = Scenario {
     brief: "A conversion bug wrote short GBP totals for part of August: find which days from the drift query, rebuild exactly those, in the right order, without starving tonight's scheduled run.",
     idea: "blast radius",
     source: "bronze.orders",
-    story: &[
+    story: Text::Fixed(&[
         "A change to the currency conversion truncated exchange rates to two decimals. It went out early in August and the nightly runs built silver and gold with it until the fix went live on the 14th; tonight's run will build the 14th correctly. Nobody is sure of the deploy date.",
         "The evidence is the drift query below. It recomputes each day of silver from bronze with the fixed logic, from the look-back date you choose, and lists the days more than a penny out. Plan the backfill from what it finds: which dates, from which layer, in which order, how many at a time, without taking the connection tonight's scheduled run needs.",
-    ],
-    facts: &[
+    ]),
+    facts: Text::Fixed(&[
         "Orders 1 to 14 August, 120 a day: 50 % GBP, 30 % EUR, 20 % USD; daily rates to 6 decimals.",
         "The backfill starts Saturday 15 August at 01:30; per partition silver takes 25 min and gold 10 min.",
         "The source pool has 4 connections; tonight's 02:00 run needs one for 15 minutes.",
         "On the canvas a backfill job drives the transform it connects to: each date runs that transform's logic, reads the layer it reads and writes with its write target's mode.",
-    ],
+    ]),
     history: false,
     drift_query: true,
     palette: Palette {
@@ -60,6 +60,8 @@ pub static SCENARIO: Scenario = Scenario {
     vary: Some(Vary {
         script: script_for,
         design: for_variant,
+        chapter_tells: "the chapter says which days to rebuild",
+        data_tells: "the bug shipped on a day only the drift query tells, and \"Check my design\" runs your design on this data",
     }),
     made: OnceLock::new(),
 };

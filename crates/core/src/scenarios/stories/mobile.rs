@@ -13,14 +13,17 @@ use rand_chacha::ChaCha8Rng;
 
 use crate::design::choose::Palette;
 use crate::design::{Graph, NodeKind};
-use crate::engine::calendar::{at, days, mm_dd, weekday_day_month_time, Day, Instant};
+use crate::engine::calendar::{
+    at, day_month_long, days, mm_dd, shift, weekday_day_month_time, Day, Instant,
+};
 use crate::engine::event::Event;
 use crate::engine::generate::{daily_runs, DelayProfile};
 use crate::engine::money::Money;
 use crate::engine::script::Script;
 use crate::engine::trace::Outcome;
 use crate::scenarios::grading::judge::DailyRule;
-use crate::scenarios::scenario::{Ruled, Rules, Scenario};
+use crate::scenarios::scenario::{Ruled, Rules, Scenario, Text, Vary};
+use crate::variant::Variant;
 use std::sync::OnceLock;
 
 use crate::scenarios::grading::replay::Silver;
@@ -35,16 +38,11 @@ pub static SCENARIO: Scenario = Scenario {
     brief: "In-app purchases trickle in from phones that were offline for days, and finance closes August on Thursday 3 September: choose how long to wait and what to do with what comes later.",
     idea: "allowed lateness",
     source: "bronze.purchases",
-    story: &[
+    story: Text::Fixed(&[
         "The mobile app records in-app purchases on the phone and uploads them when it can. Most arrive within minutes; phones that were offline upload days later.",
         "Finance closes August on Thursday 3 September at 09:00 and wants every August partition final by then, holding nearly all of August's value. Whatever arrives afterwards must still be counted, once, somewhere.",
-    ],
-    facts: &[
-        "Purchases 1 to 31 August, 400 a day, £0.99 to £49.99.",
-        "Delay: 88 % within 5 minutes, 6 % 5 minutes to 8 hours, 6 % offline (median 24 hours, up to 20 days).",
-        "Runs daily at 02:00 through 24 September; the run for 18 August crashes and is retried.",
-        "Close: Thursday 3 September 2026, 09:00.",
-    ],
+    ]),
+    facts: Text::Made(facts),
     history: false,
     drift_query: false,
     palette: Palette {
@@ -56,7 +54,14 @@ pub static SCENARIO: Scenario = Scenario {
     },
     rules: Rules::Daily(&RULES),
     make: script,
-    vary: None,
+    vary: Some(Vary {
+        script: script_for,
+        // A design names no day of August: it is the chapter's in every
+        // variant.
+        design: |graph, _| graph.clone(),
+        chapter_tells: "the chapter says which run crashes",
+        data_tells: "its own purchases, their delays and its own crash, and \"Check my design\" runs your design on them",
+    }),
     made: OnceLock::new(),
 };
 
@@ -119,13 +124,66 @@ pub fn close() -> Instant {
     at(const { crate::engine::calendar::date(2026, 9, 3) }, 9, 0)
 }
 
-/// August's purchases with the mobile delay profile; runs at 02:00
-/// through 24 September; the run for 18 August crashes and is retried.
+/// What a variant moves in scenario 3 (SPEC 14): the purchases and their
+/// delays (drawn from the same profile), how many a day, and the night
+/// whose run crashes. The close, the profile's shape and the rules'
+/// bounds stay: they are the rules' meaning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct August {
+    pub seed: u64,
+    pub per_day: u32,
+    /// The day whose run crashes after writing (retried at 02:05).
+    pub crash: Day,
+}
+
+impl August {
+    pub const CHAPTER: August = August {
+        seed: SEED,
+        per_day: PURCHASES_PER_DAY,
+        crash: crate::engine::calendar::date(2026, 8, 18),
+    };
+
+    /// `variant`'s: the chapter's for the chapter's data.
+    pub fn of(variant: Variant) -> August {
+        if variant.is_chapter() {
+            return August::CHAPTER;
+        }
+        let crash = variant.pick("scenario 3: crash", 2..=30);
+        August {
+            seed: variant.seed("scenario 3: purchases"),
+            per_day: variant.pick("scenario 3: purchases a day", 14..=20) * 25,
+            crash: shift(first(), i64::from(crash) - 1),
+        }
+    }
+}
+
+/// The numbers the page gives, in `variant`'s August.
+fn facts(variant: Variant) -> Vec<String> {
+    let a = August::of(variant);
+    vec![
+        format!("Purchases 1 to 31 August, {} a day, £0.99 to £49.99.", a.per_day),
+        "Delay: 88 % within 5 minutes, 6 % 5 minutes to 8 hours, 6 % offline (median 24 hours, up to 20 days).".to_string(),
+        format!(
+            "Runs daily at 02:00 through 24 September; the run for {} crashes and is retried.",
+            day_month_long(a.crash)
+        ),
+        "Close: Thursday 3 September 2026, 09:00.".to_string(),
+    ]
+}
+
+/// The chapter's August.
 pub fn script() -> Script {
-    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+    script_for(Variant::CHAPTER)
+}
+
+/// `variant`'s purchases with the mobile delay profile; runs at 02:00
+/// through 24 September; its crash retried five minutes later.
+pub fn script_for(variant: Variant) -> Script {
+    let a = August::of(variant);
+    let mut rng = ChaCha8Rng::seed_from_u64(a.seed);
     let mut events = Vec::new();
     for day in days(first(), last()) {
-        for n in 0..PURCHASES_PER_DAY {
+        for n in 0..a.per_day {
             let event_time = at(day, 0, 0) + Duration::seconds(rng.random_range(0..86_400));
             let arrived = DelayProfile::MobileOffline.arrival(&mut rng, event_time);
             let id = format!("p-{}-{:03}", mm_dd(day).replace('-', ""), n + 1);
@@ -135,8 +193,7 @@ pub fn script() -> Script {
     }
     let last_run = const { crate::engine::calendar::date(2026, 9, 23) };
     let mut runs = daily_runs(first(), last_run, 2, 0);
-    let crash_day = const { crate::engine::calendar::date(2026, 8, 18) };
-    for run in runs.iter_mut().filter(|r| r.day == crash_day) {
+    for run in runs.iter_mut().filter(|r| r.day == a.crash) {
         run.crash_then_retry_at = Some(run.at + Duration::minutes(5));
     }
     Script::new(first(), events, runs)

@@ -7,20 +7,24 @@
 use crate::counted::counted;
 use crate::lean::sorted::SortedMap;
 
-use chrono::Duration;
+use chrono::{Datelike, Duration};
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::design::choose::Palette;
 use crate::design::{Graph, NodeKind};
-use crate::engine::calendar::{at, days, mm_dd, shift, weekday_day_month_time, Day, Instant};
+use crate::engine::calendar::{
+    at, day_month_long, days, mm_dd, shift, weekday_day_month_long, weekday_day_month_time, Day,
+    Instant,
+};
 use crate::engine::event::Event;
 use crate::engine::generate::daily_runs;
 use crate::engine::money::Money;
 use crate::engine::script::{Outage, Script};
 use crate::engine::trace::{Outcome, RunTrace};
 use crate::scenarios::grading::judge::DailyRule;
-use crate::scenarios::scenario::{Ruled, Rules, Scenario};
+use crate::scenarios::scenario::{Ruled, Rules, Scenario, Text, Vary};
+use crate::variant::Variant;
 use std::sync::OnceLock;
 
 use crate::scenarios::grading::report::{
@@ -31,19 +35,11 @@ use crate::scenarios::grading::report::{
 pub static SCENARIO: Scenario = Scenario {
     number: 6,
     title: "The scheduler was down",
-    brief: "The scheduler's database failed early on a Tuesday, and nothing ran until Friday morning. Design the daily sales load so that every day is whole again once it is back, whatever it missed.",
+    brief: "The scheduler's database failed in the small hours, and nothing ran for three and a half days. Design the daily sales load so that every day is whole again once it is back, whatever it missed.",
     idea: "catch-up after an outage",
     source: "bronze.sales",
-    story: &[
-        "Marlow's till system writes every sale into bronze.sales; a few reach bronze hours late, never more than a day. A daily job at 02:00 builds the day before into silver.sales, one partition per sale date.",
-        "On Tuesday 9 June at 01:30 the scheduler's metadata database failed. Nothing was scheduled until Friday 12 June at 11:00: four nightly runs never started. Finance reads silver.sales on Monday and expects every day of the fortnight to be whole.",
-    ],
-    facts: &[
-        "Sales 1 to 14 June 2026, 60 a day; a sale never changes once written.",
-        "Arrival: 90 % within 10 minutes, 10 % between 10 minutes and 20 hours after the sale.",
-        "Runs daily at 02:00 for the day before, the last at 02:00 on 16 June (for the 15th, which picks up the 14th's late sales).",
-        "Outage: the scheduler is down from Tuesday 9 June 01:30 to Friday 12 June 11:00, so the runs for 8 to 11 June are missed. The processing state node asks whether the scheduler catches up (Airflow's catchup=True) when it is back.",
-    ],
+    story: Text::Made(story),
+    facts: Text::Made(facts),
     history: false,
     drift_query: false,
     palette: Palette {
@@ -55,7 +51,14 @@ pub static SCENARIO: Scenario = Scenario {
     },
     rules: Rules::Daily(&RULES),
     make: script,
-    vary: None,
+    vary: Some(Vary {
+        script: script_for,
+        // A design names no day of the fortnight, and every outage misses
+        // four nights: it is the chapter's in every variant.
+        design: |graph, _| graph.clone(),
+        chapter_tells: "the chapter says which nights the scheduler missed",
+        data_tells: "its own sales and its own nights without a scheduler, and \"Check my design\" runs your design on them",
+    }),
     made: OnceLock::new(),
 };
 
@@ -102,13 +105,94 @@ pub const fn last() -> Day {
     const { crate::engine::calendar::date(2026, 6, 14) }
 }
 
-/// The scheduler's metadata database fails on Tuesday night and is back on
-/// Friday morning: the runs at 02:00 on the 9th to the 12th never start.
-pub fn outage() -> Outage {
-    Outage {
-        from: at(const { crate::engine::calendar::date(2026, 6, 9) }, 1, 30),
-        until: at(const { crate::engine::calendar::date(2026, 6, 12) }, 11, 0),
+/// What a variant moves in scenario 6 (SPEC 14): the sales, how many a
+/// day, and which nights the scheduler is down. The outage is always four
+/// nights long, from 01:30 to 11:00 three days later, and over by Friday
+/// 12 June (finance reads on Monday): the known designs keep their
+/// verdicts and R3's bound its meaning.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Downtime {
+    pub seed: u64,
+    pub per_day: u32,
+    /// The day the database fails, at 01:30, before that night's run.
+    pub down: Day,
+}
+
+impl Downtime {
+    pub const CHAPTER: Downtime = Downtime {
+        seed: SEED,
+        per_day: SALES_PER_DAY,
+        down: crate::engine::calendar::date(2026, 6, 9),
+    };
+
+    /// `variant`'s: the chapter's for the chapter's data.
+    pub fn of(variant: Variant) -> Downtime {
+        if variant.is_chapter() {
+            return Downtime::CHAPTER;
+        }
+        // From Wednesday 3 June (the first two days ran before it) to the
+        // chapter's Tuesday 9 June.
+        let down = variant.pick("scenario 6: down", 3..=9);
+        Downtime {
+            seed: variant.seed("scenario 6: sales"),
+            per_day: variant.pick("scenario 6: sales a day", 8..=16) * 5,
+            down: shift(first(), i64::from(down) - 1),
+        }
     }
+
+    /// The scheduler's time down: 01:30 on `down` to 11:00 three days
+    /// later, so the runs at 02:00 on those four mornings never start.
+    pub fn outage(&self) -> Outage {
+        Outage {
+            from: at(self.down, 1, 30),
+            until: at(shift(self.down, 3), 11, 0),
+        }
+    }
+
+    /// The days whose runs it misses: the day before it to the day
+    /// before it ends.
+    pub fn missed(&self) -> (Day, Day) {
+        (shift(self.down, -1), shift(self.down, 2))
+    }
+}
+
+/// The chapter's outage: down on Tuesday 9 June at 01:30, back on Friday
+/// 12 June at 11:00, the runs at 02:00 on the 9th to the 12th never start.
+pub fn outage() -> Outage {
+    Downtime::CHAPTER.outage()
+}
+
+/// The situation in `variant`'s numbers.
+fn story(variant: Variant) -> Vec<String> {
+    let d = Downtime::of(variant);
+    let outage = d.outage();
+    vec![
+        "Marlow's till system writes every sale into bronze.sales; a few reach bronze hours late, never more than a day. A daily job at 02:00 builds the day before into silver.sales, one partition per sale date.".to_string(),
+        format!(
+            "On {} at 01:30 the scheduler's metadata database failed. Nothing was scheduled until {} at 11:00: four nightly runs never started. Finance reads silver.sales on Monday and expects every day of the fortnight to be whole.",
+            weekday_day_month_long(outage.from.date()),
+            weekday_day_month_long(outage.until.date()),
+        ),
+    ]
+}
+
+/// The numbers the page gives, in `variant`'s fortnight.
+fn facts(variant: Variant) -> Vec<String> {
+    let d = Downtime::of(variant);
+    let outage = d.outage();
+    let (first_missed, last_missed) = d.missed();
+    vec![
+        format!("Sales 1 to 14 June 2026, {} a day; a sale never changes once written.", d.per_day),
+        "Arrival: 90 % within 10 minutes, 10 % between 10 minutes and 20 hours after the sale.".to_string(),
+        "Runs daily at 02:00 for the day before, the last at 02:00 on 16 June (for the 15th, which picks up the 14th's late sales).".to_string(),
+        format!(
+            "Outage: the scheduler is down from {} 01:30 to {} 11:00, so the runs for {} to {} are missed. The processing state node asks whether the scheduler catches up (Airflow's catchup=True) when it is back.",
+            weekday_day_month_long(outage.from.date()),
+            weekday_day_month_long(outage.until.date()),
+            first_missed.day(),
+            day_month_long(last_missed),
+        ),
+    ]
 }
 
 /// Arrival delay: 90 % within 10 minutes, 10 % from 10 minutes to 20 hours.
@@ -120,13 +204,19 @@ fn delay(rng: &mut ChaCha8Rng) -> Duration {
     Duration::seconds(seconds)
 }
 
-/// The fortnight's sales, daily runs at 02:00 through the 15th (for the
-/// 14th's late sales) and the outage.
+/// The chapter's fortnight of sales, daily runs at 02:00 through the 15th
+/// (for the 14th's late sales) and the outage.
 pub fn script() -> Script {
-    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+    script_for(Variant::CHAPTER)
+}
+
+/// `variant`'s fortnight: its own sales and its own nights down.
+pub fn script_for(variant: Variant) -> Script {
+    let d = Downtime::of(variant);
+    let mut rng = ChaCha8Rng::seed_from_u64(d.seed);
     let mut events = Vec::new();
     for day in days(first(), last()) {
-        for n in 0..SALES_PER_DAY {
+        for n in 0..d.per_day {
             let sold = at(day, 8, 0) + Duration::seconds(rng.random_range(0..14 * 3600));
             let arrived = sold + delay(&mut rng);
             let id = format!("s-{}-{:02}", mm_dd(day).replace('-', ""), n + 1);
@@ -141,7 +231,7 @@ pub fn script() -> Script {
     }
     let runs = daily_runs(first(), shift(last(), 1), 2, 0);
     let mut script = Script::new(first(), events, runs);
-    script.outages.push(outage());
+    script.outages.push(d.outage());
     script
 }
 
