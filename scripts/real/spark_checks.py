@@ -73,7 +73,7 @@ def checks(out):
         ["compare.py", os.path.join(folder, "expected.json"), os.path.join(folder, "results.json"), "Spark"])
     return [
         ("State x Write on Spark", [replay(week), compared(week)]),
-        ("scenarios 1 to 3 and 6 on Spark (no merges)", [replay(scen), compared(scen)]),
+        ("scenarios 1 to 3 and 6 on Spark (no merges), on the chapter's data and a student's", [replay(scen), compared(scen)]),
         ("the backfill lab's Spark job on Spark",
          [lambda: backfill_spark.main(["backfill_spark.py", os.path.join(out, "backfill-spark")])]),
         ("a withdrawn day on Spark: emptied by a targeted overwrite, kept by a dynamic one",

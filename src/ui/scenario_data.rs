@@ -28,7 +28,7 @@ pub fn opened(scenario: &'static Scenario) -> (Variant, Arc<Script>, Option<Stri
             "variant",
             text,
             "a variant's number, as the page writes it",
-            "your class's data, or the chapter's",
+            "your class's data, the data your design was made on, or the chapter's",
         )),
         (Some(_), Some(Some(v))) if !v.is_chapter() && !scenario.varies() => Some(format!(
             "This scenario has no variants yet: variant {} is the chapter's data here.",
@@ -40,7 +40,15 @@ pub fn opened(scenario: &'static Scenario) -> (Variant, Arc<Script>, Option<Stri
     // the scenario was made on (a self-learner's fresh data, or a work
     // file's, restored), else the chapter's.
     let own = || Student::kept_class_variant(&storage::Local);
-    let made_on = || saves::variant(&storage::Local, scenario.number);
+    // A share link that names no data was made before its scenario had
+    // variants: on the chapter's, whatever this browser's design is on.
+    let made_on = || {
+        let hash = crate::ui::browser::window().and_then(|w| w.location().hash().ok());
+        let shared = hash.is_some_and(|h| h.contains("design="));
+        (!shared)
+            .then(|| saves::variant(&storage::Local, scenario.number))
+            .flatten()
+    };
     let variant = scenario.variant(
         asked
             .flatten()
@@ -67,12 +75,13 @@ pub fn ScenarioData(scenario: &'static Scenario, variant: Variant) -> impl IntoV
             let _ = window.location().set_href(&href(scenario, to));
         }
     });
-    let (chapter, hidden) = scenario.variant_tells().unwrap_or_default();
+    let (chapter, hidden, fresh) = scenario.variant_tells().unwrap_or_default();
     view! {
         <VariantChoice
             current=variant
             pick=pick
             chapter=chapter
+            fresh=fresh
             hidden=hidden
             changes="Other data opens this page again with your design as it is: a design made for other data may fail here."
         />

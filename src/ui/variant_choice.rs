@@ -11,12 +11,16 @@ use crate::ui::storage;
 use crate::variant::Variant;
 
 /// What the line says of `current`: `chapter`, what the chapter's data
-/// gives away; `hidden`, what only a variant's data tells.
-fn said(current: Variant, student: Option<&Student>, chapter: &str, hidden: &str) -> String {
+/// gives away; `fresh`, what fresh data does to it; `hidden`, what only a
+/// variant's data tells.
+fn said(
+    current: Variant,
+    student: Option<&Student>,
+    (chapter, fresh): (&str, &str),
+    hidden: &str,
+) -> String {
     match student {
-        _ if current.is_chapter() => format!(
-            "These are the chapter's figures: {chapter}. Fresh data changes them, so only the data can tell you."
-        ),
+        _ if current.is_chapter() => format!("These are the chapter's figures: {chapter}. {fresh}"),
         Some(s) if s.variant() == current => format!(
             "Your own data (class {}, {}): {hidden}. The same on any computer with that class code and name.",
             s.class, s.name
@@ -35,11 +39,13 @@ pub fn VariantChoice(
     current: Variant,
     pick: Callback<Variant>,
     chapter: &'static str,
+    /// What fresh data does to the chapter's figures, a sentence.
+    fresh: &'static str,
     hidden: &'static str,
     changes: &'static str,
 ) -> impl IntoView {
     let student = Student::kept(&storage::Local).filter(|s| !s.class.is_empty());
-    let line = said(current, student.as_ref(), chapter, hidden);
+    let line = said(current, student.as_ref(), (chapter, fresh), hidden);
     // The student's own data, when this is not it.
     let own = student
         .filter(|s| s.variant() != current)

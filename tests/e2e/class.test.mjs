@@ -204,13 +204,15 @@ test('a class of 30 with all six scenarios: 180 designs graded, the page answeri
   assert.deepEqual(errors, []);
 });
 
-// The same 180 designs from a class with a code: every student's scenarios
-// 1 to 4 and 6 are graded on their own data (SPEC 14), each its own
-// generated script. A daily design names no date, so the catalogue's
-// verdicts hold on any student's data (crates/core/tests/variants.rs);
-// scenario 4's chapter designs are dated for the chapter, and scenario 5
-// has no variants.
-test('a class with a code: 180 designs, each student\'s on their own data, in the time a class waits', async () => {
+// The cost of variants to a class: the same 180 designs from a class with
+// a code, so every student's scenarios 1 to 4 and 6 are graded on a script
+// made for them (SPEC 14). A daily design names no date, so the
+// catalogue's verdicts hold on any student's data
+// (crates/core/tests/variants.rs proves it; this cannot tell own data
+// from the chapter's by verdicts alone: the copied scenario 4 answer in
+// the last test does); scenario 4's chapter designs are dated for the
+// chapter, and scenario 5 has no variants.
+test('a class with a code: 180 designs, each graded on a script made for its student, in the time a class waits', async () => {
   const dir = await mkdtemp(join(tmpdir(), 'partition-lab-class-'));
   const files = [];
   const given = [];

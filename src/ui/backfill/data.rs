@@ -35,6 +35,7 @@ pub fn WhoseAugust() -> impl IntoView {
                 current=current.get()
                 pick=pick
                 chapter="if you have read it, you know when the bug shipped"
+                fresh="Fresh data changes them, so only the data can tell you."
                 hidden="the bug shipped on a day only the data can tell you"
                 changes="Other data starts the lab over: a new prediction, and no runs yet."
             />

@@ -220,7 +220,7 @@ mod tests {
             notes.contains("S2: its link or file named other data; graded on the student's own"),
             "{notes}"
         );
-        assert!(!table[2][SCENARIOS.len() + 4].contains("link named"));
+        assert!(!table[2][SCENARIOS.len() + 4].contains("named other data"));
         assert_eq!(table[2][0], "'=cmd()");
         assert_eq!(table[2][6], "1");
         assert_eq!(

@@ -56,8 +56,11 @@ impl Submission {
     /// Whether its link or file for `scenario` named other data than the
     /// data it is graded on (said in the row's notes).
     pub fn linked_elsewhere(&self, scenario: u8) -> bool {
+        // As the scenario reads each: any variant is the chapter's data in
+        // a scenario no variant moves.
+        let read = |v| crate::scenarios::numbered(scenario).map_or(v, |s| s.variant(v));
         self.named(scenario)
-            .is_some_and(|v| v != self.variant(scenario))
+            .is_some_and(|v| read(v) != read(self.variant(scenario)))
     }
 
     /// The same links as handed in by a class whose code is `class`: each

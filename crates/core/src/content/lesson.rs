@@ -72,7 +72,7 @@ pub const LESSON: [Step; 7] = [
     Step {
         minutes: 6,
         title: "Design it together",
-        href: "/scenarios/1?present=1",
+        href: "/scenarios/1?variant=0&present=1",
         ask: "Two weeks of clicks, some of them hours late; one night's run crashes after writing and is retried, and one day is re-run by hand. Which processing state and which write mode load every click exactly once, reading at most 3 partitions a run?",
         reveal: "Build the room's answer on the canvas (the keyboard adds, connects and chooses), press \"Check my design\" and read each failed rule's cause aloud; change the choice it names and check again.",
         shows: "A partition list with a day of lookback, overwriting each partition, meets all three requirements, and so does a watermark on arrival merging on the click id, which reads about half as many rows. A watermark with an overwrite fails R1 and R2: each run replaces a whole day with only the rows past the watermark, deleting the clicks already there. A list that appends fails R2: the retry reads the crashed run's clicks again and stores them twice.",

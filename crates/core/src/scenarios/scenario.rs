@@ -49,7 +49,15 @@ pub struct Vary {
     pub chapter_tells: &'static str,
     /// What only a variant's data tells, and that the check runs on it.
     pub data_tells: &'static str,
+    /// What fresh data does to the chapter's figures, a sentence.
+    pub fresh_moves: &'static str,
 }
+
+/// The figures a scenario's page states: fresh data moves them, and the
+/// page then states the new data's (its ship date alone, scenario 4
+/// leaves to the drift query).
+pub const FRESH_MOVES_FIGURES: &str =
+    "Fresh data moves them; the numbers above are then that data's.";
 
 /// A scenario's paragraphs or numbers: as written, for a scenario no
 /// variant moves, or made from a variant's numbers (the chapter's text is
@@ -136,9 +144,11 @@ impl Scenario {
     }
 
     /// What a variant changes, said on the page: what the chapter's text
-    /// gives away, and what only a variant's data tells.
-    pub fn variant_tells(&self) -> Option<(&'static str, &'static str)> {
-        self.vary.map(|v| (v.chapter_tells, v.data_tells))
+    /// gives away, what only a variant's data tells, and what fresh data
+    /// does to the chapter's figures.
+    pub fn variant_tells(&self) -> Option<(&'static str, &'static str, &'static str)> {
+        self.vary
+            .map(|v| (v.chapter_tells, v.data_tells, v.fresh_moves))
     }
 
     /// Whether a variant moves this scenario's numbers.

@@ -100,7 +100,8 @@ impl Store for Memory {
 }
 
 /// A work file holding every scenario's first known design, with its
-/// student's name and class.
+/// student's name and class, and the data each varied one was made on
+/// (the chapter's, or a fresh variant for scenario 1).
 pub fn work_file() -> Vec<u8> {
     let mut store = Memory::default();
     Student::new("Ada \"Countess\" Lovelace", "DE-2026")
@@ -114,7 +115,10 @@ pub fn work_file() -> Vec<u8> {
                 graph: known.graph,
                 progress: partition_lab_core::scenarios::progress::Progress::NotStarted,
                 saved_at: None,
-                variant: None,
+                variant: match s.number {
+                    1 => Some(partition_lab_core::variant::Variant::from_seed(2026)),
+                    _ => Some(partition_lab_core::variant::Variant::CHAPTER),
+                },
             };
             restore(&mut store, &work).expect("room");
         }

@@ -8,8 +8,7 @@
 //!   once), and `expected.json`, the engine's silver for each;
 //! - `scenarios/`: the same for scenarios 1 to 3 and 6, passing designs
 //!   and mistakes built and compiled as the canvas does, over the
-//!   scenario's own runs, and scenarios 1 and 6 again on one student's
-//!   variant;
+//!   scenario's own runs, and again on one student's variant;
 //! - `microbatch/`: the backfill lab's rebuild as a dbt microbatch model,
 //!   each plan's `dbt run` range, and the lab's fixed totals per day;
 //! - `drift/`: the backfill lab's drift query for DuckDB, its tables as

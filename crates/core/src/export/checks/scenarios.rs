@@ -63,16 +63,16 @@ pub(super) fn scenario_files() -> Result<Vec<File>, Refusal> {
 /// Scripts by id, and replays (name, pipeline, script id) over them.
 type Replays = (Vec<(String, Script)>, Vec<(String, PipelineConfig, String)>);
 
-/// The designs of the scenarios a variant moves (1 and 6) replayed a
-/// second time on one student's data (SPEC 14: class MATH-7, Ada Lovelace;
-/// her crash, re-run and outage fall on other days than the chapter's), so
-/// the tools find a variant's numbers as the page gives them too. Each is
-/// graded on that data first, as labelled.
+/// The daily designs of the scenarios a variant moves (1 to 3 and 6)
+/// replayed a second time on one student's data (SPEC 14: class MATH-7,
+/// Ada Lovelace; her volumes, crashes, re-run and outage are not the
+/// chapter's), so the tools find a variant's numbers as the page gives
+/// them too. Each is graded on that data first, as labelled.
 fn on_a_students_data(compiled: &[(&str, u8, PipelineConfig)]) -> Result<Replays, Refusal> {
     let variant = crate::variant::Variant::of_student("MATH-7", "Ada Lovelace");
     let mut scripts = Vec::new();
     let mut replays = Vec::new();
-    for n in [1u8, 6] {
+    for n in [1u8, 2, 3, 6] {
         let s = scenario(n)?;
         let id = format!("scenario{n}_ada");
         let script = s.script_in(variant).into_owned();

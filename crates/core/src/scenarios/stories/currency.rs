@@ -62,6 +62,7 @@ pub static SCENARIO: Scenario = Scenario {
         design: for_variant,
         chapter_tells: "the chapter says which days to rebuild",
         data_tells: "the bug shipped on a day only the drift query tells, and \"Check my design\" runs your design on this data",
+        fresh_moves: "Fresh data changes them, so only the data can tell you.",
     }),
     made: OnceLock::new(),
 };

@@ -22,7 +22,7 @@ use crate::engine::money::Money;
 use crate::engine::script::Script;
 use crate::engine::trace::Outcome;
 use crate::scenarios::grading::judge::DailyRule;
-use crate::scenarios::scenario::{Ruled, Rules, Scenario, Text, Vary};
+use crate::scenarios::scenario::{Ruled, Rules, Scenario, Text, Vary, FRESH_MOVES_FIGURES};
 use crate::variant::Variant;
 use std::sync::OnceLock;
 
@@ -61,6 +61,7 @@ pub static SCENARIO: Scenario = Scenario {
         design: |graph, _| graph.clone(),
         chapter_tells: "the chapter says which run crashes",
         data_tells: "its own purchases, their delays and its own crash, and \"Check my design\" runs your design on them",
+        fresh_moves: FRESH_MOVES_FIGURES,
     }),
     made: OnceLock::new(),
 };

@@ -20,7 +20,7 @@ use crate::engine::money::Money;
 use crate::engine::script::{RunKind, Script};
 use crate::engine::trace::Outcome;
 use crate::scenarios::grading::judge::DailyRule;
-use crate::scenarios::scenario::{Ruled, Rules, Scenario, Text, Vary};
+use crate::scenarios::scenario::{Ruled, Rules, Scenario, Text, Vary, FRESH_MOVES_FIGURES};
 use crate::variant::Variant;
 use std::sync::OnceLock;
 
@@ -59,6 +59,7 @@ pub static SCENARIO: Scenario = Scenario {
         design: |graph, _| graph.clone(),
         chapter_tells: "the chapter says which run crashes",
         data_tells: "its own orders, their changes and its own crash, and \"Check my design\" runs your design on them",
+        fresh_moves: FRESH_MOVES_FIGURES,
     }),
     made: OnceLock::new(),
 };
@@ -246,8 +247,9 @@ pub fn script() -> Script {
 }
 
 /// `variant`'s orders, their changes and runs, its crash on its own day,
-/// the orders drawn again until a capture lag loses a change
-/// (`loses_a_late_capture`).
+/// the orders drawn again (at most `DRAWS` times in all) until a capture
+/// lag loses a change (`loses_a_late_capture`; the fairness test checks
+/// every variant's does).
 pub fn script_for(variant: Variant) -> Script {
     let month = Month::of(variant);
     let mut script = drawn(month);

@@ -1,5 +1,6 @@
 //! Scenario 6, "The scheduler was down": a fortnight of sales, the
-//! scheduler down from Tuesday night to Friday morning, graded on whether
+//! scheduler down for four nights (in the chapter, from Tuesday night to
+//! Friday morning; a variant moves them), graded on whether
 //! every day is whole once it is back. A partition list and a watermark
 //! catch up by themselves; a trailing window only if the scheduler runs
 //! what it missed (SPEC 11).
@@ -23,7 +24,7 @@ use crate::engine::money::Money;
 use crate::engine::script::{Outage, Script};
 use crate::engine::trace::{Outcome, RunTrace};
 use crate::scenarios::grading::judge::DailyRule;
-use crate::scenarios::scenario::{Ruled, Rules, Scenario, Text, Vary};
+use crate::scenarios::scenario::{Ruled, Rules, Scenario, Text, Vary, FRESH_MOVES_FIGURES};
 use crate::variant::Variant;
 use std::sync::OnceLock;
 
@@ -58,6 +59,7 @@ pub static SCENARIO: Scenario = Scenario {
         design: |graph, _| graph.clone(),
         chapter_tells: "the chapter says which nights the scheduler missed",
         data_tells: "its own sales and its own nights without a scheduler, and \"Check my design\" runs your design on them",
+        fresh_moves: FRESH_MOVES_FIGURES,
     }),
     made: OnceLock::new(),
 };
@@ -130,7 +132,7 @@ impl Downtime {
         if variant.is_chapter() {
             return Downtime::CHAPTER;
         }
-        // From Wednesday 3 June (the first two days ran before it) to the
+        // From Wednesday 3 June (the run for the 1st ran before it) to the
         // chapter's Tuesday 9 June.
         let down = variant.pick("scenario 6: down", 3..=9);
         Downtime {
