@@ -147,3 +147,40 @@ test('a self-learner\'s fresh data travels in the work file and opens again wher
   await lab.context.close();
   await home.context.close();
 });
+
+// A design kept as the backup keeps the data it was made on: brought back
+// over a link's design on other data, it is saved with its own data and
+// the page opens again on it.
+test('a design brought back from the backup comes back on the data it was made on', async () => {
+  const classmate = await openPage(env, '/scenarios/1?variant=0');
+  await addNode(classmate.page, 'transform');
+  await addNode(classmate.page, 'transform');
+  await classmate.page.getByText('Save, share, import').click();
+  const link = await classmate.page.getByLabel('Share link').inputValue();
+  assert.match(link, /\/scenarios\/1\?variant=0#design=/);
+
+  const { page, errors, context } = await openPage(env, '/scenarios/1');
+  await page.getByRole('button', { name: 'Fresh data', exact: true }).click();
+  await page.waitForURL(/\/scenarios\/1\?variant=\d+$/);
+  const variant = new URL(page.url()).searchParams.get('variant');
+  const whose = page.locator('[data-figure="whose-data"]');
+  await whose.waitFor();
+  await addNode(page, 'transform');
+  assert.equal(await nodes(page).count(), 2);
+  // The classmate's link, on the chapter's data, replaces it: kept first.
+  await page.goto(link);
+  await page.locator('.link-prompt').getByRole('button', { name: "Open the link's design" }).click();
+  await page.waitForFunction(() => document.querySelectorAll('svg.board g.node').length === 3);
+  assert.match(await whose.innerText(), /^These are the chapter's figures/);
+  const backup = page.getByRole('region', { name: 'Design kept from before it was replaced' });
+  await backup.getByRole('button', { name: 'Bring back my earlier design' }).click();
+  // Back, on its own data.
+  await page.waitForURL(new RegExp(`/scenarios/1\\?variant=${variant}$`));
+  await whose.filter({ hasText: `Data variant ${variant}` }).waitFor();
+  await page.waitForFunction(() => document.querySelectorAll('svg.board g.node').length === 2);
+  // And the link's design is the backup now, on the chapter's data.
+  assert.equal(await page.evaluate(() => localStorage.getItem('partition-lab/design/1/before-link/variant')), '0');
+  assert.deepEqual([...classmate.errors, ...errors], []);
+  await classmate.context.close();
+  await context.close();
+});

@@ -154,7 +154,11 @@ pub fn KeptCopies() -> impl IntoView {
         let Some(kept) = d.backup.get_untracked() else {
             return;
         };
-        // Swap, so the link's design (perhaps edited since) is kept in turn.
+        // Swap, so the link's design (perhaps edited since) is kept in turn,
+        // each with the data it was made on.
+        let kept_on = saves::backup_variant(&storage::Local, scenario)
+            .map(|v| d.scenario.variant(v))
+            .filter(|v| *v != d.variant);
         let current = d.graph.get_untracked();
         match saves::keep_backup(&mut storage::Local, scenario, &current) {
             Ok(()) => {
@@ -163,6 +167,18 @@ pub fn KeptCopies() -> impl IntoView {
                     kept,
                     "Brought back the design you had before the link. The link's design is now the kept backup.",
                 );
+                // Made on other data than this page's: saved with it, and
+                // the page opens again on it, so the design is checked on
+                // the data it was made for.
+                if let Some(v) = kept_on {
+                    if saves::put_variant(&mut storage::Local, scenario, Some(v)).is_ok() {
+                        if let Some(window) = crate::ui::browser::window() {
+                            let _ = window
+                                .location()
+                                .set_href(&crate::ui::scenario_data::href(d.scenario, v));
+                        }
+                    }
+                }
             }
             Err(why) => d.notice.set(Some(Notice::Error(format!(
                 "Your design was not swapped, because the current one could not be kept: {why}"

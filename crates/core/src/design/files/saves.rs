@@ -83,6 +83,11 @@ pub(crate) fn backup_key(scenario: u8) -> String {
     format!("partition-lab/design/{scenario}/before-link")
 }
 
+/// The data variant the backup was made on, when one was kept with it.
+fn backup_variant_key(scenario: u8) -> String {
+    format!("partition-lab/design/{scenario}/before-link/variant")
+}
+
 /// What the page starts with.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Loaded {
@@ -201,12 +206,37 @@ pub fn opening(
     }
 }
 
-/// Keeps `current` as the backup a link replaces; only once this worked
-/// may the link's design be opened.
+/// Keeps `current` as the backup a link replaces, with the data it was
+/// made on (the design's kept variant, which the caller has not yet
+/// replaced); only once this worked may the link's design be opened.
 pub fn keep_backup(store: &mut impl Store, scenario: u8, current: &Graph) -> Result<(), String> {
     store
         .set(&backup_key(scenario), &export(current, Some(scenario)))
-        .map_err(|e| e.message().to_string())
+        .map_err(|e| e.message().to_string())?;
+    // A hint beside the design, as its save time is: without it the
+    // backup still reads, on the page's data.
+    match variant(store, scenario) {
+        Some(v) => {
+            let _ = store.set(&backup_variant_key(scenario), &v.name());
+        }
+        None => store.remove(&backup_variant_key(scenario)),
+    }
+    Ok(())
+}
+
+/// The data variant the backup was made on, if it was kept with it.
+pub fn backup_variant(store: &impl Store, scenario: u8) -> Option<crate::variant::Variant> {
+    variant_at(store, &backup_variant_key(scenario))
+}
+
+/// The variant kept under `key`; `None` for none, or for what is not a
+/// variant's number (a hand edit: the keys are this crate's).
+fn variant_at(store: &impl Store, key: &str) -> Option<crate::variant::Variant> {
+    store
+        .get(key)
+        .ok()
+        .flatten()
+        .and_then(|text| crate::variant::Variant::read(&text))
 }
 
 /// The backup, if one is kept and still reads as this scenario's design.
@@ -282,11 +312,7 @@ pub fn save_progress(store: &mut impl Store, scenario: u8, text: &str) -> Result
 /// `None` when none is kept (work saved before variants were kept, or a
 /// hand-edited key: the key is this crate's).
 pub fn variant(store: &impl Store, scenario: u8) -> Option<crate::variant::Variant> {
-    store
-        .get(&variant_key(scenario))
-        .ok()
-        .flatten()
-        .and_then(|text| crate::variant::Variant::read(&text))
+    variant_at(store, &variant_key(scenario))
 }
 
 /// Keeps the data variant the scenario's work is on (the chapter's as 0),
@@ -330,6 +356,7 @@ pub fn forget_lesson_step(store: &mut impl Store, path: &str) {
 /// Deletes the kept backup, once the student has said so.
 pub fn delete_backup(store: &mut impl Store, scenario: u8) {
     store.remove(&backup_key(scenario));
+    store.remove(&backup_variant_key(scenario));
 }
 
 /// Deletes damaged copy `slot`, once the student has said so.
@@ -569,5 +596,33 @@ mod tests {
         let mut full = Memory::with_room(0);
         put_lesson_step(&mut full, "/lab/lateness", 4);
         assert_eq!(lesson_step(&full, "/lab/lateness"), None);
+    }
+
+    /// A backup keeps the data its design was made on, and hands it back:
+    /// swapping twice (a link's design, then the earlier one back) puts
+    /// each design with its own data; deleting the backup forgets both.
+    #[test]
+    fn a_backup_keeps_the_data_it_was_made_on() {
+        use crate::variant::Variant;
+        let mut store = Memory::with_room(1 << 16);
+        let fresh = Variant::from_seed(77);
+        let mine = Graph::with_source("bronze.clicks");
+        put_variant(&mut store, 1, Some(fresh)).expect("room");
+        keep_backup(&mut store, 1, &mine).expect("room");
+        assert_eq!(backup_variant(&store, 1), Some(fresh));
+        // The link's design is on the chapter's data; then swapped back.
+        put_variant(&mut store, 1, Some(Variant::CHAPTER)).expect("room");
+        let earlier = backup_variant(&store, 1);
+        keep_backup(&mut store, 1, &mine).expect("room");
+        assert_eq!(earlier, Some(fresh));
+        assert_eq!(backup_variant(&store, 1), Some(Variant::CHAPTER));
+        // Work saved before the lab kept data names none, nor does its backup.
+        put_variant(&mut store, 1, None).expect("room");
+        keep_backup(&mut store, 1, &mine).expect("room");
+        assert_eq!(backup_variant(&store, 1), None);
+        put_variant(&mut store, 1, Some(fresh)).expect("room");
+        keep_backup(&mut store, 1, &mine).expect("room");
+        delete_backup(&mut store, 1);
+        assert_eq!(backup_variant(&store, 1), None);
     }
 }
