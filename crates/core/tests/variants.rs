@@ -575,83 +575,84 @@ fn crash_scenario_is_fair(
     known_designs_keep_their_verdicts(s, variant);
 }
 
+/// `n` variants of a crash scenario (2 or 3), salted by `salt`: each
+/// variant's crash day and volume (from `of`) in its script and on its
+/// page, every known design keeping its verdict, `also` holding of each
+/// variant, and the chapter's own (`chapter_said`) too; returns how many
+/// crash days the variants covered.
+fn crash_scenario_over_seeds(
+    s: &'static partition_lab_core::scenarios::Scenario,
+    n: u64,
+    salt: (u64, u64),
+    of: fn(Variant) -> (Day, u32),
+    also: fn(Variant),
+    chapter_said: [&str; 2],
+) -> usize {
+    use partition_lab_core::engine::calendar::day_month_long;
+    let mut crashes = std::collections::BTreeSet::new();
+    for seed in 0..n {
+        let variant = Variant::from_seed(seed.wrapping_mul(salt.0) ^ salt.1);
+        let (crash, per_day) = of(variant);
+        let said = [
+            format!("{per_day} a day"),
+            format!("the run for {} crashes", day_month_long(crash)),
+        ];
+        crash_scenario_is_fair(s, variant, crash, &said);
+        also(variant);
+        crashes.insert(crash);
+    }
+    let (crash, _) = of(Variant::CHAPTER);
+    crash_scenario_is_fair(s, Variant::CHAPTER, crash, &chapter_said.map(String::from));
+    assert!(
+        crashes.len() >= 3,
+        "variants move scenario {}'s crash: {crashes:?}",
+        s.number
+    );
+    crashes.len()
+}
+
 #[test]
 fn every_variant_of_scenario_two_is_fair() {
-    use partition_lab_core::engine::calendar::day_month_long;
     use partition_lab_core::scenarios::stories::orders::{loses_a_late_capture, Month, SCENARIO};
     let started = Instant::now();
     let n = (seeds() / 4).max(4);
-    let mut crashes = std::collections::BTreeSet::new();
-    for seed in 0..n {
-        let variant = Variant::from_seed(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0x0202);
-        let m = Month::of(variant);
-        let said = [
-            format!("{} a day", m.per_day),
-            format!("the run for {} crashes", day_month_long(m.crash)),
-        ];
-        crash_scenario_is_fair(&SCENARIO, variant, m.crash, &said);
-        assert!(
-            loses_a_late_capture(&SCENARIO.script_in(variant)),
-            "variant {}: R1's capture lag is in its data",
-            variant.name()
-        );
-        crashes.insert(m.crash);
-    }
-    crash_scenario_is_fair(
+    let crashes = crash_scenario_over_seeds(
         &SCENARIO,
-        Variant::CHAPTER,
-        Month::CHAPTER.crash,
-        &[
-            "40 a day".to_string(),
-            "the run for 10 June crashes".to_string(),
-        ],
-    );
-    assert!(
-        crashes.len() >= 3,
-        "variants move scenario 2's crash: {crashes:?}"
+        n,
+        (0x9e37_79b9_7f4a_7c15, 0x0202),
+        |v| (Month::of(v).crash, Month::of(v).per_day),
+        |v| {
+            assert!(
+                loses_a_late_capture(&SCENARIO.script_in(v)),
+                "variant {}: R1's capture lag is in its data",
+                v.name()
+            );
+        },
+        ["40 a day", "the run for 10 June crashes"],
     );
     println!(
-        "{n} variants of scenario 2 fair, every known design, in {:.1} s; {} crash days",
+        "{n} variants of scenario 2 fair, every known design, in {:.1} s; {crashes} crash days",
         started.elapsed().as_secs_f64(),
-        crashes.len()
     );
 }
 
 #[test]
 fn every_variant_of_scenario_three_is_fair() {
-    use partition_lab_core::engine::calendar::day_month_long;
     use partition_lab_core::scenarios::stories::mobile::{August, SCENARIO};
     let started = Instant::now();
     // A month of 400 purchases a day per design: an eighth of the seeds.
     let n = (seeds() / 8).max(4);
-    let mut crashes = std::collections::BTreeSet::new();
-    for seed in 0..n {
-        let variant = Variant::from_seed(seed.wrapping_mul(0x2545_f491_4f6c_dd1d) ^ 0x0303);
-        let a = August::of(variant);
-        let said = [
-            format!("{} a day", a.per_day),
-            format!("the run for {} crashes", day_month_long(a.crash)),
-        ];
-        crash_scenario_is_fair(&SCENARIO, variant, a.crash, &said);
-        crashes.insert(a.crash);
-    }
-    crash_scenario_is_fair(
+    let crashes = crash_scenario_over_seeds(
         &SCENARIO,
-        Variant::CHAPTER,
-        August::CHAPTER.crash,
-        &[
-            "400 a day".to_string(),
-            "the run for 18 August crashes".to_string(),
-        ],
-    );
-    assert!(
-        crashes.len() >= 3,
-        "variants move scenario 3's crash: {crashes:?}"
+        n,
+        (0x2545_f491_4f6c_dd1d, 0x0303),
+        |v| (August::of(v).crash, August::of(v).per_day),
+        |_| {},
+        ["400 a day", "the run for 18 August crashes"],
     );
     println!(
-        "{n} variants of scenario 3 fair, every known design, in {:.1} s; {} crash days",
+        "{n} variants of scenario 3 fair, every known design, in {:.1} s; {crashes} crash days",
         started.elapsed().as_secs_f64(),
-        crashes.len()
     );
 }
 
