@@ -12,8 +12,8 @@ if (!staging) {
   console.error('csp-hash: TRUNK_STAGING_DIR is not set (run me as a Trunk hook)');
   process.exit(1);
 }
-// One page per part of the site (index.html, lateness.html, scenarios.html,
-// dates.html or class.html).
+// One page per part of the site (index.html, state-write.html,
+// backfill.html, lateness.html, scenarios.html, dates.html or class.html).
 const pages = readdirSync(staging).filter((name) => name.endsWith('.html'));
 if (pages.length === 0) {
   console.error('csp-hash: the build has no HTML page');

@@ -25,7 +25,7 @@ const files = walk(staging)
   // Brotli copies are the server's business: the browser asks for NAME;
   // _redirects is the host's (its rules), never a page's.
   .filter((url) => url !== '/sw.js' && url !== '/_redirects' && !url.endsWith('.br'));
-for (const page of ['/index.html', '/lateness.html', '/scenarios.html', '/dates.html', '/class.html']) {
+for (const page of ['/index.html', '/state-write.html', '/backfill.html', '/lateness.html', '/scenarios.html', '/dates.html', '/class.html']) {
   if (!files.includes(page)) {
     console.error(`service-worker: the build has no ${page}`);
     process.exit(1);

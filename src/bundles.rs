@@ -1,25 +1,28 @@
-//! The app ships as five wasm bundles, one per part of the site: the labs
-//! (the overview, the State x Write and backfill labs, the lesson plan),
-//! the lateness lab, the scenarios (the list, the canvas, the grader) and
-//! the dates page (one pipeline's dates in every tool, a reference a lab
-//! links to) and the class page (an instructor's: a class's work files
-//! graded again, with its tables and gradebook: no page a student opens
-//! waits for it; the service worker fetches it later, for offline use,
-//! like every part). A page loads only its part, so each stays well inside the
-//! bundle budget and a first visit downloads only what its page runs: the
-//! lateness lab, the page a student is most often sent to from a phone,
-//! loads without the other labs' tables and project writers, the grader or
-//! the dates page's five tools. Moving between parts is an ordinary page
-//! load (drawn ahead of time, so it paints at once); within a part the
-//! router moves without one. The static server (`tests/e2e/serve.mjs`),
-//! the service worker (`src/offline/sw.template.js`) and the hosting rules
-//! in the README map paths to pages the same way; `tests/e2e/shell.test.mjs`
-//! holds them to it.
+//! The app ships as seven wasm bundles, one per part of the site: the home
+//! part (the overview, the lesson plan and any address no other part
+//! serves), the State x Write lab, the backfill lab, the lateness lab, the
+//! scenarios (the list, the canvas, the grader), the dates page (one
+//! pipeline's dates in every tool, a reference a lab links to) and the
+//! class page (an instructor's: a class's work files graded again, with
+//! its tables and gradebook: no page a student opens waits for it). A page
+//! loads only its part, so a first visit downloads only what its page runs,
+//! and on a phone the download is most of the wait before a page answers
+//! (README, the first-load figures): the overview loads no lab, State x
+//! Write no backfill, the backfill lab no State x Write week, the lateness
+//! lab none of the other labs' tables and project writers. The service
+//! worker fetches every part later, for offline use. Moving between parts
+//! is an ordinary page load (drawn ahead of time, so it paints at once);
+//! within a part the router moves without one. The static server
+//! (`tests/e2e/serve.mjs`), the service worker (`src/offline/sw.template.js`)
+//! and the hosting rules in the README map paths to pages the same way;
+//! `tests/e2e/shell.test.mjs` holds them to it.
 
 /// Which part of the site serves a path.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Bundle {
-    Labs,
+    Home,
+    StateWrite,
+    Backfill,
     Lateness,
     Scenarios,
     Dates,
@@ -37,15 +40,21 @@ impl Bundle {
             Bundle::Class
         } else if path == "/lab/lateness" {
             Bundle::Lateness
+        } else if path == "/lab/state-write" {
+            Bundle::StateWrite
+        } else if path == "/lab/backfill" {
+            Bundle::Backfill
         } else {
-            Bundle::Labs
+            Bundle::Home
         }
     }
 
     /// The page that loads this part.
     pub fn html(self) -> &'static str {
         match self {
-            Bundle::Labs => "/index.html",
+            Bundle::Home => "/index.html",
+            Bundle::StateWrite => "/state-write.html",
+            Bundle::Backfill => "/backfill.html",
             Bundle::Lateness => "/lateness.html",
             Bundle::Scenarios => "/scenarios.html",
             Bundle::Dates => "/dates.html",
@@ -59,7 +68,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn each_part_serves_its_own_paths_and_the_labs_the_rest() {
+    fn each_part_serves_its_own_paths_and_home_the_rest() {
         for path in [
             "/scenarios",
             "/scenarios/",
@@ -77,6 +86,12 @@ mod tests {
         for path in ["/lab/lateness", "/lab/lateness/"] {
             assert_eq!(Bundle::of(path), Bundle::Lateness, "{path}");
         }
+        for path in ["/lab/state-write", "/lab/state-write/"] {
+            assert_eq!(Bundle::of(path), Bundle::StateWrite, "{path}");
+        }
+        for path in ["/lab/backfill", "/lab/backfill/"] {
+            assert_eq!(Bundle::of(path), Bundle::Backfill, "{path}");
+        }
         for path in [
             "/",
             "",
@@ -84,8 +99,8 @@ mod tests {
             "/datesx",
             "/lab/latenessx",
             "/lab/lateness/2",
-            "/lab/state-write",
-            "/lab/backfill",
+            "/lab/state-writex",
+            "/lab/backfill/2",
             "/teach",
             "/scenariosx",
             "/classx",
@@ -93,7 +108,7 @@ mod tests {
             "/lab/scenarios",
             "/nowhere",
         ] {
-            assert_eq!(Bundle::of(path), Bundle::Labs, "{path}");
+            assert_eq!(Bundle::of(path), Bundle::Home, "{path}");
         }
     }
 }

@@ -1,7 +1,8 @@
-//! The labs part of the site (see `partition_lab::bundles`).
+//! The home part of the site (see `partition_lab::bundles`): the overview,
+//! the lesson plan and any address no other part serves.
 
 fn main() {
-    partition_lab::ui::start(partition_lab::ui::LabsApp);
+    partition_lab::ui::start(partition_lab::ui::HomeApp);
 }
 
 /// Hooks for `tests/e2e/bench.mjs`: the engine's throughput measured inside

@@ -59,14 +59,16 @@ self.addEventListener('fetch', (event) => {
   const request = event.request;
   if (request.method !== 'GET' || new URL(request.url).origin !== self.location.origin) return;
   if (request.mode === 'navigate') {
-    // Every page is one of the app's five (deep links included; the same
+    // Every page is one of the app's seven (deep links included; the same
     // split as src/bundles.rs): the network's newest build when it
     // answers, the saved one when it does not.
     const path = new URL(request.url).pathname.replace(/\/+$/, '');
     const page = path === '/scenarios' || path.startsWith('/scenarios/') ? '/scenarios.html'
       : path === '/dates' ? '/dates.html'
       : path === '/class' ? '/class.html'
-        : path === '/lab/lateness' ? '/lateness.html' : '/index.html';
+      : path === '/lab/lateness' ? '/lateness.html'
+      : path === '/lab/state-write' ? '/state-write.html'
+      : path === '/lab/backfill' ? '/backfill.html' : '/index.html';
     // The page drawn ahead of time for the path (src/ui/ahead.rs), when
     // the build has one; the part's page otherwise.
     const drawn = path === '' ? '/at/index.html' : `/at${path}.html`;

@@ -4,7 +4,7 @@
 
 use leptos::prelude::*;
 
-use super::{ClassApp, DatesApp, LabsApp, LatenessApp, ScenariosApp};
+use super::{BackfillApp, ClassApp, DatesApp, HomeApp, LatenessApp, ScenariosApp, StateWriteApp};
 use crate::bundles::Bundle;
 
 /// Every address a link can open, with its default state (no query).
@@ -108,7 +108,9 @@ pub fn draw(path: &str) -> (String, String) {
     let owner = Owner::new();
     owner.with(|| {
         let body = match Bundle::of(path) {
-            Bundle::Labs => view! { <LabsApp /> }.to_html(),
+            Bundle::Home => view! { <HomeApp /> }.to_html(),
+            Bundle::StateWrite => view! { <StateWriteApp /> }.to_html(),
+            Bundle::Backfill => view! { <BackfillApp /> }.to_html(),
             Bundle::Lateness => view! { <LatenessApp /> }.to_html(),
             Bundle::Scenarios => view! { <ScenariosApp /> }.to_html(),
             Bundle::Dates => view! { <DatesApp /> }.to_html(),

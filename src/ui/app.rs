@@ -1,7 +1,7 @@
 //! The shell (header, navigation, footer) and the routes of each part of
-//! the site: each bundle mounts its own app (`LabsApp`, `LatenessApp`,
-//! `ScenariosApp`, `DatesApp`, `ClassApp`; `crate::bundles` says why there
-//! are five).
+//! the site: each bundle mounts its own app (`HomeApp`, `StateWriteApp`,
+//! `BackfillApp`, `LatenessApp`, `ScenariosApp`, `DatesApp`, `ClassApp`;
+//! `crate::bundles` says why there are seven).
 
 use leptos::prelude::*;
 
@@ -15,8 +15,18 @@ use super::state_write::StateWriteLab;
 use crate::bundles::Bundle;
 
 #[component]
-pub fn LabsApp() -> impl IntoView {
-    view! { <Shell serves=Bundle::Labs page=labs_page /> }
+pub fn HomeApp() -> impl IntoView {
+    view! { <Shell serves=Bundle::Home page=home_page /> }
+}
+
+#[component]
+pub fn StateWriteApp() -> impl IntoView {
+    view! { <Shell serves=Bundle::StateWrite page=state_write_page /> }
+}
+
+#[component]
+pub fn BackfillApp() -> impl IntoView {
+    view! { <Shell serves=Bundle::Backfill page=backfill_page /> }
 }
 
 #[component]
@@ -82,17 +92,30 @@ fn Shell(serves: Bundle, page: fn(&str) -> AnyView) -> impl IntoView {
     }
 }
 
-/// The labs' page at `path`; rebuilt only when the path changes (the labs
-/// rewrite their query in place without leaving the page).
-fn labs_page(path: &str) -> AnyView {
+/// The home part's page at `path`; each part's page is rebuilt only when
+/// the path changes (the labs rewrite their query in place without leaving
+/// the page).
+fn home_page(path: &str) -> AnyView {
     match path {
         "/" => view! { <Overview /> }.into_any(),
-        "/lab/state-write" => view! { <StateWriteLab /> }.into_any(),
-        "/lab/backfill" => view! { <BackfillLab /> }.into_any(),
         "/teach" => view! { <super::teach::Teach /> }.into_any(),
-        _ if Bundle::of(path) != Bundle::Labs => elsewhere(path),
+        _ if Bundle::of(path) != Bundle::Home => elsewhere(path),
         _ => view! { <NotFound /> }.into_any(),
     }
+}
+
+fn state_write_page(path: &str) -> AnyView {
+    if Bundle::of(path) != Bundle::StateWrite {
+        return elsewhere(path);
+    }
+    view! { <StateWriteLab /> }.into_any()
+}
+
+fn backfill_page(path: &str) -> AnyView {
+    if Bundle::of(path) != Bundle::Backfill {
+        return elsewhere(path);
+    }
+    view! { <BackfillLab /> }.into_any()
 }
 
 fn lateness_page(path: &str) -> AnyView {
@@ -140,7 +163,7 @@ fn elsewhere(path: &str) -> AnyView {
         <section class="page">
             <h1>"This page is in another part of the lab"</h1>
             <p>
-                "The labs, the lateness lab, the scenarios, the dates page and the class page load separately, and this address reached the wrong one: "
+                "Each lab, the scenarios, the dates page, the class page and the overview load separately, and this address reached the wrong one: "
                 <a href=href>"open it"</a>
                 ". If this keeps happening, the site's host is not sending "
                 <code>{path.to_string()}</code>

@@ -37,7 +37,7 @@ pub mod variant_choice;
 pub mod widgets;
 pub mod your_name;
 
-pub use app::{ClassApp, DatesApp, LabsApp, LatenessApp, ScenariosApp};
+pub use app::{BackfillApp, ClassApp, DatesApp, HomeApp, LatenessApp, ScenariosApp, StateWriteApp};
 
 /// Starts one part of the site in the browser (each bundle's `main`): the
 /// live page takes over the one drawn ahead of time, in the same task, and

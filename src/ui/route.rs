@@ -73,7 +73,7 @@ thread_local! {
     // outside the component tree where contexts are found.
     static ADDRESS: std::cell::Cell<Option<RwSignal<Address>>> = const { std::cell::Cell::new(None) };
     // The part of the site this page's bundle serves (crate::bundles).
-    static BUNDLE: std::cell::Cell<Bundle> = const { std::cell::Cell::new(Bundle::Labs) };
+    static BUNDLE: std::cell::Cell<Bundle> = const { std::cell::Cell::new(Bundle::Home) };
 }
 
 /// This page's part of the site.

@@ -2,8 +2,9 @@
 // links such as /lab/lateness?profile=mobile load the app: a path with a
 // page drawn ahead of time gets it (at/<path>.html, src/ui/ahead.rs), any
 // other /scenarios and below scenarios.html, /dates dates.html, /class
-// class.html,
-// /lab/lateness lateness.html, every other extensionless path index.html.
+// class.html, /lab/lateness lateness.html, /lab/state-write
+// state-write.html, /lab/backfill backfill.html, every other extensionless
+// path index.html.
 // Used by `scripts/run` and by the browser tests.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
@@ -59,6 +60,8 @@ export function page(path) {
   const trimmed = path.replace(/\/+$/, '');
   if (trimmed === '/scenarios' || trimmed.startsWith('/scenarios/')) return 'scenarios.html';
   if (trimmed === '/lab/lateness') return 'lateness.html';
+  if (trimmed === '/lab/state-write') return 'state-write.html';
+  if (trimmed === '/lab/backfill') return 'backfill.html';
   if (trimmed === '/class') return 'class.html';
   return trimmed === '/dates' ? 'dates.html' : 'index.html';
 }

@@ -27,7 +27,7 @@ test('paths that climb out of dist are refused, whole components compared', asyn
       assert.ok(!body.includes('SECRET'), `${path} served a file outside dist`);
     }
     assert.equal(await (await fetch(url + '/app.js')).text(), 'ok');
-    assert.match(await (await fetch(url + '/lab/backfill')).text(), /app/, 'deep links fall back to the index');
+    assert.match(await (await fetch(url + '/teach')).text(), /app/, 'deep links fall back to the index');
   } finally {
     server.close();
     await rm(base, { recursive: true, force: true });
@@ -114,7 +114,7 @@ test('the build\'s brotli copy goes to a client that accepts brotli, gzip to the
 test('a long link is served, and every refusal is a page that says why', async () => {
   const { MAX_HEAD } = await import('./serve.mjs');
   const base = await mkdtemp(join(tmpdir(), 'serve-'));
-  await writeFile(join(base, 'index.html'), '<h1>app</h1>');
+  await writeFile(join(base, 'state-write.html'), '<h1>app</h1>');
   const { server, url } = await startServer({ root: base });
   try {
     // 20 KB: past Node's own 16 KB limit, which answered an empty 431.

@@ -61,14 +61,20 @@ test('the navigation moves within a part without a reload, loads another part, a
   const { page, errors, context } = await openPage(env, '/');
   const nav = page.getByRole('navigation', { name: 'Main' });
   const wasm = () => page.evaluate(() => performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname).filter((p) => p.endsWith('.wasm')));
-  // The labs part: its own wasm only.
+  // The home part (the overview, the lesson plan): its own wasm only.
   const bundles = async () => (await wasm()).map((p) => p.replace(/-[0-9a-f]+_bg\.wasm$/, ''));
   assert.deepEqual(await bundles(), ['/partition-lab']);
   await page.evaluate(() => { window.__sameDocument = true; });
+  await nav.getByRole('link', { name: 'Teach' }).click();
+  await page.waitForURL('**/teach');
+  await page.locator('main h1', { hasText: 'Lesson plan' }).waitFor();
+  assert.equal(await page.evaluate(() => window.__sameDocument), true, 'navigation within the home part reloaded the page');
+  // Each lab is a part of its own: a page load of its bundle alone.
   await nav.getByRole('link', { name: 'State x Write' }).click();
   await page.waitForURL('**/lab/state-write');
   await page.locator('main h1', { hasText: 'State' }).waitFor();
-  assert.equal(await page.evaluate(() => window.__sameDocument), true, 'navigation within the labs reloaded the page');
+  assert.equal(await page.evaluate(() => window.__sameDocument), undefined, 'the State x Write lab came without a page load');
+  assert.deepEqual(await bundles(), ['/partition-lab-state-write']);
   // The lateness lab is a part of its own: a page load of its bundle alone.
   await nav.getByRole('link', { name: 'Lateness' }).click();
   await page.waitForURL('**/lab/lateness');
@@ -94,16 +100,17 @@ test('the navigation moves within a part without a reload, loads another part, a
   await nav.getByRole('link', { name: 'Backfill' }).click();
   await page.waitForURL('**/lab/backfill');
   await page.locator('main h1', { hasText: 'Currency-bug backfill lab' }).waitFor();
+  assert.deepEqual(await bundles(), ['/partition-lab-backfill']);
   assert.deepEqual(errors, []);
   await context.close();
 });
 
 test('the server, like a host given the README\'s rules, sends each path to its part', async () => {
   const { page: pageFor } = await import('./serve.mjs');
-  for (const [path, html] of [['/', 'index.html'], ['/lab/lateness', 'lateness.html'], ['/lab/lateness/', 'lateness.html'], ['/lab/latenessx', 'index.html'], ['/lab/backfill', 'index.html'], ['/teach', 'index.html'], ['/scenarios', 'scenarios.html'], ['/scenarios/', 'scenarios.html'], ['/scenarios/4', 'scenarios.html'], ['/scenariosx', 'index.html'], ['/dates', 'dates.html'], ['/dates/', 'dates.html'], ['/datesx', 'index.html'], ['/class', 'class.html'], ['/class/', 'class.html'], ['/classx', 'index.html']]) {
+  for (const [path, html] of [['/', 'index.html'], ['/lab/lateness', 'lateness.html'], ['/lab/lateness/', 'lateness.html'], ['/lab/latenessx', 'index.html'], ['/lab/state-write', 'state-write.html'], ['/lab/state-write/', 'state-write.html'], ['/lab/backfill', 'backfill.html'], ['/lab/backfillx', 'index.html'], ['/teach', 'index.html'], ['/scenarios', 'scenarios.html'], ['/scenarios/', 'scenarios.html'], ['/scenarios/4', 'scenarios.html'], ['/scenariosx', 'index.html'], ['/dates', 'dates.html'], ['/dates/', 'dates.html'], ['/datesx', 'index.html'], ['/class', 'class.html'], ['/class/', 'class.html'], ['/classx', 'index.html']]) {
     assert.equal(pageFor(path), html, path);
   }
-  for (const [path, bin] of [['/lab/state-write', 'partition-lab-'], ['/lab/lateness?profile=mobile', 'partition-lab-lateness-'], ['/scenarios/2', 'partition-lab-scenarios-'], ['/dates?lateness=3', 'partition-lab-dates-'], ['/class', 'partition-lab-class-']]) {
+  for (const [path, bin] of [['/teach', 'partition-lab-'], ['/lab/state-write', 'partition-lab-state-write-'], ['/lab/backfill?from=8', 'partition-lab-backfill-'], ['/lab/lateness?profile=mobile', 'partition-lab-lateness-'], ['/scenarios/2', 'partition-lab-scenarios-'], ['/dates?lateness=3', 'partition-lab-dates-'], ['/class', 'partition-lab-class-']]) {
     const body = await (await fetch(`${env.url}${path}`)).text();
     assert.match(body, new RegExp(`src="/${bin}[0-9a-f]+\\.js"|/${bin}[0-9a-f]+\\.js`), `${path} loads ${bin}`);
   }
