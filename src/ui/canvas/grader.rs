@@ -1,11 +1,14 @@
-//! The grader, the tutor and the smallest-case search, reached only
-//! through `grader()`: a chunk of the scenarios part's wasm of its own
-//! (`ui::later`), so a scenario's canvas answers before the grader has
-//! downloaded.
+//! The grader, the tutor, the smallest-case search and the report's views,
+//! reached only through `grader()`: a chunk of the scenarios part's wasm of
+//! its own (`ui::later`), so a scenario's canvas answers before the grader
+//! has downloaded.
+
+use leptos::prelude::AnyView;
 
 use crate::design::Graph;
 use crate::engine::stepwise::Stepwise;
 use crate::engine::Script;
+use crate::labs::pool::PoolPicture;
 use crate::scenarios::catalogue::Known;
 use crate::scenarios::grading::grade::{fails_in, Doing, Grading, Judged};
 use crate::scenarios::grading::panel::SmallestView;
@@ -15,6 +18,8 @@ use crate::scenarios::Scenario;
 use crate::tutor::{self, debrief, Diagnosis};
 use crate::ui::later::{Later, Unfetched};
 use crate::variant::Variant;
+
+use super::report::Shown;
 
 /// Each failed rule's id and cause, where the tutor sees one.
 pub type Causes = Vec<(&'static str, Option<Diagnosis>)>;
@@ -90,6 +95,10 @@ pub struct Grader {
     pub other_design: fn(&Scenario, Variant, &Graph) -> Option<Known>,
     /// What the other design cost beside the student's.
     pub compare: fn(&Known, &Judged, &Judged) -> Option<String>,
+    /// The source pool over a judged backfill's run, where it has one.
+    pub picture: fn(&Judged) -> Option<PoolPicture>,
+    /// A finished check's report drawn: its views are in this chunk too.
+    pub report: fn(Shown) -> AnyView,
 }
 
 /// One rule's run over a smallest-case candidate.
@@ -154,6 +163,8 @@ pub static GRADER: Grader = Grader {
     smallest: SmallestView::of,
     other_design: debrief::other_design_in,
     compare: debrief::compare,
+    picture: super::report::picture,
+    report: super::report::shown,
 };
 
 /// The grader, in the scenarios part a chunk of its own.

@@ -11,6 +11,7 @@ pub mod grader;
 mod inspector;
 mod palette;
 mod problems;
+pub mod report;
 mod steps;
 
 use leptos::prelude::*;
