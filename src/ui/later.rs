@@ -127,6 +127,15 @@ impl<T: Send + Sync + 'static> Fetch<T> {
         });
     }
 
+    /// Fetches it once the page has had a moment to draw and answer,
+    /// unless something asked for it first.
+    pub fn soon(self) {
+        leptos::task::spawn_local(async move {
+            gloo_timers::future::TimeoutFuture::new(SOON_MS).await;
+            self.start();
+        });
+    }
+
     /// What the view shows until it has come: `fetching` while it is on
     /// its way, `failed` and a way to try again when it could not come.
     pub fn status(self, fetching: &'static str, failed: &'static str) -> impl IntoView {

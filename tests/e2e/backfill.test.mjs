@@ -12,10 +12,12 @@ after(async () => { await env?.close(); });
 const figure = (page, name) => page.locator(`[data-figure="${name}"]`).innerText();
 const planFrom = (page) => page.getByRole('group', { name: 'The plan rebuilds from' });
 
-/// Opens the practitioner's shelf, where the plan's commands are.
+/// Opens the practitioner's shelf, where the plan's commands are, and
+/// waits for them (they come in a chunk of their own, src/ui/later.rs).
 async function openCommands(page) {
   const shelf = page.locator('details#commands');
   if (!(await shelf.evaluate((d) => d.open))) await shelf.locator(':scope > summary').click();
+  await shelf.locator('section[aria-labelledby="commands-heading"]').waitFor();
 }
 
 async function runToEnd(page) {

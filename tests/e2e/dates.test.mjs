@@ -115,6 +115,8 @@ test('the labs link here with their own state: the lateness lab its lateness, th
   const { page, errors, context } = await openPage(env, '/lab/lateness?lateness=4&predict=skip');
   // On the practitioner's shelf, folded until opened.
   await page.locator('details#tools > summary').click();
+  // The shelf's content comes in a chunk of its own (src/ui/later.rs).
+  await page.locator('#dagster-heading').waitFor();
   assert.match(await page.locator('main').innerText(), /Dagster has no allowed-lateness setting: its daily schedule requests each day's partition once, the morning after/);
   await page.getByRole('link', { name: 'This lateness (4 days) as each tool\'s dates' }).click();
   await page.waitForURL(/\/dates\?lateness=4$/);

@@ -15,10 +15,13 @@ const query = (page) => Object.fromEntries(new URL(page.url()).searchParams);
 const pct = (text) => Number(text.replace(/[^0-9.]/g, ''));
 
 
-/// Opens the practitioner's shelf, where the real tools' files are.
+/// Opens the practitioner's shelf, where the real tools' files are, and
+/// waits for them (on a generated month they come in a chunk of their
+/// own, src/ui/later.rs).
 async function openTools(page) {
   const shelf = page.locator('details#tools');
   if (!(await shelf.evaluate((d) => d.open))) await shelf.locator(':scope > summary').click();
+  await shelf.locator('h3').first().waitFor();
 }
 
 test('the default lab asks first: no figure until the answer, then the figures, the answer judged and the moment a link; no axe violations', async () => {

@@ -4,7 +4,10 @@
 // verdict once the chunk comes; the export panel fetches its exporters
 // only when opened, says so, offers nothing until they have come, then
 // shows the code; a chunk that fails to come is said, and trying again
-// works.
+// works. The labs' practitioner parts (State x Write's equivalent code,
+// the backfill lab's commands, the lateness lab's tools) come the same way:
+// the lab answers without them, a shelf opened early says it is fetching,
+// then shows them.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, live } from './browser.mjs';
@@ -14,7 +17,7 @@ let env;
 before(async () => { env = await launch(); });
 after(async () => { await env?.close(); });
 
-const CHUNK = /\/split-partition-lab-(scenarios|lateness)-[0-9a-f]{16}\/[^/]+\.wasm$/;
+const CHUNK = /\/split-partition-lab-(scenarios|lateness|state-write|backfill)-[0-9a-f]{16}\/[^/]+\.wasm$/;
 
 /// A scenario page whose later chunks wait at the network until released
 /// (or fail, with `fail`).
@@ -119,6 +122,121 @@ test('the lateness lab answers before its reader of your own data has come; choo
   gate.release();
   await page.getByLabel(/CSV file/).waitFor({ timeout: 20000 });
   assert.equal(await page.getByRole('status').filter({ hasText: 'Fetching the reader' }).count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the State x Write lab answers before its code has come; a panel opened early says so, then shows the code and its project', async () => {
+  const { page, context, errors, asked, gate } = await held('/lab/state-write?lookback=2');
+  // The prediction answers with the code held back.
+  const lock = page.getByRole('button', { name: 'Lock in and reveal the verdicts' });
+  assert.equal(await lock.isDisabled(), true);
+  await page.locator('#predict-none').check();
+  assert.equal(await lock.isDisabled(), false);
+  const list = page.getByRole('region', { name: 'Partition list + Overwrite', exact: true });
+  await list.getByText('Equivalent code').click();
+  await askedFor(page, asked, /\/split_code\.wasm$/);
+  await list.getByRole('status').filter({ hasText: 'Fetching the code…' }).waitFor();
+  assert.equal(await list.locator('pre[data-tool]').count(), 0, 'no code before it has come');
+  assert.equal(await list.getByRole('link', { name: /runnable project/ }).count(), 0, 'no link that cannot work yet');
+  gate.release();
+  await list.locator('pre[data-tool="dbt"]').waitFor({ timeout: 20000 });
+  assert.match(await list.locator('pre[data-tool="dbt"]').innerText(), /delete\+insert/);
+  assert.match(await list.locator('pre[data-tool="Spark"]').innerText(), /the 2 days before it/, 'the code is for the page\'s controls');
+  await list.getByRole('link', { name: /runnable project/ }).waitFor();
+  assert.equal(await list.getByRole('status').filter({ hasText: 'Fetching' }).count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the backfill lab answers before its commands have come; the shelf opened early says so, then shows them', async () => {
+  const { page, context, errors, asked, gate } = await held('/lab/backfill');
+  const lock = page.getByRole('button', { name: 'Lock in and run the drift query' });
+  assert.equal(await lock.isDisabled(), true);
+  await page.locator('#guess-0').check();
+  assert.equal(await lock.isDisabled(), false);
+  const shelf = page.locator('details#commands');
+  await shelf.locator(':scope > summary').click();
+  await askedFor(page, asked, /\/split_shelf\.wasm$/);
+  await shelf.getByRole('status').filter({ hasText: 'Fetching the commands…' }).waitFor();
+  assert.equal(await shelf.locator('.command').count(), 0, 'no command before it has come');
+  gate.release();
+  await shelf.locator('.command').first().waitFor({ timeout: 20000 });
+  assert.match(await shelf.locator('.command pre').first().innerText(), /\S/);
+  await shelf.getByRole('link', { name: /^Download this plan as a runnable project/ }).waitFor();
+  assert.equal(await shelf.getByRole('status').filter({ hasText: 'Fetching' }).count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a shelf that fails to come says so where it is opened, and trying again shows it', async () => {
+  const { page, context, gate } = await held('/lab/backfill');
+  gate.fail();
+  const shelf = page.locator('details#commands');
+  await shelf.locator(':scope > summary').click();
+  await shelf.locator('.notice').filter({ hasText: 'The commands could not be fetched: check the connection, then try again.' }).waitFor({ timeout: 20000 });
+  assert.equal(await shelf.locator('.command').count(), 0);
+  // The network is back: the button fetches it.
+  await page.unroute(CHUNK);
+  await shelf.getByRole('button', { name: 'Try again' }).click();
+  await shelf.locator('.command').first().waitFor({ timeout: 20000 });
+  assert.equal(await shelf.locator('.notice').count(), 0);
+  // The lab lived through the failure: it still answers.
+  await page.locator('#guess-0').check();
+  assert.equal(await page.getByRole('button', { name: 'Lock in and run the drift query' }).isDisabled(), false);
+  await context.close();
+});
+
+test('the lateness lab\'s tools come after it answers: the shelf opened early says so, then shows them', async () => {
+  const { page, context, errors, asked, gate } = await held('/lab/lateness?lateness=2&predict=skip');
+  const before = await page.locator('output[for="lateness-slider"]').innerText();
+  await page.locator('#lateness-slider').focus();
+  await page.keyboard.press('ArrowRight');
+  assert.notEqual(await page.locator('output[for="lateness-slider"]').innerText(), before);
+  const shelf = page.locator('details#tools');
+  await shelf.locator(':scope > summary').click();
+  await askedFor(page, asked, /\/split_shelf\.wasm$/);
+  await shelf.getByRole('status').filter({ hasText: 'Fetching the code…' }).waitFor();
+  assert.equal(await shelf.locator('h3').count(), 0, 'no tool before it has come');
+  gate.release();
+  await shelf.locator('#dagster-heading').waitFor({ timeout: 20000 });
+  // Made for the page's setting: 3 days after the slider's step.
+  assert.match(await shelf.innerText(), /3 days/);
+  assert.equal(await shelf.getByRole('status').filter({ hasText: 'Fetching' }).count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a prediction locked in before the verdicts have come waits visibly, then is judged', async () => {
+  const { page, context, errors, asked, gate } = await held('/lab/state-write');
+  await page.locator('#predict-none').check();
+  await page.getByRole('button', { name: 'Lock in and reveal the verdicts' }).click();
+  await page.waitForURL(/predict=/);
+  await askedFor(page, asked, /\/split_verdicts\.wasm$/);
+  await page.getByRole('status').filter({ hasText: 'Fetching the verdicts…' }).first().waitFor();
+  assert.equal(await page.locator('.prediction-result').count(), 0, 'no judgement before the verdicts have come');
+  gate.release();
+  await page.locator('.prediction-result').waitFor({ timeout: 20000 });
+  assert.match(await page.locator('.prediction-result').innerText(), /you picked none of them\. With these settings the silent ones? (is|are) /);
+  await page.getByRole('button', { name: 'Go to the last run' }).first().click();
+  await page.locator('.cells .verdict').first().waitFor();
+  assert.equal(await page.locator('.cells .verdict').count(), 6, 'every cell its verdict');
+  assert.equal(await page.getByRole('status').filter({ hasText: 'Fetching' }).count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a link to the moment after a backfill run shows the lab at once and the run\'s outcome once it has come', async () => {
+  const { page, context, errors, asked, gate } = await held('/lab/backfill?from=3&concurrency=12&guess=skip&ran=end');
+  await askedFor(page, asked, /\/split_outcome\.wasm$/);
+  // The run section says what it waits for; the lab answers meanwhile.
+  await page.getByRole('status').filter({ hasText: 'Fetching the run\'s outcome…' }).waitFor();
+  assert.equal(await page.locator('.run-outcome').count(), 0, 'no outcome before it has come');
+  await page.getByRole('button', { name: 'Reset August' }).waitFor();
+  gate.release();
+  await page.locator('.run-outcome').waitFor({ timeout: 20000 });
+  assert.match(await page.locator('[data-figure="remaining"]').innerText(), /\S/);
+  assert.equal(await page.getByRole('status').filter({ hasText: 'Fetching' }).count(), 0);
   assert.deepEqual(errors, []);
   await context.close();
 });

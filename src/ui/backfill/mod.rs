@@ -4,11 +4,12 @@
 mod data;
 mod drift;
 mod grid;
+pub mod outcome;
 mod runner;
+pub mod shelf;
 
 use leptos::prelude::*;
 
-use crate::export::backfill_lab::commands;
 use crate::labs::backfill::case::Case;
 use crate::labs::backfill::case::{Sunday, Writer};
 use crate::labs::backfill::clicker::{self, Cue, Stage};
@@ -18,8 +19,7 @@ use crate::labs::backfill::session::replay;
 use crate::labs::backfill::view::summary;
 use crate::labs::backfill::{Choices, Concurrency, PlanStart};
 
-use super::copy::CopyButton;
-use super::download::DownloadOnDemand;
+use super::later::Fetch;
 use super::page::set_title;
 use super::widgets::{LinkNotes, RadioGroup};
 
@@ -248,7 +248,8 @@ pub fn BackfillLab() -> impl IntoView {
         )
     });
     let plan_line = Memo::new(move |_| lab.case.with(|case| summary(case, &choices.get())));
-    let cmds = Memo::new(move |_| lab.case.with(|case| commands(&case.plan(&choices.get()))));
+    let shelf = Fetch::new(&shelf::LATER);
+    shelf.soon();
 
     view! {
         <section class="page lab backfill" class:presenter=move || present.get() aria-labelledby="backfill-title">
@@ -338,59 +339,13 @@ pub fn BackfillLab() -> impl IntoView {
                 <p class="muted" data-figure="sunday">{move || lab.case.with(|case| case.sunday_note(&choices.get()))}</p>
             </runner::Runner>
             // The practitioner's shelf: the same plan in real tools.
-            <details class="practitioner" id="commands">
+            <details class="practitioner" id="commands" on:toggle=move |_| shelf.start()>
             <summary><h2 id="commands-heading">"For practitioners: this plan in real tools"</h2></summary>
-            <section aria-labelledby="commands-heading">
-                <p>
-                    "The lab's two overwrites in the tools: replacing every date a rebuild targets is dbt's delete+insert and microbatch, and Delta's replaceWhere. Replacing only the dates it writes rows to is Spark's dynamic partition overwrite."
-                </p>
-                <p>
-                    {move || {
-                        let plan = lab.case.with(|case| case.plan(&choices.get()));
-                        let dates = crate::labs::dates::Pipeline {
-                            day: plan.first,
-                            first: plan.first,
-                            last: plan.last,
-                            ..Default::default()
-                        };
-                        view! {
-                            "Each tool counts these dates its own way (a logical date, a partition key, an end left out): "
-                            <a href=crate::labs::dates::query::href(&dates, false)>"this backfill's dates in every tool"</a>
-                            "."
-                        }
-                    }}
-                </p>
-                // Not on a page drawn ahead of time: the link works only
-                // once the live page can make the project.
-                {crate::ui::browser::in_browser().then(|| view! {
-                    <p>
-                        <DownloadOnDemand
-                            inputs=choices
-                            make=move |c: &Choices| lab.case.with(|case| crate::export::backfill_lab::runnable(case, &case.plan(c)))
-                            mime="application/x-tar"
-                        >
-                            "Download this plan as a runnable project (Airflow DAG, dbt rebuild, SQLMesh restatement, Dagster launch, drift query)"
-                        </DownloadOnDemand>
-                    </p>
-                })}
-                {move || {
-                    cmds.get()
-                        .into_iter()
-                        .map(|c| {
-                            view! {
-                                <div class="command">
-                                    <div class="command-head">
-                                        <h3>{c.title()}</h3>
-                                        <CopyButton text=c.code.clone() what=c.title().to_string() />
-                                    </div>
-                                    <p class="muted versions">"For " {c.versions()}</p>
-                                    <pre tabindex="0"><code>{c.code}</code></pre>
-                                </div>
-                            }
-                        })
-                        .collect_view()
-                }}
-            </section>
+            // Its commands and project come in a chunk of their own,
+            // fetched a moment after the lab is live or when it is
+            // opened first.
+            {move || shelf.ready.get().map(|it| (it.section)())}
+            {shelf.status(shelf::FETCHING, shelf::NOT_FETCHED)}
             </details>
         </section>
     }

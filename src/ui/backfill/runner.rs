@@ -1,8 +1,7 @@
 //! Running the backfill: animated waves, pause, interrupt, re-run; then
 //! what is left.
 
-use crate::labs::backfill::outcome::outcome as outcome_of;
-use crate::ui::copy::CopyButton;
+use crate::ui::later::Fetch;
 
 use gloo_timers::callback::Interval;
 use leptos::prelude::*;
@@ -12,7 +11,7 @@ use crate::labs::backfill::session::{
     clock_line, next_start, run_gate, run_label, tick as next_minute,
 };
 
-use super::Lab;
+use super::{outcome, Lab};
 
 /// Real time per simulated minute while animating.
 const TICK_MS: u32 = 150;
@@ -125,13 +124,16 @@ pub fn Runner(
             .as_ref()
             .map(|exec| clock_line(exec, lab.minute.get()))
     };
-    let outcome = Memo::new(move |_| {
-        let runs = lab.finished.get();
-        if runs.is_empty() || lab.current.read().is_some() {
-            return None;
+    // A run's outcome comes in a chunk of its own (`outcome`): fetched a
+    // moment after the lab is live, or at once when a run has ended (a
+    // link to the moment after one, or a run finished before it came).
+    let after = Fetch::new(&outcome::LATER);
+    after.soon();
+    let ended = move || !lab.finished.read().is_empty() && lab.current.read().is_none();
+    Effect::new(move |_| {
+        if ended() {
+            after.start();
         }
-        let choices = lab.choices.get_untracked();
-        Some(lab.case.with(|case| outcome_of(case, &runs, &choices)))
     });
 
     view! {
@@ -170,50 +172,8 @@ pub fn Runner(
                 {move || gate().unwrap_or_default()}
             </p>
             <p class="clock" role="status">{clock}</p>
-            {move || {
-                outcome
-                    .get()
-                    .map(|o| {
-                        view! {
-                            <div class="run-outcome">
-                                <p class="outcome-headline">{o.headline()}</p>
-                                {lab.finished.with(|runs| crate::labs::pool::from_executions(runs, crate::labs::backfill::case::SOURCE_POOL)).map(|picture| view! {
-                                    <crate::ui::pool_timeline::PoolTimeline picture=picture id="pool" title="The source pool's 4 connections during the runs so far" />
-                                })}
-                                <dl class="facts">
-                                    <dt>"Remaining drift"</dt>
-                                    <dd data-figure="remaining">{o.remaining()}</dd>
-                                    {(!o.kept.is_empty()).then(|| view! {
-                                        <dt>"Rebuilt from no rows, still full"</dt>
-                                        <dd data-figure="kept">{o.kept.join(" ")}</dd>
-                                    })}
-                                    <dt>"Gold partitions still old"</dt>
-                                    <dd>{o.gold_left}</dd>
-                                    <dt>"Rebuilt but needed no rebuild"</dt>
-                                    <dd data-figure="needless">{o.needless}</dd>
-                                    <dt>"Partitions rebuilt more than once"</dt>
-                                    <dd data-figure="twice">{o.rebuilt_twice}</dd>
-                                    <dt>"Finance total, 1–13 Aug"</dt>
-                                    <dd data-figure="finance">{o.finance()}</dd>
-                                    <dt>"Finance report"</dt>
-                                    <dd>{o.report()}</dd>
-                                </dl>
-                                {o.shows_note().then(|| {
-                                    let text = o.note.join("\n");
-                                    view! {
-                                        <section class="restatement" aria-labelledby="restatement-heading">
-                                            <h3 id="restatement-heading">"What finance receives"</h3>
-                                            <ul data-figure="restatement">
-                                                {o.note.iter().map(|line| view! { <li>{line.clone()}</li> }).collect_view()}
-                                            </ul>
-                                            <CopyButton text=text what="The restatement note".to_string() />
-                                        </section>
-                                    }
-                                })}
-                            </div>
-                        }
-                    })
-            }}
+            {move || after.ready.get().map(|o| (o.view)())}
+            {move || ended().then(|| after.status(outcome::FETCHING, outcome::NOT_FETCHED))}
         </section>
     }
 }

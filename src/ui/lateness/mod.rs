@@ -12,6 +12,7 @@ mod late_rows;
 mod lookback;
 mod predict;
 mod project;
+pub mod shelf;
 mod streaming;
 pub mod your_data;
 
@@ -297,6 +298,8 @@ fn Generated() -> impl IntoView {
     });
     let present = Memo::new(move |_| lab.settings.read().present);
     let comparing = move || present.get() && lab.settings.read().compare.is_some();
+    let shelf = super::later::Fetch::new(&shelf::LATER);
+    shelf.soon();
     view! {
         <Show when=move || present.get()>
             <compare::Comparison />
@@ -311,57 +314,12 @@ fn Generated() -> impl IntoView {
         </div>
         <late_rows::LateRows />
         // The practitioner's shelf: the same lateness in real tools.
-        <details class="practitioner" id="tools">
+        // Its code and projects come in a chunk of their own, fetched a
+        // moment after the lab is live or when it is opened first.
+        <details class="practitioner" id="tools" on:toggle=move |_| shelf.start()>
             <summary><h2 id="tools-heading">"For practitioners: this lateness in real tools"</h2></summary>
-            <GeneratedStreaming />
-            <lookback::Lookback />
-            <dagster::Dagster />
-            <DatesLink />
+            {move || shelf.ready.get().map(|it| (it.section)())}
+            {shelf.status(shelf::FETCHING, shelf::NOT_FETCHED)}
         </details>
     }
-}
-
-/// The lateness as a date in every tool, on the dates page.
-#[component]
-fn DatesLink() -> impl IntoView {
-    let lab = expect_context::<Lab>();
-    move || match lab.settings.read().lateness {
-        Lateness::Days(l) => {
-            let p = crate::labs::dates::Pipeline {
-                lateness: l,
-                ..Default::default()
-            };
-            view! {
-                <p>
-                    {crate::labs::dates::DAGSTER_HAS_NO_LATENESS}
-                    " "
-                    "When is a day final in Airflow, Dagster, SQLMesh, dbt or Beam? "
-                    <a href=crate::labs::dates::query::href(&p, false)>{format!("This lateness ({}) as each tool's dates", lateness_text(Lateness::Days(l)))}</a>
-                    "."
-                </p>
-            }
-            .into_any()
-        }
-        Lateness::Never => ().into_any(),
-    }
-}
-
-/// The Beam pipeline for the profile's month, and the month as its CSV.
-#[component]
-fn GeneratedStreaming() -> impl IntoView {
-    use crate::export::beam::{month_csv, Stream};
-    use crate::labs::lateness::model::draws;
-    use crate::vocabulary::Choice;
-    let lab = expect_context::<Lab>();
-    let profile = Memo::new(move |_| lab.settings.read().profile);
-    let stream = Signal::derive(move || Stream::month(lab.settings.read().lateness));
-    let late = Signal::derive(move || {
-        let f = lab.figures.read();
-        Some((f.lateness, f.after_final.count))
-    });
-    let month = streaming::Month {
-        file: Signal::derive(move || format!("august_{}.csv", profile.get().file())),
-        csv: Signal::derive(move || month_csv(&draws(profile.get()))),
-    };
-    view! { <streaming::Streaming stream=stream subject="the month" late=late month=month /> }
 }

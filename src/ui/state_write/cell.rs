@@ -3,16 +3,11 @@
 
 use leptos::prelude::*;
 
-use crate::export::state_write::equivalent;
-use crate::labs::state_write::explain::{verdict, VerdictKind};
-use crate::labs::state_write::script;
 use crate::labs::state_write::view::{cell_view, day_label, ChipMark, PartitionView};
-use crate::labs::state_write::{Cell, Controls};
-use crate::ui::download::DownloadOnDemand;
+use crate::labs::state_write::Cell;
+use crate::ui::later::Fetch;
 
-use crate::ui::runners::{use_runners, Runners};
-
-use super::Lab;
+use super::{code, verdicts, Lab};
 
 fn partition_box(p: PartitionView) -> impl IntoView {
     view! {
@@ -54,7 +49,8 @@ fn partition_box(p: PartitionView) -> impl IntoView {
 #[component]
 pub fn CellPanel(cell: Cell) -> impl IntoView {
     let lab = expect_context::<Lab>();
-    let runners = use_runners();
+    let code = Fetch::new(&code::LATER);
+    code.soon();
     let view_model = Memo::new(move |_| {
         let index = lab.run.get();
         lab.outcomes
@@ -62,14 +58,6 @@ pub fn CellPanel(cell: Cell) -> impl IntoView {
             .iter()
             .find(|(c, _)| *c == cell)
             .and_then(|(_, o)| cell_view(cell, o, index))
-    });
-    let verdict_view = Memo::new(move |_| {
-        let controls = lab.controls.get();
-        lab.outcomes
-            .read()
-            .iter()
-            .find(|(c, _)| *c == cell)
-            .map(|(_, o)| verdict(o, &cell.config(&controls), &script(&controls)))
     });
     let heading_id = format!("cell-{cell:?}").to_ascii_lowercase();
     view! {
@@ -164,32 +152,12 @@ pub fn CellPanel(cell: Cell) -> impl IntoView {
                         .into_any()
                     })
             }}
-            <details class="code">
+            <details class="code" on:toggle=move |_| code.start()>
                 <summary>"Equivalent code"</summary>
-                {move || {
-                    equivalent(cell, &lab.controls.get())
-                        .into_iter()
-                        .map(|(tool, code)| view! {
-                            <p class="muted">{format!("In {tool}:")}</p>
-                            <pre tabindex="0" data-tool=tool.name()><code>{code}</code></pre>
-                        })
-                        .collect_view()
-                }}
-                {move || match runners.get() {
-                    Runners::Ready(files) => Some(view! {
-                        <p>
-                            <DownloadOnDemand
-                                inputs=lab.controls
-                                make=move |controls: &Controls| crate::export::state_write::runnable(cell, controls, &files)
-                                mime="application/x-tar"
-                            >
-                                "Download this week as a runnable project (dbt and Spark)"
-                            </DownloadOnDemand>
-                        </p>
-                    }.into_any()),
-                    Runners::Loading => Some(view! { <p class="muted" role="status">"Preparing the runnable project…"</p> }.into_any()),
-                    Runners::Failed => Some(view! { <p class="muted" role="status">"The runnable project's Python runners could not be loaded: check the connection, then reload the page."</p> }.into_any()),
-                }}
+                // Its code comes in a chunk of its own, fetched a moment
+                // after the lab is live or when this is opened first.
+                {move || code.ready.get().map(|c| (c.panel)(cell))}
+                {code.status(code::FETCHING, code::NOT_FETCHED)}
             </details>
             <div class="verdict-slot">
                 {move || {
@@ -206,24 +174,15 @@ pub fn CellPanel(cell: Cell) -> impl IntoView {
                         }
                         .into_any();
                     }
-                    verdict_view
-                        .get()
-                        .map(|v| {
-                            let (class, label) = match v.kind {
-                                VerdictKind::Correct => ("verdict ok", "✓ Correct"),
-                                VerdictKind::Loud => ("verdict loud", "⚠ Loud"),
-                                VerdictKind::Silent => ("verdict silent", "✕ Silent loss"),
-                            };
-                            view! {
-                                <div class=class>
-                                    <p class="verdict-label"><strong>{label}</strong></p>
-                                    <p>{v.headline}</p>
-                                    <ul>{v.details.into_iter().map(|d| view! { <li>{d}</li> }).collect_view()}</ul>
-                                    <p class="cost">{format!("Rows read in total: {}", v.rows_read_total)}</p>
-                                </div>
-                            }
-                        })
-                        .into_any()
+                    // The verdicts come in a chunk of their own (`verdicts`),
+                    // fetched while the student predicts.
+                    match lab.verdicts.ready.get() {
+                        Some(v) => (v.panel)(cell),
+                        None => view! {
+                            <p class="muted" role="status">{move || lab.verdicts.fetching.get().then_some(verdicts::FETCHING)}</p>
+                        }
+                        .into_any(),
+                    }
                 }}
             </div>
         </section>

@@ -3,20 +3,22 @@
 //! through the lab model and the engine.
 
 mod cell;
+pub mod code;
 mod controls;
 mod predict;
 mod scrubber;
+pub mod verdicts;
 mod week;
 
 use leptos::prelude::*;
 
 use crate::engine::Outcome;
-use crate::labs::state_write::explain::{verdict, VerdictKind};
 use crate::labs::state_write::predict::{last_open_run, shared_runs};
 use crate::labs::state_write::query::{parse, resolve_run, to_query, Pinned};
-use crate::labs::state_write::{run, run_count, script, Cell, Controls, Guess};
+use crate::labs::state_write::{run, run_count, Cell, Controls, Guess};
 use crate::labs::tally::Tally;
 
+use super::later::Fetch;
 use super::page::set_title;
 
 /// Writes a lab state (controls, 0-based run, presenter mode, pinned
@@ -33,7 +35,10 @@ pub struct Lab {
     pub run: Memo<usize>,
     pub runs: Memo<usize>,
     pub notes: Memo<Vec<String>>,
-    pub silent: Memo<Vec<Cell>>,
+    /// The pipelines that lose orders silently, once the verdicts have
+    /// come (`verdicts`: shown only after the prediction).
+    pub silent: Memo<Option<Vec<Cell>>>,
+    pub verdicts: Fetch<verdicts::Verdicts>,
     /// The cells ticked on the prediction form, before it is locked in.
     pub choosing: RwSignal<Vec<Cell>>,
     /// "None of them" ticked on the form.
@@ -97,6 +102,7 @@ impl Lab {
 
     /// Locks in (or skips) the prediction, staying on the run on show.
     pub fn lock_in(&self, guess: Guess) {
+        self.verdicts.start();
         self.go_to(
             self.controls.get_untracked(),
             self.run.get_untracked(),
@@ -249,17 +255,16 @@ pub fn StateWriteLab() -> impl IntoView {
         notes.extend(resolved.read().1.clone());
         notes
     });
+    let verdicts = Fetch::new(&verdicts::LATER);
+    // A link that opens the lab already answered needs them at once.
+    if guess.get_untracked().is_some() {
+        verdicts.start();
+    } else {
+        verdicts.soon();
+    }
     let silent = Memo::new(move |_| {
-        let controls = controls.get();
-        let script = script(&controls);
-        outcomes
-            .read()
-            .iter()
-            .filter(|(cell, outcome)| {
-                verdict(outcome, &cell.config(&controls), &script).kind == VerdictKind::Silent
-            })
-            .map(|(cell, _)| *cell)
-            .collect::<Vec<Cell>>()
+        let v = verdicts.ready.get()?;
+        Some((v.silent)(&outcomes.read(), &controls.read()))
     });
     let present = Memo::new(move |_| parsed.read().0.present);
     let pinned = Memo::new(move |_| parsed.read().0.pinned);
@@ -288,6 +293,7 @@ pub fn StateWriteLab() -> impl IntoView {
         runs,
         notes,
         silent,
+        verdicts,
         choosing: RwSignal::new(Vec::new()),
         choosing_none: RwSignal::new(false),
         cue: RwSignal::new(None),

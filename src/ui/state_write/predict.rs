@@ -125,15 +125,18 @@ pub fn Predict() -> impl IntoView {
                     }
                 }
             >
-                <div class="prediction-result" role="status">
-                    {move || lab.guess.get().map(|g| g.feedback(&lab.silent.get()))}
-                </div>
-                <Show when=move || lab.room.get().is_some_and(|t| t.total() > 0)>
+                // Drawn once the verdicts have come (`verdicts`), as it
+                // was drawn at the lock-in when they were part of the page.
+                {move || lab.guess.get().zip(lab.silent.get()).map(|(g, silent)| view! {
+                    <div class="prediction-result" role="status">{g.feedback(&silent)}</div>
+                })}
+                {lab.verdicts.status(super::verdicts::FETCHING, super::verdicts::NOT_FETCHED)}
+                <Show when=move || lab.silent.read().is_some() && lab.room.get().is_some_and(|t| t.total() > 0)>
                     <TallySpread
                         answers=answers()
                         tally=Signal::derive(move || lab.room.get().unwrap_or_else(|| Tally::empty(ROOM_ANSWERS)))
                         right=Signal::derive(move || {
-                            let silent = lab.silent.get();
+                            let silent = lab.silent.get().unwrap_or_default();
                             Cell::ALL.iter().map(|c| silent.contains(c)).chain([silent.is_empty()]).collect()
                         })
                     />
