@@ -39,6 +39,9 @@ pub struct Later<T: 'static> {
     load: OnceLock<Load<T>>,
 }
 
+/// What a later part says on a page drawn ahead of time.
+const AHEAD: &str = "Shown once the page has started.";
+
 /// How long after a page is drawn its later chunks are fetched: long
 /// enough for the first paint and the first answer to go first.
 const SOON_MS: u32 = 1_000;
@@ -105,13 +108,21 @@ impl<T: Send + Sync + 'static> Fetch<T> {
         }
     }
 
-    /// Fetches it, unless it has come or is on its way.
+    /// Fetches it, unless it has come or is on its way, or the view that
+    /// asked is gone (a timer from `soon` can outlive it: its signals are
+    /// then disposed, and read only with `try_`).
     pub fn start(self) {
-        if self.fetching.get_untracked() || self.ready.get_untracked().is_some() {
+        let (Some(fetching), Some(ready)) = (
+            self.fetching.try_get_untracked(),
+            self.ready.try_get_untracked(),
+        ) else {
+            return;
+        };
+        if fetching || ready.is_some() {
             return;
         }
-        self.fetching.set(true);
-        self.failed.set(false);
+        self.fetching.try_set(true);
+        self.failed.try_set(false);
         leptos::task::spawn_local(async move {
             let got = self.later.get().await;
             // The view may be gone meanwhile.
@@ -137,9 +148,12 @@ impl<T: Send + Sync + 'static> Fetch<T> {
     }
 
     /// What the view shows until it has come: `fetching` while it is on
-    /// its way, `failed` and a way to try again when it could not come.
+    /// its way, `failed` and a way to try again when it could not come;
+    /// on a page drawn ahead of time (which fetches nothing), that it
+    /// comes once the page has started.
     pub fn status(self, fetching: &'static str, failed: &'static str) -> impl IntoView {
         view! {
+            {(!crate::ui::browser::in_browser()).then(|| view! { <p class="muted">{AHEAD}</p> })}
             <p class="muted fetch-status" role="status">{move || self.fetching.get().then_some(fetching)}</p>
             <Show when=move || self.failed.get()>
                 <p class="notice">{failed}</p>

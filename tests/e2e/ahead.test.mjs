@@ -87,6 +87,24 @@ test('every page a link can open is drawn ahead: with JavaScript off it is there
   }
 });
 
+test('a part of a lab that comes after the page has started says so on the drawn page, never an empty panel', async () => {
+  for (const [path, panel] of [
+    ['/lab/state-write', /<summary>Equivalent code<\/summary>(?:(?!<\/details>).)*Shown once the page has started\./s],
+    ['/lab/backfill', /id="commands"(?:(?!<\/details>).)*Shown once the page has started\./s],
+  ]) {
+    const sent = await (await fetch(env.url + path)).text();
+    assert.match(sent, /<body class="ahead">/);
+    assert.match(sent, panel, path);
+  }
+  // The live page fetches it instead, and says nothing of the kind.
+  const context = await env.browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${env.url}/lab/state-write`);
+  await live(page);
+  assert.equal(await page.getByText('Shown once the page has started.').count(), 0);
+  await context.close();
+});
+
 test('the live page takes over the drawn one in place, with the address\'s own state', async () => {
   const context = await env.browser.newContext();
   const page = await context.newPage();

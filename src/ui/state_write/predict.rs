@@ -125,11 +125,14 @@ pub fn Predict() -> impl IntoView {
                     }
                 }
             >
-                // Drawn once the verdicts have come (`verdicts`), as it
-                // was drawn at the lock-in when they were part of the page.
-                {move || lab.guess.get().zip(lab.silent.get()).map(|(g, silent)| view! {
-                    <div class="prediction-result" role="status">{g.feedback(&silent)}</div>
-                })}
+                // The judgement needs the verdicts (`verdicts`): said in a
+                // live region there from the lock-in, so it is heard when
+                // they come after it.
+                <div role="status">
+                    {move || lab.guess.get().zip(lab.silent.get()).map(|(g, silent)| view! {
+                        <p class="prediction-result">{g.feedback(&silent)}</p>
+                    })}
+                </div>
                 {lab.verdicts.status(super::verdicts::FETCHING, super::verdicts::NOT_FETCHED)}
                 <Show when=move || lab.silent.read().is_some() && lab.room.get().is_some_and(|t| t.total() > 0)>
                     <TallySpread
