@@ -3,6 +3,8 @@
 
 use partition_lab::ui::later::Unfetched;
 use partition_lab::ui::state_write::code::{self, Code, CODE};
+use partition_lab::ui::state_write::controls::{self, Settings, SETTINGS};
+use partition_lab::ui::state_write::room_view::{self, RoomView, ROOM_VIEW};
 use partition_lab::ui::state_write::verdicts::{self, Verdicts, VERDICTS};
 
 // Each function below is a chunk of this part's wasm of its own, fetched
@@ -21,7 +23,21 @@ fn verdicts() -> Result<&'static Verdicts, Unfetched> {
     Ok(&VERDICTS)
 }
 
+/// The settings' radio groups, folded below the week.
+#[leptos::wasm_split::wasm_split(settings, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn settings() -> Result<&'static Settings, Unfetched> {
+    Ok(&SETTINGS)
+}
+
+/// Presenter mode's room view.
+#[leptos::wasm_split::wasm_split(room_view, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn room_view() -> Result<&'static RoomView, Unfetched> {
+    Ok(&ROOM_VIEW)
+}
+
 fn main() {
+    room_view::LATER.set(|| Box::pin(room_view()));
+    controls::LATER.set(|| Box::pin(settings()));
     verdicts::LATER.set(|| Box::pin(verdicts()));
     code::LATER.set(|| Box::pin(code()));
     partition_lab::ui::start(partition_lab::ui::StateWriteApp);

@@ -214,21 +214,17 @@ pub struct Revealed(pub Signal<bool>);
 /// before and after (a clicker goes there from the page's end and start).
 #[component]
 fn LessonNav() -> impl IntoView {
-    use crate::content::lesson::{step_href, LESSON};
+    use crate::content::lesson::{step_href, ASKS, TITLES};
     let step = use_lesson_step();
     let revealed = use_context::<Revealed>().map(|r| r.0);
     let ask = move || {
         let n = step.get()?;
-        let asked = LESSON.get(n.checked_sub(1)?)?.ask;
+        let asked = *ASKS.get(n.checked_sub(1)?)?;
         (!revealed.is_some_and(|r| r.get())).then_some(asked)
     };
     let nav = move || {
         step.get().map(|n| {
-            let title = |k: usize| {
-                k.checked_sub(1)
-                    .and_then(|i| LESSON.get(i))
-                    .map(|s| s.title)
-            };
+            let title = |k: usize| k.checked_sub(1).and_then(|i| TITLES.get(i)).copied();
             let link = |k: Option<usize>, before: bool| {
                 k.and_then(|k| Some((step_href(k)?, title(k)?, k)))
                     .map(|(href, t, k)| {
@@ -242,7 +238,7 @@ fn LessonNav() -> impl IntoView {
             };
             view! {
                 <nav class="lesson-nav" aria-label="Lesson plan">
-                    <span>{format!("Lesson step {n} of {}", LESSON.len())}</span>
+                    <span>{format!("Lesson step {n} of {}", TITLES.len())}</span>
                     {link(n.checked_sub(1), true)}
                     {link(n.checked_add(1), false)}
                 </nav>

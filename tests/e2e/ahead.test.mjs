@@ -87,6 +87,43 @@ test('every page a link can open is drawn ahead: with JavaScript off it is there
   }
 });
 
+test('a drawn page carries its stylesheet inline, pinned by its hash in the policy; the parts\' own pages link it', async () => {
+  const { createHash } = await import('node:crypto');
+  for (const path of ['/lab/lateness', '/lab/state-write', '/scenarios/1', '/']) {
+    const sent = await (await fetch(env.url + path)).text();
+    assert.match(sent, /<body class="ahead">/, path);
+    assert.doesNotMatch(sent, /rel="stylesheet"/, `${path}: no stylesheet to fetch before the first paint`);
+    const css = sent.match(/<style>([\s\S]*?)<\/style>/)?.[1] ?? '';
+    assert.ok(css.length > 10000, `${path}: the whole sheet is inline (${css.length} characters)`);
+    // The policy allows exactly this sheet, and comes before it.
+    const hash = createHash('sha256').update(css, 'utf8').digest('base64');
+    assert.ok(sent.indexOf(`style-src 'self' 'sha256-${hash}'`) > -1, `${path}: the policy pins the sheet's hash`);
+    assert.ok(sent.indexOf('Content-Security-Policy') < sent.indexOf('<style>'), path);
+  }
+  // A page the build drew nothing for is its part's own page, which links
+  // the sheet (and the service worker keeps the file).
+  const shell = readFileSync(join(DIST, 'lateness.html'), 'utf8');
+  assert.match(shell, /<link rel="stylesheet" href="\/main-[0-9a-f]+\.css"/);
+  // In the browser: the drawn page fetches no stylesheet, is styled, and the
+  // policy blocks nothing, before and after the live page takes over.
+  const context = await env.browser.newContext({ viewport: { width: 390, height: 844 } });
+  await context.addInitScript(() => {
+    window.__cspViolations = [];
+    document.addEventListener('securitypolicyviolation', (e) => window.__cspViolations.push(e.violatedDirective));
+  });
+  const page = await context.newPage();
+  const sheets = [];
+  page.on('request', (request) => { if (request.resourceType() === 'stylesheet') sheets.push(request.url()); });
+  await page.goto(`${env.url}/lab/lateness`);
+  const styled = () => page.evaluate(() => getComputedStyle(document.querySelector('.skip-link')).position);
+  assert.equal(await styled(), 'absolute', 'the drawn page is styled');
+  await live(page);
+  assert.equal(await styled(), 'absolute', 'the live page keeps the style');
+  assert.deepEqual(sheets, []);
+  assert.deepEqual(await page.evaluate(() => window.__cspViolations), []);
+  await context.close();
+});
+
 test('a part of a lab that comes after the page has started says so on the drawn page, never an empty panel', async () => {
   for (const [path, panel] of [
     ['/lab/state-write', /<summary>Equivalent code<\/summary>(?:(?!<\/details>).)*Shown once the page has started\./s],

@@ -69,6 +69,8 @@ for (const profile of ['web', 'mobile', 'partner']) {
 console.log('State x Write lab, one control change = click until the next paint after the run counter changed:');
 await page.goto(`${env.url}/lab/state-write`);
 await page.waitForSelector('.cell');
+// The settings are a later chunk (folded, fetched a moment after the lab is live).
+await page.waitForSelector('input[name="crash"]', { state: 'attached' });
 const swTimes = [];
 for (let i = 0; i < 12; i += 1) {
   const label = i % 2 === 0 ? 'runs cleanly' : 'crashes, retried at 00:20';

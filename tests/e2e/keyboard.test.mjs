@@ -41,6 +41,8 @@ test('State x Write by keyboard: predict, reveal, step to the verdicts, then ope
   // The folded settings open from the keyboard, and a radio's arrows change the week.
   await tabTo(page, 'details#settings > summary');
   await page.keyboard.press('Enter');
+  // The settings are a later chunk: fetched a second after the lab is live.
+  await page.locator('input[name="late"]:checked').waitFor();
   await tabTo(page, 'input[name="late"]:checked');
   assert.ok(await focusVisible(page), 'focus is visible');
   await page.keyboard.press('ArrowRight'); // Tuesday -> Wednesday

@@ -5,7 +5,8 @@
 // only when opened, says so, offers nothing until they have come, then
 // shows the code; a chunk that fails to come is said, and trying again
 // works. The labs' practitioner parts (State x Write's equivalent code,
-// the backfill lab's commands, the lateness lab's tools) come the same way:
+// the backfill lab's commands, the lateness lab's tools, State x Write's
+// folded settings and its room view for presenter mode) come the same way:
 // the lab answers without them, a shelf opened early says it is fetching,
 // then shows them.
 import { test, before, after } from 'node:test';
@@ -149,6 +150,56 @@ test('the State x Write lab answers before its code has come; a panel opened ear
   await context.close();
 });
 
+test('State x Write\'s settings come after it answers: the fold opened early says so, then changes the week; a link that sets the week fetches them at once', async () => {
+  const { page, context, errors, asked, gate } = await held('/lab/state-write');
+  await page.locator('#predict-none').check();
+  assert.equal(await page.getByRole('button', { name: 'Lock in and reveal the verdicts' }).isDisabled(), false);
+  const settings = page.locator('details#settings');
+  await settings.locator(':scope > summary').click();
+  await askedFor(page, asked, /\/split_settings\.wasm$/);
+  await settings.getByRole('status').filter({ hasText: 'Fetching the settings…' }).waitFor();
+  assert.equal(await settings.locator('input[type=radio]').count(), 0, 'no control before it works');
+  gate.release();
+  await page.getByRole('radio', { name: 'arrives Wed 03:10' }).check({ timeout: 20000 });
+  await page.waitForURL(/late=wed/);
+  assert.equal(await settings.getByRole('status').filter({ hasText: 'Fetching' }).count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+  // A link that sets the week opens the fold and asks for them before anyone does.
+  const linked = await held('/lab/state-write?late=fri&crash=off');
+  await askedFor(linked.page, linked.asked, /\/split_settings\.wasm$/);
+  assert.equal(await linked.page.locator('details#settings').evaluate((d) => d.open), true);
+  linked.gate.release();
+  assert.equal(await linked.page.getByRole('radio', { name: 'arrives Fri 03:10' }).isChecked({ timeout: 20000 }), true);
+  assert.equal(await linked.page.getByRole('radio', { name: 'runs cleanly' }).isChecked(), true);
+  assert.deepEqual(linked.errors, []);
+  await linked.context.close();
+});
+
+test('State x Write\'s room view comes only for presenter mode: a student never fetches it, a projector waits visibly, then sees it', async () => {
+  const student = await held('/lab/state-write');
+  // Past the moment the other chunks are fetched (a second after the lab is live).
+  await askedFor(student.page, student.asked, /\/split_settings\.wasm$/);
+  await student.page.waitForTimeout(500);
+  assert.ok(!student.asked.some((p) => /split_room_view/.test(p)), `a student's page fetches no room view: ${student.asked}`);
+  student.gate.release();
+  await student.context.close();
+  const { page, context, errors, asked, gate } = await held('/lab/state-write?present=1&predict=skip&run=8');
+  await askedFor(page, asked, /\/split_room_view\.wasm$/);
+  await page.getByRole('status').filter({ hasText: 'Fetching the room view…' }).waitFor();
+  assert.equal(await page.locator('table[data-figure="room"]').count(), 0);
+  // The lab answers meanwhile: the clicker steps the week.
+  await page.keyboard.press('PageUp');
+  await page.waitForURL(/run=7/);
+  gate.release();
+  const room = page.locator('table[data-figure="room"]');
+  await room.waitFor({ timeout: 20000 });
+  assert.equal(await room.locator('tbody tr').count(), 6);
+  assert.equal(await page.getByRole('status').filter({ hasText: 'Fetching the room view' }).count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('the backfill lab answers before its commands have come; the shelf opened early says so, then shows them', async () => {
   const { page, context, errors, asked, gate } = await held('/lab/backfill');
   const lock = page.getByRole('button', { name: 'Lock in and run the drift query' });
@@ -215,10 +266,15 @@ test('a prediction locked in before the verdicts have come waits visibly, then i
   await askedFor(page, asked, /\/split_verdicts\.wasm$/);
   await page.getByRole('status').filter({ hasText: 'Fetching the verdicts…' }).first().waitFor();
   assert.equal(await page.locator('.prediction-result').count(), 0, 'no judgement before the verdicts have come');
+  // At the last run every cell waits visibly too; the prediction's line is
+  // the one announced.
+  await page.getByRole('button', { name: 'Go to the last run' }).first().click();
+  await page.waitForURL(/run=8/);
+  assert.equal(await page.locator('.cells').getByText('Fetching the verdicts…').count(), 6);
+  assert.equal(await page.getByRole('status').filter({ hasText: 'Fetching the verdicts…' }).count(), 1);
   gate.release();
   await page.locator('.prediction-result').waitFor({ timeout: 20000 });
   assert.match(await page.locator('.prediction-result').innerText(), /you picked none of them\. With these settings the silent ones? (is|are) /);
-  await page.getByRole('button', { name: 'Go to the last run' }).first().click();
   await page.locator('.cells .verdict').first().waitFor();
   assert.equal(await page.locator('.cells .verdict').count(), 6, 'every cell its verdict');
   assert.equal(await page.getByRole('status').filter({ hasText: 'Fetching' }).count(), 0);

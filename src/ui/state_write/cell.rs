@@ -175,11 +175,13 @@ pub fn CellPanel(cell: Cell) -> impl IntoView {
                         .into_any();
                     }
                     // The verdicts come in a chunk of their own (`verdicts`),
-                    // fetched while the student predicts.
+                    // fetched while the student predicts. The prediction's
+                    // line is the one that is announced: six cells saying
+                    // the same at once would be noise.
                     match lab.verdicts.ready.get() {
                         Some(v) => (v.panel)(cell),
                         None => view! {
-                            <p class="muted" role="status">{move || lab.verdicts.fetching.get().then_some(verdicts::FETCHING)}</p>
+                            <p class="muted">{move || lab.verdicts.fetching.get().then_some(verdicts::FETCHING)}</p>
                         }
                         .into_any(),
                     }

@@ -1,22 +1,43 @@
 //! The lab's controls: the late order, the crash, the lookback, the commit
-//! order, the scheduler's outage and whether it catches up.
+//! order, the scheduler's outage and whether it catches up. They are
+//! folded below the week, for the runs after the lab's question, so their
+//! radio groups are a chunk of the State x Write part's wasm of their own
+//! (`ui::later`): fetched a moment after the lab is live, when the fold is
+//! opened first, or at once on a link that sets the week.
 
 use leptos::prelude::*;
 
 use crate::engine::CommitOrder;
 use crate::labs::state_write::{Down, LateOrder};
+use crate::ui::later::{Fetch, Later};
 use crate::vocabulary::Choice;
 
 use super::super::widgets::RadioGroup;
 use super::Lab;
 
+/// What the chunk holds: the settings' radio groups.
+pub struct Settings {
+    pub row: fn() -> AnyView,
+}
+
+/// The radio groups themselves: only the State x Write part's `#[lazy]`
+/// loader names them (src/bin/partition-lab-state-write.rs).
+pub static SETTINGS: Settings = Settings { row };
+
+/// The settings, in the State x Write part a chunk of their own.
+pub static LATER: Later<Settings> = Later::new();
+
+/// What the fold opened early says while they download.
+pub const FETCHING: &str = "Fetching the settings…";
+/// What it says when they could not be fetched.
+pub const NOT_FETCHED: &str =
+    "The settings could not be fetched: check the connection, then try again.";
+
 #[component]
 pub fn Controls() -> impl IntoView {
     let lab = expect_context::<Lab>();
     let settings = lab.controls;
-    // The words the vocabulary gives each outage, as in a link's notes.
-    let outages: Vec<(Down, &'static str)> =
-        Down::ALL.into_iter().map(|d| (d, d.label())).collect();
+    let row = Fetch::new(&LATER);
     // Folded until wanted: the week's default is the lab's question, and
     // the settings are for the runs after it. A link that changes any of
     // them opens them, so the reader sees what the link set.
@@ -26,6 +47,12 @@ pub fn Controls() -> impl IntoView {
             open.set(true);
         }
     });
+    Effect::new(move |_| {
+        if open.get() {
+            row.start();
+        }
+    });
+    row.soon();
     view! {
         <details
             class="controls settings"
@@ -37,6 +64,19 @@ pub fn Controls() -> impl IntoView {
                 <h2 id="controls-heading">"Try another week"</h2>
                 " (late order, crash, lookback, state, scheduler)"
             </summary>
+            {move || row.ready.get().map(|it| (it.row)())}
+            {row.status(FETCHING, NOT_FETCHED)}
+        </details>
+    }
+}
+
+fn row() -> AnyView {
+    let lab = expect_context::<Lab>();
+    let settings = lab.controls;
+    // The words the vocabulary gives each outage, as in a link's notes.
+    let outages: Vec<(Down, &'static str)> =
+        Down::ALL.into_iter().map(|d| (d, d.label())).collect();
+    view! {
             <div class="control-row">
                 <RadioGroup
                     legend="Late order o-105 (Mon 23:58)"
@@ -94,6 +134,6 @@ pub fn Controls() -> impl IntoView {
                     />
                 </Show>
             </div>
-        </details>
     }
+    .into_any()
 }

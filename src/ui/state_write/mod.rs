@@ -4,8 +4,9 @@
 
 mod cell;
 pub mod code;
-mod controls;
+pub mod controls;
 mod predict;
+pub mod room_view;
 mod scrubber;
 pub mod verdicts;
 mod week;
@@ -268,6 +269,13 @@ pub fn StateWriteLab() -> impl IntoView {
     });
     let present = Memo::new(move |_| parsed.read().0.present);
     let pinned = Memo::new(move |_| parsed.read().0.pinned);
+    // Only presenter mode draws the room view: fetched when it is on.
+    let room_view = Fetch::new(&room_view::LATER);
+    Effect::new(move |_| {
+        if present.get() {
+            room_view.start();
+        }
+    });
     let go = move |controls: Controls,
                    index: usize,
                    present: bool,
@@ -415,59 +423,13 @@ pub fn StateWriteLab() -> impl IntoView {
                 </p>
             </Show>
             <Show when=move || present.get() && !pinned.get().is_pair()>
-                <RoomView />
+                {move || room_view.ready.get().map(|it| (it.view)())}
+                {room_view.status(room_view::FETCHING, room_view::NOT_FETCHED)}
             </Show>
             <div class="cells" class:pinned=move || present.get() && pinned.get().is_pair()>
                 {Cell::ALL.into_iter().map(|c| view! { <cell::CellPanel cell=c /> }).collect_view()}
             </div>
             <controls::Controls />
         </section>
-    }
-}
-
-/// Presenter mode's one screen of the week: every pipeline's silver at the
-/// run on show, counted per day (`labs::state_write::room`); the full cells
-/// follow for whoever wants the detail.
-#[component]
-fn RoomView() -> impl IntoView {
-    use crate::labs::state_write::room::days;
-    use crate::labs::state_write::view::{cell_view, day_label};
-    let lab = expect_context::<Lab>();
-    let rows = Memo::new(move |_| {
-        let index = lab.run.get();
-        lab.outcomes
-            .read()
-            .iter()
-            .filter_map(|(cell, o)| cell_view(*cell, o, index).map(|v| (*cell, days(&v))))
-            .collect::<Vec<_>>()
-    });
-    let head = move || {
-        rows.with(|r| {
-            r.first().map(|(_, d)| {
-                d.iter()
-                    .map(|c| view! { <th scope="col">{day_label(c.day)}</th> })
-                    .collect_view()
-            })
-        })
-    };
-    view! {
-        <div class="table-wrap room-view">
-            <table data-figure="room">
-                <caption>"Silver at the run on show, every pipeline: ✓ in place · ❐ doubled · ↷ under the wrong day · ✕ missing · ✎ written by this run"</caption>
-                <thead><tr><th scope="col">"Pipeline"</th>{head}</tr></thead>
-                <tbody>
-                    {move || rows.get().into_iter().map(|(cell, days)| view! {
-                        <tr>
-                            <th scope="row">{cell.name()}</th>
-                            {days.into_iter().map(|d| view! {
-                                <td class:written=d.written aria-label=d.words()>
-                                    {d.short()}{d.written.then_some(" ✎")}
-                                </td>
-                            }).collect_view()}
-                        </tr>
-                    }).collect_view()}
-                </tbody>
-            </table>
-        </div>
     }
 }

@@ -79,13 +79,35 @@ pub const LESSON: [Step; 7] = [
     },
 ];
 
+/// One field of every step, gathered when the crate is compiled: a page in
+/// presenter mode reads a step's title, question and address, and a table
+/// of only those keeps the answers (`reveal`, `shows`, several kilobytes)
+/// out of every part that does not draw the plan.
+macro_rules! each_step {
+    ($field:ident) => {{
+        let mut out = [""; LESSON.len()];
+        let mut i = 0;
+        while i < LESSON.len() {
+            out[i] = LESSON[i].$field;
+            i += 1;
+        }
+        out
+    }};
+}
+
+/// Each step's title, in order.
+pub const TITLES: [&str; LESSON.len()] = each_step!(title);
+/// Each step's question for the room, in order.
+pub const ASKS: [&str; LESSON.len()] = each_step!(ask);
+const HREFS: [&str; LESSON.len()] = each_step!(href);
+
 /// Step `number` (1-based) as the lesson plan links it: its lab state with
 /// `lesson=<number>`, so that in presenter mode the page offers the plan's
 /// next and previous steps and a clicker walks on to them.
 pub fn step_href(number: usize) -> Option<String> {
-    let step = LESSON.get(number.checked_sub(1)?)?;
-    let glue = if step.href.contains('?') { '&' } else { '?' };
-    Some(format!("{}{glue}lesson={number}", step.href))
+    let href = HREFS.get(number.checked_sub(1)?)?;
+    let glue = if href.contains('?') { '&' } else { '?' };
+    Some(format!("{href}{glue}lesson={number}"))
 }
 
 /// The lesson step a query's `lesson=` names, if it is one.
@@ -116,5 +138,14 @@ mod tests {
         }
         assert_eq!(step_href(0), None);
         assert_eq!(step_href(LESSON.len() + 1), None);
+    }
+
+    #[test]
+    fn the_gathered_fields_are_each_steps_own() {
+        for (i, step) in LESSON.iter().enumerate() {
+            assert_eq!(TITLES[i], step.title);
+            assert_eq!(ASKS[i], step.ask);
+            assert_eq!(HREFS[i], step.href);
+        }
     }
 }
