@@ -28,7 +28,7 @@ const digest = (algorithm, text) => createHash(algorithm).update(text, 'utf8').d
 
 /// The page with its one stylesheet link replaced by the sheet itself, and
 /// the sheet's hash added to the policy's style-src.
-export function inline(html, readSheet) {
+function inline(html, readSheet) {
   const links = [...html.matchAll(/<link rel="stylesheet" href="\/([^"]+\.css)" integrity="(sha384-[^"]+)"\s*\/?>/g)];
   if (links.length !== 1) throw new Error(`${links.length} stylesheet links, not one`);
   const [link, href, integrity] = links[0];
@@ -37,17 +37,24 @@ export function inline(html, readSheet) {
   // attribute guaranteed), and nothing in it can close the element early.
   if (`sha384-${digest('sha384', css)}` !== integrity) throw new Error(`${href} does not match the page's integrity hash`);
   if (/<\/style/i.test(css)) throw new Error(`${href} holds "</style"`);
-  const policy = /style-src 'self'(?=[;"])/g;
-  const found = html.match(policy) ?? [];
-  if (found.length !== 1) throw new Error(`${found.length} "style-src 'self'" in the policy, not one`);
+  // The browser hashes the element's text as parsed (line ends made LF, a
+  // NUL replaced): a sheet holding either, or a byte-order mark, would be
+  // blocked by its own hash.
+  if (/[\r\0\uFEFF]/.test(css)) throw new Error(`${href} holds a carriage return, a NUL or a byte-order mark`);
+  const metas = [...html.matchAll(/<meta http-equiv="Content-Security-Policy" content="([^"]*)"\s*\/?>/g)];
+  if (metas.length !== 1) throw new Error(`${metas.length} policies, not one`);
+  const [meta, policy] = metas[0];
+  const styles = policy.match(/(^|; *)style-src 'self'(?=;|$)/g) ?? [];
+  if (styles.length !== 1) throw new Error(`the policy's style-src is not exactly 'self': ${policy}`);
   // The meta policy governs only what follows it: the sheet must too.
-  if (html.indexOf(found[0]) > html.indexOf(link)) throw new Error('the stylesheet comes before the policy');
+  if (metas[0].index > links[0].index) throw new Error('the stylesheet comes before the policy');
+  const pinned = policy.replace(/(^|; *)style-src 'self'(?=;|$)/, (_, before) => `${before}style-src 'self' 'sha256-${digest('sha256', css)}'`);
   return html
-    .replace(policy, `style-src 'self' 'sha256-${digest('sha256', css)}'`)
+    .replace(meta, () => meta.replace(policy, () => pinned))
     .replace(link, () => `<style>${css}</style>`);
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+function main() {
   const dist = process.argv[2];
   if (!dist) fail('usage: node scripts/inline-style.mjs <built folder>');
   const pages = walk(join(dist, 'at')).filter((path) => path.endsWith('.html'));
@@ -71,3 +78,5 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   }
   console.log(`inline-style: the stylesheet inline in ${pages.length} drawn pages (${added} bytes before compression)`);
 }
+
+main();

@@ -168,6 +168,10 @@ test('State x Write\'s settings come after it answers: the fold opened early say
   // A link that sets the week opens the fold and asks for them before anyone does.
   const linked = await held('/lab/state-write?late=fri&crash=off');
   await askedFor(linked.page, linked.asked, /\/split_settings\.wasm$/);
+  // At once: before the verdicts, which wait the second after the lab is live.
+  await askedFor(linked.page, linked.asked, /\/split_verdicts\.wasm$/);
+  const order = (chunk) => linked.asked.findIndex((p) => chunk.test(p));
+  assert.ok(order(/split_settings/) < order(/split_verdicts/), `asked at once: ${linked.asked}`);
   assert.equal(await linked.page.locator('details#settings').evaluate((d) => d.open), true);
   linked.gate.release();
   assert.equal(await linked.page.getByRole('radio', { name: 'arrives Fri 03:10' }).isChecked({ timeout: 20000 }), true);
