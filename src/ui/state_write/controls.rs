@@ -77,63 +77,63 @@ fn row() -> AnyView {
     let outages: Vec<(Down, &'static str)> =
         Down::ALL.into_iter().map(|d| (d, d.label())).collect();
     view! {
-            <div class="control-row">
+        <div class="control-row">
+            <RadioGroup
+                legend="Late order o-105 (Mon 23:58)"
+                name="late"
+                options=vec![
+                    (LateOrder::Off, "none"),
+                    (LateOrder::Tue, "arrives Tue 03:10"),
+                    (LateOrder::Wed, "arrives Wed 03:10"),
+                    (LateOrder::Fri, "arrives Fri 03:10"),
+                ]
+                current=Signal::derive(move || settings.get().late)
+                on_pick=move |late| lab.update_controls(|s| s.late = late)
+            />
+            <RadioGroup
+                legend="Thursday's run (for Wed)"
+                name="crash"
+                options=vec![(true, "crashes, retried at 00:20"), (false, "runs cleanly")]
+                current=Signal::derive(move || settings.get().crash)
+                on_pick=move |crash| lab.update_controls(|s| s.crash = crash)
+            />
+            <RadioGroup
+                legend="Lookback (the list) and window (the trailing window)"
+                name="lookback"
+                options=vec![(0, "0 days"), (1, "1 day"), (2, "2 days")]
+                current=Signal::derive(move || settings.get().lookback)
+                on_pick=move |lookback| lab.update_controls(|s| s.lookback = lookback)
+            />
+            <RadioGroup
+                legend="State is saved"
+                name="commit"
+                options=vec![
+                    (CommitOrder::StateAfterWrite, "after the write"),
+                    (CommitOrder::StateBeforeWrite, "before the write"),
+                ]
+                current=Signal::derive(move || settings.get().commit)
+                on_pick=move |commit| lab.update_controls(|s| s.commit = commit)
+            />
+            <RadioGroup
+                legend="The scheduler"
+                name="down"
+                options=outages
+                current=Signal::derive(move || settings.get().down)
+                on_pick=move |down| lab.update_controls(|s| s.down = down)
+            />
+            <Show when=move || settings.get().down != Down::Off>
                 <RadioGroup
-                    legend="Late order o-105 (Mon 23:58)"
-                    name="late"
+                    legend="When the scheduler is back"
+                    name="catchup"
                     options=vec![
-                        (LateOrder::Off, "none"),
-                        (LateOrder::Tue, "arrives Tue 03:10"),
-                        (LateOrder::Wed, "arrives Wed 03:10"),
-                        (LateOrder::Fri, "arrives Fri 03:10"),
+                        (false, "it goes on with the next run"),
+                        (true, "it catches up the missed runs first"),
                     ]
-                    current=Signal::derive(move || settings.get().late)
-                    on_pick=move |late| lab.update_controls(|s| s.late = late)
+                    current=Signal::derive(move || settings.get().catch_up)
+                    on_pick=move |catch_up| lab.update_controls(|s| s.catch_up = catch_up)
                 />
-                <RadioGroup
-                    legend="Thursday's run (for Wed)"
-                    name="crash"
-                    options=vec![(true, "crashes, retried at 00:20"), (false, "runs cleanly")]
-                    current=Signal::derive(move || settings.get().crash)
-                    on_pick=move |crash| lab.update_controls(|s| s.crash = crash)
-                />
-                <RadioGroup
-                    legend="Lookback (the list) and window (the trailing window)"
-                    name="lookback"
-                    options=vec![(0, "0 days"), (1, "1 day"), (2, "2 days")]
-                    current=Signal::derive(move || settings.get().lookback)
-                    on_pick=move |lookback| lab.update_controls(|s| s.lookback = lookback)
-                />
-                <RadioGroup
-                    legend="State is saved"
-                    name="commit"
-                    options=vec![
-                        (CommitOrder::StateAfterWrite, "after the write"),
-                        (CommitOrder::StateBeforeWrite, "before the write"),
-                    ]
-                    current=Signal::derive(move || settings.get().commit)
-                    on_pick=move |commit| lab.update_controls(|s| s.commit = commit)
-                />
-                <RadioGroup
-                    legend="The scheduler"
-                    name="down"
-                    options=outages
-                    current=Signal::derive(move || settings.get().down)
-                    on_pick=move |down| lab.update_controls(|s| s.down = down)
-                />
-                <Show when=move || settings.get().down != Down::Off>
-                    <RadioGroup
-                        legend="When the scheduler is back"
-                        name="catchup"
-                        options=vec![
-                            (false, "it goes on with the next run"),
-                            (true, "it catches up the missed runs first"),
-                        ]
-                        current=Signal::derive(move || settings.get().catch_up)
-                        on_pick=move |catch_up| lab.update_controls(|s| s.catch_up = catch_up)
-                    />
-                </Show>
-            </div>
+            </Show>
+        </div>
     }
     .into_any()
 }
