@@ -40,17 +40,25 @@ pub fn window() -> Option<web_sys::Window> {
 
 /// Where the reader was on a page drawn ahead of time: how far they had
 /// scrolled and the control they had moved to (by its id), given back to
-/// the live page once it is mounted.
+/// the live page once it is mounted; and the drawn page's parts below its
+/// first screen (`ui::below`), shown in the live page's places for them
+/// until it draws its own.
 pub struct Reading {
     x: f64,
     y: f64,
     focused: Option<String>,
+    below: Vec<web_sys::Element>,
+    /// Where the first `resume` left the window: a reader who has
+    /// scrolled since is not moved again.
+    left: std::cell::Cell<Option<(f64, f64)>>,
 }
 
 /// Lets the live page replace a page drawn ahead of time (`ahead`): its
 /// body, marked `ahead`, is emptied just before the app mounts, in the
 /// same task, so the browser never paints the page half gone. Where the
-/// reader was comes back with it: call `Reading::resume` after mounting.
+/// reader was comes back with it: call `Reading::hand_over` and
+/// `Reading::resume` after mounting, and `resume` again once the parts
+/// below the first screen are drawn.
 pub fn take_over() -> Option<Reading> {
     let window = window()?;
     let body = window.document()?.body()?;
@@ -62,10 +70,21 @@ pub fn take_over() -> Option<Reading> {
         .and_then(|d| d.active_element())
         .map(|e| e.id())
         .filter(|id| !id.is_empty());
+    let below = body
+        .query_selector_all(&format!("[{}]", super::below::NAME))
+        .map(|list| {
+            (0..list.length())
+                .filter_map(|i| list.item(i))
+                .filter_map(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
+                .collect()
+        })
+        .unwrap_or_default();
     let reading = Reading {
         x: window.scroll_x().unwrap_or(0.0),
         y: window.scroll_y().unwrap_or(0.0),
         focused,
+        below,
+        left: std::cell::Cell::new(None),
     };
     body.set_inner_html("");
     let _ = body.remove_attribute("class");
@@ -73,19 +92,69 @@ pub fn take_over() -> Option<Reading> {
 }
 
 impl Reading {
-    /// The live page, just mounted, where the reader was on the drawn one.
-    pub fn resume(self) {
+    /// Puts each drawn part below the first screen into the live page's
+    /// place of the same name, where it stays until that part is drawn.
+    pub fn hand_over(&self) {
+        let Some(document) = window().and_then(|w| w.document()) else {
+            return;
+        };
+        for drawn in &self.below {
+            let Some(name) = drawn.get_attribute(super::below::NAME) else {
+                continue;
+            };
+            // The names are the views' own identifiers (no quotes).
+            let place = document
+                .query_selector(&format!("[{}=\"{name}\"]", super::below::NAME))
+                .ok()
+                .flatten();
+            let Some(place) = place else {
+                continue;
+            };
+            // Its elements, not itself: the live place's own children
+            // are what the stylesheet expects there.
+            let children = drawn.children();
+            let moved: Vec<_> = (0..children.length())
+                .filter_map(|i| children.item(i))
+                .collect();
+            for child in moved {
+                let _ = child.set_attribute(super::below::DRAWN, "");
+                let _ = place.append_child(&child);
+            }
+        }
+    }
+
+    /// The live page where the reader was on the drawn one: their scroll
+    /// and their control. Called again once the whole page is drawn, it
+    /// moves nothing the reader has moved since.
+    pub fn resume(&self) {
         let Some(window) = window() else {
             return;
         };
+        let now = (
+            window.scroll_x().unwrap_or(0.0),
+            window.scroll_y().unwrap_or(0.0),
+        );
+        if self.left.get().is_none_or(|left| left == now) {
+            window.scroll_to_with_x_and_y(self.x, self.y);
+        }
+        self.left.set(Some((
+            window.scroll_x().unwrap_or(0.0),
+            window.scroll_y().unwrap_or(0.0),
+        )));
+        let document = window.document();
+        let nothing_focused = document
+            .as_ref()
+            .and_then(|d| d.active_element())
+            .is_none_or(|e| e.tag_name().eq_ignore_ascii_case("body"));
         if let Some(element) = self
             .focused
-            .and_then(|id| window.document()?.get_element_by_id(&id))
+            .as_ref()
+            .filter(|_| nothing_focused)
+            .and_then(|id| document?.get_element_by_id(id))
             .and_then(|e| wasm_bindgen::JsCast::dyn_into::<web_sys::HtmlElement>(e).ok())
         {
             let _ = element.focus();
         }
-        window.scroll_to_with_x_and_y(self.x, self.y);
     }
 }
 

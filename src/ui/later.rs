@@ -122,13 +122,13 @@ impl<T: Send + Sync + 'static> Fetch<T> {
             return;
         }
         self.fetching.try_set(true);
-        self.failed.try_set(false);
         leptos::task::spawn_local(async move {
             let got = self.later.get().await;
             // The view may be gone meanwhile.
             self.fetching.try_set(false);
             match got {
                 Ok(it) => {
+                    self.failed.try_set(false);
                     self.ready.try_set(Some(it));
                 }
                 Err(_) => {
@@ -148,17 +148,26 @@ impl<T: Send + Sync + 'static> Fetch<T> {
     }
 
     /// What the view shows until it has come: `fetching` while it is on
-    /// its way, `failed` and a way to try again when it could not come;
+    /// its way, `failed` and a way to try again when it could not come
+    /// (kept while trying again);
     /// on a page drawn ahead of time (which fetches nothing), that it
     /// comes once the page has started.
     pub fn status(self, fetching: &'static str, failed: &'static str) -> impl IntoView {
         view! {
             {(!crate::ui::browser::in_browser()).then(|| view! { <p class="muted">{AHEAD}</p> })}
             <p class="muted fetch-status" role="status">{move || self.fetching.get().then_some(fetching)}</p>
+            // The button stays while it tries again (busy, pressing it
+            // again does nothing), so the reader's focus stays on it.
             <Show when=move || self.failed.get()>
-                <p class="notice">{failed}</p>
+                <p class="notice" hidden=move || self.fetching.get()>{failed}</p>
                 <div class="button-row">
-                    <button type="button" on:click=move |_| self.start()>"Try again"</button>
+                    <button
+                        type="button"
+                        aria-disabled=move || self.fetching.get().then_some("true")
+                        on:click=move |_| self.start()
+                    >
+                        "Try again"
+                    </button>
                 </div>
             </Show>
         }

@@ -5,6 +5,7 @@
 pub mod ahead;
 pub mod app;
 pub mod backfill;
+pub mod below;
 pub mod browser;
 pub mod canvas;
 pub mod class;
@@ -41,8 +42,9 @@ pub use app::{BackfillApp, ClassApp, DatesApp, HomeApp, LatenessApp, ScenariosAp
 
 /// Starts one part of the site in the browser (each bundle's `main`): the
 /// live page takes over the one drawn ahead of time, in the same task, and
-/// the reader is given back their scroll and focus; then the service
-/// worker is registered, once the page has loaded.
+/// the reader is given back their scroll and focus; the parts below the
+/// first screen are drawn once it is painted (`below`); the service
+/// worker is registered once the page has loaded.
 pub fn start<F, N>(app: F)
 where
     F: FnOnce() -> N + 'static,
@@ -51,8 +53,17 @@ where
     console_error_panic_hook::set_once();
     let reading = browser::take_over();
     leptos::mount::mount_to_body(app);
-    if let Some(reading) = reading {
+    below::drawing();
+    if let Some(reading) = &reading {
+        reading.hand_over();
         reading.resume();
     }
+    // After every part below the first screen (each asked for it first).
+    below::after_first_paint(move || {
+        below::started();
+        if let Some(reading) = reading {
+            reading.resume();
+        }
+    });
     offline::register();
 }

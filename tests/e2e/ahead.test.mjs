@@ -253,3 +253,57 @@ test('the build\'s _redirects sends each path where the server does: its drawn p
     assert.equal(await (await fetch(env.url + path)).text(), readFileSync(join(DIST, half), 'utf8'), path);
   }
 });
+
+test('the live page draws its first screen first: the part below stays the drawn page\'s until the first screen is painted, then is the live one, where the reader was', async () => {
+  const context = await env.browser.newContext({ viewport: { width: 390, height: 844 } });
+  // Frames held until the test lets them go: the live page's first
+  // screen is drawn and answers, and its part below waits for a frame.
+  await context.addInitScript(() => {
+    const frame = window.requestAnimationFrame.bind(window);
+    const held = [];
+    let holding = true;
+    window.requestAnimationFrame = (callback) => (holding ? held.push(callback) : frame(callback));
+    window.__letFramesGo = () => { holding = false; for (const callback of held.splice(0)) frame(callback); };
+  });
+  const page = await context.newPage();
+  let release;
+  const wasm = new Promise((ok) => { release = ok; });
+  await page.route('**/*.wasm', async (route) => { await wasm; await route.continue(); });
+  try {
+    await page.goto(`${env.url}/lab/lateness`, { waitUntil: 'domcontentloaded' });
+    // The reader has scrolled down to the delays, below the first screen.
+    // (Not to the foot: the drawn page's starting line pads it.)
+    await page.locator('#histogram-heading').evaluate((h) => window.scrollTo(0, h.getBoundingClientRect().top + window.scrollY - 400));
+    const drawnAt = await page.evaluate(() => window.scrollY);
+    assert.ok(drawnAt > 300, `scrolled below the first screen (${drawnAt})`);
+    const drawnRows = await page.locator('.histogram tbody tr').count();
+    release();
+    await page.waitForFunction(() => !document.body.classList.contains('ahead'), null, { polling: 50 });
+    // Live, first screen only: <main> busy, the delays still the drawn
+    // page's (marked), at the same place on the screen.
+    assert.equal(await page.locator('main').getAttribute('aria-busy'), 'true');
+    assert.equal(await page.locator('[data-below="lateness-delays"] > [data-drawn] .histogram tbody tr, [data-below="lateness-delays"] > .histogram[data-drawn] tbody tr').count(), drawnRows);
+    assert.equal(await page.evaluate(() => window.scrollY), drawnAt, 'the reader is where they were');
+    // The first screen answers meanwhile: another arrival profile, its
+    // description.
+    const about = page.locator('.lateness-controls p.muted');
+    const before = await about.innerText();
+    // (Clicked in the page: Playwright's own click waits for frames.)
+    await page.getByRole('radio', { name: /Mobile app/ }).evaluate((radio) => radio.click());
+    // (Polled by time: Playwright polls by frame unless told.)
+    await page.waitForFunction((b) => document.querySelector('.lateness-controls p.muted').textContent !== b, before, { polling: 50 });
+    assert.equal(await page.locator('[data-drawn]').count() > 0, true, 'the drawn copy is still there');
+    await page.evaluate(() => window.__letFramesGo());
+    await live(page);
+    // The live delays replaced the drawn ones: one table, none marked.
+    assert.equal(await page.locator('[data-drawn]').count(), 0);
+    assert.equal(await page.locator('#histogram-heading').count(), 1);
+    assert.equal(await page.locator('.histogram tbody tr').count(), drawnRows);
+    assert.equal(await page.locator('main').getAttribute('aria-busy'), null);
+    assert.ok(Math.abs(await page.evaluate(() => window.scrollY) - drawnAt) < 2, 'still where they were');
+    assert.deepEqual(await axe(page), []);
+  } finally {
+    release();
+    await context.close();
+  }
+});

@@ -73,7 +73,9 @@ export async function openPage(env, path, viewport = { width: 1280, height: 800 
 /// Waits for the live page: its heading drawn by the app, and a page drawn
 /// ahead of time (if that is what came) taken over.
 export async function live(page) {
-  await page.waitForFunction(() => document.querySelector('main h1') && !document.body.classList.contains('ahead'));
+  // The live page has taken over, and drawn its parts below the first
+  // screen (src/ui/below.rs: <main> is busy until then).
+  await page.waitForFunction(() => document.querySelector('main h1') && !document.body.classList.contains('ahead') && !document.querySelector('main[aria-busy]'));
 }
 
 /// Clicks a download link and returns the file the browser saved: its

@@ -231,9 +231,26 @@ test('a shelf that fails to come says so where it is opened, and trying again sh
   await shelf.locator(':scope > summary').click();
   await shelf.locator('.notice').filter({ hasText: 'The commands could not be fetched: check the connection, then try again.' }).waitFor({ timeout: 20000 });
   assert.equal(await shelf.locator('.command').count(), 0);
+  // Still no network: trying again keeps the reader on the button, busy
+  // while it tries, and says so again.
+  await page.unroute(CHUNK);
+  let failAgain;
+  const second = new Promise((resolve) => { failAgain = resolve; });
+  await page.route(CHUNK, async (route) => { await second; await route.abort('failed'); });
+  const again = shelf.getByRole('button', { name: 'Try again' });
+  await again.focus();
+  await page.keyboard.press('Enter');
+  await shelf.getByRole('status').filter({ hasText: 'Fetching the commands…' }).waitFor();
+  assert.equal(await again.getAttribute('aria-disabled'), 'true');
+  assert.equal(await shelf.locator('.notice:not([hidden])').count(), 0, 'no failure said while trying');
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Try again');
+  failAgain();
+  await shelf.locator('.notice:not([hidden])').filter({ hasText: 'could not be fetched' }).waitFor({ timeout: 20000 });
+  assert.equal(await again.getAttribute('aria-disabled'), null);
+  assert.equal(await page.evaluate(() => document.activeElement?.textContent), 'Try again');
   // The network is back: the button fetches it.
   await page.unroute(CHUNK);
-  await shelf.getByRole('button', { name: 'Try again' }).click();
+  await again.click();
   await shelf.locator('.command').first().waitFor({ timeout: 20000 });
   assert.equal(await shelf.locator('.notice').count(), 0);
   // The lab lived through the failure: it still answers.

@@ -19,6 +19,7 @@ use crate::labs::backfill::session::replay;
 use crate::labs::backfill::view::summary;
 use crate::labs::backfill::{Choices, Concurrency, PlanStart};
 
+use super::below::Below;
 use super::later::Fetch;
 use super::page::set_title;
 use super::widgets::{LinkNotes, RadioGroup};
@@ -273,80 +274,83 @@ pub fn BackfillLab() -> impl IntoView {
                 data.track();
                 view! { <drift::Drift /> }
             }}
-            <section aria-labelledby="plan-heading">
-                <h2 id="plan-heading">"2. In what order: the plan"</h2>
-                <div class="control-row">
-                    // The August's own days: drawn again with another August.
-                    {move || view! {
+            // Below a phone's first screen: drawn once that is painted.
+            <Below name="backfill-plan">
+                <section aria-labelledby="plan-heading">
+                    <h2 id="plan-heading">"2. In what order: the plan"</h2>
+                    <div class="control-row">
+                        // The August's own days: drawn again with another August.
+                        {move || view! {
+                            <RadioGroup
+                                legend="The plan rebuilds from"
+                                name="from"
+                                options=august.get().starts().map(|s| (s, s.label())).to_vec()
+                                current=Signal::derive(move || choices.get().from)
+                                on_pick=move |s| lab.choose(|c| c.from = s)
+                            />
+                        }}
                         <RadioGroup
-                            legend="The plan rebuilds from"
-                            name="from"
-                            options=august.get().starts().map(|s| (s, s.label())).to_vec()
-                            current=Signal::derive(move || choices.get().from)
-                            on_pick=move |s| lab.choose(|c| c.from = s)
+                            legend="Partitions rebuilt at once"
+                            name="concurrency"
+                            options=vec![(Concurrency::One, "1"), (Concurrency::Four, "4"), (Concurrency::Twelve, "12")]
+                            current=Signal::derive(move || choices.get().concurrency)
+                            on_pick=move |x| lab.choose(|c| c.concurrency = x)
                         />
-                    }}
-                    <RadioGroup
-                        legend="Partitions rebuilt at once"
-                        name="concurrency"
-                        options=vec![(Concurrency::One, "1"), (Concurrency::Four, "4"), (Concurrency::Twelve, "12")]
-                        current=Signal::derive(move || choices.get().concurrency)
-                        on_pick=move |x| lab.choose(|c| c.concurrency = x)
-                    />
-                    <RadioGroup
-                        legend="Completion markers"
-                        name="markers"
-                        options=vec![(true, "on"), (false, "off")]
-                        current=Signal::derive(move || choices.get().markers)
-                        on_pick=move |on| lab.choose(|c| c.markers = on)
-                    />
-                </div>
-                <ol class="plan-steps">
-                    <li><strong>"bronze"</strong>" stays as it is: the source of truth the new silver is computed from."</li>
-                    <li><strong>"silver.orders"</strong>" is rebuilt one date at a time, each partition replaced whole, from bronze with the fixed logic."</li>
-                    <li><strong>"gold"</strong>" for a date is rebuilt only after that date's silver."</li>
-                    <li><strong>"the finance report"</strong>" is restated once, after all gold has landed. Anyone reading a partition before its rebuild finishes still sees the wrong figure."</li>
-                </ol>
-                <p class="plan-line" data-figure="plan">{move || plan_line.get()}</p>
-                <p class="muted">
-                    "Cost model: one date takes 4 minutes of silver then 2 of gold, holding one of 4 source connections the whole time; more than 4 at once only queues. "
-                    {move || match choices.get().concurrency {
-                        Concurrency::One => "One at a time is the slowest, but you can check the first rebuilt partition before the others start.",
-                        Concurrency::Four => "Four at a time uses the whole pool.",
-                        Concurrency::Twelve => "Twelve at a time is no faster than four (the pool has 4 connections), and a mistake in the fix would reach every partition before anyone looks.",
-                    }}
-                </p>
-            </section>
-            <runner::Runner>
-                // The two settings a run's outcome turns on when a day
-                // comes back empty: here, where the run is.
-                <div class="control-row">
-                    <RadioGroup
-                        legend="Sunday 9 August in the source"
-                        name="sunday"
-                        options=vec![(Sunday::Delivered, "as delivered"), (Sunday::Withdrawn, "withdrawn on Thursday")]
-                        current=Signal::derive(move || choices.get().sunday)
-                        on_pick=move |x| lab.choose(|c| c.sunday = x)
-                    />
-                    <RadioGroup
-                        legend="The rebuild's overwrite replaces"
-                        name="writer"
-                        options=vec![(Writer::Targeted, "every date it rebuilds"), (Writer::Dynamic, "only dates it writes rows to")]
-                        current=Signal::derive(move || choices.get().writer)
-                        on_pick=move |x| lab.choose(|c| c.writer = x)
-                    />
-                </div>
-                <p class="muted" data-figure="sunday">{move || lab.case.with(|case| case.sunday_note(&choices.get()))}</p>
-            </runner::Runner>
-            // The practitioner's shelf: the same plan in real tools.
-            <details class="practitioner" id="commands" on:toggle=move |_| shelf.start()>
-            <summary><h2 id="commands-heading">"For practitioners: this plan in real tools"</h2></summary>
-            // Its commands and project come in a chunk of their own,
-            // fetched a moment after the lab is live or when it is
-            // opened first.
-            {move || shelf.ready.get().map(|it| (it.section)())}
-            {shelf.status(shelf::FETCHING, shelf::NOT_FETCHED)}
-            </details>
+                        <RadioGroup
+                            legend="Completion markers"
+                            name="markers"
+                            options=vec![(true, "on"), (false, "off")]
+                            current=Signal::derive(move || choices.get().markers)
+                            on_pick=move |on| lab.choose(|c| c.markers = on)
+                        />
+                    </div>
+                    <ol class="plan-steps">
+                        <li><strong>"bronze"</strong>" stays as it is: the source of truth the new silver is computed from."</li>
+                        <li><strong>"silver.orders"</strong>" is rebuilt one date at a time, each partition replaced whole, from bronze with the fixed logic."</li>
+                        <li><strong>"gold"</strong>" for a date is rebuilt only after that date's silver."</li>
+                        <li><strong>"the finance report"</strong>" is restated once, after all gold has landed. Anyone reading a partition before its rebuild finishes still sees the wrong figure."</li>
+                    </ol>
+                    <p class="plan-line" data-figure="plan">{move || plan_line.get()}</p>
+                    <p class="muted">
+                        "Cost model: one date takes 4 minutes of silver then 2 of gold, holding one of 4 source connections the whole time; more than 4 at once only queues. "
+                        {move || match choices.get().concurrency {
+                            Concurrency::One => "One at a time is the slowest, but you can check the first rebuilt partition before the others start.",
+                            Concurrency::Four => "Four at a time uses the whole pool.",
+                            Concurrency::Twelve => "Twelve at a time is no faster than four (the pool has 4 connections), and a mistake in the fix would reach every partition before anyone looks.",
+                        }}
+                    </p>
+                </section>
+                <runner::Runner>
+                    // The two settings a run's outcome turns on when a day
+                    // comes back empty: here, where the run is.
+                    <div class="control-row">
+                        <RadioGroup
+                            legend="Sunday 9 August in the source"
+                            name="sunday"
+                            options=vec![(Sunday::Delivered, "as delivered"), (Sunday::Withdrawn, "withdrawn on Thursday")]
+                            current=Signal::derive(move || choices.get().sunday)
+                            on_pick=move |x| lab.choose(|c| c.sunday = x)
+                        />
+                        <RadioGroup
+                            legend="The rebuild's overwrite replaces"
+                            name="writer"
+                            options=vec![(Writer::Targeted, "every date it rebuilds"), (Writer::Dynamic, "only dates it writes rows to")]
+                            current=Signal::derive(move || choices.get().writer)
+                            on_pick=move |x| lab.choose(|c| c.writer = x)
+                        />
+                    </div>
+                    <p class="muted" data-figure="sunday">{move || lab.case.with(|case| case.sunday_note(&choices.get()))}</p>
+                </runner::Runner>
+                // The practitioner's shelf: the same plan in real tools.
+                <details class="practitioner" id="commands" on:toggle=move |_| shelf.start()>
+                <summary><h2 id="commands-heading">"For practitioners: this plan in real tools"</h2></summary>
+                // Its commands and project come in a chunk of their own,
+                // fetched a moment after the lab is live or when it is
+                // opened first.
+                {move || shelf.ready.get().map(|it| (it.section)())}
+                {shelf.status(shelf::FETCHING, shelf::NOT_FETCHED)}
+                </details>
+            </Below>
         </section>
     }
 }

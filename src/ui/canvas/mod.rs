@@ -396,8 +396,11 @@ pub fn Canvas(
             </div>
             <problems::Problems />
             <check::CheckPanel />
-            <files::Files />
-            <code::ExportCode />
+            // Below a phone's first screen: drawn once that is painted.
+            <super::below::Below name="designer-files">
+                <files::Files />
+                <code::ExportCode />
+            </super::below::Below>
             <p class="visually-hidden" role="status" aria-live="polite">
                 {move || designer.announcement.get()}
             </p>

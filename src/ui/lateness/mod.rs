@@ -22,6 +22,7 @@ use crate::engine::lateness::{Lateness, LatenessFigures, LatenessStudy};
 use crate::labs::lateness::query::{parse, to_query};
 use crate::labs::lateness::{study, Profile, Settings, MAX_DAYS};
 
+use super::below::Below;
 use super::page::set_title;
 use super::widgets::{LinkNotes, RadioGroup};
 
@@ -275,7 +276,9 @@ fn Asking() -> impl IntoView {
     });
     view! {
         <predict::Predict />
-        <histogram::Histogram buckets=buckets about=about />
+        <Below name="lateness-delays">
+            <histogram::Histogram buckets=buckets about=about />
+        </Below>
     }
 }
 
@@ -307,19 +310,22 @@ fn Generated() -> impl IntoView {
         <Show when=move || !comparing()>
             <figures::Figures />
         </Show>
-        <curve::Curve curve=curve current=current full_at=full_at subject="August" />
-        <div class="two-col">
-            <calendar::Calendar />
-            <histogram::Histogram buckets=buckets about=about />
-        </div>
-        <late_rows::LateRows />
-        // The practitioner's shelf: the same lateness in real tools.
-        // Its code and projects come in a chunk of their own, fetched a
-        // moment after the lab is live or when it is opened first.
-        <details class="practitioner" id="tools" on:toggle=move |_| shelf.start()>
-            <summary><h2 id="tools-heading">"For practitioners: this lateness in real tools"</h2></summary>
-            {move || shelf.ready.get().map(|it| (it.section)())}
-            {shelf.status(shelf::FETCHING, shelf::NOT_FETCHED)}
-        </details>
+        // Below a phone's first screen: drawn once that is painted.
+        <Below name="lateness-figures">
+            <curve::Curve curve=curve current=current full_at=full_at subject="August" />
+            <div class="two-col">
+                <calendar::Calendar />
+                <histogram::Histogram buckets=buckets about=about />
+            </div>
+            <late_rows::LateRows />
+            // The practitioner's shelf: the same lateness in real tools.
+            // Its code and projects come in a chunk of their own, fetched a
+            // moment after the lab is live or when it is opened first.
+            <details class="practitioner" id="tools" on:toggle=move |_| shelf.start()>
+                <summary><h2 id="tools-heading">"For practitioners: this lateness in real tools"</h2></summary>
+                {move || shelf.ready.get().map(|it| (it.section)())}
+                {shelf.status(shelf::FETCHING, shelf::NOT_FETCHED)}
+            </details>
+        </Below>
     }
 }

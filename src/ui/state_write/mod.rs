@@ -399,37 +399,40 @@ pub fn StateWriteLab() -> impl IntoView {
             <week::Week />
             <predict::Predict />
             <scrubber::Scrubber />
-            <ul class="legend" aria-label="How to read the partitions">
-                <li><span class="chip">"o-101"</span>" an order"</li>
-                <li><span class="chip new">"+o-201"</span>" new in the selected run"</li>
-                <li><span class="chip dup">"❐ o-301 " <span class="tag">"dup"</span></span>" a second copy"</li>
-                <li><span class="chip missing">"✕ o-101 " <span class="tag">"missing"</span></span>" arrived, not in the table"</li>
-                <li><span class="written-tag">"✎ written"</span>" by the selected run"</li>
-                <li><dfn class="check-name">"reconcile vs bronze"</dfn>": silver's rows counted against bronze, the check most teams lack"</li>
-            </ul>
-            <Show when=move || present.get() && !pinned.get().is_empty()>
-                <p class="pinned-note">
-                    {move || {
-                        let p = pinned.get();
-                        let names = p.cells().map(Cell::name).collect::<Vec<_>>().join(" and ");
-                        if p.is_pair() {
-                            format!("Side by side: {names}.")
-                        } else {
-                            format!("Pinned: {names}. Pin one more to put them side by side.")
-                        }
-                    }}
-                    " "
-                    <button type="button" on:click=move |_| lab.set_pinned(Pinned::default())>"Show all cells"</button>
-                </p>
-            </Show>
-            <Show when=move || present.get() && !pinned.get().is_pair()>
-                {move || room_view.ready.get().map(|it| (it.view)())}
-                {room_view.status(room_view::FETCHING, room_view::NOT_FETCHED)}
-            </Show>
-            <div class="cells" class:pinned=move || present.get() && pinned.get().is_pair()>
-                {Cell::ALL.into_iter().map(|c| view! { <cell::CellPanel cell=c /> }).collect_view()}
-            </div>
-            <controls::Controls />
+            // Below a phone's first screen: drawn once that is painted.
+            <super::below::Below name="state-write-cells">
+                <ul class="legend" aria-label="How to read the partitions">
+                    <li><span class="chip">"o-101"</span>" an order"</li>
+                    <li><span class="chip new">"+o-201"</span>" new in the selected run"</li>
+                    <li><span class="chip dup">"❐ o-301 " <span class="tag">"dup"</span></span>" a second copy"</li>
+                    <li><span class="chip missing">"✕ o-101 " <span class="tag">"missing"</span></span>" arrived, not in the table"</li>
+                    <li><span class="written-tag">"✎ written"</span>" by the selected run"</li>
+                    <li><dfn class="check-name">"reconcile vs bronze"</dfn>": silver's rows counted against bronze, the check most teams lack"</li>
+                </ul>
+                <Show when=move || present.get() && !pinned.get().is_empty()>
+                    <p class="pinned-note">
+                        {move || {
+                            let p = pinned.get();
+                            let names = p.cells().map(Cell::name).collect::<Vec<_>>().join(" and ");
+                            if p.is_pair() {
+                                format!("Side by side: {names}.")
+                            } else {
+                                format!("Pinned: {names}. Pin one more to put them side by side.")
+                            }
+                        }}
+                        " "
+                        <button type="button" on:click=move |_| lab.set_pinned(Pinned::default())>"Show all cells"</button>
+                    </p>
+                </Show>
+                <Show when=move || present.get() && !pinned.get().is_pair()>
+                    {move || room_view.ready.get().map(|it| (it.view)())}
+                    {room_view.status(room_view::FETCHING, room_view::NOT_FETCHED)}
+                </Show>
+                <div class="cells" class:pinned=move || present.get() && pinned.get().is_pair()>
+                    {Cell::ALL.into_iter().map(|c| view! { <cell::CellPanel cell=c /> }).collect_view()}
+                </div>
+                <controls::Controls />
+            </super::below::Below>
         </section>
     }
 }
