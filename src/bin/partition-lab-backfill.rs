@@ -24,5 +24,5 @@ fn outcome() -> Result<&'static Outcome, Unfetched> {
 fn main() {
     outcome::LATER.set(|| Box::pin(outcome()));
     shelf::LATER.set(|| Box::pin(shelf()));
-    partition_lab::ui::start(partition_lab::ui::BackfillApp);
+    partition_lab::ui::start_first_screen_first(partition_lab::ui::BackfillApp);
 }

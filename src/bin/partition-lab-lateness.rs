@@ -24,5 +24,5 @@ fn shelf() -> Result<&'static Shelf, Unfetched> {
 fn main() {
     your_data::LATER.set(|| Box::pin(reader()));
     shelf::LATER.set(|| Box::pin(shelf()));
-    partition_lab::ui::start(partition_lab::ui::LatenessApp);
+    partition_lab::ui::start_first_screen_first(partition_lab::ui::LatenessApp);
 }

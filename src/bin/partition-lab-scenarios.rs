@@ -23,5 +23,5 @@ fn exporters() -> Result<&'static Exporters, Unfetched> {
 fn main() {
     grader::LATER.set(|| Box::pin(grader()));
     code::LATER.set(|| Box::pin(exporters()));
-    partition_lab::ui::start(partition_lab::ui::ScenariosApp);
+    partition_lab::ui::start_first_screen_first(partition_lab::ui::ScenariosApp);
 }

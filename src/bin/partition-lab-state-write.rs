@@ -40,5 +40,5 @@ fn main() {
     controls::LATER.set(|| Box::pin(settings()));
     verdicts::LATER.set(|| Box::pin(verdicts()));
     code::LATER.set(|| Box::pin(code()));
-    partition_lab::ui::start(partition_lab::ui::StateWriteApp);
+    partition_lab::ui::start_first_screen_first(partition_lab::ui::StateWriteApp);
 }

@@ -3,27 +3,32 @@
 //! A page starts in one task: the engine's work and every element at
 //! once, and the reader's first tap waits for all of it. On a phone most
 //! of that is below the screen. A `Below` is drawn in a task of its own
-//! once the first screen has been painted, so the first screen answers
-//! sooner. Until then it holds what the page drawn ahead of time had in
-//! its place (handed over by `browser::take_over`), so nothing blinks on
-//! a tall screen either. Drawn natively, and on a page already started
-//! (a section drawn again later), it is drawn at once.
+//! once the first screen has been painted (`ui::start_first_screen_first`),
+//! so the first screen answers sooner. Until then it holds what the page
+//! drawn ahead of time had in its place (handed over by
+//! `browser::Reading::hand_over`), so nothing blinks on a tall screen
+//! either. Drawn natively, and on a page already started (a section drawn
+//! again later), it is drawn at once.
 
-use std::cell::Cell;
+use std::cell::RefCell;
 
-use leptos::html::Div;
 use leptos::prelude::*;
 
 use super::browser::{in_browser, window};
 
 thread_local! {
-    /// Whether the page's first screen has been painted: a `Below` made
-    /// after that has no reason to wait.
-    static STARTED: Cell<bool> = const { Cell::new(false) };
+    /// The parts still to draw while the page starts (`wait` to
+    /// `draw_rest`); none before or after (a part made then has no reason
+    /// to wait). One list, so the waiting costs the bundle one timer, not
+    /// one per part.
+    static WAITING: RefCell<Option<Vec<RwSignal<bool>>>> = const { RefCell::new(None) };
 }
 
-/// The attribute naming a below part, in the drawn page and the live one.
+/// The attribute naming a below part, in the drawn page and the live one;
+/// selectors for any part, and (with its name and `"]`) for one.
 pub const NAME: &str = "data-below";
+pub const ANY: &str = "[data-below]";
+pub const NAMED: &str = "[data-below=\"";
 
 /// Marks the drawn copy's elements, moved into a live below part until it
 /// is drawn.
@@ -33,69 +38,71 @@ pub const DRAWN: &str = "data-drawn";
 /// `name` pairs it with the same part of the page drawn ahead of time.
 #[component]
 pub fn Below(name: &'static str, children: ChildrenFn) -> impl IntoView {
-    let shown = RwSignal::new(!in_browser() || STARTED.get());
-    let place = NodeRef::<Div>::new();
-    if !shown.get_untracked() {
-        after_first_paint(move || {
-            // The drawn copy goes in the same task as the live part comes.
-            if let Some(copy) = place
-                .get_untracked()
-                .and_then(|p| p.query_selector_all(&format!(":scope > [{DRAWN}]")).ok())
-            {
-                for i in 0..copy.length() {
-                    if let Some(node) = copy.item(i) {
-                        if let Some(parent) = node.parent_node() {
-                            let _ = parent.remove_child(&node);
-                        }
-                    }
-                }
+    let shown = RwSignal::new(true);
+    if in_browser() {
+        WAITING.with_borrow_mut(|waiting| {
+            if let Some(waiting) = waiting {
+                shown.set(false);
+                waiting.push(shown);
             }
-            shown.set(true);
         });
     }
     view! {
-        <div class="below" data-below=name node_ref=place>
+        <div class="below" data-below=name>
             {move || shown.get().then(|| children())}
         </div>
     }
 }
 
-/// Runs `then` in a task of its own after the next frame is painted (at
-/// once in a task of its own when the tab is hidden: it paints nothing).
-/// Calls made in order run in that order.
-pub fn after_first_paint(then: impl FnOnce() + 'static) {
-    let Some(window) = window() else {
+/// From now until `draw_rest`, a `Below` waits.
+pub fn wait() {
+    WAITING.set(Some(Vec::new()));
+}
+
+/// Once the page's first screen has been painted: a frame, then a task
+/// of its own.
+pub async fn first_paint() {
+    if let Some(window) = window() {
+        let frame = js_sys::Promise::new(&mut |painted, _| {
+            let _ = window.request_animation_frame(&painted);
+        });
+        let _ = wasm_bindgen_futures::JsFuture::from(frame).await;
+    }
+    gloo_timers::future::TimeoutFuture::new(0).await;
+}
+
+/// Draws every part still waiting, each drawn copy gone in the same task;
+/// from now on a `Below` is drawn at once.
+pub fn draw_rest() {
+    let Some(document) = window().and_then(|w| w.document()) else {
         return;
     };
-    let later = move || set_timeout(then, std::time::Duration::ZERO);
-    let hidden = window
-        .document()
-        .is_some_and(|d| d.visibility_state() == web_sys::VisibilityState::Hidden);
-    if hidden {
-        later();
+    if let Ok(copies) = document.query_selector_all("[data-drawn]") {
+        for i in 0..copies.length() {
+            if let Some(copy) = copies.item(i) {
+                if let Some(parent) = copy.parent_node() {
+                    let _ = parent.remove_child(&copy);
+                }
+            }
+        }
+    }
+    for shown in WAITING.take().into_iter().flatten() {
+        shown.set(true);
+    }
+}
+
+/// The page's `<main>`: busy (`aria-busy`) while its parts below the
+/// first screen are still to come, for assistive technology and tests.
+pub fn busy(yes: bool) {
+    let Some(main) = window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector("main").ok().flatten())
+    else {
+        return;
+    };
+    let _ = if yes {
+        main.set_attribute("aria-busy", "true")
     } else {
-        request_animation_frame(later);
-    }
-}
-
-/// The page's `<main>` while its parts below the first screen are still
-/// to come: busy (`aria-busy`), for assistive technology and for tests.
-fn main_element() -> Option<web_sys::Element> {
-    window()?.document()?.query_selector("main").ok()?
-}
-
-/// Marks the page as still drawing, just after it is mounted.
-pub fn drawing() {
-    if let Some(main) = main_element() {
-        let _ = main.set_attribute("aria-busy", "true");
-    }
-}
-
-/// Marks the page's start done: every `Below` made from now on is drawn
-/// at once, and the page is no longer busy.
-pub fn started() {
-    STARTED.set(true);
-    if let Some(main) = main_element() {
-        let _ = main.remove_attribute("aria-busy");
-    }
+        main.remove_attribute("aria-busy")
+    };
 }

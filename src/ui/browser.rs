@@ -56,10 +56,11 @@ pub struct Reading {
 /// Lets the live page replace a page drawn ahead of time (`ahead`): its
 /// body, marked `ahead`, is emptied just before the app mounts, in the
 /// same task, so the browser never paints the page half gone. Where the
-/// reader was comes back with it: call `Reading::hand_over` and
-/// `Reading::resume` after mounting, and `resume` again once the parts
-/// below the first screen are drawn.
-pub fn take_over() -> Option<Reading> {
+/// reader was comes back with it: call `Reading::resume` after mounting;
+/// a part that draws its parts below the first screen later
+/// (`BELOW_LATER`) calls `Reading::hand_over` first, and `resume` again
+/// once they are drawn.
+pub fn take_over<const BELOW_LATER: bool>() -> Option<Reading> {
     let window = window()?;
     let body = window.document()?.body()?;
     if !body.class_name().split_whitespace().any(|c| c == "ahead") {
@@ -70,15 +71,20 @@ pub fn take_over() -> Option<Reading> {
         .and_then(|d| d.active_element())
         .map(|e| e.id())
         .filter(|id| !id.is_empty());
-    let below = body
-        .query_selector_all(&format!("[{}]", super::below::NAME))
-        .map(|list| {
-            (0..list.length())
-                .filter_map(|i| list.item(i))
-                .filter_map(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
-                .collect()
-        })
-        .unwrap_or_default();
+    // Only a part that draws them later keeps them (the others' bundles
+    // carry none of this).
+    let below = if BELOW_LATER {
+        body.query_selector_all(super::below::ANY)
+            .map(|list| {
+                (0..list.length())
+                    .filter_map(|i| list.item(i))
+                    .filter_map(|n| wasm_bindgen::JsCast::dyn_into::<web_sys::Element>(n).ok())
+                    .collect()
+            })
+            .unwrap_or_default()
+    } else {
+        Vec::new()
+    };
     let reading = Reading {
         x: window.scroll_x().unwrap_or(0.0),
         y: window.scroll_y().unwrap_or(0.0),
@@ -104,7 +110,7 @@ impl Reading {
             };
             // The names are the views' own identifiers (no quotes).
             let place = document
-                .query_selector(&format!("[{}=\"{name}\"]", super::below::NAME))
+                .query_selector(&[super::below::NAMED, &name, "\"]"].concat())
                 .ok()
                 .flatten();
             let Some(place) = place else {
@@ -112,13 +118,13 @@ impl Reading {
             };
             // Its elements, not itself: the live place's own children
             // are what the stylesheet expects there.
-            let children = drawn.children();
-            let moved: Vec<_> = (0..children.length())
-                .filter_map(|i| children.item(i))
-                .collect();
-            for child in moved {
+            while let Some(child) = drawn.first_element_child() {
                 let _ = child.set_attribute(super::below::DRAWN, "");
-                let _ = place.append_child(&child);
+                // A copy: nothing in it to reach or press meanwhile.
+                let _ = child.set_attribute("inert", "");
+                if place.append_child(&child).is_err() {
+                    break;
+                }
             }
         }
     }

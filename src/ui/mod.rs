@@ -42,28 +42,59 @@ pub use app::{BackfillApp, ClassApp, DatesApp, HomeApp, LatenessApp, ScenariosAp
 
 /// Starts one part of the site in the browser (each bundle's `main`): the
 /// live page takes over the one drawn ahead of time, in the same task, and
-/// the reader is given back their scroll and focus; the parts below the
-/// first screen are drawn once it is painted (`below`); the service
-/// worker is registered once the page has loaded.
+/// the reader is given back their scroll and focus; the service worker is
+/// registered once the page has loaded.
 pub fn start<F, N>(app: F)
 where
     F: FnOnce() -> N + 'static,
     N: leptos::prelude::IntoView,
 {
+    start_with::<false, F, N>(app)
+}
+
+/// `start` for a part whose pages have parts below their first screen
+/// (`below::Below`): those are drawn once the first screen is painted.
+/// A part of its own, so the others' bundles carry none of it.
+pub fn start_first_screen_first<F, N>(app: F)
+where
+    F: FnOnce() -> N + 'static,
+    N: leptos::prelude::IntoView,
+{
+    start_with::<true, F, N>(app)
+}
+
+fn start_with<const BELOW_LATER: bool, F, N>(app: F)
+where
+    F: FnOnce() -> N + 'static,
+    N: leptos::prelude::IntoView,
+{
     console_error_panic_hook::set_once();
-    let reading = browser::take_over();
+    if BELOW_LATER {
+        below::wait();
+    }
+    let reading = browser::take_over::<BELOW_LATER>();
     leptos::mount::mount_to_body(app);
-    below::drawing();
+    if !BELOW_LATER {
+        if let Some(reading) = reading {
+            reading.resume();
+        }
+        offline::register();
+        return;
+    }
+    below::busy(true);
     if let Some(reading) = &reading {
         reading.hand_over();
         reading.resume();
     }
-    // After every part below the first screen (each asked for it first).
-    below::after_first_paint(move || {
-        below::started();
+    leptos::task::spawn_local(async move {
+        below::first_paint().await;
+        below::draw_rest();
+        // A task later, the parts are drawn: the reader's place again.
+        gloo_timers::future::TimeoutFuture::new(0).await;
         if let Some(reading) = reading {
             reading.resume();
         }
+        below::busy(false);
     });
     offline::register();
 }

@@ -30,9 +30,7 @@ fn partition_box(p: PartitionView) -> impl IntoView {
                         view! {
                             <li class=class class:new=chip.new>
                                 {chip.new.then_some(view! { <span class="new-tag" role="img" aria-label="new: ">"+"</span> })}
-                                // None rather than "": drawn ahead, an empty
-                                // text is a space, and the chip would shift.
-                                {(!glyph.is_empty()).then_some(glyph)}
+                                {glyph}
                                 {chip.id}
                                 <span class="tag">{tag}</span>
                             </li>
