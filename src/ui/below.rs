@@ -7,8 +7,11 @@
 //! so the first screen answers sooner. Until then it holds what the page
 //! drawn ahead of time had in its place (handed over by
 //! `browser::Reading::hand_over`), so nothing blinks on a tall screen
-//! either. Drawn natively, and on a page already started (a section drawn
-//! again later), it is drawn at once.
+//! either (when the live page draws the same state as the drawn one: a
+//! link to another state shows the live part a frame later). Drawn
+//! natively, and on a page already started (a section drawn again later),
+//! it is drawn at once. In a hidden tab (no frames) the parts wait until
+//! it is shown.
 
 use std::cell::RefCell;
 
@@ -33,6 +36,7 @@ pub const NAMED: &str = "[data-below=\"";
 /// Marks the drawn copy's elements, moved into a live below part until it
 /// is drawn.
 pub const DRAWN: &str = "data-drawn";
+const ANY_DRAWN: &str = "[data-drawn]";
 
 /// Its children, drawn once the page's first screen has been painted.
 /// `name` pairs it with the same part of the page drawn ahead of time.
@@ -59,8 +63,8 @@ pub fn wait() {
     WAITING.set(Some(Vec::new()));
 }
 
-/// Once the page's first screen has been painted: a frame, then a task
-/// of its own.
+/// Once the page's first screen has been painted: a frame's callback runs
+/// before that frame is painted, so a task after it.
 pub async fn first_paint() {
     if let Some(window) = window() {
         let frame = js_sys::Promise::new(&mut |painted, _| {
@@ -77,7 +81,7 @@ pub fn draw_rest() {
     let Some(document) = window().and_then(|w| w.document()) else {
         return;
     };
-    if let Ok(copies) = document.query_selector_all("[data-drawn]") {
+    if let Ok(copies) = document.query_selector_all(ANY_DRAWN) {
         for i in 0..copies.length() {
             if let Some(copy) = copies.item(i) {
                 if let Some(parent) = copy.parent_node() {

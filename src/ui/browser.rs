@@ -49,7 +49,7 @@ pub struct Reading {
     focused: Option<String>,
     below: Vec<web_sys::Element>,
     /// Where the first `resume` left the window: a reader who has
-    /// scrolled since is not moved again.
+    /// scrolled since is neither moved nor refocused again.
     left: std::cell::Cell<Option<(f64, f64)>>,
 }
 
@@ -129,24 +129,18 @@ impl Reading {
         }
     }
 
-    /// The live page where the reader was on the drawn one: their scroll
-    /// and their control. Called again once the whole page is drawn, it
-    /// moves nothing the reader has moved since.
+    /// The live page where the reader was on the drawn one: their control,
+    /// then their scroll (focusing can scroll; the scroll puts them back).
+    /// Called again once the whole page is drawn, it does nothing if the
+    /// reader has scrolled since, and focuses only when nothing has focus.
     pub fn resume(&self) {
         let Some(window) = window() else {
             return;
         };
-        let now = (
-            window.scroll_x().unwrap_or(0.0),
-            window.scroll_y().unwrap_or(0.0),
-        );
-        if self.left.get().is_none_or(|left| left == now) {
-            window.scroll_to_with_x_and_y(self.x, self.y);
+        let at = |w: &web_sys::Window| (w.scroll_x().unwrap_or(0.0), w.scroll_y().unwrap_or(0.0));
+        if self.left.get().is_some_and(|left| left != at(&window)) {
+            return;
         }
-        self.left.set(Some((
-            window.scroll_x().unwrap_or(0.0),
-            window.scroll_y().unwrap_or(0.0),
-        )));
         let document = window.document();
         let nothing_focused = document
             .as_ref()
@@ -161,6 +155,8 @@ impl Reading {
         {
             let _ = element.focus();
         }
+        window.scroll_to_with_x_and_y(self.x, self.y);
+        self.left.set(Some(at(&window)));
     }
 }
 

@@ -284,6 +284,9 @@ test('the live page draws its first screen first: the part below stays the drawn
     assert.equal(await page.locator('main').getAttribute('aria-busy'), 'true');
     assert.equal(await page.locator('[data-below="lateness-delays"] > [data-drawn] .histogram tbody tr, [data-below="lateness-delays"] > .histogram[data-drawn] tbody tr').count(), drawnRows);
     assert.equal(await page.evaluate(() => window.scrollY), drawnAt, 'the reader is where they were');
+    // The copy only: the live delays are not drawn yet.
+    assert.equal(await page.locator('#histogram-heading').count(), 1);
+    assert.equal(await page.locator('[data-below="lateness-delays"] > :not([data-drawn])').count(), 0);
     // A copy only: inert, nothing in it to reach or press.
     assert.equal(await page.locator('[data-drawn]:not([inert])').count(), 0);
     // The first screen answers meanwhile: another arrival profile, its

@@ -396,9 +396,11 @@ pub fn Canvas(
             </div>
             <problems::Problems />
             <check::CheckPanel />
+            // The files panel is not put off: the presenter's link (a
+            // control at the top) is made by it.
+            <files::Files />
             // Below a phone's first screen: drawn once that is painted.
-            <super::below::Below name="designer-files">
-                <files::Files />
+            <super::below::Below name="designer-export">
                 <code::ExportCode />
             </super::below::Below>
             <p class="visually-hidden" role="status" aria-live="polite">
