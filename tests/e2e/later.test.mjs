@@ -8,17 +8,22 @@
 // the backfill lab's commands, the lateness lab's tools, State x Write's
 // folded settings and its room view for presenter mode) come the same way:
 // the lab answers without them, a shelf opened early says it is fetching,
-// then shows them.
+// then shows them. The class page takes work files and links before its
+// grader has come, says it is fetching, keeps what was handed in through
+// a failed fetch and grades it once the grader comes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, live } from './browser.mjs';
 import { buildChain, DAILY } from './designs.mjs';
+import { readFileSync } from 'node:fs';
+
+const CATALOGUE = JSON.parse(readFileSync(new URL('./catalogue.json', import.meta.url), 'utf8'));
 
 let env;
 before(async () => { env = await launch(); });
 after(async () => { await env?.close(); });
 
-const CHUNK = /\/split-partition-lab-(scenarios|lateness|state-write|backfill)-[0-9a-f]{16}\/[^/]+\.wasm$/;
+const CHUNK = /\/split-partition-lab-(scenarios|lateness|state-write|backfill|class)-[0-9a-f]{16}\/[^/]+\.wasm$/;
 
 /// A scenario page whose later chunks wait at the network until released
 /// (or fail, with `fail`).
@@ -315,5 +320,48 @@ test('a link to the moment after a backfill run shows the lab at once and the ru
   assert.match(await page.locator('[data-figure="remaining"]').innerText(), /\S/);
   assert.equal(await page.getByRole('status').filter({ hasText: 'Fetching' }).count(), 0);
   assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the class page takes work before its grader has come, keeps it through a failed fetch, and grades it once the grader comes', async () => {
+  const { page, context, errors, asked, gate } = await held('/class');
+  const passing = CATALOGUE.find((e) => e.scenario === 1 && e.fails === null);
+  const failing = CATALOGUE.find((e) => e.scenario === 2 && e.fails !== null);
+  const design = (e) => JSON.parse(Buffer.from(e.link.split('#design=')[1], 'base64url').toString('utf8'));
+  const work = JSON.stringify({
+    format: 'partition-lab-work',
+    version: 1,
+    student: { name: 'Ada Lovelace', class: '' },
+    scenarios: [{ scenario: 1, saved_at: 1764579600000, progress: '', design: design(passing) }],
+  });
+  // Handed in at once: the page takes the file and the links, and says
+  // what it waits for; nothing is graded or tallied before the grader.
+  await page.getByLabel(/Choose the students' work files/).setInputFiles({ name: 'ada.json', mimeType: 'application/json', buffer: Buffer.from(work) });
+  await page.getByText('Or paste share links').click();
+  const box = page.getByLabel(/One share link per line/);
+  await box.fill(`Grace Hopper, ${env.url}${failing.link}\nsee you Monday`);
+  await page.getByRole('button', { name: 'Grade these links' }).click();
+  await askedFor(page, asked, /\/split_marking\.wasm$/);
+  await page.locator('.class-page .fetch-status').filter({ hasText: 'Fetching the grader: what you handed in is read and graded once it has come.' }).waitFor();
+  assert.equal(await page.locator('.class-progress').count(), 0, 'nothing graded before the grader');
+  assert.equal(await page.locator('table.class-students').count(), 0);
+  assert.match(await box.inputValue(), /see you Monday/, 'the links stay in the box while they wait');
+  // The fetch fails: said where the instructor looks, what was handed in kept.
+  gate.fail();
+  const notice = page.locator('.class-page .notice').filter({ hasText: 'The grader could not be fetched (check the connection). What you handed in is kept, and graded once it comes.' });
+  await notice.waitFor();
+  assert.equal(await page.locator('.class-progress').count(), 0);
+  // The network is back: trying again fetches it, and everything handed in is graded.
+  await page.unroute(CHUNK);
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await page.locator('.class-progress label').filter({ hasText: 'Graded all 2 designs.' }).waitFor({ timeout: 60000 });
+  assert.equal(await notice.count(), 0);
+  const rows = await page.locator('table.class-students tbody tr').allInnerTexts();
+  assert.ok(rows.some((r) => /^Ada Lovelace/.test(r)), rows.join('\n'));
+  assert.ok(rows.some((r) => /^Grace Hopper/.test(r)), rows.join('\n'));
+  // The line not read stays in the box, the rest is gone from it.
+  assert.equal(await box.inputValue(), 'see you Monday');
+  assert.ok((await page.locator('.notice.warning li').allInnerTexts()).some((t) => t === 'line 2: no share link on it'));
+  assert.deepEqual(errors.filter((e) => !/Failed to load resource|net::ERR_FAILED|Failed to fetch/.test(e)), []);
   await context.close();
 });

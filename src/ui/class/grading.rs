@@ -1,6 +1,7 @@
 //! The class graded a design at a time, between paints: one `Slices`
 //! driver steps every check, so the page answers (a click on Stop, a
-//! scroll, a sort) throughout.
+//! scroll, a sort) throughout. The loop and its progress are on the first
+//! screen; a submission's checks (`row`) come with the marking chunk.
 
 use leptos::prelude::*;
 
@@ -31,14 +32,16 @@ pub fn start(class: Class) {
 
 /// Grades every waiting submission; `Some` when stopped or gone first.
 async fn run(class: Class) -> Option<Halt> {
+    // Work is handed in only once the marking has come (`Class::take`).
+    let marking = class.marking.ready.try_get_untracked().flatten()?;
     let mut slices = Slices::from_now();
     loop {
         let Some(next) = class.waiting.try_update_value(|w| w.pop_front()) else {
             return Some(Halt::Gone);
         };
         let submission = next?;
-        match marks(class, &submission, &mut slices).await {
-            Ok(marks) => class.rows.update(|r| r.push(Row::new(&submission, marks))),
+        match (marking.row)(class, &submission, &mut slices).await {
+            Ok(row) => class.rows.update(|r| r.push(row)),
             Err((halt, graded)) => {
                 // Graded again whole on "Carry on": a row is all of a file.
                 let _ = class
@@ -51,7 +54,17 @@ async fn run(class: Class) -> Option<Halt> {
     }
 }
 
-/// Each design of `submission` graded; on a halt, how many it had done.
+/// A row of `submission`, each of its designs graded; on a halt, how many
+/// it had done.
+pub async fn row(
+    class: Class,
+    submission: &Submission,
+    slices: &mut Slices,
+) -> Result<Row, (Halt, usize)> {
+    let marks = marks(class, submission, slices).await?;
+    Ok(Row::new(submission, marks))
+}
+
 async fn marks(
     class: Class,
     submission: &Submission,

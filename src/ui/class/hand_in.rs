@@ -5,14 +5,14 @@
 
 use leptos::prelude::*;
 
-use super::Class;
+use super::{Class, Given};
 use crate::class::intake;
 use crate::class::Skipped;
 use crate::scenarios::work::MAX_BYTES;
 use crate::ui::storage;
 
 /// Reads `files` one after another and hands each in (or skips it).
-fn read_files(class: Class, files: Vec<web_sys::File>) {
+pub(super) fn read_files(class: Class, files: Vec<web_sys::File>) {
     leptos::task::spawn_local(async move {
         for file in files {
             let name = file.name();
@@ -44,6 +44,46 @@ fn listed(files: Option<web_sys::FileList>) -> Vec<web_sys::File> {
     (0..files.length()).filter_map(|i| files.get(i)).collect()
 }
 
+/// Reads the share links in `text`, hands in what it read (under the
+/// class's `code`, when there is one) and gives back the lines it could
+/// not read, to stay in the box to be fixed and sent again.
+pub(super) fn read_links(class: Class, text: &str, code: &str) -> String {
+    let (submissions, skipped) = intake::links(text);
+    // With the class's code each named student is graded on their own
+    // data, whatever data their link names.
+    let class_code = code.trim();
+    let submissions: Vec<_> = submissions
+        .into_iter()
+        .map(|s| {
+            if class_code.is_empty() {
+                s
+            } else {
+                s.in_class(class_code)
+            }
+        })
+        .collect();
+    if submissions.is_empty() && skipped.is_empty() {
+        class.skip(Skipped {
+            from: "the pasted links".to_string(),
+            why: "there was nothing to read: paste one link per line".to_string(),
+            line: None,
+        });
+    }
+    let left: Vec<&str> = text
+        .lines()
+        .enumerate()
+        .filter(|(i, _)| skipped.iter().any(|s| s.line == Some(i + 1)))
+        .map(|(_, l)| l)
+        .collect();
+    for s in skipped {
+        class.skip(s);
+    }
+    for s in submissions {
+        class.hand_in(s);
+    }
+    left.join("\n")
+}
+
 #[component]
 pub fn HandIn(class: Class) -> impl IntoView {
     let on_files = move |ev: leptos::ev::Event| {
@@ -57,51 +97,22 @@ pub fn HandIn(class: Class) -> impl IntoView {
         let files = listed(input.files());
         // Cleared, so choosing the same files again is a change too.
         input.set_value("");
-        read_files(class, files);
+        class.take(Given::Files(files));
     };
     let on_drop = move |ev: leptos::ev::DragEvent| {
         ev.prevent_default();
-        read_files(class, listed(ev.data_transfer().and_then(|t| t.files())));
+        class.take(Given::Files(listed(
+            ev.data_transfer().and_then(|t| t.files()),
+        )));
     };
     let pasted = RwSignal::new(String::new());
     let code = RwSignal::new(String::new());
     let add_links = move |_| {
-        let text = pasted.get_untracked();
-        let (submissions, skipped) = intake::links(&text);
-        // With the class's code each named student is graded on their own
-        // data, whatever data their link names.
-        let class_code = code.get_untracked().trim().to_string();
-        let submissions: Vec<_> = submissions
-            .into_iter()
-            .map(|s| {
-                if class_code.is_empty() {
-                    s
-                } else {
-                    s.in_class(&class_code)
-                }
-            })
-            .collect();
-        if submissions.is_empty() && skipped.is_empty() {
-            class.skip(Skipped {
-                from: "the pasted links".to_string(),
-                why: "there was nothing to read: paste one link per line".to_string(),
-                line: None,
-            });
-        }
-        // The lines not read stay in the box, to be fixed and sent again.
-        let left: Vec<&str> = text
-            .lines()
-            .enumerate()
-            .filter(|(i, _)| skipped.iter().any(|s| s.line == Some(i + 1)))
-            .map(|(_, l)| l)
-            .collect();
-        pasted.set(left.join("\n"));
-        for s in skipped {
-            class.skip(s);
-        }
-        for s in submissions {
-            class.hand_in(s);
-        }
+        class.take(Given::Links {
+            text: pasted.get_untracked(),
+            code: code.get_untracked(),
+            left: pasted,
+        });
     };
     view! {
         <div

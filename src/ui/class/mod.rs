@@ -3,19 +3,35 @@
 //! design again here, in this browser (`grading`), and shows the class's
 //! tallies, a row per student and the gradebook's CSV (`tables`). What was
 //! handed in is read by `hand_in`. Nothing leaves the browser and nothing
-//! is kept: closing the page forgets the class.
+//! is kept: closing the page forgets the class. Reading, grading and the
+//! tables come in a chunk of their own (`marking`) after the page is live;
+//! what is handed in before it has come waits for it, and says so.
 
 mod grading;
 mod hand_in;
+pub mod marking;
 mod tables;
 
 use std::collections::VecDeque;
 
 use leptos::prelude::*;
 
+use super::later::Fetch;
 use super::page::set_title;
 use crate::class::results::Row;
 use crate::class::{Skipped, Submission};
+use marking::Marking;
+
+/// What the instructor hands in, as the page's controls take it.
+pub enum Given {
+    Files(Vec<web_sys::File>),
+    Links {
+        text: String,
+        code: String,
+        /// The links box, given back the lines that could not be read.
+        left: RwSignal<String>,
+    },
+}
 
 /// How far the grading has got, in designs.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -38,6 +54,10 @@ pub struct Class {
     pub running: RwSignal<bool>,
     /// Set by Stop; read between two slices of work.
     pub stop: RwSignal<bool>,
+    /// Reading, grading and the tables: a chunk of their own.
+    pub marking: Fetch<Marking>,
+    /// What was handed in before the marking came.
+    given: RwSignal<Vec<Given>, LocalStorage>,
 }
 
 impl Class {
@@ -49,6 +69,41 @@ impl Class {
             count: RwSignal::new(Count::default()),
             running: RwSignal::new(false),
             stop: RwSignal::new(false),
+            marking: Fetch::new(&marking::LATER),
+            given: RwSignal::new_local(Vec::new()),
+        }
+    }
+
+    /// Reads what was handed in now, or once the marking has come
+    /// (fetching it if it is not on its way).
+    pub fn take(self, given: Given) {
+        match self.marking.ready.get_untracked() {
+            Some(marking) => self.read(marking, given),
+            None => {
+                self.given.update(|g| g.push(given));
+                self.marking.start();
+            }
+        }
+    }
+
+    /// Reads what waited, once the marking has come.
+    fn read_given(self, marking: &'static Marking) {
+        let given = self.given.try_update(std::mem::take).unwrap_or_default();
+        for g in given {
+            self.read(marking, g);
+        }
+    }
+
+    fn read(self, marking: &'static Marking, given: Given) {
+        match given {
+            Given::Files(files) => (marking.files)(self, files),
+            Given::Links { text, code, left } => {
+                let unread = (marking.links)(self, &text, &code);
+                // Lines typed into the box while the links waited are kept.
+                if left.get_untracked() == text {
+                    left.set(unread);
+                }
+            }
         }
     }
 
@@ -87,6 +142,14 @@ impl Class {
 pub fn ClassPage() -> impl IntoView {
     set_title("Your class's results");
     let class = Class::new();
+    class.marking.soon();
+    Effect::new(move || {
+        if let Some(marking) = class.marking.ready.get() {
+            class.read_given(marking);
+        }
+    });
+    let waiting =
+        move || class.marking.ready.with(Option::is_none) && class.given.with(|g| !g.is_empty());
     view! {
         <section class="page class-page" aria-labelledby="class-title">
             <p class="breadcrumb"><a href="/scenarios">"All scenarios"</a></p>
@@ -101,8 +164,14 @@ pub fn ClassPage() -> impl IntoView {
                 "Students put their name and class code on their work on the scenario list (\"Your name on your work\"), then use \"Download my work\" and send you the file. A verdict saved in a file is never trusted: every design is graded again."
             </p>
             <hand_in::HandIn class=class />
+            <Show when=waiting>
+                {class.marking.status(
+                    "Fetching the grader: what you handed in is read and graded once it has come.",
+                    "The grader could not be fetched (check the connection). What you handed in is kept, and graded once it comes.",
+                )}
+            </Show>
             <grading::Progress class=class />
-            <tables::Results class=class />
+            {move || class.marking.ready.get().map(|marking| (marking.results)(class))}
             <Show when=move || !class.rows.read().is_empty() || !class.skipped.read().is_empty()>
                 <p>
                     <button
