@@ -1,12 +1,16 @@
 //! Scenario 4's drift query, run by the student from a look-back date of
 //! their choosing. The evidence is not handed over: a date after the first
 //! bad day finds only the later ones, as a query over a real warehouse
-//! sees only what it scans.
+//! sees only what it scans. The query runs the week, so it comes with the
+//! grader's chunk (`canvas::grader`): a query run before it has come says
+//! it is fetching, then answers.
 
 use leptos::prelude::*;
 
 use crate::engine::calendar::day_month;
-use crate::scenarios::stories::currency::{drift_query_from, drift_window, lookback_from};
+use crate::scenarios::stories::currency::{drift_window, lookback_from};
+use crate::ui::canvas::grader;
+use crate::ui::later::Fetch;
 
 use super::drift_table::DriftTable;
 
@@ -17,12 +21,14 @@ pub fn DriftLookBack(script: std::sync::Arc<crate::engine::Script>) -> impl Into
     let typed = RwSignal::new(String::new());
     let ran = RwSignal::new(None::<chrono::NaiveDate>);
     let error = RwSignal::new(None::<String>);
+    let query = Fetch::new(&grader::LATER);
     // A refused date leaves no earlier result under its message: what
     // shows is always the answer to what the field says.
     let run = move |_| match lookback_from(&typed.get_untracked()) {
         Ok(from) => {
             error.set(None);
             ran.set(Some(from));
+            query.start();
         }
         Err(why) => {
             ran.set(None);
@@ -30,8 +36,9 @@ pub fn DriftLookBack(script: std::sync::Arc<crate::engine::Script>) -> impl Into
         }
     };
     let result = move || {
+        let grader = query.ready.get()?;
         ran.get().map(|from| {
-            let scanned = drift_query_from(&script, from);
+            let scanned = (grader.drift)(&script, from);
             let rows: Vec<_> = scanned.iter().filter(|r| r.drifts()).cloned().collect();
             let days = scanned.len();
             let found = match rows.len() {
@@ -72,6 +79,12 @@ pub fn DriftLookBack(script: std::sync::Arc<crate::engine::Script>) -> impl Into
                 <button type="button" class="primary" on:click=run>"Run the drift query"</button>
             </div>
             <p class="field-error" id="lookback-error" role="alert">{move || error.get()}</p>
+            <Show when=move || ran.with(Option::is_some)>
+                {query.status(
+                    "Fetching the drift query (the first run only).",
+                    "The drift query could not be fetched: check the connection, then try again.",
+                )}
+            </Show>
             {result}
         </section>
     }

@@ -27,6 +27,7 @@ const PAGES = [
   ['the overview', '/', 'overview'],
   ['the State x Write lab', '/lab/state-write', 'stateWrite'],
   ['the backfill lab', '/lab/backfill', 'backfill'],
+  ['the class page', '/class', 'class'],
 ];
 
 // Runs in the page before the app: records the first contentful paint,
@@ -58,6 +59,14 @@ function watch(kind) {
     // A prediction's first tick: the page answers by offering to run it.
     stateWrite: () => [document.getElementById('predict-none'), document.getElementById('predict-heading')?.closest('section'), (box) => box.click()],
     backfill: () => [document.getElementById('guess-0'), document.getElementById('guess-0')?.closest('fieldset')?.parentElement, (radio) => radio.click()],
+    // A work file chosen: the page takes it at once (it says it is reading
+    // it, or fetching the grader to).
+    class: () => [document.getElementById('class-files'), document.querySelector('section.class-page'), (input) => {
+      const files = new DataTransfer();
+      files.items.add(new File(['{}'], 'work.json', { type: 'application/json' }));
+      input.files = files.files;
+      input.dispatchEvent(new Event('change', { bubbles: true }));
+    }],
   };
   // These pages answer a first tick by enabling a button (an attribute),
   // not by new text: the others are watched as before, for comparable figures.

@@ -10,7 +10,8 @@
 // the lab answers without them, a shelf opened early says it is fetching,
 // then shows them. The class page takes work files and links before its
 // grader has come, says it is fetching, keeps what was handed in through
-// a failed fetch and grades it once the grader comes.
+// a failed fetch and grades it once the grader comes; scenario 4's drift
+// query (which runs the week) comes with the grader.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, live } from './browser.mjs';
@@ -92,6 +93,22 @@ test('the export panel fetches its exporters when opened, says so, offers nothin
   assert.match(await shelf.locator('.code-block').first().innerText(), /\S/);
   await shelf.getByRole('button', { name: /Prepare a runnable project/ }).waitFor();
   assert.equal(await shelf.getByRole('status').filter({ hasText: 'Fetching' }).count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('scenario 4\'s drift query run before the grader has come says it is fetching, then answers', async () => {
+  const { page, context, errors, asked, gate } = await held('/scenarios/4');
+  await page.getByLabel('Look back from', { exact: true }).fill('2026-08-08');
+  await page.getByRole('button', { name: 'Run the drift query' }).click();
+  await askedFor(page, asked, /\/split_grader\.wasm$/);
+  await page.locator('.drift-lookback .fetch-status').filter({ hasText: 'Fetching the drift query (the first run only).' }).waitFor();
+  assert.equal(await page.locator('[data-figure="lookback"]').count(), 0, 'no answer before the query has come');
+  assert.equal(await page.locator('table.drift').count(), 0);
+  gate.release();
+  await page.locator('[data-figure="lookback"]').filter({ hasText: 'Scanned 6 days of silver, 8 Aug to 13 Aug: 6 are more than a penny out.' }).waitFor({ timeout: 20000 });
+  assert.equal(await page.locator('table.drift tbody tr').count(), 6);
+  assert.equal(await page.locator('.drift-lookback .fetch-status').innerText(), '');
   assert.deepEqual(errors, []);
   await context.close();
 });
@@ -334,10 +351,14 @@ test('the class page takes work before its grader has come, keeps it through a f
     student: { name: 'Ada Lovelace', class: '' },
     scenarios: [{ scenario: 1, saved_at: 1764579600000, progress: '', design: design(passing) }],
   });
+  // An empty box is said at once, with no grader needed.
+  await page.getByText('Or paste share links').click();
+  await page.getByRole('button', { name: 'Grade these links' }).click();
+  await page.locator('.notice.warning li').filter({ hasText: 'the pasted links: there was nothing to read: paste one link per line' }).waitFor();
+  assert.equal(await page.locator('.class-page .fetch-status').count(), 0, 'nothing waits for the grader');
   // Handed in at once: the page takes the file and the links, and says
   // what it waits for; nothing is graded or tallied before the grader.
   await page.getByLabel(/Choose the students' work files/).setInputFiles({ name: 'ada.json', mimeType: 'application/json', buffer: Buffer.from(work) });
-  await page.getByText('Or paste share links').click();
   const box = page.getByLabel(/One share link per line/);
   await box.fill(`Grace Hopper, ${env.url}${failing.link}\nsee you Monday`);
   await page.getByRole('button', { name: 'Grade these links' }).click();

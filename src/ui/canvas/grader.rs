@@ -6,6 +6,8 @@
 use leptos::prelude::AnyView;
 
 use crate::design::Graph;
+use crate::engine::calendar::Day;
+use crate::engine::drift::DriftRow;
 use crate::engine::stepwise::Stepwise;
 use crate::engine::Script;
 use crate::labs::pool::PoolPicture;
@@ -99,6 +101,9 @@ pub struct Grader {
     pub picture: fn(&Judged) -> Option<PoolPicture>,
     /// A finished check's report drawn: its views are in this chunk too.
     pub report: fn(Shown) -> AnyView,
+    /// Scenario 6's drift query over `script`'s silver from a day on: it
+    /// runs the week, so it comes with the grader's engine.
+    pub drift: fn(&Script, Day) -> Vec<DriftRow>,
 }
 
 /// One rule's run over a smallest-case candidate.
@@ -165,6 +170,7 @@ pub static GRADER: Grader = Grader {
     compare: debrief::compare,
     picture: super::report::picture,
     report: super::report::shown,
+    drift: crate::scenarios::stories::currency::drift_query_from,
 };
 
 /// The grader, in the scenarios part a chunk of its own.

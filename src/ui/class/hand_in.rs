@@ -44,6 +44,14 @@ fn listed(files: Option<web_sys::FileList>) -> Vec<web_sys::File> {
     (0..files.length()).filter_map(|i| files.get(i)).collect()
 }
 
+fn nothing_pasted() -> Skipped {
+    Skipped {
+        from: "the pasted links".to_string(),
+        why: "there was nothing to read: paste one link per line".to_string(),
+        line: None,
+    }
+}
+
 /// Reads the share links in `text`, hands in what it read (under the
 /// class's `code`, when there is one) and gives back the lines it could
 /// not read, to stay in the box to be fixed and sent again.
@@ -63,11 +71,7 @@ pub(super) fn read_links(class: Class, text: &str, code: &str) -> String {
         })
         .collect();
     if submissions.is_empty() && skipped.is_empty() {
-        class.skip(Skipped {
-            from: "the pasted links".to_string(),
-            why: "there was nothing to read: paste one link per line".to_string(),
-            line: None,
-        });
+        class.skip(nothing_pasted());
     }
     let left: Vec<&str> = text
         .lines()
@@ -108,8 +112,14 @@ pub fn HandIn(class: Class) -> impl IntoView {
     let pasted = RwSignal::new(String::new());
     let code = RwSignal::new(String::new());
     let add_links = move |_| {
+        let text = pasted.get_untracked();
+        // Said at once, with or without the grader.
+        if text.trim().is_empty() {
+            class.skip(nothing_pasted());
+            return;
+        }
         class.take(Given::Links {
-            text: pasted.get_untracked(),
+            text,
             code: code.get_untracked(),
             left: pasted,
         });
