@@ -153,18 +153,47 @@ impl<T: Send + Sync + 'static> Fetch<T> {
     /// on a page drawn ahead of time (which fetches nothing), that it
     /// comes once the page has started.
     pub fn status(self, fetching: &'static str, failed: &'static str) -> impl IntoView {
+        // Drawn by one function for every chunk: a part with four later
+        // chunks carries the view once.
+        let said = Said {
+            fetching,
+            failed,
+            is_fetching: self.fetching,
+            has_failed: self.failed,
+        };
+        said.view(Callback::new(move |()| self.start()))
+    }
+}
+
+/// A fetch's state as its status line says it, whatever the chunk holds.
+struct Said {
+    fetching: &'static str,
+    failed: &'static str,
+    is_fetching: RwSignal<bool>,
+    has_failed: RwSignal<bool>,
+}
+
+impl Said {
+    fn view(self, again: Callback<()>) -> impl IntoView {
+        let Said {
+            fetching,
+            failed,
+            is_fetching,
+            has_failed,
+        } = self;
         view! {
             {(!crate::ui::browser::in_browser()).then(|| view! { <p class="muted">{AHEAD}</p> })}
-            <p class="muted fetch-status" role="status">{move || self.fetching.get().then_some(fetching)}</p>
+            <p class="muted fetch-status" role="status">{move || is_fetching.get().then_some(fetching)}</p>
             // The button stays while it tries again (busy, pressing it
             // again does nothing), so the reader's focus stays on it.
-            <Show when=move || self.failed.get()>
-                <p class="notice" hidden=move || self.fetching.get()>{failed}</p>
+            <Show when=move || has_failed.get()>
+                // An alert: a reader on "Try again" hears it fail again.
+                <p class="notice" role="alert" hidden=move || is_fetching.get()>{failed}</p>
                 <div class="button-row">
                     <button
                         type="button"
-                        aria-disabled=move || self.fetching.get().then_some("true")
-                        on:click=move |_| self.start()
+                        aria-disabled=move || is_fetching.get().then_some("true")
+                        on:click=move |_| again.run(())
                     >
                         "Try again"
                     </button>

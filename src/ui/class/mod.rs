@@ -131,6 +131,7 @@ impl Class {
     /// Forgets the whole class, once grading has stopped.
     fn clear(self) {
         self.waiting.update_value(VecDeque::clear);
+        self.given.update(Vec::clear);
         self.rows.set(Vec::new());
         self.skipped.set(Vec::new());
         self.count.set(Count::default());
