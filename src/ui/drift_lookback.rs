@@ -79,12 +79,11 @@ pub fn DriftLookBack(script: std::sync::Arc<crate::engine::Script>) -> impl Into
                 <button type="button" class="primary" on:click=run>"Run the drift query"</button>
             </div>
             <p class="field-error" id="lookback-error" role="alert">{move || error.get()}</p>
-            <Show when=move || ran.with(Option::is_some)>
-                {query.status(
-                    "Fetching the drift query (the first run only).",
-                    "The drift query could not be fetched: check the connection, then try again.",
-                )}
-            </Show>
+            // On the page from the start, so a change of its words is said.
+            {query.status(
+                "Fetching the drift query (the first run only).",
+                "The drift query could not be fetched: check the connection, then try again.",
+            )}
             {result}
         </section>
     }

@@ -351,38 +351,49 @@ test('the class page takes work before its grader has come, keeps it through a f
     student: { name: 'Ada Lovelace', class: '' },
     scenarios: [{ scenario: 1, saved_at: 1764579600000, progress: '', design: design(passing) }],
   });
-  // An empty box is said at once, with no grader needed.
+  const skipped = page.locator('.notice.warning li');
+  const nothing = 'the pasted links: there was nothing to read: paste one link per line';
+  // An empty box is said at once, with the grader still held back.
   await page.getByText('Or paste share links').click();
-  await page.getByRole('button', { name: 'Grade these links' }).click();
-  await page.locator('.notice.warning li').filter({ hasText: 'the pasted links: there was nothing to read: paste one link per line' }).waitFor();
-  assert.equal(await page.locator('.class-page .fetch-status').count(), 0, 'nothing waits for the grader');
+  const grade = page.getByRole('button', { name: 'Grade these links' });
+  await grade.click();
+  await skipped.filter({ hasText: nothing }).waitFor();
   // Handed in at once: the page takes the file and the links, and says
   // what it waits for; nothing is graded or tallied before the grader.
   await page.getByLabel(/Choose the students' work files/).setInputFiles({ name: 'ada.json', mimeType: 'application/json', buffer: Buffer.from(work) });
   const box = page.getByLabel(/One share link per line/);
   await box.fill(`Grace Hopper, ${env.url}${failing.link}\nsee you Monday`);
-  await page.getByRole('button', { name: 'Grade these links' }).click();
+  await grade.click();
   await askedFor(page, asked, /\/split_marking\.wasm$/);
-  await page.locator('.class-page .fetch-status').filter({ hasText: 'Fetching the grader: what you handed in is read and graded once it has come.' }).waitFor();
+  const status = page.locator('.class-page .fetch-status');
+  await status.filter({ hasText: 'Fetching the grader: what you hand in meanwhile is read and graded once it has come.' }).waitFor();
   assert.equal(await page.locator('.class-progress').count(), 0, 'nothing graded before the grader');
   assert.equal(await page.locator('table.class-students').count(), 0);
-  assert.match(await box.inputValue(), /see you Monday/, 'the links stay in the box while they wait');
+  // The links left the box as they were taken: pressing again hands in
+  // nothing twice, and what is typed meanwhile stays the instructor's.
+  assert.equal(await box.inputValue(), '');
+  await grade.click();
+  await page.waitForFunction((text) => [...document.querySelectorAll('.notice.warning li')].filter((li) => li.innerText === text).length === 2, nothing);
+  const typed = `Alan Turing, ${env.url}${passing.link}`;
+  await box.fill(typed);
   // The fetch fails: said where the instructor looks, what was handed in kept.
   gate.fail();
-  const notice = page.locator('.class-page .notice').filter({ hasText: 'The grader could not be fetched (check the connection). What you handed in is kept, and graded once it comes.' });
-  await notice.waitFor();
+  const alert = page.getByRole('alert').filter({ hasText: 'The grader could not be fetched (check the connection). What you hand in is kept, and graded once it comes.' });
+  await alert.waitFor();
   assert.equal(await page.locator('.class-progress').count(), 0);
-  // The network is back: trying again fetches it, and everything handed in is graded.
+  // The network is back: trying again fetches it, and what was handed in
+  // is graded, once each.
   await page.unroute(CHUNK);
   await page.getByRole('button', { name: 'Try again' }).click();
   await page.locator('.class-progress label').filter({ hasText: 'Graded all 2 designs.' }).waitFor({ timeout: 60000 });
-  assert.equal(await notice.count(), 0);
+  assert.equal(await alert.count(), 0);
   const rows = await page.locator('table.class-students tbody tr').allInnerTexts();
+  assert.equal(rows.length, 2, rows.join('\n'));
   assert.ok(rows.some((r) => /^Ada Lovelace/.test(r)), rows.join('\n'));
   assert.ok(rows.some((r) => /^Grace Hopper/.test(r)), rows.join('\n'));
-  // The line not read stays in the box, the rest is gone from it.
-  assert.equal(await box.inputValue(), 'see you Monday');
-  assert.ok((await page.locator('.notice.warning li').allInnerTexts()).some((t) => t === 'line 2: no share link on it'));
+  // The line not read comes back to the box, after what was typed there.
+  assert.equal(await box.inputValue(), `${typed}\nsee you Monday`);
+  assert.ok((await skipped.allInnerTexts()).some((t) => t === 'line 2: no share link on it'));
   assert.deepEqual(errors.filter((e) => !/Failed to load resource|net::ERR_FAILED|Failed to fetch/.test(e)), []);
   await context.close();
 });

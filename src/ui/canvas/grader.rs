@@ -101,7 +101,7 @@ pub struct Grader {
     pub picture: fn(&Judged) -> Option<PoolPicture>,
     /// A finished check's report drawn: its views are in this chunk too.
     pub report: fn(Shown) -> AnyView,
-    /// Scenario 6's drift query over `script`'s silver from a day on: it
+    /// Scenario 4's drift query over `script`'s silver from a day on: it
     /// runs the week, so it comes with the grader's engine.
     pub drift: fn(&Script, Day) -> Vec<DriftRow>,
 }

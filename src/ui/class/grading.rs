@@ -32,7 +32,8 @@ pub fn start(class: Class) {
 
 /// Grades every waiting submission; `Some` when stopped or gone first.
 async fn run(class: Class) -> Option<Halt> {
-    // Work is handed in only once the marking has come (`Class::take`).
+    // Work is handed in only once the marking has come (`Class::take`);
+    // without it (or with the page gone) there is nothing to grade.
     let marking = class.marking.ready.try_get_untracked().flatten()?;
     let mut slices = Slices::from_now();
     loop {

@@ -12,29 +12,27 @@ use crate::scenarios::work::MAX_BYTES;
 use crate::ui::storage;
 
 /// Reads `files` one after another and hands each in (or skips it).
-pub(super) fn read_files(class: Class, files: Vec<web_sys::File>) {
-    leptos::task::spawn_local(async move {
-        for file in files {
-            let name = file.name();
-            if file.size() > MAX_BYTES as f64 {
-                class.skip(Skipped {
-                    from: name,
-                    why: format!(
-                        "it is {} KB; a work file is at most {} KB",
-                        (file.size() / 1024.0).ceil(),
-                        MAX_BYTES / 1024
-                    ),
-                    line: None,
-                });
-                continue;
-            }
-            let text = storage::file_text(&file).await;
-            match intake::file(&name, text.as_deref()) {
-                Ok(submission) => class.hand_in(submission),
-                Err(skipped) => class.skip(skipped),
-            }
+pub(super) async fn read_files(class: Class, files: Vec<web_sys::File>) {
+    for file in files {
+        let name = file.name();
+        if file.size() > MAX_BYTES as f64 {
+            class.skip(Skipped {
+                from: name,
+                why: format!(
+                    "it is {} KB; a work file is at most {} KB",
+                    (file.size() / 1024.0).ceil(),
+                    MAX_BYTES / 1024
+                ),
+                line: None,
+            });
+            continue;
         }
-    });
+        let text = storage::file_text(&file).await;
+        match intake::file(&name, text.as_deref()) {
+            Ok(submission) => class.hand_in(submission),
+            Err(skipped) => class.skip(skipped),
+        }
+    }
 }
 
 fn listed(files: Option<web_sys::FileList>) -> Vec<web_sys::File> {

@@ -15,13 +15,16 @@ use crate::class::Submission;
 use crate::ui::later::Later;
 use crate::ui::slices::{Halt, Slices};
 
+/// Work files read and handed in.
+pub type Read = Pin<Box<dyn Future<Output = ()>>>;
+
 /// A submission's row, or why grading halted and how many designs of it
 /// were done by then.
 pub type Graded<'a> = Pin<Box<dyn Future<Output = Result<Row, (Halt, usize)>> + 'a>>;
 
 pub struct Marking {
     /// Reads work files one after another and hands each in (or skips it).
-    pub files: fn(Class, Vec<web_sys::File>),
+    pub files: fn(Class, Vec<web_sys::File>) -> Read,
     /// Reads pasted share links (each named student graded on their own
     /// data under the class's code, when there is one), hands in what it
     /// read, and gives back the lines it could not read.
@@ -30,6 +33,10 @@ pub struct Marking {
     pub row: for<'a> fn(Class, &'a Submission, &'a mut Slices) -> Graded<'a>,
     /// The class's tallies, a row per student and the gradebook.
     pub results: fn(Class) -> AnyView,
+}
+
+fn files(class: Class, given: Vec<web_sys::File>) -> Read {
+    Box::pin(hand_in::read_files(class, given))
 }
 
 fn row<'a>(class: Class, submission: &'a Submission, slices: &'a mut Slices) -> Graded<'a> {
@@ -41,7 +48,7 @@ fn results(class: Class) -> AnyView {
 }
 
 pub static MARKING: Marking = Marking {
-    files: hand_in::read_files,
+    files,
     links: hand_in::read_links,
     row,
     results,

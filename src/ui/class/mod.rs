@@ -75,10 +75,15 @@ impl Class {
     }
 
     /// Reads what was handed in now, or once the marking has come
-    /// (fetching it if it is not on its way).
+    /// (fetching it if it is not on its way). Links leave the box as they
+    /// are taken, so pressing again cannot hand them in twice; the lines
+    /// that cannot be read come back to it.
     pub fn take(self, given: Given) {
+        if let Given::Links { left, .. } = &given {
+            left.set(String::new());
+        }
         match self.marking.ready.get_untracked() {
-            Some(marking) => self.read(marking, given),
+            Some(marking) => leptos::task::spawn_local(self.read(marking, given)),
             None => {
                 self.given.update(|g| g.push(given));
                 self.marking.start();
@@ -86,23 +91,29 @@ impl Class {
         }
     }
 
-    /// Reads what waited, once the marking has come.
+    /// Reads what waited, in the order it was handed in, once the marking
+    /// has come.
     fn read_given(self, marking: &'static Marking) {
         let given = self.given.try_update(std::mem::take).unwrap_or_default();
-        for g in given {
-            self.read(marking, g);
-        }
+        leptos::task::spawn_local(async move {
+            for g in given {
+                self.read(marking, g).await;
+            }
+        });
     }
 
-    fn read(self, marking: &'static Marking, given: Given) {
+    async fn read(self, marking: &'static Marking, given: Given) {
         match given {
-            Given::Files(files) => (marking.files)(self, files),
+            Given::Files(files) => (marking.files)(self, files).await,
             Given::Links { text, code, left } => {
                 let unread = (marking.links)(self, &text, &code);
-                // Lines typed into the box while the links waited are kept.
-                if left.get_untracked() == text {
-                    left.set(unread);
-                }
+                // After whatever was typed into the box meanwhile.
+                left.try_update(|typed| {
+                    if !typed.is_empty() && !unread.is_empty() {
+                        typed.push('\n');
+                    }
+                    typed.push_str(&unread);
+                });
             }
         }
     }
@@ -149,8 +160,6 @@ pub fn ClassPage() -> impl IntoView {
             class.read_given(marking);
         }
     });
-    let waiting =
-        move || class.marking.ready.with(Option::is_none) && class.given.with(|g| !g.is_empty());
     view! {
         <section class="page class-page" aria-labelledby="class-title">
             <p class="breadcrumb"><a href="/scenarios">"All scenarios"</a></p>
@@ -165,12 +174,11 @@ pub fn ClassPage() -> impl IntoView {
                 "Students put their name and class code on their work on the scenario list (\"Your name on your work\"), then use \"Download my work\" and send you the file. A verdict saved in a file is never trusted: every design is graded again."
             </p>
             <hand_in::HandIn class=class />
-            <Show when=waiting>
-                {class.marking.status(
-                    "Fetching the grader: what you handed in is read and graded once it has come.",
-                    "The grader could not be fetched (check the connection). What you handed in is kept, and graded once it comes.",
-                )}
-            </Show>
+            // On the page from the start, so a change of its words is said.
+            {class.marking.status(
+                "Fetching the grader: what you hand in meanwhile is read and graded once it has come.",
+                "The grader could not be fetched (check the connection). What you hand in is kept, and graded once it comes.",
+            )}
             <grading::Progress class=class />
             {move || class.marking.ready.get().map(|marking| (marking.results)(class))}
             <Show when=move || !class.rows.read().is_empty() || !class.skipped.read().is_empty()>
