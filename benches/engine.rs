@@ -78,9 +78,12 @@ fn main() {
     lateness();
 }
 
-/// The lateness lab: preparing a profile's month once, then one slider step.
+/// The lateness lab: a profile's month drawn and studied (what the page
+/// once did before its first screen), read back baked (what it does now),
+/// then one slider step.
 fn lateness() {
     use partition_lab::engine::lateness::Lateness;
+    use partition_lab::labs::lateness::model::study_of_draws;
     use partition_lab::labs::lateness::{study, Profile, MAX_DAYS};
 
     println!();
@@ -89,13 +92,16 @@ fn lateness() {
         partition_lab::labs::lateness::model::PER_DAY
     );
     println!(
-        "{:<28} {:>16} {:>22}",
-        "profile", "prepare (once)", "one slider step (mean)"
+        "{:<28} {:>16} {:>16} {:>22}",
+        "profile", "draw and study", "read baked", "one slider step (mean)"
     );
     for profile in Profile::ALL.iter().copied() {
         let started = Instant::now();
+        black_box(study_of_draws(profile));
+        let drawn = started.elapsed();
+        let started = Instant::now();
         let study = black_box(study(profile));
-        let prepare = started.elapsed();
+        let read = started.elapsed();
         let steps = 10_000u32;
         let started = Instant::now();
         for i in 0..steps {
@@ -107,9 +113,10 @@ fn lateness() {
         }
         let per_step = started.elapsed() / steps;
         println!(
-            "{:<28} {:>13.1} ms {:>19.2} µs",
+            "{:<28} {:>13.1} ms {:>13.3} ms {:>19.2} µs",
             profile.label(),
-            prepare.as_secs_f64() * 1e3,
+            drawn.as_secs_f64() * 1e3,
+            read.as_secs_f64() * 1e3,
             per_step.as_secs_f64() * 1e6
         );
     }

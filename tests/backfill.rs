@@ -121,7 +121,7 @@ fn a_late_guess_leaves_the_early_broken_days_wrong() {
 fn waves_and_minutes_follow_the_cost_model_for_every_choice() {
     let case = Case::new();
     for choices in all_choices() {
-        let plan = case.plan(&choices);
+        let plan = choices.plan();
         let n = plan.dates().len() as u32;
         let waves = n.div_ceil(choices.concurrency.value().min(4));
         assert_eq!(plan.waves(), waves, "{choices:?}");
@@ -132,10 +132,11 @@ fn waves_and_minutes_follow_the_cost_model_for_every_choice() {
             Some(backfill_start() + Duration::minutes(plan.minutes()))
         );
     }
-    let plan = case.plan(&Choices {
+    let plan = Choices {
         from: partition_lab::labs::backfill::August::CHAPTER.ship,
         ..Choices::default()
-    });
+    }
+    .plan();
     assert_eq!(
         (plan.dates().len(), plan.waves(), plan.minutes()),
         (11, 3, 18)
@@ -167,7 +168,7 @@ fn an_interrupted_backfill_resumes_with_markers_and_rebuilds_without() {
                 for dt in runs.iter().flat_map(|e| e.silver_rebuilt()) {
                     *rebuilt.entry(dt).or_default() += 1;
                 }
-                for dt in case.plan(&choices).dates() {
+                for dt in choices.plan().dates() {
                     let n = rebuilt.get(&dt).copied().unwrap_or(0);
                     let finished_first = first.gold_rebuilt().contains(&dt);
                     let expected = match (markers, finished_first) {
@@ -195,9 +196,8 @@ fn an_interrupted_backfill_resumes_with_markers_and_rebuilds_without() {
 
 #[test]
 fn generated_commands_match_the_plan_for_every_choice() {
-    let case = Case::new();
     for choices in all_choices() {
-        let plan = case.plan(&choices);
+        let plan = choices.plan();
         let start = plan.first.format("%Y-%m-%d").to_string();
         let cmds: BTreeMap<_, _> = commands(&plan)
             .into_iter()
@@ -272,5 +272,5 @@ fn the_page_opens_on_the_whole_month_which_fixes_everything_and_rebuilds_two_day
     assert!(silver_left.is_empty() && gold_left.is_empty());
     let needless: Vec<_> = case.needless_rebuilds(std::slice::from_ref(&exec));
     assert_eq!(needless, vec![aug(1), aug(2)]);
-    assert_eq!(case.plan(&choices).dates().len(), 13);
+    assert_eq!(choices.plan().dates().len(), 13);
 }

@@ -59,7 +59,7 @@ fn the_lab_s_runs_are_the_clock_s_own_trace() {
                     markers,
                     ..Choices::default()
                 };
-                let plan = case.plan(&choices);
+                let plan = choices.plan();
                 let first = case.execute(&choices, &[], backfill_start(), Some(7));
                 let again = case.execute(
                     &choices,

@@ -325,7 +325,7 @@ fn the_backfill_steps_say_what_the_lab_shows() {
     let step = LESSON[4];
     let (choices, _, _) = partition_lab::labs::backfill::query::parse(query(step.href));
     assert_eq!(case.blast_radius().first(), Some(&aug(3)));
-    let plan = case.plan(&choices);
+    let plan = choices.plan();
     assert_eq!(plan.first, aug(8));
     let left: Vec<_> = case
         .blast_radius()
@@ -338,12 +338,12 @@ fn the_backfill_steps_say_what_the_lab_shows() {
     );
     let mut full = choices;
     full.from = partition_lab::labs::backfill::August::CHAPTER.ship;
-    assert_eq!(case.plan(&full).dates().len(), 11);
+    assert_eq!(full.plan().dates().len(), 11);
     full.concurrency = partition_lab::labs::backfill::Concurrency::Twelve;
-    let twelve = case.plan(&full).minutes();
+    let twelve = full.plan().minutes();
     full.concurrency = partition_lab::labs::backfill::Concurrency::Four;
     assert_eq!(
-        case.plan(&full).minutes(),
+        full.plan().minutes(),
         twelve,
         "12 at once is no faster than 4"
     );

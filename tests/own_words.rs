@@ -180,20 +180,22 @@ fn no_text_of_the_app_repeats_eight_words_of_the_chapter() {
 fn no_generated_code_repeats_eight_words_of_the_chapter() {
     use partition_lab::export::backfill_lab::commands;
     use partition_lab::export::state_write::equivalent;
-    use partition_lab::labs::backfill::{Case, Choices, Concurrency};
+    use partition_lab::labs::backfill::{Choices, Concurrency};
     use partition_lab::labs::state_write::{Cell, Controls};
     let chapter = chapter_runs();
-    let case = Case::new();
     let mut found = Vec::new();
     for from in partition_lab::labs::backfill::August::CHAPTER.starts() {
         for concurrency in Concurrency::ALL {
             for markers in [true, false] {
-                for c in commands(&case.plan(&Choices {
-                    from,
-                    concurrency,
-                    markers,
-                    ..Choices::default()
-                })) {
+                for c in commands(
+                    &Choices {
+                        from,
+                        concurrency,
+                        markers,
+                        ..Choices::default()
+                    }
+                    .plan(),
+                ) {
                     found.extend(
                         copied(&chapter, &c.code)
                             .into_iter()

@@ -119,8 +119,7 @@ fn every_state_write_spark_module_is_python() {
 fn the_backfill_labs_spark_job_and_plain_loop_are_python() {
     use partition_lab::export::backfill_lab::{plain_loop, spark};
     use partition_lab::labs::backfill::case::Writer;
-    use partition_lab::labs::backfill::{Case, Choices, Concurrency};
-    let case = Case::new();
+    use partition_lab::labs::backfill::{Choices, Concurrency};
     let mut pieces = Vec::new();
     for from in partition_lab::labs::backfill::August::CHAPTER.starts() {
         for concurrency in Concurrency::ALL {
@@ -131,11 +130,11 @@ fn the_backfill_labs_spark_job_and_plain_loop_are_python() {
                     markers,
                     ..Choices::default()
                 };
-                let plan = case.plan(&choices);
+                let plan = choices.plan();
                 for writer in [Writer::Targeted, Writer::Dynamic] {
                     pieces.push((
                         format!("spark {from:?} {concurrency:?} {markers} {writer:?}"),
-                        spark(&case.plan(&Choices { writer, ..choices })),
+                        spark(&Choices { writer, ..choices }.plan()),
                     ));
                 }
                 pieces.push((
@@ -322,18 +321,18 @@ fn the_beam_pipeline_parses() {
 #[test]
 fn the_dagster_definitions_parse() {
     use partition_lab::export::backfill_lab::commands;
-    use partition_lab::labs::backfill::case::{Case, Choices, Concurrency};
-    let case = Case::new();
+    use partition_lab::labs::backfill::case::{Choices, Concurrency};
     let mut pieces = Vec::new();
     for from in partition_lab::labs::backfill::August::CHAPTER.starts() {
         for concurrency in [Concurrency::One, Concurrency::Four, Concurrency::Twelve] {
             for markers in [true, false] {
-                let plan = case.plan(&Choices {
+                let plan = Choices {
                     from,
                     concurrency,
                     markers,
                     ..Choices::default()
-                });
+                }
+                .plan();
                 let shown = commands(&plan)
                     .into_iter()
                     .find(|c| {

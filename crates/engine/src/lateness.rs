@@ -8,6 +8,10 @@
 //! profile so that moving the slider costs a few dozen additions. The
 //! native tests check these sums against full simulations.
 
+mod baked;
+
+pub use baked::Baked;
+
 use crate::lean::sorted::SortedMap;
 
 use chrono::{Datelike, Duration};

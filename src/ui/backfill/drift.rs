@@ -23,17 +23,6 @@ pub fn Drift() -> impl IntoView {
     // The ship date ticked: the lab's, so a clicker's keys can tick it.
     let guess = lab.ticked;
     let revealed = move || lab.predicted();
-    let radius = lab.case.with_untracked(|case| case.blast_radius());
-    let rows = lab.case.with_untracked(|case| {
-        case.drift()
-            .into_iter()
-            .filter(|r| r.drifts())
-            .collect::<Vec<_>>()
-    });
-    let naive = lab.case.with_untracked(|case| {
-        crate::engine::drift::naive_flags(&case.silver, &case.script.fx, aug(1))
-    });
-    let shortcut = crate::labs::backfill::guess::shortcut(&radius, &naive);
     // The guesses are the August's (drawn again when it changes): the room's
     // answers, and which was right, the drift query's first row.
     let august = lab.choices.with_untracked(|c| c.august);
@@ -46,34 +35,12 @@ pub fn Drift() -> impl IntoView {
     };
     let options: Vec<(Option<PlanStart>, &'static str)> =
         guesses.iter().map(|g| (Some(*g), g.label())).collect();
-    let right: Vec<bool> = guesses
-        .iter()
-        .map(|g| radius.first() == Some(&g.day()))
-        .collect();
     let room = move || {
         Signal::derive(move || {
             lab.moment
                 .read()
                 .room
                 .unwrap_or_else(|| Tally::empty(GUESSES))
-        })
-    };
-    let verdict = move || {
-        lab.moment
-            .read()
-            .guess
-            .map(|g| crate::labs::backfill::guess::verdict(&radius, g))
-    };
-    // The button pressed disappears with its half of the section: keyboard
-    // focus follows to what replaces it, once it is drawn.
-    let focus = |id: &'static str| {
-        request_animation_frame(move || {
-            if let Some(el) = document()
-                .get_element_by_id(id)
-                .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-            {
-                let _ = el.focus();
-            }
         })
     };
     let reveal = move |g: Option<PlanStart>| {
@@ -134,29 +101,80 @@ pub fn Drift() -> impl IntoView {
                 </Show>
                 <p class="clicker-note" role="status">{move || lab.answer_note.get()}</p>
             </div>
-            <div hidden=move || !revealed()>
-                <p class="prediction-result" role="status" data-figure="guess" id="guess-verdict" tabindex="-1">
-                    {verdict}
-                </p>
-                <Show when=move || lab.moment.read().room.is_some_and(|t| t.total() > 0)>
-                    <TallySpread answers=answers() tally=room() right=right.clone() />
-                </Show>
-                <p>
-                    "The deploy date is a guess; the drift query is evidence. It recomputes every order with the fixed logic, rounding each row to the penny exactly as the fix does, and lists the days whose stored total is more than a penny away. Choose where the plan starts from its first row, not from the guess."
-                </p>
-                <DriftTable rows=rows caption="Drift query result" />
-                <p class="muted">{shortcut}</p>
-                <RowCounts />
-                <button type="button" on:click=move |_| {
-                    guess.set(None);
-                    lab.set_moment(crate::labs::backfill::query::Moment {
-                        room: lab.moment.get_untracked().room,
-                        ..Default::default()
-                    });
-                    focus("guess-0");
-                }>"Hide the result and predict again (August starts untouched)"</button>
-            </div>
+            // The answer is drawn only once asked for: the engine's August
+            // is built for it then, not for the first screen.
+            <Show when=revealed>
+                <Answer answers=answers() room=room() />
+            </Show>
         </section>
+    }
+}
+
+/// Keyboard focus to `id` once it is drawn: the button pressed
+/// disappears with its half of the section.
+fn focus(id: &'static str) {
+    request_animation_frame(move || {
+        if let Some(el) = document()
+            .get_element_by_id(id)
+            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+        {
+            let _ = el.focus();
+        }
+    })
+}
+
+/// Step 1's answer: the prediction's verdict, the room's spread, the drift
+/// query's rows and the row counts beside them, all from the engine's
+/// August.
+#[component]
+fn Answer(answers: Vec<String>, room: Signal<Tally>) -> impl IntoView {
+    let lab = expect_context::<Lab>();
+    let radius = lab.case.with_untracked(|case| case.blast_radius());
+    let rows = lab.case.with_untracked(|case| {
+        case.drift()
+            .into_iter()
+            .filter(|r| r.drifts())
+            .collect::<Vec<_>>()
+    });
+    let naive = lab.case.with_untracked(|case| {
+        crate::engine::drift::naive_flags(&case.silver, &case.script.fx, aug(1))
+    });
+    let shortcut = crate::labs::backfill::guess::shortcut(&radius, &naive);
+    let right: Vec<bool> = lab
+        .choices
+        .with_untracked(|c| c.august.guesses())
+        .iter()
+        .map(|g| radius.first() == Some(&g.day()))
+        .collect();
+    let verdict = move || {
+        lab.moment
+            .read()
+            .guess
+            .map(|g| crate::labs::backfill::guess::verdict(&radius, g))
+    };
+    view! {
+        <div>
+            <p class="prediction-result" role="status" data-figure="guess" id="guess-verdict" tabindex="-1">
+                {verdict}
+            </p>
+            <Show when=move || lab.moment.read().room.is_some_and(|t| t.total() > 0)>
+                <TallySpread answers=answers.clone() tally=room right=right.clone() />
+            </Show>
+            <p>
+                "The deploy date is a guess; the drift query is evidence. It recomputes every order with the fixed logic, rounding each row to the penny exactly as the fix does, and lists the days whose stored total is more than a penny away. Choose where the plan starts from its first row, not from the guess."
+            </p>
+            <DriftTable rows=rows caption="Drift query result" />
+            <p class="muted">{shortcut}</p>
+            <RowCounts />
+            <button type="button" on:click=move |_| {
+                lab.ticked.set(None);
+                lab.set_moment(crate::labs::backfill::query::Moment {
+                    room: lab.moment.get_untracked().room,
+                    ..Default::default()
+                });
+                focus("guess-0");
+            }>"Hide the result and predict again (August starts untouched)"</button>
+        </div>
     }
 }
 

@@ -4,7 +4,7 @@ use chrono::Datelike;
 use leptos::prelude::*;
 
 use crate::engine::Money;
-use crate::labs::backfill::view::{grid, Phase};
+use crate::labs::backfill::view::{grid, grid_asking, Phase};
 
 use super::Lab;
 
@@ -13,15 +13,20 @@ pub fn Grid() -> impl IntoView {
     let lab = expect_context::<Lab>();
     let boxes = Memo::new(move |_| {
         let choices = lab.choices.get();
+        // Until the prediction nothing has run and the grid is the plan's
+        // alone: the engine's August (`lab.case`) is built only when the
+        // page first needs it, not for the first screen.
+        if !lab.predicted() {
+            return grid_asking(&choices);
+        }
         let finished = lab.finished.get();
         let current = lab.current.get();
         let minute = lab.minute.get();
-        let predicted = lab.predicted();
         lab.case.with(|case| {
             let now = current
                 .as_ref()
                 .map(|e| (e, e.started + chrono::Duration::minutes(minute)));
-            grid(case, &choices, &finished, now, predicted)
+            grid(case, &choices, &finished, now)
         })
     });
     let predicted_now = move || lab.predicted();

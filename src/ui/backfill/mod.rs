@@ -173,8 +173,13 @@ pub fn BackfillLab() -> impl IntoView {
     Effect::new(move |_| {
         let choices = choices.get();
         let ran = moment.read().ran.clone();
-        lab.finished
-            .set(lab.case.with(|case| replay(case, &choices, &ran)));
+        // No run to replay needs no August built (the first screen's case).
+        let finished = if ran.is_empty() {
+            Vec::new()
+        } else {
+            lab.case.with(|case| replay(case, &choices, &ran))
+        };
+        lab.finished.set(finished);
         lab.current.set(None);
         lab.minute.set(0);
     });
@@ -248,7 +253,7 @@ pub fn BackfillLab() -> impl IntoView {
             &moment.get_untracked(),
         )
     });
-    let plan_line = Memo::new(move |_| lab.case.with(|case| summary(case, &choices.get())));
+    let plan_line = Memo::new(move |_| summary(&choices.get()));
     let shelf = Fetch::new(&shelf::LATER);
     shelf.soon();
 

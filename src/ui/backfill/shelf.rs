@@ -36,7 +36,7 @@ pub const NOT_FETCHED: &str =
 fn section() -> AnyView {
     let lab = expect_context::<Lab>();
     let choices = lab.choices;
-    let cmds = Memo::new(move |_| lab.case.with(|case| commands(&case.plan(&choices.get()))));
+    let cmds = Memo::new(move |_| commands(&choices.get().plan()));
     view! {
         <section aria-labelledby="commands-heading">
             <p>
@@ -44,7 +44,7 @@ fn section() -> AnyView {
             </p>
             <p>
                 {move || {
-                    let plan = lab.case.with(|case| case.plan(&choices.get()));
+                    let plan = choices.get().plan();
                     let dates = crate::labs::dates::Pipeline {
                         day: plan.first,
                         first: plan.first,
@@ -64,7 +64,7 @@ fn section() -> AnyView {
                 <p>
                     <DownloadOnDemand
                         inputs=choices
-                        make=move |c: &Choices| lab.case.with(|case| crate::export::backfill_lab::runnable(case, &case.plan(c)))
+                        make=move |c: &Choices| lab.case.with(|case| crate::export::backfill_lab::runnable(case, &c.plan()))
                         mime="application/x-tar"
                     >
                         "Download this plan as a runnable project (Airflow DAG, dbt rebuild, SQLMesh restatement, Dagster launch, drift query)"

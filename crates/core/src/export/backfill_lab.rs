@@ -505,12 +505,13 @@ mod tests {
     use crate::labs::backfill::{August, Case, Choices, Concurrency};
 
     fn plan(markers: bool, concurrency: Concurrency) -> BackfillPlan {
-        Case::new().plan(&Choices {
+        Choices {
             from: August::CHAPTER.ship,
             concurrency,
             markers,
             ..Choices::default()
-        })
+        }
+        .plan()
     }
 
     #[test]

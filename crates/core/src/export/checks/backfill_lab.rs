@@ -11,11 +11,12 @@ pub(super) fn microbatch_files(sunday: Sunday) -> Vec<File> {
     let mut files = crate::export::backfill_lab::microbatch_project(&case);
     let mut plans = serde_json::Map::new();
     for from in case.august.starts() {
-        let plan = case.plan(&Choices {
+        let plan = Choices {
             august: case.august,
             from,
             ..Choices::default()
-        });
+        }
+        .plan();
         let dates: Vec<String> = plan.dates().iter().map(ToString::to_string).collect();
         plans.insert(dbt_rebuild(&plan), serde_json::json!(dates));
     }
@@ -71,7 +72,7 @@ pub(super) fn backfill_spark_files(sunday: Sunday) -> Vec<File> {
                     sunday,
                     writer,
                 };
-                let plan = case.plan(&choices);
+                let plan = choices.plan();
                 let name = format!(
                     "from{}_{}_{}",
                     from.name(),
@@ -147,14 +148,15 @@ fn shown_plans(
     use crate::export::backfill_lab::{commands, Form};
     let mut plans = serde_json::Map::new();
     for from in case.august.starts() {
-        let plan = case.plan(&Choices {
+        let plan = Choices {
             august: case.august,
             from,
             concurrency: Concurrency::Four,
             markers: true,
             sunday,
             writer: Default::default(),
-        });
+        }
+        .plan();
         let shown = commands(&plan)
             .into_iter()
             .find(|c| c.form == Form::Tool(tool))
@@ -221,7 +223,7 @@ fn lab_plans(files: &mut Vec<File>, expected: &mut Expected) {
                     markers,
                     ..Choices::default()
                 };
-                let plan = case.plan(&choices);
+                let plan = choices.plan();
                 let b = crate::export::backfill_lab::airflow_backfill(&plan);
                 let name = format!(
                     "from{}_c{}_{}",
@@ -314,14 +316,15 @@ fn catching_up_dag() -> Result<File, Refusal> {
 pub(super) fn backfill_project_files() -> Result<Vec<File>, Refusal> {
     use crate::export::backfill_lab::runnable;
     let case = Case::of(Sunday::Delivered);
-    let plan = case.plan(&Choices {
+    let plan = Choices {
         august: case.august,
         from: case.august.ship,
         concurrency: Concurrency::Four,
         markers: true,
         sunday: Sunday::Delivered,
         writer: Default::default(),
-    });
+    }
+    .plan();
     let Some((name, bytes)) = runnable(&case, &plan) else {
         return Err(format!(
             "the backfill lab offers no project for the plan from {}",

@@ -325,6 +325,24 @@ impl Default for Choices {
     }
 }
 
+impl Choices {
+    /// The backfill these choices describe. The plan is the choices'
+    /// alone: no run, no data, so a page can say it before the engine has
+    /// built August.
+    pub fn plan(&self) -> BackfillPlan {
+        BackfillPlan {
+            first: self.from.day(),
+            last: last_existing(),
+            concurrency: self.concurrency.value(),
+            pool: SOURCE_POOL,
+            silver_minutes: SILVER_MINUTES,
+            gold_minutes: GOLD_MINUTES,
+            markers: self.markers,
+            write: self.writer.mode(),
+        }
+    }
+}
+
 /// The simulated August as it stands on Friday the 14th, when finance asks.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Case {
@@ -434,19 +452,6 @@ impl Case {
             .filter(|(_, rows)| rows.iter().any(|r| r.logic == LogicVersion::Broken))
             .map(|(dt, _)| dt)
             .collect()
-    }
-
-    pub fn plan(&self, choices: &Choices) -> BackfillPlan {
-        BackfillPlan {
-            first: choices.from.day(),
-            last: last_existing(),
-            concurrency: choices.concurrency.value(),
-            pool: SOURCE_POOL,
-            silver_minutes: SILVER_MINUTES,
-            gold_minutes: GOLD_MINUTES,
-            markers: choices.markers,
-            write: choices.writer.mode(),
-        }
     }
 
     /// The tables after a sequence of backfill runs (a first run, then any
@@ -621,7 +626,7 @@ impl Case {
         start: Instant,
         interrupt: Option<Instant>,
     ) -> Execution {
-        run(&self.plan(choices), earlier, Attempt { start, interrupt })
+        run(&choices.plan(), earlier, Attempt { start, interrupt })
     }
 }
 

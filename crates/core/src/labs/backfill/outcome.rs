@@ -39,7 +39,7 @@ pub fn outcome(case: &Case, runs: &[Execution], choices: &Choices) -> RunOutcome
     let rebuilt = case.rebuilt(runs);
     let (silver, gold) = (&rebuilt.silver, &rebuilt.gold);
     let (silver_left, gold_left) = case.drift_left(silver, gold);
-    let plan = case.plan(choices);
+    let plan = choices.plan();
     let gold_done: SortedSet<Day> = runs.iter().flat_map(|e| e.gold_rebuilt()).collect();
     let mut counts = SortedMap::<Day, usize>::new();
     for dt in runs.iter().flat_map(|e| e.silver_rebuilt()) {

@@ -77,8 +77,8 @@ pub fn kept_words(kept: &[(crate::engine::calendar::Day, usize, i64)]) -> Vec<St
 }
 
 /// "11 silver partitions, 11 gold partitions, 3 waves, about 18 minutes".
-pub fn summary(case: &Case, choices: &Choices) -> String {
-    let plan = case.plan(choices);
+pub fn summary(choices: &Choices) -> String {
+    let plan = choices.plan();
     let n = plan.dates().len();
     let waves = plan.waves();
     format!(
@@ -91,50 +91,17 @@ pub fn summary(case: &Case, choices: &Choices) -> String {
 }
 
 /// The grid after `finished` runs plus, if one is under way, the part of
-/// `current` done by `now`. Before the ship date is predicted
-/// (`answers_shown` false) a partition says only that it was built: which
-/// code built it, its drift and whether the plan leaves it wrong are the
-/// answer to the question (SPEC 9).
+/// `current` done by `now`, with the answer to step 1's question: which
+/// code built each partition, its drift, and whether the plan leaves it
+/// wrong. Before the ship date is predicted the page draws
+/// `grid_asking` instead (SPEC 9).
 pub fn grid(
     case: &Case,
     choices: &Choices,
     finished: &[Execution],
     current: Option<(&Execution, Instant)>,
-    answers_shown: bool,
 ) -> Vec<BoxView> {
-    let boxes = grid_with_answers(case, choices, finished, current);
-    if answers_shown {
-        return boxes;
-    }
-    boxes
-        .into_iter()
-        .map(|b| {
-            let mut name = format!("Aug {:02}: ", b.dt.day());
-            name.push_str(if b.tonight {
-                "built tonight by the scheduled run with the fixed code"
-            } else if b.in_plan {
-                "built, in the plan"
-            } else {
-                "built, outside the plan"
-            });
-            BoxView {
-                built_broken: false,
-                drift: 0,
-                stays_wrong: false,
-                accessible_name: name,
-                ..b
-            }
-        })
-        .collect()
-}
-
-fn grid_with_answers(
-    case: &Case,
-    choices: &Choices,
-    finished: &[Execution],
-    current: Option<(&Execution, Instant)>,
-) -> Vec<BoxView> {
-    let plan = case.plan(choices);
+    let plan = choices.plan();
     let mut runs: Vec<Execution> = finished.to_vec();
     if let Some((exec, now)) = current {
         runs.push(until(exec, now));
@@ -229,6 +196,41 @@ fn grid_with_answers(
         .collect()
 }
 
+/// The grid while step 1 asks when the bug shipped: each partition says
+/// only that it was built, tonight's aside, and whether the plan holds it.
+/// No run can have happened yet (a run waits for the prediction,
+/// `session::run_gate`), so the plan is all it shows, and it needs no
+/// `Case`: the page draws it before the engine has built August.
+pub fn grid_asking(choices: &Choices) -> Vec<BoxView> {
+    let plan = choices.plan();
+    days(aug(1), aug(14))
+        .map(|dt| {
+            let tonight = dt > last_existing();
+            let in_plan = (plan.first..=plan.last).contains(&dt);
+            let mut name = format!("Aug {:02}: ", dt.day());
+            name.push_str(if tonight {
+                "built tonight by the scheduled run with the fixed code"
+            } else if in_plan {
+                "built, in the plan"
+            } else {
+                "built, outside the plan"
+            });
+            BoxView {
+                dt,
+                built_broken: false,
+                tonight,
+                in_plan,
+                phase: Phase::Untouched,
+                drift: 0,
+                rebuilds: 0,
+                marker: false,
+                stays_wrong: false,
+                accessible_name: name,
+            }
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -243,7 +245,7 @@ mod tests {
             from: PlanStart::EIGHTH,
             ..Choices::default()
         };
-        let before = grid(&case, &choices, &[], None, true);
+        let before = grid(&case, &choices, &[], None);
         assert_eq!(before.len(), 14);
         assert!(before[13].tonight);
         assert!(before
@@ -260,11 +262,10 @@ mod tests {
             &choices,
             &[],
             Some((&exec, backfill_start() + Duration::minutes(5))),
-            true,
         );
         assert_eq!(mid[7].phase, Phase::GoldRunning);
         assert!(mid[7].drift <= 1, "silver of the 8th is already fixed");
-        let after = grid(&case, &choices, &[exec], None, true);
+        let after = grid(&case, &choices, &[exec], None);
         assert!(after[7..13]
             .iter()
             .all(|b| b.phase == Phase::Done && b.drift <= 1 && b.marker));
@@ -276,15 +277,14 @@ mod tests {
             .accessible_name
             .starts_with("Aug 03: built by the broken code"));
         assert_eq!(
-            summary(&case, &choices),
+            summary(&choices),
             "6 silver partitions, 6 gold partitions, 2 waves, about 12 minutes"
         );
     }
 
     #[test]
     fn before_the_prediction_no_partition_says_which_code_built_it() {
-        let case = Case::new();
-        let asking = grid(&case, &Choices::default(), &[], None, false);
+        let asking = grid_asking(&Choices::default());
         assert_eq!(asking.len(), 14);
         for b in &asking {
             assert!(!b.built_broken && b.drift == 0 && !b.stays_wrong, "{b:?}");
@@ -292,12 +292,45 @@ mod tests {
                 assert!(!b.accessible_name.contains(word), "{}", b.accessible_name);
             }
         }
-        // The same boxes as after it, less the answer.
-        let shown = grid(&case, &Choices::default(), &[], None, true);
-        assert!(shown.iter().any(|b| b.built_broken && b.drift > 1));
-        assert!(asking
-            .iter()
-            .zip(&shown)
-            .all(|(a, s)| a.dt == s.dt && a.in_plan == s.in_plan && a.phase == s.phase));
+        assert!(asking[0].accessible_name == "Aug 01: built, in the plan");
+        assert!(asking[13].tonight && asking[13].accessible_name.contains("tonight"));
+    }
+
+    /// The grid drawn while step 1 asks is the one the engine's August
+    /// gives before any run, less the answer: for every start and every
+    /// August tried, without building the August.
+    #[test]
+    fn the_asking_grid_is_the_case_grid_less_the_answer() {
+        use crate::labs::backfill::August;
+        use crate::variant::Variant;
+        let variants = [7, 42, 2026].map(|n| August::of(Variant::from_seed(n)));
+        for august in std::iter::once(August::CHAPTER).chain(variants) {
+            let case = Case::in_august(august, crate::labs::backfill::case::Sunday::Delivered);
+            for from in august.starts() {
+                let choices = Choices {
+                    august,
+                    from,
+                    ..Choices::default()
+                };
+                let shown = grid(&case, &choices, &[], None);
+                let asking = grid_asking(&choices);
+                assert_eq!(asking.len(), shown.len());
+                assert!(shown.iter().any(|b| b.built_broken && b.drift > 1));
+                for (a, s) in asking.iter().zip(&shown) {
+                    assert_eq!(
+                        (a.dt, a.tonight, a.in_plan, a.phase, a.rebuilds, a.marker),
+                        (s.dt, s.tonight, s.in_plan, s.phase, s.rebuilds, s.marker)
+                    );
+                    let place = if s.tonight {
+                        "tonight"
+                    } else if s.in_plan {
+                        "in the plan"
+                    } else {
+                        "outside the plan"
+                    };
+                    assert!(s.accessible_name.contains(place) && a.accessible_name.contains(place));
+                }
+            }
+        }
     }
 }

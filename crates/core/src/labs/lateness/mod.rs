@@ -2,6 +2,9 @@
 //! profile, and what each allowed lateness means for it.
 
 pub mod arrival_csv;
+// Written by a test from the engine (`model::study`), as it writes it.
+#[rustfmt::skip]
+mod baked;
 pub mod chart;
 pub mod compare;
 pub mod figures;

@@ -4,7 +4,7 @@ use chrono::NaiveTime;
 
 use crate::engine::calendar::Day;
 use crate::engine::generate::{order_draws, CurrencyMix, DelayProfile, OrderDraw, OrderSpec};
-use crate::engine::lateness::{Lateness, LatenessStudy};
+use crate::engine::lateness::{Baked, Lateness, LatenessStudy};
 use crate::engine::zone::Zone;
 
 /// The arrival profiles on offer.
@@ -152,11 +152,31 @@ pub use crate::engine::calendar::aug as august;
 /// Purchases a day in the studied month.
 pub const PER_DAY: u32 = 1_200;
 
-/// The month of events for a profile: seeded, so every visit sees the same
-/// data. The user's own data has its own study (`engine::arrivals`); its
-/// month here is empty.
+/// The month of events for a profile, studied: seeded, so every visit sees
+/// the same data, and studied ahead of time (`super::baked`, held equal to
+/// `study_of_draws` by a test), so the page's first screen does not draw
+/// and study 37,200 orders before it answers. The user's own data has its
+/// own study (`engine::arrivals`); its month here is empty.
 pub fn study(profile: Profile) -> LatenessStudy {
+    match baked(profile) {
+        Some(month) => LatenessStudy::from_baked(month),
+        None => LatenessStudy::of_draws(&[], august(1), august(31)),
+    }
+}
+
+/// The profile's month as the engine studies its draws: what `study`
+/// reads ahead of time.
+pub fn study_of_draws(profile: Profile) -> LatenessStudy {
     LatenessStudy::of_draws(&draws(profile), august(1), august(31))
+}
+
+fn baked(profile: Profile) -> Option<&'static Baked> {
+    match profile {
+        Profile::Web => Some(&super::baked::WEB),
+        Profile::Mobile => Some(&super::baked::MOBILE),
+        Profile::Partner => Some(&super::baked::PARTNER),
+        Profile::Yours => None,
+    }
 }
 
 /// A profile's orders, one by one (none for the user's own data).
@@ -209,6 +229,53 @@ pub fn day_status(day: Day, today: Day, lateness: Lateness) -> DayStatus {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The months `study` reads are the engine's study of each profile's
+    /// draws, every number of them. After a change to the generator or the
+    /// study, `PARTITION_LAB_BAKE=1 cargo test -p partition-lab-core baked`
+    /// writes `baked.rs` again from the engine.
+    #[test]
+    fn the_baked_months_are_the_studies_of_their_draws() {
+        let months = [
+            (Profile::Web, "WEB"),
+            (Profile::Mobile, "MOBILE"),
+            (Profile::Partner, "PARTNER"),
+        ];
+        if std::env::var_os("PARTITION_LAB_BAKE").is_some() {
+            let mut source = String::from(BAKED_HEADER);
+            for (profile, name) in months {
+                source.push('\n');
+                source.push_str(&study_of_draws(profile).bake(name));
+            }
+            let path = concat!(env!("CARGO_MANIFEST_DIR"), "/src/labs/lateness/baked.rs");
+            std::fs::write(path, source).unwrap_or_else(|e| panic!("{path}: {e}"));
+        }
+        use crate::vocabulary::Choice;
+        for profile in Profile::ALL {
+            let Some(_) = profile.delays() else {
+                assert!(study(*profile).total.count == 0, "{profile:?}");
+                continue;
+            };
+            assert!(
+                months.iter().any(|(p, _)| p == profile),
+                "{profile:?} is not baked"
+            );
+            assert!(
+                study(*profile) == study_of_draws(*profile),
+                "{profile:?}: the baked month is not the engine's; PARTITION_LAB_BAKE=1 cargo test -p partition-lab-core baked"
+            );
+        }
+        assert!(study(Profile::Mobile).total.count > 30_000);
+    }
+
+    const BAKED_HEADER: &str =
+        "//! The lateness lab's built-in months, studied ahead of time (`model::study`).
+//! Written by `model::tests::the_baked_months_are_the_studies_of_their_draws`
+//! with `PARTITION_LAB_BAKE=1`, which also holds every number here equal to
+//! the engine's study of the profile's draws. Not edited by hand.
+
+use crate::engine::lateness::Baked;
+";
     use crate::engine::calendar::days;
 
     #[test]
