@@ -34,6 +34,9 @@ test('the default plan, the drift query and the grid', async () => {
   // then the grid says only that each day was built: not by which code,
   // nor how far it drifts, nor whether the plan leaves it wrong.
   assert.equal(await page.locator('table.drift').isVisible(), false);
+  // Not hidden but not drawn: the answer is made once asked for.
+  assert.equal(await page.locator('#guess-verdict, table.drift, table.counts').count(), 0);
+  assert.doesNotMatch(await figure(page, 'sunday'), /£/);
   const asking = await page.locator('.grid14 [role="group"]').evaluateAll((els) => els.map((e) => e.getAttribute('aria-label')));
   assert.equal(asking[0], 'Aug 01: built, in the plan');
   assert.equal(asking[2], 'Aug 03: built, in the plan');

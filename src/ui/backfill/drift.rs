@@ -24,7 +24,7 @@ pub fn Drift() -> impl IntoView {
     let guess = lab.ticked;
     let revealed = move || lab.predicted();
     // The guesses are the August's (drawn again when it changes): the room's
-    // answers, and which was right, the drift query's first row.
+    // answers.
     let august = lab.choices.with_untracked(|c| c.august);
     let guesses = august.guesses();
     let answers = move || {

@@ -344,7 +344,19 @@ pub fn BackfillLab() -> impl IntoView {
                             on_pick=move |x| lab.choose(|c| c.writer = x)
                         />
                     </div>
-                    <p class="muted" data-figure="sunday">{move || lab.case.with(|case| case.sunday_note(&choices.get()))}</p>
+                    // The day's figures need the August built: until the
+                    // prediction (which a run waits for) the note tells
+                    // the story without them.
+                    <p class="muted" data-figure="sunday">
+                        {move || {
+                            let c = choices.get();
+                            if lab.predicted() {
+                                lab.case.with(|case| case.sunday_note(&c))
+                            } else {
+                                c.sunday.note_unbuilt(c.writer)
+                            }
+                        }}
+                    </p>
                 </runner::Runner>
                 // The practitioner's shelf: the same plan in real tools.
                 <details class="practitioner" id="commands" on:toggle=move |_| shelf.start()>

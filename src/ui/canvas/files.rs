@@ -13,6 +13,7 @@ use crate::design::files::saves::{self, LinkOpening};
 use crate::design::Graph;
 use crate::ui::copy::CopyButton;
 use crate::ui::storage;
+use crate::ui::widgets::fold_follows;
 
 use super::{Designer, Notice, PendingLink};
 
@@ -302,6 +303,9 @@ fn origin() -> String {
 pub fn Files() -> impl IntoView {
     let d = expect_context::<Designer>();
     let file_name = format!("scenario-{}-design.json", d.scenario.number);
+    // The file and the link are each the whole design written out: made
+    // while the fold is open, not for the first screen nor on every edit.
+    let open = RwSignal::new(false);
     let download = move || storage::data_url(&d.graph.with(|g| export(g, Some(d.scenario.number))));
     let share = Memo::new(move |_| share_link(&d, ""));
     if let Some(PresenterLink(out)) = use_context::<PresenterLink>() {
@@ -352,19 +356,21 @@ pub fn Files() -> impl IntoView {
         )
     };
     view! {
-        <details class="files">
+        <details class="files" on:toggle=fold_follows(open)>
             <summary>"Save, share, import"</summary>
             <p class="muted">
                 "Your design saves itself in this browser as you work. To keep it elsewhere or hand it to someone, download it or copy its link."
             </p>
-            <p>
-                <a class="button-link" href=download download=file_name>"Download design (JSON)"</a>
-            </p>
+            <Show when=move || open.get()>
+                <p>
+                    <a class="button-link" href=download download=file_name.clone()>"Download design (JSON)"</a>
+                </p>
+            </Show>
             <p class="field">
                 <label for="import-file">"Import a design file (replaces the current design, which is kept as a backup)"</label>
                 <input id="import-file" type="file" accept=".json,application/json" on:change=import_file />
             </p>
-            {move || match share.get() {
+            {move || open.get().then(|| match share.get() {
                 Ok(link) => view! {
                     <p class="field">
                         <label for="share-link">"Share link"</label>
@@ -374,7 +380,7 @@ pub fn Files() -> impl IntoView {
                 }
                 .into_any(),
                 Err(why) => view! { <p class="notice" data-share="too-long">{why}</p> }.into_any(),
-            }}
+            })}
             <p>
                 <button type="button" on:click=start_again>"Start again"</button>
             </p>

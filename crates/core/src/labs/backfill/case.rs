@@ -284,10 +284,37 @@ crate::vocabulary::choice!(Writer {
 });
 
 impl Writer {
+    /// What this overwrite does with the 9th when its rebuild reads no rows.
+    pub fn on_empty(self) -> &'static str {
+        match self {
+            Writer::Targeted => "An overwrite that replaces every date it rebuilds deletes the 9th and inserts what it read, so a date with no rows now ends empty.",
+            Writer::Dynamic => "An overwrite that replaces only the dates it writes rows to leaves the 9th alone, so a date with no rows now keeps whatever it held.",
+        }
+    }
+
     pub fn mode(self) -> WriteMode {
         match self {
             Writer::Targeted => WriteMode::OverwritePartition,
             Writer::Dynamic => WriteMode::OverwritePresent,
+        }
+    }
+}
+
+impl Sunday {
+    /// `Case::sunday_note` before the August is built (the page builds it
+    /// once the ship date is predicted, for the answer): the same story,
+    /// without the day's orders and pounds.
+    pub fn note_unbuilt(self, writer: Writer) -> String {
+        match self {
+            Sunday::Delivered => format!(
+                "Sunday 9 August as delivered. The two overwrites differ only for a date whose rebuild reads no rows: withdraw the Sunday to see one. {}",
+                writer.on_empty()
+            ),
+            Sunday::Withdrawn => format!(
+                "Sunday 9 August: the shop was closed for the platform migration, and every order dated the 9th was its load test's. The source team deleted them from bronze {}. Silver still holds them: the daily run built the 9th before that. {}",
+                crate::engine::calendar::weekday_day_month_time(withdrawn_at()),
+                writer.on_empty()
+            ),
         }
     }
 }
@@ -510,10 +537,7 @@ impl Case {
             .min()
             .map(crate::engine::calendar::weekday_day_month_time)
             .unwrap_or_default();
-        let writer = match choices.writer {
-            Writer::Targeted => "An overwrite that replaces every date it rebuilds deletes the 9th and inserts what it read, so a date with no rows now ends empty.",
-            Writer::Dynamic => "An overwrite that replaces only the dates it writes rows to leaves the 9th alone, so a date with no rows now keeps whatever it held.",
-        };
+        let writer = choices.writer.on_empty();
         match self.sunday {
             Sunday::Delivered => format!(
                 "Sunday 9 August as delivered: {orders}. The two overwrites differ only for a date whose rebuild reads no rows: withdraw the Sunday to see one. {writer}"
@@ -639,4 +663,48 @@ impl Default for Case {
 /// The backfill starts on Friday 14 August at 10:00.
 pub fn backfill_start() -> Instant {
     at(aug(14), 10, 0)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The Sunday's note drawn before the August is built tells the case's
+    /// story less its figures, and what it says of silver is so: the 9th
+    /// holds orders, built by a run before the source deleted them.
+    #[test]
+    fn the_unbuilt_sunday_note_is_the_case_note_less_its_figures() {
+        for sunday in [Sunday::Delivered, Sunday::Withdrawn] {
+            let case = Case::of(sunday);
+            for writer in [Writer::Targeted, Writer::Dynamic] {
+                let choices = Choices {
+                    sunday,
+                    writer,
+                    ..Choices::default()
+                };
+                let built = case.sunday_note(&choices);
+                let unbuilt = sunday.note_unbuilt(writer);
+                assert!(built.ends_with(writer.on_empty()) && unbuilt.ends_with(writer.on_empty()));
+                assert!(built.contains('£') && !unbuilt.contains('£'), "{unbuilt}");
+                let opening = |note: &str| note.split([':', '.']).next().map(str::to_string);
+                assert_eq!(opening(&built), opening(&unbuilt));
+            }
+            let held = case.silver.partition(self::sunday());
+            assert!(!held.is_empty());
+            let built_at = case
+                .script
+                .runs
+                .iter()
+                .filter(|r| r.day == self::sunday())
+                .map(|r| r.at)
+                .min();
+            assert!(built_at.is_some_and(|at| at < withdrawn_at()));
+            if sunday == Sunday::Withdrawn {
+                let when = crate::engine::calendar::weekday_day_month_time(withdrawn_at());
+                assert!(sunday
+                    .note_unbuilt(Writer::Targeted)
+                    .contains(&format!("deleted them from bronze {when}")));
+            }
+        }
+    }
 }

@@ -2,7 +2,8 @@
 //! profile, and what each allowed lateness means for it.
 
 pub mod arrival_csv;
-// Written by a test from the engine (`model::study`), as it writes it.
+// Written by a test from the engine (`model::tests`, PARTITION_LAB_BAKE=1)
+// and left as it writes it, so a bake again differs only in its numbers.
 #[rustfmt::skip]
 mod baked;
 pub mod chart;
