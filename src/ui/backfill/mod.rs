@@ -276,7 +276,10 @@ pub fn BackfillLab() -> impl IntoView {
             // The drift query's answer is August's: drawn again when the
             // variant or the Sunday changes it.
             {move || {
-                data.track();
+                // Read, not only tracked: a memo nothing has read yet
+                // hears no change of what it is made from (the case,
+                // which reads it, waits for the prediction now).
+                let _ = data.get();
                 view! { <drift::Drift /> }
             }}
             // Below a phone's first screen: drawn once that is painted.
