@@ -10,6 +10,10 @@ before(async () => { env = await launch(); });
 after(async () => { await env?.close(); });
 
 const figure = (page, name) => page.locator(`[data-figure="${name}"]`).innerText();
+// Step 1's answer drawn: the lab's engine (a chunk of its own, fetched at
+// the prediction) has come, so the grid and the Sunday's note say what it
+// says.
+const answered = (page) => page.locator('#guess-verdict').waitFor({ state: 'attached' });
 const planFrom = (page) => page.getByRole('group', { name: 'The plan rebuilds from' });
 
 /// Opens the practitioner's shelf, where the plan's commands are, and
@@ -21,7 +25,10 @@ async function openCommands(page) {
 }
 
 async function runToEnd(page) {
-  await page.getByRole('button', { name: /^Run (the backfill|it again)$/ }).click();
+  // A run waits for the lab's engine (aria-disabled until it has come).
+  const run = page.getByRole('button', { name: /^Run (the backfill|it again)$/ });
+  await page.locator('#run-gate[hidden]').waitFor({ state: 'attached' });
+  await run.click();
   await page.locator('.run-outcome').waitFor({ timeout: 20000 });
 }
 
@@ -117,6 +124,8 @@ test('a plan from the 8th leaves the 3rd to the 7th flagged and still wrong afte
   await page.getByRole('group', { name: 'When do you think the bad code shipped?' }).getByRole('radio', { name: 'the 8th' }).check();
   await page.getByRole('button', { name: 'Lock in and run the drift query' }).click();
   await page.waitForURL(/guess=8/);
+  // The grid marks what the engine says, once it has come.
+  await answered(page);
   assert.equal(await page.locator('.pbox-warn').count(), 5);
   await runToEnd(page);
   assert.match(await figure(page, 'remaining'), /^£[\d,]+\.\d\d in total: 3 Aug/);
@@ -176,6 +185,7 @@ test('the full backfill makes August match its source and touches nothing else',
 // finance stays over the truth by exactly what they are worth.
 test('a Sunday withdrawn by the source: emptied by a targeted overwrite, kept by a dynamic one', async () => {
   const { page, errors, context } = await openPage(env, '/lab/backfill?from=1&sunday=withdrawn&guess=skip');
+  await answered(page);
   const [, held] = (await figure(page, 'sunday')).match(/all 120 orders dated the 9th were its load test's\. The source team deleted them from bronze Thu 13 Aug 16:00\. Silver still holds (\d+) orders \(£[\d,.]+\)/);
   const counts = page.locator('table[data-figure="row-counts"]');
   const sundayRow = await counts.locator('tr', { has: page.locator('th', { hasText: '2026-08-09' }) }).locator('td').allInnerTexts();

@@ -11,7 +11,10 @@
 // then shows them. The class page takes work files and links before its
 // grader has come, says it is fetching, keeps what was handed in through
 // a failed fetch and grades it once the grader comes; scenario 4's drift
-// query (which runs the week) comes with the grader.
+// query (which runs the week) comes with the grader. The backfill lab's
+// engine comes the same way: a prediction made before it has come says
+// it is running the drift query, claims nothing the engine says, and
+// answers once it comes.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { launch, live } from './browser.mjs';
@@ -38,14 +41,18 @@ async function held(path) {
   const gate = {};
   gate.open = new Promise((resolve) => { gate.release = () => resolve('continue'); gate.fail = () => resolve('abort'); });
   const asked = [];
+  const at = {};
   await page.route(CHUNK, async (route) => {
-    asked.push(new URL(route.request().url()).pathname);
+    const path = new URL(route.request().url()).pathname;
+    asked.push(path);
+    at[path.split('/').pop()] ??= Date.now();
     if ((await gate.open) === 'abort') await route.abort('failed');
     else await route.continue();
   });
   await page.goto(env.url + path);
   await live(page);
-  return { page, context, errors, asked, gate };
+  // When each chunk was first asked for, and when the page was live.
+  return { page, context, errors, asked, gate, at, liveAt: Date.now() };
 }
 
 /// Waits until the held route has seen a request for `chunk` (the page may
@@ -325,17 +332,84 @@ test('a prediction locked in before the verdicts have come waits visibly, then i
   await context.close();
 });
 
-test('a link to the moment after a backfill run shows the lab at once and the run\'s outcome once it has come', async () => {
-  const { page, context, errors, asked, gate } = await held('/lab/backfill?from=3&concurrency=12&guess=skip&ran=end');
+test('the backfill lab asks before its engine has come; a prediction waits visibly, then answers', async () => {
+  const { page, context, errors, asked, gate } = await held('/lab/backfill');
+  // The prediction is taken with the engine held back.
+  await page.getByRole('group', { name: 'When do you think the bad code shipped?' })
+    .getByRole('radio', { name: 'the 8th' }).check();
+  await page.getByRole('button', { name: 'Lock in and run the drift query' }).click();
+  await askedFor(page, asked, /\/split_engine\.wasm$/);
+  // Step 1 says what it waits for, and the reader's focus waits there.
+  const waiting = page.locator('#answer-wait');
+  await waiting.getByRole('status').filter({ hasText: 'Running the drift query: fetching the lab\'s engine…' }).waitFor();
+  await page.waitForFunction(() => document.activeElement?.id === 'answer-wait');
+  // Nothing claims what only the engine can say: no verdict, no drift
+  // rows, no box marked broken, no day's figures in the Sunday's note.
+  assert.equal(await page.locator('#guess-verdict, table.drift').count(), 0);
+  assert.equal(await page.locator('.grid14 .pbox.broken').count(), 0);
+  assert.equal(await page.locator('.grid14 .pbox-drift').count(), 0);
+  assert.doesNotMatch(await page.locator('[data-figure="sunday"]').innerText(), /£/);
+  // A run waits for the engine too, and says so.
+  const run = page.getByRole('button', { name: 'Run the backfill' });
+  assert.equal(await run.getAttribute('aria-disabled'), 'true');
+  assert.match(await page.locator('#run-gate').innerText(), /once the lab's engine has come/);
+  gate.release();
+  // The answer takes the reader's focus over from the line that waited.
+  await page.locator('#guess-verdict').filter({ hasText: 'you said the 8th' }).waitFor({ timeout: 20000 });
+  await page.waitForFunction(() => document.activeElement?.id === 'guess-verdict');
+  assert.equal(await waiting.isHidden(), true);
+  assert.ok(await page.locator('table.drift tbody tr').count() > 0);
+  assert.ok(await page.locator('.grid14 .pbox.broken').count() > 0);
+  assert.match(await page.locator('[data-figure="sunday"]').innerText(), /£/);
+  assert.equal(await run.getAttribute('aria-disabled'), null);
+  assert.equal(await page.locator('#run-gate').isHidden(), true);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('a backfill engine that fails to come is said in step 1 and at the run; trying again by key answers, with the focus on the verdict', async () => {
+  const { page, context, gate } = await held('/lab/backfill');
+  gate.fail();
+  await page.getByRole('button', { name: 'Skip the prediction' }).click();
+  const alert = page.getByRole('alert').filter({ hasText: 'The lab\'s engine could not be fetched, so the drift query has not run' });
+  await alert.waitFor();
+  assert.match(await page.locator('#run-gate').innerText(), /could not be fetched: try again in step 1/);
+  assert.equal(await page.locator('#guess-verdict').count(), 0);
+  // The network is back: "Try again", pressed by key, fetches it; the
+  // answer takes the focus over from the button that is gone.
+  await page.unroute(CHUNK);
+  await page.locator('#answer-wait').getByRole('button', { name: 'Try again' }).focus();
+  await page.keyboard.press('Enter');
+  await page.locator('#guess-verdict').waitFor({ timeout: 20000 });
+  await page.waitForFunction(() => document.activeElement?.id === 'guess-verdict');
+  assert.equal(await alert.count(), 0);
+  assert.equal(await page.locator('#run-gate').isHidden(), true);
+  await context.close();
+});
+
+test('a link to the moment after a backfill run shows the lab at once, and the answer and the run\'s outcome once they have come', async () => {
+  const { page, context, errors, asked, gate, at, liveAt } = await held('/lab/backfill?from=3&concurrency=12&guess=skip&ran=end');
+  // Both are asked for at once (the engine replays the run, the outcome
+  // draws it), not a second after the page is drawn as on a first visit.
+  await askedFor(page, asked, /\/split_engine\.wasm$/);
   await askedFor(page, asked, /\/split_outcome\.wasm$/);
-  // The run section says what it waits for; the lab answers meanwhile.
+  assert.ok(at['split_engine.wasm'] - liveAt < 500, `the engine asked for ${at['split_engine.wasm'] - liveAt} ms after the page was live`);
+  assert.ok(at['split_outcome.wasm'] - liveAt < 500, `the outcome asked for ${at['split_outcome.wasm'] - liveAt} ms after the page was live`);
+  // Each section says what it waits for; the lab answers meanwhile.
+  await page.getByRole('status').filter({ hasText: 'Running the drift query: fetching the lab\'s engine…' }).waitFor();
   await page.getByRole('status').filter({ hasText: 'Fetching the run\'s outcome…' }).waitFor();
   assert.equal(await page.locator('.run-outcome').count(), 0, 'no outcome before it has come');
+  assert.equal(await page.locator('.grid14 .pbox-phase').count(), 0, 'no box rebuilt before the engine has replayed the run');
   await page.getByRole('button', { name: 'Reset August' }).waitFor();
+  await page.getByRole('radio', { name: 'as delivered' }).waitFor();
   gate.release();
   await page.locator('.run-outcome').waitFor({ timeout: 20000 });
   assert.match(await page.locator('[data-figure="remaining"]').innerText(), /\S/);
-  assert.equal(await page.getByRole('status').filter({ hasText: 'Fetching' }).count(), 0);
+  // Every partition in the plan rebuilt, as the replayed run left it.
+  const planned = await page.locator('.grid14 .pbox:not(.out):not(.tonight)').count();
+  assert.ok(planned > 0);
+  assert.equal(await page.locator('.grid14 .pbox.rebuilt').count(), planned);
+  assert.equal(await page.getByRole('status').filter({ hasText: /Fetching|fetching/ }).count(), 0);
   assert.deepEqual(errors, []);
   await context.close();
 });

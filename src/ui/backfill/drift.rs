@@ -6,13 +6,11 @@
 use leptos::prelude::*;
 use leptos::wasm_bindgen::JsCast;
 
-use crate::labs::backfill::case::aug;
 use crate::labs::backfill::query::GUESSES;
 use crate::labs::backfill::PlanStart;
 use crate::labs::tally::Tally;
-use crate::ui::room_tally::{TallyForm, TallySpread};
+use crate::ui::room_tally::TallyForm;
 
-use super::super::drift_table::DriftTable;
 use super::super::widgets::RadioGroup;
 use super::Lab;
 
@@ -49,7 +47,9 @@ pub fn Drift() -> impl IntoView {
             ran: Vec::new(),
             room: lab.moment.get_untracked().room,
         });
-        focus("guess-verdict");
+        // The verdict, or the line saying the drift query waits for the
+        // engine (it takes the focus over once the answer comes).
+        focus_first(vec!["guess-verdict", "answer-wait"]);
     };
     // The clicker's reveal: the guess the room gave, by key (the clicker
     // reveals only once there is one).
@@ -101,10 +101,27 @@ pub fn Drift() -> impl IntoView {
                 </Show>
                 <p class="clicker-note" role="status">{move || lab.answer_note.get()}</p>
             </div>
-            // The answer is drawn only once asked for: the engine's August
-            // is built for it then, not for the first screen.
+            // The answer is drawn only once asked for, by the lab's engine
+            // (a chunk of its own, `super::engine`): the first screen
+            // carries none of it.
             <Show when=revealed>
-                <Answer answers=answers() room=room() />
+                {move || {
+                    // Drawn when the engine comes; another August draws
+                    // the whole section again.
+                    let engine = lab.engine.ready.get()?;
+                    lab.case.with_untracked(|case| {
+                        let case = case.as_ref()?;
+                        // The reader waited on the line below: the
+                        // answer takes their focus over.
+                        if waited_here() {
+                            focus("guess-verdict");
+                        }
+                        Some((engine.answer)(case, answers(), room()))
+                    })
+                }}
+                <div id="answer-wait" tabindex="-1" hidden=move || lab.engine.ready.get().is_some()>
+                    {lab.engine.status(super::engine::FETCHING, super::engine::NOT_FETCHED)}
+                </div>
             </Show>
         </section>
     }
@@ -112,69 +129,31 @@ pub fn Drift() -> impl IntoView {
 
 /// Keyboard focus to `id` once it is drawn: the button pressed
 /// disappears with its half of the section.
-fn focus(id: &'static str) {
+pub fn focus(id: &'static str) {
+    focus_first(vec![id]);
+}
+
+/// Keyboard focus to the first of `ids` drawn, once drawn.
+fn focus_first(ids: Vec<&'static str>) {
     request_animation_frame(move || {
-        if let Some(el) = document()
-            .get_element_by_id(id)
-            .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-        {
+        if let Some(el) = ids.iter().find_map(|id| {
+            document()
+                .get_element_by_id(id)
+                .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+        }) {
             let _ = el.focus();
         }
     })
 }
 
-/// Step 1's answer: the prediction's verdict, the room's spread, the drift
-/// query's rows and the row counts beside them, all from the engine's
-/// August.
-#[component]
-fn Answer(answers: Vec<String>, room: Signal<Tally>) -> impl IntoView {
-    let lab = expect_context::<Lab>();
-    let radius = lab.case.with_untracked(|case| case.blast_radius());
-    let rows = lab.case.with_untracked(|case| {
-        case.drift()
-            .into_iter()
-            .filter(|r| r.drifts())
-            .collect::<Vec<_>>()
-    });
-    let naive = lab.case.with_untracked(|case| {
-        crate::engine::drift::naive_flags(&case.silver, &case.script.fx, aug(1))
-    });
-    let shortcut = crate::labs::backfill::guess::shortcut(&radius, &naive);
-    let right: Vec<bool> = lab
-        .choices
-        .with_untracked(|c| c.august.guesses())
-        .iter()
-        .map(|g| radius.first() == Some(&g.day()))
-        .collect();
-    let verdict = move || {
-        lab.moment
-            .read()
-            .guess
-            .map(|g| crate::labs::backfill::guess::verdict(&radius, g))
-    };
-    view! {
-        <div>
-            <p class="prediction-result" role="status" data-figure="guess" id="guess-verdict" tabindex="-1">
-                {verdict}
-            </p>
-            <Show when=move || lab.moment.read().room.is_some_and(|t| t.total() > 0)>
-                <TallySpread answers=answers.clone() tally=room right=right.clone() />
-            </Show>
-            <p>
-                "The deploy date is a guess; the drift query is evidence. It recomputes every order with the fixed logic, rounding each row to the penny exactly as the fix does, and lists the days whose stored total is more than a penny away. Choose where the plan starts from its first row, not from the guess."
-            </p>
-            <DriftTable rows=rows caption="Drift query result" />
-            <p class="muted">{shortcut}</p>
-            <RowCounts />
-            <button type="button" on:click=move |_| {
-                lab.ticked.set(None);
-                lab.set_moment(crate::labs::backfill::query::Moment {
-                    room: lab.moment.get_untracked().room,
-                    ..Default::default()
-                });
-                focus("guess-0");
-            }>"Hide the result and predict again (August starts untouched)"</button>
-        </div>
+/// Whether the reader waited for the engine: their focus is on the line
+/// that says so or in it ("Try again"), or nowhere, since a "Try again"
+/// that worked is gone with its line before the answer is drawn.
+fn waited_here() -> bool {
+    let body = document().body().map(web_sys::Element::from);
+    match document().active_element() {
+        None => true,
+        Some(e) => Some(&e) == body.as_ref() || e.closest("#answer-wait").ok().flatten().is_some(),
     }
 }
 
@@ -188,62 +167,4 @@ pub fn clicker_keys(august: crate::labs::backfill::August) -> String {
         b.label(),
         c.label()
     )
-}
-
-/// Beside the drift query, the check it cannot replace: rows per day
-/// against bronze (`labs::backfill::reconcile`).
-#[component]
-fn RowCounts() -> impl IntoView {
-    let lab = expect_context::<Lab>();
-    let (short, matched) = lab
-        .case
-        .with_untracked(crate::labs::backfill::reconcile::short_days);
-    let lede = crate::labs::backfill::reconcile::lede(&short);
-    let rows = short
-        .iter()
-        .map(|d| {
-            view! {
-                <tr>
-                    <th scope="row">{d.dt.to_string()}</th>
-                    <td>{d.bronze}</td>
-                    <td>{d.silver}</td>
-                    <td>{d.missing.len()}</td>
-                    <td>{d.extra}</td>
-                </tr>
-            }
-        })
-        .collect_view();
-    let reasons = short
-        .iter()
-        .flat_map(|d| {
-            d.missing
-                .iter()
-                .chain(&d.withdrawn)
-                .cloned()
-                .collect::<Vec<_>>()
-        })
-        .map(|m| view! { <li>{m}</li> })
-        .collect_view();
-    view! {
-        <h3 id="counts-heading">"What the drift query cannot see: rows silver never got"</h3>
-        <p>{lede}</p>
-        {(!short.is_empty()).then(|| view! {
-            <div class="table-wrap">
-                <table class="counts" data-figure="row-counts">
-                    <caption>{crate::labs::backfill::reconcile::caption(matched)}</caption>
-                    <thead>
-                        <tr>
-                            <th scope="col">"dt"</th>
-                            <th scope="col">"bronze rows"</th>
-                            <th scope="col">"silver rows"</th>
-                            <th scope="col">"missing from silver"</th>
-                            <th scope="col">"no longer in bronze"</th>
-                        </tr>
-                    </thead>
-                    <tbody>{rows}</tbody>
-                </table>
-            </div>
-            <ul class="missing-orders">{reasons}</ul>
-        })}
-    }
 }

@@ -4,7 +4,7 @@ use chrono::Datelike;
 use leptos::prelude::*;
 
 use crate::engine::Money;
-use crate::labs::backfill::view::{grid, grid_asking, Phase};
+use crate::labs::backfill::view::{grid_asking, Phase};
 
 use super::Lab;
 
@@ -14,11 +14,11 @@ pub fn Grid() -> impl IntoView {
     let boxes = Memo::new(move |_| {
         let choices = lab.choices.get();
         // Until the prediction nothing has run and the grid is the plan's
-        // alone: the engine's August (`lab.case`) is built only when the
-        // page first needs it, not for the first screen.
-        if !lab.predicted() {
+        // alone: the engine's August (`lab.case`, a chunk of its own) is
+        // fetched and built for the answer, not for the first screen.
+        let Some(engine) = lab.engine.ready.get().filter(|_| lab.predicted()) else {
             return grid_asking(&choices);
-        }
+        };
         let finished = lab.finished.get();
         let current = lab.current.get();
         let minute = lab.minute.get();
@@ -26,10 +26,14 @@ pub fn Grid() -> impl IntoView {
             let now = current
                 .as_ref()
                 .map(|e| (e, e.started + chrono::Duration::minutes(minute)));
-            grid(case, &choices, &finished, now)
+            case.as_ref()
+                .map(|case| (engine.grid)(case, &choices, &finished, now))
+                .unwrap_or_else(|| grid_asking(&choices))
         })
     });
-    let predicted_now = move || lab.predicted();
+    // What each box says comes from the engine: until it has, the boxes
+    // ask as they did before the prediction.
+    let answered = move || lab.answered();
     view! {
         <section aria-labelledby="grid-heading">
             <h2 id="grid-heading">"silver.orders in August: each day's partition"</h2>
@@ -39,7 +43,7 @@ pub fn Grid() -> impl IntoView {
                         .get()
                         .into_iter()
                         .map(|b| {
-                            let (glyph, built) = if !predicted_now() && !b.tonight {
+                            let (glyph, built) = if !answered() && !b.tonight {
                                 ("▢", "built")
                             } else if b.tonight {
                                 ("☾", "tonight, fixed code")
@@ -66,12 +70,12 @@ pub fn Grid() -> impl IntoView {
                                         class=format!("pbox {phase_class}")
                                         class:broken=still_broken
                                         class:tonight=b.tonight
-                                        class:asking=!predicted_now() && !b.tonight
+                                        class:asking=!answered() && !b.tonight
                                         class:out=outside
                                     >
                                         <span class="pbox-day">{format!("{:02}", b.dt.day())}</span>
                                         <span class="pbox-built"><span aria-hidden="true">{glyph}" "</span>{built}</span>
-                                        {(!b.tonight && predicted_now()).then(|| view! {
+                                        {(!b.tonight && answered()).then(|| view! {
                                             <span class="pbox-drift">
                                                 {if b.drift > 1 { format!("−{}", Money::gbp(b.drift).grouped()) } else { "no drift".to_string() }}
                                             </span>
@@ -87,8 +91,10 @@ pub fn Grid() -> impl IntoView {
                 }}
             </ol>
             <p class="legend-line">
-                {move || if lab.predicted() {
+                {move || if lab.answered() {
                     "✕ built by the broken code · ✓ built or rebuilt by correct code · ☾ built tonight · ⚑ completion marker · a dashed box is outside the plan"
+                } else if lab.predicted() {
+                    "▢ built (which code built it is shown once the lab's engine has come: see step 1) · ☾ built tonight · a dashed box is outside the plan"
                 } else {
                     "▢ built (which code built it is shown once you have predicted, in step 1) · ☾ built tonight · a dashed box is outside the plan"
                 }}

@@ -1,8 +1,10 @@
 //! The currency-bug backfill lab page: which partitions, in what order,
 //! how fast; then the backfill itself, interruptible, and its commands.
 
+mod answer;
 mod data;
 mod drift;
+pub mod engine;
 mod grid;
 pub mod outcome;
 mod runner;
@@ -15,7 +17,6 @@ use crate::labs::backfill::case::{Sunday, Writer};
 use crate::labs::backfill::clicker::{self, Cue, Stage};
 use crate::labs::backfill::query::{parse, parse_moment, to_query_at, Moment};
 use crate::labs::backfill::run::Execution;
-use crate::labs::backfill::session::replay;
 use crate::labs::backfill::view::summary;
 use crate::labs::backfill::{Choices, Concurrency, PlanStart};
 
@@ -26,8 +27,14 @@ use super::widgets::{LinkNotes, RadioGroup};
 
 #[derive(Clone, Copy)]
 pub struct Lab {
-    /// August as the Sunday choice makes it (rebuilt only when that changes).
-    pub case: Memo<Case>,
+    /// August as the Sunday choice makes it (rebuilt only when that
+    /// changes), once the engine has come: the first screen never reads
+    /// it, the page only once the ship date is predicted (and the shelf's
+    /// project download, which builds it itself before then).
+    pub case: Memo<Option<Case>>,
+    /// The engine the case and everything read from it come from: a
+    /// chunk of its own (`engine`).
+    pub engine: Fetch<engine::Engine>,
     pub choices: Memo<Choices>,
     /// Runs that have ended (finished or interrupted), oldest first.
     pub finished: RwSignal<Vec<Execution>>,
@@ -77,6 +84,12 @@ impl Lab {
     /// Whether the ship date has been predicted (or the prediction skipped).
     pub fn predicted(&self) -> bool {
         self.moment.read().guess.is_some()
+    }
+
+    /// Whether the page shows what the engine says: the ship date is
+    /// predicted and the engine has come.
+    pub fn answered(&self) -> bool {
+        self.predicted() && self.engine.ready.read().is_some()
     }
 }
 
@@ -147,11 +160,19 @@ pub fn BackfillLab() -> impl IntoView {
         let c = choices.read();
         (c.august, c.sunday)
     });
+    let engine = Fetch::new(&engine::LATER);
     let lab = Lab {
-        case: Memo::new(move |_| {
-            let (august, sunday) = data.get();
-            Case::in_august(august, sunday)
-        }),
+        // Never compared: it changes only when what it is made from does,
+        // and comparing two Augusts would put their tables' equality in
+        // the first load.
+        case: Memo::new_with_compare(
+            move |_| {
+                let (august, sunday) = data.get();
+                engine.ready.get().map(|e| (e.case)(august, sunday))
+            },
+            |_, _| true,
+        ),
+        engine,
         choices,
         finished: RwSignal::new(Vec::new()),
         current: RwSignal::new(None),
@@ -173,11 +194,14 @@ pub fn BackfillLab() -> impl IntoView {
     Effect::new(move |_| {
         let choices = choices.get();
         let ran = moment.read().ran.clone();
-        // No run to replay needs no August built (the first screen's case).
-        let finished = if ran.is_empty() {
-            Vec::new()
-        } else {
-            lab.case.with(|case| replay(case, &choices, &ran))
+        // No run to replay needs no August built (the first screen's
+        // case); runs wait for the engine, replayed once it has come.
+        let finished = match (ran.is_empty(), engine.ready.get()) {
+            (false, Some(e)) => lab
+                .case
+                .with(|case| case.as_ref().map(|case| (e.replay)(case, &choices, &ran)))
+                .unwrap_or_default(),
+            _ => Vec::new(),
         };
         lab.finished.set(finished);
         lab.current.set(None);
@@ -256,6 +280,14 @@ pub fn BackfillLab() -> impl IntoView {
     let plan_line = Memo::new(move |_| summary(&choices.get()));
     let shelf = Fetch::new(&shelf::LATER);
     shelf.soon();
+    // The engine: a moment after the lab is live, or at once when the
+    // ship date is predicted (by the student, or in the link).
+    engine.soon();
+    Effect::new(move |_| {
+        if lab.predicted() {
+            engine.start();
+        }
+    });
 
     view! {
         <section class="page lab backfill" class:presenter=move || present.get() aria-labelledby="backfill-title">
@@ -278,7 +310,8 @@ pub fn BackfillLab() -> impl IntoView {
             {move || {
                 // Read, not only tracked: a memo nothing has read yet
                 // hears no change of what it is made from (the case,
-                // which reads it, waits for the prediction now).
+                // which reads it, waits for the prediction and the
+                // engine).
                 let _ = data.get();
                 view! { <drift::Drift /> }
             }}
@@ -348,16 +381,15 @@ pub fn BackfillLab() -> impl IntoView {
                         />
                     </div>
                     // The day's figures need the August built: until the
-                    // prediction (which a run waits for) the note tells
-                    // the story without them.
+                    // prediction (which a run waits for) and the engine
+                    // the note tells the story without them.
                     <p class="muted" data-figure="sunday">
                         {move || {
                             let c = choices.get();
-                            if lab.predicted() {
-                                lab.case.with(|case| case.sunday_note(&c))
-                            } else {
-                                c.sunday.note_unbuilt(c.writer)
-                            }
+                            let built = lab.engine.ready.get().filter(|_| lab.predicted());
+                            built
+                                .and_then(|e| lab.case.with(|case| case.as_ref().map(|case| (e.sunday_note)(case, &c))))
+                                .unwrap_or_else(|| c.sunday.note_unbuilt(c.writer))
                         }}
                     </p>
                 </runner::Runner>

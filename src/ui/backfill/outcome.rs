@@ -37,7 +37,8 @@ fn view() -> AnyView {
             return None;
         }
         let choices = lab.choices.get_untracked();
-        Some(lab.case.with(|case| outcome_of(case, &runs, &choices)))
+        lab.case
+            .with(|case| case.as_ref().map(|case| outcome_of(case, &runs, &choices)))
     });
     (move || {
         outcome

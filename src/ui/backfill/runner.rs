@@ -7,9 +7,9 @@ use gloo_timers::callback::Interval;
 use leptos::prelude::*;
 
 use crate::labs::backfill::query::Ran;
-use crate::labs::backfill::session::{
-    clock_line, next_start, run_gate, run_label, tick as next_minute,
-};
+use crate::labs::backfill::session::{clock_line, run_gate, run_label, tick as next_minute};
+
+use super::engine::run_waits;
 
 use super::{outcome, Lab};
 
@@ -42,9 +42,23 @@ pub fn Runner(
         lab.minute.set(0);
         lab.set_moment(moment);
     };
-    let gate = move || lab.moment.with(run_gate);
+    // A run needs the prediction, and the engine to run it.
+    let gate = move || {
+        lab.moment
+            .with(run_gate)
+            // A failure is said only while no retry is under way.
+            .or_else(|| {
+                run_waits(
+                    lab.engine.ready.read().is_some(),
+                    lab.engine.failed.get() && !lab.engine.fetching.get(),
+                )
+            })
+    };
     let can_run = move || gate().is_none();
-    let can_run_now = move || lab.moment.with_untracked(run_gate).is_none();
+    let can_run_now = move || {
+        lab.moment.with_untracked(run_gate).is_none()
+            && lab.engine.ready.with_untracked(Option::is_some)
+    };
     let finish = move || {
         stop_timer();
         if lab.current.get_untracked().is_some() {
@@ -68,9 +82,15 @@ pub fn Runner(
     let start = move || {
         let choices = lab.choices.get_untracked();
         let finished = lab.finished.get_untracked();
-        let exec = lab
-            .case
-            .with_untracked(|case| case.execute(&choices, &finished, next_start(&finished), None));
+        let Some(engine) = lab.engine.ready.get_untracked() else {
+            return;
+        };
+        let Some(exec) = lab.case.with_untracked(|case| {
+            case.as_ref()
+                .map(|case| (engine.execute)(case, &choices, &finished))
+        }) else {
+            return;
+        };
         lab.current.set(Some(exec));
         lab.minute.set(0);
         if reduced_motion() {
@@ -107,6 +127,13 @@ pub fn Runner(
         if !matches!(cue, Cue::Run | Cue::Resume | Cue::Interrupt | Cue::Finish) {
             return;
         }
+        // A run asked for before the engine has come: the room sees the
+        // line saying it waits, and the run starts when it comes (this
+        // effect hears it).
+        if matches!(cue, Cue::Run | Cue::Resume) && lab.engine.ready.read().is_none() {
+            crate::ui::presenter::bring_heading("run-heading");
+            return;
+        }
         lab.cue.set(None);
         match cue {
             Cue::Run | Cue::Resume if can_run_now() => {
@@ -129,7 +156,10 @@ pub fn Runner(
     // link to the moment after one, or a run finished before it came).
     let after = Fetch::new(&outcome::LATER);
     after.soon();
-    let ended = move || !lab.finished.read().is_empty() && lab.current.read().is_none();
+    // The address's runs, not the replayed ones: a link to the moment
+    // after a run asks for the outcome while the engine that replays the
+    // run is still on its way.
+    let ended = move || !lab.moment.read().ran.is_empty() && lab.current.read().is_none();
     Effect::new(move |_| {
         if ended() {
             after.start();
@@ -152,9 +182,11 @@ pub fn Runner(
                                 aria-describedby="run-gate"
                                 on:click=move |_| if can_run() { start() }
                             >
-                                {move || run_label(lab.finished.read().len())}
+                                // The address's runs: replayed only once the
+                                // engine has come, they count before.
+                                {move || run_label(lab.moment.read().ran.len())}
                             </button>
-                            <button type="button" on:click=move |_| reset() disabled=move || lab.finished.read().is_empty()>
+                            <button type="button" on:click=move |_| reset() disabled=move || lab.moment.read().ran.is_empty()>
                                 "Reset August"
                             </button>
                         }

@@ -64,7 +64,7 @@ fn section() -> AnyView {
                 <p>
                     <DownloadOnDemand
                         inputs=choices
-                        make=move |c: &Choices| lab.case.with(|case| crate::export::backfill_lab::runnable(case, &c.plan()))
+                        make=move |c: &Choices| project(lab, c)
                         mime="application/x-tar"
                     >
                         "Download this plan as a runnable project (Airflow DAG, dbt rebuild, SQLMesh restatement, Dagster launch, drift query)"
@@ -91,4 +91,17 @@ fn section() -> AnyView {
         </section>
     }
     .into_any()
+}
+
+/// The plan `c` as a runnable project over the lab's August. A download
+/// asked for before the lab's engine has come builds the August itself
+/// rather than wait for it: this chunk carries what that takes.
+fn project(lab: Lab, c: &Choices) -> Option<(String, Vec<u8>)> {
+    lab.case.with_untracked(|case| match case {
+        Some(case) => crate::export::backfill_lab::runnable(case, &c.plan()),
+        None => {
+            let case = crate::labs::backfill::Case::in_august(c.august, c.sunday);
+            crate::export::backfill_lab::runnable(&case, &c.plan())
+        }
+    })
 }

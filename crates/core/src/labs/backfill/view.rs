@@ -198,9 +198,10 @@ pub fn grid(
 
 /// The grid while step 1 asks when the bug shipped: each partition says
 /// only that it was built, tonight's aside, and whether the plan holds it.
-/// No run can have happened yet (a run waits for the prediction,
-/// `session::run_gate`), so the plan is all it shows, and it needs no
-/// `Case`: the page draws it before the engine has built August.
+/// It shows the plan alone and needs no `Case`: the page draws it before
+/// the prediction (when no run can have happened: a run waits for it,
+/// `session::run_gate`) and after it until the lab's engine has come and
+/// built August (a link's runs are replayed then).
 pub fn grid_asking(choices: &Choices) -> Vec<BoxView> {
     let plan = choices.plan();
     days(aug(1), aug(14))
