@@ -11,7 +11,7 @@ use crate::labs::tally::Tally;
 use crate::ui::room_tally::TallySpread;
 
 use super::super::drift_table::DriftTable;
-use super::drift::focus;
+use super::focus::focus;
 use super::Lab;
 
 /// The answer for the August `case`, as the engine's table draws it.

@@ -4,7 +4,6 @@
 //! choice, so a wrong guess can be planned on and seen to leave days wrong.
 
 use leptos::prelude::*;
-use leptos::wasm_bindgen::JsCast;
 
 use crate::labs::backfill::query::GUESSES;
 use crate::labs::backfill::PlanStart;
@@ -12,6 +11,7 @@ use crate::labs::tally::Tally;
 use crate::ui::room_tally::TallyForm;
 
 use super::super::widgets::RadioGroup;
+use super::focus::{focus, focus_first};
 use super::Lab;
 
 #[component]
@@ -125,25 +125,6 @@ pub fn Drift() -> impl IntoView {
             </Show>
         </section>
     }
-}
-
-/// Keyboard focus to `id` once it is drawn: the button pressed
-/// disappears with its half of the section.
-pub fn focus(id: &'static str) {
-    focus_first(vec![id]);
-}
-
-/// Keyboard focus to the first of `ids` drawn, once drawn.
-fn focus_first(ids: Vec<&'static str>) {
-    request_animation_frame(move || {
-        if let Some(el) = ids.iter().find_map(|id| {
-            document()
-                .get_element_by_id(id)
-                .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-        }) {
-            let _ = el.focus();
-        }
-    })
 }
 
 /// Whether the reader waited for the engine: their focus is on the line

@@ -5,6 +5,7 @@ mod answer;
 mod data;
 mod drift;
 pub mod engine;
+mod focus;
 mod grid;
 pub mod outcome;
 mod runner;
