@@ -409,6 +409,9 @@ test('a link to the moment after a backfill run shows the lab at once, and the a
   const planned = await page.locator('.grid14 .pbox:not(.out):not(.tonight)').count();
   assert.ok(planned > 0);
   assert.equal(await page.locator('.grid14 .pbox.rebuilt').count(), planned);
+  // The reader of a link is left where the page put them: the answer
+  // coming does not take the focus (nor scroll to it).
+  assert.equal(await page.evaluate(() => document.activeElement === document.body), true);
   assert.equal(await page.getByRole('status').filter({ hasText: /Fetching|fetching/ }).count(), 0);
   assert.deepEqual(errors, []);
   await context.close();

@@ -41,7 +41,12 @@ pub fn Drift() -> impl IntoView {
                 .unwrap_or_else(|| Tally::empty(GUESSES))
         })
     };
+    // The reader asked before the engine had come: the answer, when it
+    // comes, takes their focus over (never on a link that opens the lab
+    // already answered, whose reader is wherever the page left them).
+    let asked_early = StoredValue::new(false);
     let reveal = move |g: Option<PlanStart>| {
+        asked_early.set_value(lab.engine.ready.with_untracked(Option::is_none));
         lab.set_moment(crate::labs::backfill::query::Moment {
             guess: Some(g),
             ran: Vec::new(),
@@ -113,9 +118,10 @@ pub fn Drift() -> impl IntoView {
                         let case = case.as_ref()?;
                         // The reader waited on the line below: the
                         // answer takes their focus over.
-                        if waited_here() {
+                        if asked_early.get_value() && waited_here() {
                             focus("guess-verdict");
                         }
+                        asked_early.set_value(false);
                         Some((engine.answer)(case, answers(), room()))
                     })
                 }}
