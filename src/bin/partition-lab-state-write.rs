@@ -2,6 +2,7 @@
 //! the chapter's way in, so it loads no other lab.
 
 use partition_lab::ui::later::Unfetched;
+use partition_lab::ui::state_write::cell::{self, Cells, CELLS};
 use partition_lab::ui::state_write::code::{self, Code, CODE};
 use partition_lab::ui::state_write::controls::{self, Settings, SETTINGS};
 use partition_lab::ui::state_write::room_view::{self, RoomView, ROOM_VIEW};
@@ -15,6 +16,12 @@ use partition_lab::ui::state_write::verdicts::{self, Verdicts, VERDICTS};
 #[leptos::wasm_split::wasm_split(code, wasm_split_path = ::leptos::wasm_split, fallible)]
 fn code() -> Result<&'static Code, Unfetched> {
     Ok(&CODE)
+}
+
+/// The six pipelines' panels, below the first screen.
+#[leptos::wasm_split::wasm_split(cells, wasm_split_path = ::leptos::wasm_split, fallible)]
+fn cells() -> Result<&'static Cells, Unfetched> {
+    Ok(&CELLS)
 }
 
 /// The verdicts, shown after the prediction.
@@ -36,6 +43,7 @@ fn room_view() -> Result<&'static RoomView, Unfetched> {
 }
 
 fn main() {
+    cell::LATER.set(|| Box::pin(cells()));
     room_view::LATER.set(|| Box::pin(room_view()));
     controls::LATER.set(|| Box::pin(settings()));
     verdicts::LATER.set(|| Box::pin(verdicts()));

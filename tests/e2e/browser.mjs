@@ -72,10 +72,12 @@ export async function openPage(env, path, viewport = { width: 1280, height: 800 
 
 /// Waits for the live page: its heading drawn by the app, and a page drawn
 /// ahead of time (if that is what came) taken over.
-export async function live(page) {
+export async function live(page, { chunks = true } = {}) {
   // The live page has taken over, and drawn its parts below the first
-  // screen (src/ui/below.rs: <main> is busy until then).
-  await page.waitForFunction(() => document.querySelector('main h1') && !document.body.classList.contains('ahead') && !document.querySelector('main[aria-busy]'));
+  // screen (src/ui/below.rs: <main> is busy until then), and (unless a
+  // test holds them back) the parts that come in chunks of their own
+  // right after it, each busy where it goes until then.
+  await page.waitForFunction((chunks) => document.querySelector('main h1') && !document.body.classList.contains('ahead') && !document.querySelector('main[aria-busy]') && !(chunks && document.querySelector('main [aria-busy="true"]')), chunks);
 }
 
 /// Clicks a download link and returns the file the browser saved: its

@@ -30,8 +30,9 @@ after(async () => { await env?.close(); });
 const CHUNK = /\/split-partition-lab-(scenarios|lateness|state-write|backfill|class)-[0-9a-f]{16}\/[^/]+\.wasm$/;
 
 /// A scenario page whose later chunks wait at the network until released
-/// (or fail, with `fail`).
-async function held(path) {
+/// (or fail, with `fail`). State x Write's panels, which its tests read
+/// with the other chunks held, come at once unless `panels` holds them too.
+async function held(path, { panels = false } = {}) {
   // No service worker: it would fetch the chunks past the held route.
   const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
   const page = await context.newPage();
@@ -46,11 +47,13 @@ async function held(path) {
     const path = new URL(route.request().url()).pathname;
     asked.push(path);
     at[path.split('/').pop()] ??= Date.now();
-    if ((await gate.open) === 'abort') await route.abort('failed');
+    // The chunks the panels share with the others (chunk_<n>) come too.
+    if (!panels && /\/split-partition-lab-state-write-[0-9a-f]{16}\/(split_cells|chunk_\d+)\.wasm$/.test(path)) await route.continue();
+    else if ((await gate.open) === 'abort') await route.abort('failed');
     else await route.continue();
   });
   await page.goto(env.url + path);
-  await live(page);
+  await live(page, { chunks: !panels });
   // When each chunk was first asked for, and when the page was live.
   return { page, context, errors, asked, gate, at, liveAt: Date.now() };
 }
@@ -230,6 +233,48 @@ test('State x Write\'s room view comes only for presenter mode: a student never 
   assert.equal(await room.locator('tbody tr').count(), 6);
   assert.equal(await page.getByRole('status').filter({ hasText: 'Fetching the room view' }).count(), 0);
   assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('State x Write answers before its pipelines\' panels have come: they wait visibly where they go, then show the run the reader moved to', async () => {
+  const { page, context, errors, asked, gate } = await held('/lab/state-write?predict=skip&run=1', { panels: true });
+  await askedFor(page, asked, /\/split_cells\.wasm$/);
+  const cells = page.locator('.cells');
+  assert.equal(await cells.getAttribute('aria-busy'), 'true');
+  await page.getByRole('status').filter({ hasText: 'Fetching the pipelines\' panels…' }).waitFor();
+  assert.equal(await page.locator('section.cell').count(), 0, 'no panel before it has come');
+  // The runs answer meanwhile: the reader moves to run 3.
+  await page.getByRole('button', { name: 'Next', exact: true }).click();
+  await page.getByRole('button', { name: 'Next', exact: true }).click();
+  await page.waitForURL(/run=3/);
+  gate.release();
+  await page.locator('section.cell').first().waitFor({ timeout: 20000 });
+  assert.equal(await page.locator('section.cell').count(), 6);
+  assert.equal(await cells.getAttribute('aria-busy'), null);
+  assert.equal(await page.getByRole('status').filter({ hasText: 'Fetching the pipelines' }).count(), 0);
+  // What they show is run 3's, as on a page opened there.
+  const shown = await cells.innerText();
+  const direct = await held('/lab/state-write?predict=skip&run=3');
+  direct.gate.release();
+  assert.equal(await direct.page.locator('.cells').innerText(), shown);
+  await direct.context.close();
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('State x Write\'s panels that fail to come say so where they go, and trying again shows them', async () => {
+  const { page, context, gate } = await held('/lab/state-write', { panels: true });
+  gate.fail();
+  await page.locator('.notice').filter({ hasText: 'The pipelines\' panels could not be fetched: check the connection, then try again.' }).waitFor({ timeout: 20000 });
+  assert.equal(await page.locator('section.cell').count(), 0);
+  // The lab lives through it: the prediction still answers.
+  await page.locator('#predict-none').check();
+  assert.equal(await page.getByRole('button', { name: 'Lock in and reveal the verdicts' }).isDisabled(), false);
+  await page.unroute(CHUNK);
+  await page.getByRole('button', { name: 'Try again' }).click();
+  await page.locator('section.cell').first().waitFor({ timeout: 20000 });
+  assert.equal(await page.locator('section.cell').count(), 6);
+  assert.equal(await page.locator('.notice').filter({ hasText: 'panels could not be fetched' }).count(), 0);
   await context.close();
 });
 

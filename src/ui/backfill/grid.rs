@@ -16,7 +16,7 @@ pub fn Grid() -> impl IntoView {
         // Until the prediction nothing has run and the grid is the plan's
         // alone: the engine's August (`lab.case`, a chunk of its own) is
         // fetched and built for the answer, not for the first screen.
-        let Some(engine) = lab.engine.ready.get().filter(|_| lab.predicted()) else {
+        let Some(engine) = lab.answering() else {
             return grid_asking(&choices);
         };
         let finished = lab.finished.get();

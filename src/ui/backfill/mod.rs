@@ -87,10 +87,15 @@ impl Lab {
         self.moment.read().guess.is_some()
     }
 
-    /// Whether the page shows what the engine says: the ship date is
+    /// The engine, once the page shows what it says: the ship date is
     /// predicted and the engine has come.
+    pub fn answering(&self) -> Option<&'static engine::Engine> {
+        self.engine.ready.get().filter(|_| self.predicted())
+    }
+
+    /// Whether the page shows what the engine says.
     pub fn answered(&self) -> bool {
-        self.predicted() && self.engine.ready.read().is_some()
+        self.answering().is_some()
     }
 }
 
@@ -387,8 +392,7 @@ pub fn BackfillLab() -> impl IntoView {
                     <p class="muted" data-figure="sunday">
                         {move || {
                             let c = choices.get();
-                            let built = lab.engine.ready.get().filter(|_| lab.predicted());
-                            built
+                            lab.answering()
                                 .and_then(|e| lab.case.with(|case| case.as_ref().map(|case| (e.sunday_note)(case, &c))))
                                 .unwrap_or_else(|| c.sunday.note_unbuilt(c.writer))
                         }}

@@ -1,13 +1,50 @@
-//! One pipeline's panel: its state, what the selected run did, its silver
-//! partitions with their orders, its checks and, at the end, its verdict.
+//! The six pipelines' panels: each one's state, what the selected run
+//! did, its silver partitions with their orders, its checks and, at the
+//! end, its verdict. A chunk of the State x Write part's wasm of its own
+//! (`ui::later`): the panels lie below a phone's first screen (the week,
+//! the prediction and the runs come first), so the first load carries
+//! none of their views. The lab fetches them as soon as it is live.
 
 use leptos::prelude::*;
 
 use crate::labs::state_write::view::{cell_view, day_label, ChipMark, PartitionView};
 use crate::labs::state_write::Cell;
-use crate::ui::later::Fetch;
+use crate::ui::later::{Fetch, Later};
 
 use super::{code, verdicts, Lab};
+
+/// What the chunk holds: the six panels, drawn.
+pub struct Cells {
+    pub panels: fn() -> AnyView,
+}
+
+/// The panels themselves: only the State x Write part's `#[lazy]` loader
+/// names them (src/bin/partition-lab-state-write.rs).
+pub static CELLS: Cells = Cells { panels };
+
+/// The panels, in the State x Write part a chunk of their own.
+pub static LATER: Later<Cells> = Later::new();
+
+/// Drawn natively (the pages drawn ahead of time, the native tests) the
+/// panels are part of the program: a page drawn ahead shows them.
+#[cfg(not(target_arch = "wasm32"))]
+pub const AT_ONCE: Option<&Cells> = Some(&CELLS);
+#[cfg(target_arch = "wasm32")]
+pub const AT_ONCE: Option<&Cells> = None;
+
+/// What the page says where the panels go while they download.
+pub const FETCHING: &str = "Fetching the pipelines' panels…";
+/// What it says when they could not be fetched.
+pub const NOT_FETCHED: &str =
+    "The pipelines' panels could not be fetched: check the connection, then try again.";
+
+fn panels() -> AnyView {
+    Cell::ALL
+        .into_iter()
+        .map(|c| view! { <CellPanel cell=c /> })
+        .collect_view()
+        .into_any()
+}
 
 fn partition_box(p: PartitionView) -> impl IntoView {
     view! {

@@ -2,7 +2,7 @@
 //! any moment can be bookmarked); everything shown is derived from it
 //! through the lab model and the engine.
 
-mod cell;
+pub mod cell;
 pub mod code;
 pub mod controls;
 mod predict;
@@ -269,6 +269,13 @@ pub fn StateWriteLab() -> impl IntoView {
     });
     let present = Memo::new(move |_| parsed.read().0.present);
     let pinned = Memo::new(move |_| parsed.read().0.pinned);
+    // The pipelines' panels lie below the first screen: asked for as soon
+    // as the lab is live.
+    let cells = Fetch::new(&cell::LATER);
+    match cell::AT_ONCE {
+        Some(drawn) => cells.ready.set(Some(drawn)),
+        None => cells.start(),
+    }
     // Only presenter mode draws the room view: fetched when it is on.
     let room_view = Fetch::new(&room_view::LATER);
     Effect::new(move |_| {
@@ -428,8 +435,15 @@ pub fn StateWriteLab() -> impl IntoView {
                     {move || room_view.ready.get().map(|it| (it.view)())}
                     {room_view.status(room_view::FETCHING, room_view::NOT_FETCHED)}
                 </Show>
-                <div class="cells" class:pinned=move || present.get() && pinned.get().is_pair()>
-                    {Cell::ALL.into_iter().map(|c| view! { <cell::CellPanel cell=c /> }).collect_view()}
+                <Show when=move || cells.ready.get().is_none()>
+                    {cells.status(cell::FETCHING, cell::NOT_FETCHED)}
+                </Show>
+                <div
+                    class="cells"
+                    class:pinned=move || present.get() && pinned.get().is_pair()
+                    aria-busy=move || cells.ready.get().is_none().then_some("true")
+                >
+                    {move || cells.ready.get().map(|it| (it.panels)())}
                 </div>
                 <controls::Controls />
             </super::below::Below>
