@@ -236,13 +236,17 @@ test('State x Write\'s room view comes only for presenter mode: a student never 
   await context.close();
 });
 
-test('State x Write answers before its pipelines\' panels have come: they wait visibly where they go, then show the run the reader moved to', async () => {
+test('State x Write answers before its engine and panels have come: the runs are named from the schedule, the panels wait visibly where they go, then show the run the reader moved to', async () => {
   const { page, context, errors, asked, gate } = await held('/lab/state-write?predict=skip&run=1', { panels: true });
   await askedFor(page, asked, /\/split_cells\.wasm$/);
   const cells = page.locator('.cells');
   assert.equal(await cells.getAttribute('aria-busy'), 'true');
   await page.getByRole('status').filter({ hasText: 'Fetching the pipelines\' panels…' }).waitFor();
   assert.equal(await page.locator('section.cell').count(), 0, 'no panel before it has come');
+  // The engine comes with them: the week's runs are named from the
+  // schedule meanwhile, the crash's retry included.
+  await page.locator('details.week').getByText('Run 4: Thu 00:20 (retry)').waitFor();
+  assert.match(await page.locator('section.scrubber').innerText(), /Run 1: Tue 00:15, for Mon 06-01/);
   // The runs answer meanwhile: the reader moves to run 3.
   await page.getByRole('button', { name: 'Next', exact: true }).click();
   await page.getByRole('button', { name: 'Next', exact: true }).click();
@@ -262,8 +266,13 @@ test('State x Write answers before its pipelines\' panels have come: they wait v
   await context.close();
 });
 
-test('State x Write\'s panels that fail to come say so where they go, and trying again shows them', async () => {
+test('State x Write\'s engine and panels that fail to come say so where they go, the prediction still answers, and trying again shows them', async () => {
   const { page, context, gate } = await held('/lab/state-write', { panels: true });
+  // Before the prediction, until the engine has compared the pipelines,
+  // the week stops at run 1 and says nothing of where they differ.
+  const predict = page.locator('section.predict');
+  assert.doesNotMatch(await predict.innerText(), /differ/);
+  assert.equal(await page.getByRole('button', { name: 'Next', exact: true }).isDisabled(), true);
   gate.fail();
   await page.locator('.notice').filter({ hasText: 'The pipelines\' panels could not be fetched: check the connection, then try again.' }).waitFor({ timeout: 20000 });
   assert.equal(await page.locator('section.cell').count(), 0);
@@ -275,6 +284,9 @@ test('State x Write\'s panels that fail to come say so where they go, and trying
   await page.locator('section.cell').first().waitFor({ timeout: 20000 });
   assert.equal(await page.locator('section.cell').count(), 6);
   assert.equal(await page.locator('.notice').filter({ hasText: 'panels could not be fetched' }).count(), 0);
+  // The engine has come: the runs every pipeline shares are open.
+  await predict.getByText('From run 2 on the pipelines differ, so those runs and the verdicts wait for your prediction.').waitFor();
+  assert.equal(await page.getByRole('button', { name: 'Next', exact: true }).isDisabled(), true, 'run 1 is the last every pipeline shares');
   await context.close();
 });
 

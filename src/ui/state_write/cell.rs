@@ -1,26 +1,31 @@
-//! The six pipelines' panels: each one's state, what the selected run
-//! did, its silver partitions with their orders, its checks and, at the
-//! end, its verdict. A chunk of the State x Write part's wasm of its own
-//! (`ui::later`): the panels lie below a phone's first screen (the week,
-//! the prediction and the runs come first), so the first load carries
-//! none of their views. The lab fetches them as soon as it is live.
+//! The engine's week and the six pipelines' panels: each one's state, what
+//! the selected run did, its silver partitions with their orders, its
+//! checks and, at the end, its verdict. A chunk of the State x Write
+//! part's wasm of its own (`ui::later`): the panels lie below the first
+//! screen (the week, the prediction and the runs come first, named from
+//! the schedule), so the first load carries neither the engine nor their
+//! views. The lab fetches them as soon as it is live.
 
 use leptos::prelude::*;
 
+use crate::engine::Outcome;
 use crate::labs::state_write::view::{cell_view, day_label, ChipMark, PartitionView};
-use crate::labs::state_write::Cell;
+use crate::labs::state_write::{run, Cell, Controls};
 use crate::ui::later::{Fetch, Later};
 
 use super::{code, verdicts, Lab};
 
-/// What the chunk holds: the six panels, drawn.
+/// What the chunk holds: the engine and the six panels.
 pub struct Cells {
+    /// Every pipeline's week under the controls.
+    pub run: fn(&Controls) -> Vec<(Cell, Outcome)>,
+    /// The panels, drawn.
     pub panels: fn() -> AnyView,
 }
 
-/// The panels themselves: only the State x Write part's `#[lazy]` loader
-/// names them (src/bin/partition-lab-state-write.rs).
-pub static CELLS: Cells = Cells { panels };
+/// The engine and the panels: only the State x Write part's `#[lazy]`
+/// loader names them (src/bin/partition-lab-state-write.rs).
+pub static CELLS: Cells = Cells { run, panels };
 
 /// The panels, in the State x Write part a chunk of their own.
 pub static LATER: Later<Cells> = Later::new();
@@ -93,6 +98,7 @@ pub fn CellPanel(cell: Cell) -> impl IntoView {
         lab.outcomes
             .read()
             .iter()
+            .flatten()
             .find(|(c, _)| *c == cell)
             .and_then(|(_, o)| cell_view(cell, o, index))
     });

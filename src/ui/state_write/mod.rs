@@ -13,10 +13,11 @@ mod week;
 
 use leptos::prelude::*;
 
+use crate::engine::simulate::Planned;
 use crate::engine::Outcome;
 use crate::labs::state_write::predict::{last_open_run, shared_runs};
 use crate::labs::state_write::query::{parse, resolve_run, to_query, Pinned};
-use crate::labs::state_write::{run, run_count, Cell, Controls, Guess};
+use crate::labs::state_write::{planned_runs, run_count, Cell, Controls, Guess};
 use crate::labs::tally::Tally;
 
 use super::later::Fetch;
@@ -31,7 +32,12 @@ type Navigate =
 #[derive(Clone, Copy)]
 pub struct Lab {
     pub controls: Memo<Controls>,
-    pub outcomes: Memo<Vec<(Cell, Outcome)>>,
+    /// The week's runs as the scheduler starts them: named before the
+    /// engine has run the week.
+    pub planned: Memo<Vec<Planned>>,
+    /// Every pipeline's week, once the engine has come (`cell`: it comes
+    /// with the pipelines' panels, below the first screen).
+    pub outcomes: Memo<Option<Vec<(Cell, Outcome)>>>,
     /// 0-based index of the selected run.
     pub run: Memo<usize>,
     pub runs: Memo<usize>,
@@ -49,8 +55,9 @@ pub struct Lab {
     /// The prediction locked in or skipped (from the URL): until then the
     /// page shows only the runs in which every cell is the same.
     pub guess: Memo<Option<Guess>>,
-    /// How many runs, from the first, look the same in every cell.
-    pub shared: Memo<usize>,
+    /// How many runs, from the first, look the same in every cell, once
+    /// the engine has come.
+    pub shared: Memo<Option<usize>>,
     pub present: Memo<bool>,
     /// Presenter mode's side by side: the cells shown alone.
     pub pinned: Memo<Pinned>,
@@ -119,7 +126,7 @@ impl Lab {
         let index = self
             .run
             .get_untracked()
-            .min(self.shared.get_untracked().saturating_sub(1));
+            .min(self.shared.get_untracked().unwrap_or(0).saturating_sub(1));
         self.go_to(self.controls.get_untracked(), index, None);
     }
 
@@ -163,15 +170,21 @@ impl Lab {
         self.guess.get().is_none()
     }
 
-    /// The last run the page may show now (0-based).
+    /// The last run the page may show now (0-based): before the
+    /// prediction, the first alone until the engine has said how many
+    /// runs every cell shares.
     pub fn last_open_run(&self) -> usize {
-        last_open_run(self.runs.get(), self.shared.get(), self.asking())
+        last_open_run(
+            self.runs.get(),
+            self.shared.get().unwrap_or(0),
+            self.asking(),
+        )
     }
 
     /// Whether the run on show would answer the question: only when the
     /// cells already differ at the first run.
     pub fn sealed(&self) -> bool {
-        self.asking() && self.shared.get() == 0
+        self.asking() && self.shared.get() == Some(0)
     }
 
     /// Changes one setting, keeping the selected run where it still exists.
@@ -191,7 +204,7 @@ impl Lab {
     pub fn last_open_run_untracked(&self) -> usize {
         last_open_run(
             self.runs.get_untracked(),
-            self.shared.get_untracked(),
+            self.shared.get_untracked().unwrap_or(0),
             self.guess.get_untracked().is_none(),
         )
     }
@@ -224,10 +237,19 @@ pub fn StateWriteLab() -> impl IntoView {
         (lab, notes)
     });
     let controls = Memo::new(move |_| parsed.read().0.controls);
-    let outcomes = Memo::new(move |_| run(&controls.get()));
-    let runs = Memo::new(move |_| outcomes.read().first().map_or(0, |(_, o)| o.runs.len()));
+    // The engine and the pipelines' panels lie below the first screen:
+    // asked for as soon as the lab is live. Until they come the week and
+    // its runs are the schedule's.
+    let cells = Fetch::new(&cell::LATER);
+    match cell::AT_ONCE {
+        Some(drawn) => cells.ready.set(Some(drawn)),
+        None => cells.start(),
+    }
+    let planned = Memo::new(move |_| planned_runs(&controls.get()));
+    let outcomes = Memo::new(move |_| cells.ready.get().map(|it| (it.run)(&controls.get())));
+    let runs = Memo::new(move |_| planned.read().len());
     let guess = Memo::new(move |_| parsed.read().0.guess.clone());
-    let shared = Memo::new(move |_| shared_runs(&outcomes.read()));
+    let shared = Memo::new(move |_| outcomes.read().as_deref().map(shared_runs));
     // Before the prediction the week opens at its first run, and goes no
     // further than the runs every cell shares; after it, a link without a
     // run opens at the last.
@@ -239,7 +261,12 @@ pub fn StateWriteLab() -> impl IntoView {
             _ => resolve_run(asked, runs.get()),
         };
         if asking {
-            let open = last_open_run(runs.get(), shared.get(), true);
+            // Until the engine has said which runs every cell shares, the
+            // first alone, and nothing said about the others yet.
+            let Some(shared) = shared.get() else {
+                return (0, note);
+            };
+            let open = last_open_run(runs.get(), shared, true);
             if index > open {
                 let note = format!(
                     "Run {} is shown once you have predicted (or skipped the prediction): until then the week stops at run {}, the last one every pipeline has in common.",
@@ -265,17 +292,10 @@ pub fn StateWriteLab() -> impl IntoView {
     }
     let silent = Memo::new(move |_| {
         let v = verdicts.ready.get()?;
-        Some((v.silent)(&outcomes.read(), &controls.read()))
+        Some((v.silent)(outcomes.read().as_deref()?, &controls.read()))
     });
     let present = Memo::new(move |_| parsed.read().0.present);
     let pinned = Memo::new(move |_| parsed.read().0.pinned);
-    // The pipelines' panels lie below the first screen: asked for as soon
-    // as the lab is live.
-    let cells = Fetch::new(&cell::LATER);
-    match cell::AT_ONCE {
-        Some(drawn) => cells.ready.set(Some(drawn)),
-        None => cells.start(),
-    }
     // Only presenter mode draws the room view: fetched when it is on.
     let room_view = Fetch::new(&room_view::LATER);
     Effect::new(move |_| {
@@ -303,6 +323,7 @@ pub fn StateWriteLab() -> impl IntoView {
     };
     let lab = Lab {
         controls,
+        planned,
         outcomes,
         run: Memo::new(move |_| resolved.read().0),
         runs,
@@ -360,7 +381,7 @@ pub fn StateWriteLab() -> impl IntoView {
             let run = lab.run.get_untracked();
             if by > 0
                 && lab.guess.get_untracked().is_none()
-                && run.saturating_add(1) >= lab.shared.get_untracked().max(1)
+                && run.saturating_add(1) >= lab.shared.get_untracked().unwrap_or(0).max(1)
             {
                 let cells = lab.choosing.get_untracked();
                 if lab.choosing_none.get_untracked() {

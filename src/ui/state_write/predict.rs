@@ -42,7 +42,10 @@ pub fn Predict() -> impl IntoView {
                     view! {
                         <p class="muted">
                             {move || {
-                                let (shared, runs) = (lab.shared.get(), lab.runs.get());
+                                // Said once the engine has compared the pipelines.
+                                let (Some(shared), runs) = (lab.shared.get(), lab.runs.get()) else {
+                                    return String::new();
+                                };
                                 if shared == 0 {
                                     "The pipelines differ from the first run: their runs are shown once you predict.".to_string()
                                 } else if shared < runs {

@@ -37,6 +37,7 @@ fn view() -> AnyView {
         lab.outcomes
             .read()
             .iter()
+            .flatten()
             .filter_map(|(cell, o)| cell_view(*cell, o, index).map(|v| (*cell, days(&v))))
             .collect::<Vec<_>>()
     });

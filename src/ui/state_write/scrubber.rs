@@ -15,11 +15,12 @@ const PLAY_STEP_MS: u32 = 1400;
 pub fn Scrubber() -> impl IntoView {
     let lab = expect_context::<Lab>();
     let labels = Memo::new(move |_| {
-        lab.outcomes
+        lab.planned
             .read()
-            .first()
-            .map(|(_, o)| o.runs.iter().map(run_label).collect::<Vec<_>>())
-            .unwrap_or_default()
+            .iter()
+            .enumerate()
+            .map(|(attempt, run)| run_label(attempt, run))
+            .collect::<Vec<_>>()
     });
     let current_label = move || {
         labels

@@ -55,6 +55,7 @@ fn panel(cell: Cell) -> AnyView {
         lab.outcomes
             .read()
             .iter()
+            .flatten()
             .find(|(c, _)| *c == cell)
             .map(|(_, o)| verdict(o, &cell.config(&controls), &script(&controls)))
     });

@@ -14,12 +14,7 @@ pub fn Week() -> impl IntoView {
     let lab = expect_context::<Lab>();
     let rows = Memo::new(move |_| {
         let controls = lab.controls.get();
-        let outcomes = lab.outcomes.read();
-        let runs = outcomes
-            .first()
-            .map(|(_, o)| o.runs.as_slice())
-            .unwrap_or(&[]);
-        week(&script(&controls), runs)
+        week(&script(&controls), &lab.planned.read())
     });
     view! {
         <details class="week" open=move || !lab.present.get()>

@@ -8,5 +8,5 @@ pub mod query;
 pub mod room;
 pub mod view;
 
-pub use model::{monday, run, run_count, script, Cell, Controls, Down, LateOrder};
+pub use model::{monday, planned_runs, run, run_count, script, Cell, Controls, Down, LateOrder};
 pub use predict::Guess;

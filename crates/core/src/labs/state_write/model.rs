@@ -4,6 +4,7 @@
 use serde::Serialize;
 
 use crate::engine::calendar::{at, days, shift, Day};
+use crate::engine::simulate::Planned;
 use crate::engine::{
     simulate, CommitOrder, Event, Money, Outage, Outcome, PipelineConfig, ProcessingState, RunSpec,
     Script, WriteMode,
@@ -283,8 +284,43 @@ pub fn run(controls: &Controls) -> Vec<(Cell, Outcome)> {
         .collect()
 }
 
-/// How many run attempts the week has with these controls: the schedule
-/// less what an outage skips, plus catch-ups and one retry per crash.
+/// The run attempts the week has with these controls, in order: the
+/// schedule less what an outage skips, plus catch-ups and one retry per
+/// crash. Every pipeline's trace has these runs (the page names them
+/// before the engine has run the week).
+pub fn planned_runs(controls: &Controls) -> Vec<Planned> {
+    crate::engine::simulate::planned(&script(controls), controls.catch_up)
+}
+
+/// How many run attempts the week has with these controls.
 pub fn run_count(controls: &Controls) -> usize {
-    crate::engine::simulate::planned(&script(controls), controls.catch_up).len()
+    planned_runs(controls).len()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The page names the week's runs from the schedule before the engine
+    /// has run it (the week table, the scrubber): in every week the lab
+    /// offers, each pipeline's trace has exactly those runs, in order.
+    #[test]
+    fn every_pipeline_runs_the_planned_runs() {
+        for controls in Controls::all() {
+            let planned = planned_runs(&controls);
+            for (cell, outcome) in run(&controls) {
+                let traced: Vec<_> = outcome
+                    .runs
+                    .iter()
+                    .map(|r| (r.attempt, r.at, r.day, r.kind, r.crashed))
+                    .collect();
+                let named: Vec<_> = planned
+                    .iter()
+                    .enumerate()
+                    .map(|(i, p)| (i, p.at, p.day, p.kind, p.crashes))
+                    .collect();
+                assert_eq!(traced, named, "{cell:?} under {controls:?}");
+            }
+        }
+    }
 }

@@ -5,6 +5,7 @@ use crate::lean::sorted::SortedSet;
 
 use crate::engine::calendar::{days, hh_mm, mm_dd_time, shift, weekday_short, Day};
 use crate::engine::checks::CheckResult;
+use crate::engine::simulate::Planned;
 use crate::engine::{Outcome, RunKind, RunTrace, StateValue};
 
 use super::model::{monday, Cell};
@@ -85,16 +86,19 @@ pub fn day_label(day: Day) -> String {
     )
 }
 
-/// "Run 3: Thu 00:15, for Wed (crashed)", for the scrubber.
-pub fn run_label(run: &RunTrace) -> String {
+/// "Run 3: Thu 00:15, for Wed (crashed)", for the scrubber: the
+/// `attempt`th (from 0) of the runs the scheduler starts, which every
+/// pipeline's trace follows (`engine::simulate::planned`), so the runs are
+/// named before the engine has run them.
+pub fn run_label(attempt: usize, run: &Planned) -> String {
     let kind = match run.kind {
         RunKind::Scheduled => String::new(),
         other => format!(" ({})", other.label()),
     };
-    let crash = if run.crashed { ", crashed" } else { "" };
+    let crash = if run.crashes { ", crashed" } else { "" };
     format!(
         "Run {}: {} {}, for {}{kind}{crash}",
-        run.attempt + 1,
+        attempt + 1,
         weekday_short(run.at.date()),
         crate::engine::calendar::hh_mm(run.at),
         day_label(run.day),
@@ -103,15 +107,15 @@ pub fn run_label(run: &RunTrace) -> String {
 
 /// "Run 3: Thu 00:15, crashed", in the week table's row for its day
 /// (which names the day it is for).
-fn run_in_its_row(run: &RunTrace) -> String {
+fn run_in_its_row(attempt: usize, run: &Planned) -> String {
     let kind = match run.kind {
         RunKind::Scheduled => String::new(),
         other => format!(" ({})", other.label()),
     };
-    let crash = if run.crashed { ", crashed" } else { "" };
+    let crash = if run.crashes { ", crashed" } else { "" };
     format!(
         "Run {}: {} {}{kind}{crash}",
-        run.attempt + 1,
+        attempt + 1,
         weekday_short(run.at.date()),
         crate::engine::calendar::hh_mm(run.at),
     )
@@ -298,7 +302,7 @@ pub fn outage_sentence(script: &crate::engine::Script, catch_up: bool) -> Option
 
 /// The fixed week as a timeline: what happened, what arrived late, which
 /// runs ran; `runs` is any cell's trace (they share the schedule).
-pub fn week(script: &crate::engine::Script, runs: &[RunTrace]) -> Vec<WeekDay> {
+pub fn week(script: &crate::engine::Script, runs: &[Planned]) -> Vec<WeekDay> {
     days(monday(), shift(monday(), 6))
         .map(|day| {
             let mut placed = Vec::new();
@@ -329,8 +333,9 @@ pub fn week(script: &crate::engine::Script, runs: &[RunTrace]) -> Vec<WeekDay> {
             crate::lean::order::sort_by(&mut placed, |a, b| (&a.1, &a.0).cmp(&(&b.1, &b.0)));
             let mut runs: Vec<String> = runs
                 .iter()
-                .filter(|r| r.day == day)
-                .map(run_in_its_row)
+                .enumerate()
+                .filter(|(_, r)| r.day == day)
+                .map(|(attempt, r)| run_in_its_row(attempt, r))
                 .collect();
             // A run the outage skipped, and nothing caught up: say it was due.
             if runs.is_empty() {
