@@ -30,8 +30,16 @@ after(async () => { await env?.close(); });
 const CHUNK = /\/split-partition-lab-(scenarios|lateness|state-write|backfill|class)-[0-9a-f]{16}\/[^/]+\.wasm$/;
 
 /// A scenario page whose later chunks wait at the network until released
-/// (or fail, with `fail`). State x Write's panels, which its tests read
-/// with the other chunks held, come at once unless `panels` holds them too.
+/// (or fail, with `fail`). State x Write's engine and panels, which its
+/// tests read with the other chunks held, come at once, unless `panels`
+/// holds them at a gate of their own (`panelsGate`; the small chunks they
+/// share with the others, chunk_<n>, wait at `gate`).
+function gated() {
+  const gate = {};
+  gate.open = new Promise((resolve) => { gate.release = () => resolve('continue'); gate.fail = () => resolve('abort'); });
+  return gate;
+}
+
 async function held(path, { panels = false } = {}) {
   // No service worker: it would fetch the chunks past the held route.
   const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
@@ -39,23 +47,24 @@ async function held(path, { panels = false } = {}) {
   const errors = [];
   page.on('pageerror', (err) => errors.push(String(err)));
   page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
-  const gate = {};
-  gate.open = new Promise((resolve) => { gate.release = () => resolve('continue'); gate.fail = () => resolve('abort'); });
+  const gate = gated();
+  const panelsGate = gated();
   const asked = [];
   const at = {};
+  const PANELS = /\/split-partition-lab-state-write-[0-9a-f]{16}\/split_cells\.wasm$/;
+  const SHARED = /\/split-partition-lab-state-write-[0-9a-f]{16}\/chunk_\d+\.wasm$/;
   await page.route(CHUNK, async (route) => {
     const path = new URL(route.request().url()).pathname;
     asked.push(path);
     at[path.split('/').pop()] ??= Date.now();
-    // The chunks the panels share with the others (chunk_<n>) come too.
-    if (!panels && /\/split-partition-lab-state-write-[0-9a-f]{16}\/(split_cells|chunk_\d+)\.wasm$/.test(path)) await route.continue();
-    else if ((await gate.open) === 'abort') await route.abort('failed');
+    if (!panels && (PANELS.test(path) || SHARED.test(path))) await route.continue();
+    else if ((await (PANELS.test(path) ? panelsGate : gate).open) === 'abort') await route.abort('failed');
     else await route.continue();
   });
   await page.goto(env.url + path);
   await live(page, { chunks: !panels });
   // When each chunk was first asked for, and when the page was live.
-  return { page, context, errors, asked, gate, at, liveAt: Date.now() };
+  return { page, context, errors, asked, gate, panelsGate, at, liveAt: Date.now() };
 }
 
 /// Waits until the held route has seen a request for `chunk` (the page may
@@ -237,7 +246,7 @@ test('State x Write\'s room view comes only for presenter mode: a student never 
 });
 
 test('State x Write answers before its engine and panels have come: the runs are named from the schedule, the panels wait visibly where they go, then show the run the reader moved to', async () => {
-  const { page, context, errors, asked, gate } = await held('/lab/state-write?predict=skip&run=1', { panels: true });
+  const { page, context, errors, asked, gate, panelsGate } = await held('/lab/state-write?predict=skip&run=1', { panels: true });
   await askedFor(page, asked, /\/split_cells\.wasm$/);
   const cells = page.locator('.cells');
   assert.equal(await cells.getAttribute('aria-busy'), 'true');
@@ -252,6 +261,7 @@ test('State x Write answers before its engine and panels have come: the runs are
   await page.getByRole('button', { name: 'Next', exact: true }).click();
   await page.waitForURL(/run=3/);
   gate.release();
+  panelsGate.release();
   await page.locator('section.cell').first().waitFor({ timeout: 20000 });
   assert.equal(await page.locator('section.cell').count(), 6);
   assert.equal(await cells.getAttribute('aria-busy'), null);
@@ -266,27 +276,52 @@ test('State x Write answers before its engine and panels have come: the runs are
   await context.close();
 });
 
-test('State x Write\'s engine and panels that fail to come say so where they go, the prediction still answers, and trying again shows them', async () => {
-  const { page, context, gate } = await held('/lab/state-write', { panels: true });
-  // Before the prediction, until the engine has compared the pipelines,
-  // the week stops at run 1 and says nothing of where they differ.
+test('before the prediction State x Write waits for its engine to open the runs every pipeline shares, says nothing of them meanwhile, and lives through its failure', async () => {
+  // A quiet week (no late order, no crash, no lookback): every run is the
+  // same in every pipeline, so the engine opens them all. The link asks
+  // for run 3.
+  const { page, context, gate, panelsGate } = await held('/lab/state-write?late=off&crash=off&lookback=0&run=3', { panels: true });
   const predict = page.locator('section.predict');
+  const next = page.getByRole('button', { name: 'Next', exact: true });
+  // Until the engine has compared them the week stops at run 1, and
+  // nothing is said of where they differ or of the run the link asked for.
   assert.doesNotMatch(await predict.innerText(), /differ/);
-  assert.equal(await page.getByRole('button', { name: 'Next', exact: true }).isDisabled(), true);
+  assert.equal(await next.isDisabled(), true);
+  assert.match(await page.locator('section.scrubber').innerText(), /1 of 7/);
+  assert.equal(await page.locator('main .notice').count(), 0, 'no note on the link\'s run');
+  panelsGate.fail();
   gate.fail();
   await page.locator('.notice').filter({ hasText: 'The pipelines\' panels could not be fetched: check the connection, then try again.' }).waitFor({ timeout: 20000 });
   assert.equal(await page.locator('section.cell').count(), 0);
+  assert.equal(await page.locator('.cells').getAttribute('aria-busy'), null, 'not busy once nothing is fetching');
   // The lab lives through it: the prediction still answers.
   await page.locator('#predict-none').check();
   assert.equal(await page.getByRole('button', { name: 'Lock in and reveal the verdicts' }).isDisabled(), false);
   await page.unroute(CHUNK);
-  await page.getByRole('button', { name: 'Try again' }).click();
+  await page.locator('.cells-status').getByRole('button', { name: 'Try again' }).click();
   await page.locator('section.cell').first().waitFor({ timeout: 20000 });
   assert.equal(await page.locator('section.cell').count(), 6);
   assert.equal(await page.locator('.notice').filter({ hasText: 'panels could not be fetched' }).count(), 0);
-  // The engine has come: the runs every pipeline shares are open.
-  await predict.getByText('From run 2 on the pipelines differ, so those runs and the verdicts wait for your prediction.').waitFor();
-  assert.equal(await page.getByRole('button', { name: 'Next', exact: true }).isDisabled(), true, 'run 1 is the last every pipeline shares');
+  // The engine has come: every run is open, and the link's run 3 is on show.
+  await page.locator('section.scrubber').getByText(/3 of 7/).waitFor();
+  assert.equal(await next.isDisabled(), false);
+  await context.close();
+});
+
+test('a prediction locked in before State x Write\'s engine has come says it is being judged, then is', async () => {
+  const { page, context, errors, gate, panelsGate } = await held('/lab/state-write', { panels: true });
+  // The verdicts come; the engine does not yet.
+  gate.release();
+  await page.locator('#predict-none').check();
+  await page.getByRole('button', { name: 'Lock in and reveal the verdicts' }).click();
+  await page.waitForURL(/predict=/);
+  await page.locator('section.predict').getByRole('status').filter({ hasText: 'Judging your prediction: fetching the pipelines\' runs…' }).waitFor();
+  assert.equal(await page.locator('.prediction-result').count(), 0, 'no judgement without the engine\'s week');
+  panelsGate.release();
+  await page.locator('.prediction-result').waitFor({ timeout: 20000 });
+  assert.match(await page.locator('.prediction-result').innerText(), /you picked none of them/);
+  assert.equal(await page.getByRole('status').filter({ hasText: 'Judging' }).count(), 0);
+  assert.deepEqual(errors, []);
   await context.close();
 });
 

@@ -3,7 +3,7 @@
 // and a link that reopens exactly what is on show.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, axe, smallText } from './browser.mjs';
+import { launch, live, axe, smallText } from './browser.mjs';
 
 let env;
 before(async () => { env = await launch(); });
@@ -37,6 +37,8 @@ for (const [path, title] of pages) {
     const { context, page, errors } = await projector();
     await page.goto(`${env.url}${path}`);
     await page.getByRole('heading', { level: 1, name: title }).waitFor();
+    // Every part drawn, those that come in chunks of their own too.
+    await live(page);
     assert.equal(await page.locator('.presenter').count(), 1);
     const toggle = page.getByRole('button', { name: 'Presenter mode' });
     assert.equal(await toggle.getAttribute('aria-pressed'), 'true');
@@ -215,6 +217,7 @@ test('/teach?present=1: a clicker walks the plan step by step; a step opened fro
 test('State x Write on a projector: all six pipelines on one screen, counted from the same cells', async () => {
   const { context, page, errors } = await projector();
   await page.goto(`${env.url}/lab/state-write?present=1&predict=skip&late=wed&run=8`);
+  await live(page);
   const room = page.locator('table[data-figure="room"]');
   await room.waitFor();
   assert.equal(await room.locator('tbody tr').count(), 6);
@@ -267,6 +270,7 @@ test('side by side: the lateness lab shows two settings and what the second chan
 test('side by side: State x Write pins two cells next to each other', async () => {
   const { context, page, errors } = await projector();
   await page.goto(`${env.url}/lab/state-write?late=wed&run=8&present=1&predict=skip`);
+  await live(page);
   await page.waitForSelector('.cells');
   await page.getByRole('button', { name: 'Pin Watermark + Overwrite side by side' }).click();
   await page.getByRole('button', { name: 'Pin Partition list + Overwrite side by side' }).click();
@@ -295,6 +299,7 @@ test('side by side: State x Write pins two cells next to each other', async () =
 test('a clicker\'s PageDown steps the lab even with a radio focused; the radio keeps its arrows, Alt+arrow is left to the browser', async () => {
   const { context, page, errors } = await projector();
   await page.goto(`${env.url}/lab/state-write?late=tue&run=2&present=1&predict=skip`);
+  await live(page);
   await page.waitForSelector('.cells');
   await page.locator('details#settings > summary').click();
   await page.locator('input[name="late"]:checked').focus();
@@ -324,6 +329,8 @@ test('the lesson steps run by clicker alone: the question for the room until the
   const ask = page.locator('.ask-room');
   // Step 2, State x Write: the runs every pipeline shares, then the answer.
   await page.goto(`${env.url}/lab/state-write?late=tue&crash=on&lookback=1&commit=after&run=1&present=1&lesson=2`);
+  // The engine too: the clicker steps the runs it opens.
+  await live(page);
   await ask.waitFor();
   assert.match(await ask.innerText(), /^Ask the room: Six pipelines load the same week/);
   for (let i = 0; i < 12; i += 1) {
@@ -373,6 +380,8 @@ test('the lesson steps run by clicker alone: the question for the room until the
 test('the room\'s show of hands: entered before the reveal, drawn beside the answer after it, and kept in the moment\'s link', async () => {
   const { context, page, errors } = await projector();
   await page.goto(`${env.url}/lab/state-write?late=tue&crash=on&lookback=1&commit=after&run=1&present=1`);
+  // The engine too: the clicker steps the runs it opens.
+  await live(page);
   const form = page.getByRole('group', { name: /The room's hands/ });
   await form.waitFor();
   assert.equal(await page.locator('.room-spread').count(), 0, 'no spread before the reveal');

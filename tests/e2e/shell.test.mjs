@@ -63,7 +63,11 @@ test('the navigation moves within a part without a reload, loads another part, a
   const wasm = () => page.evaluate(() => performance.getEntriesByType('resource').map((r) => new URL(r.name).pathname).filter((p) => p.endsWith('.wasm')));
   // The home part (the overview, the lesson plan): its own wasm only. A
   // part's later chunks (split-<part>-<hash>/) count as that part's.
-  const bundles = async () => [...new Set((await wasm()).map((p) => p.replace(/-[0-9a-f]+_bg\.wasm$/, '').replace(/^\/split-(.+)-[0-9a-f]{16}\/[^/]+\.wasm$/, '/$1')))];
+  const bundles = async () => {
+    const fetched = await wasm();
+    assert.equal(new Set(fetched).size, fetched.length, `a wasm fetched twice: ${fetched}`);
+    return [...new Set(fetched.map((p) => p.replace(/-[0-9a-f]+_bg\.wasm$/, '').replace(/^\/split-(.+)-[0-9a-f]{16}\/[^/]+\.wasm$/, '/$1')))];
+  };
   assert.deepEqual(await bundles(), ['/partition-lab']);
   await page.evaluate(() => { window.__sameDocument = true; });
   await nav.getByRole('link', { name: 'Teach' }).click();

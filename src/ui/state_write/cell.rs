@@ -37,6 +37,18 @@ pub const AT_ONCE: Option<&Cells> = Some(&CELLS);
 #[cfg(target_arch = "wasm32")]
 pub const AT_ONCE: Option<&Cells> = None;
 
+/// What the prediction says when it is locked in before the engine has
+/// come: the judgement reads the engine's week.
+pub const JUDGING: &str = "Judging your prediction: fetching the pipelines' runs…";
+/// What it says when the engine could not be fetched.
+pub const NOT_JUDGED: &str =
+    "The pipelines' runs could not be fetched, so your prediction is not judged yet: check the connection, then try again.";
+
+/// What the presenter's clicker says when pressed at the prediction
+/// before the engine has said which runs every pipeline shares.
+pub const CLICKER_WAITS: &str =
+    "The pipelines' runs are still on their way: press again in a moment.";
+
 /// What the page says where the panels go while they download.
 pub const FETCHING: &str = "Fetching the pipelines' panels…";
 /// What it says when they could not be fetched.

@@ -46,6 +46,8 @@ pub struct Lab {
     /// come (`verdicts`: shown only after the prediction).
     pub silent: Memo<Option<Vec<Cell>>>,
     pub verdicts: Fetch<verdicts::Verdicts>,
+    /// The engine and the pipelines' panels (`cell`).
+    pub cells: Fetch<cell::Cells>,
     /// The cells ticked on the prediction form, before it is locked in.
     pub choosing: RwSignal<Vec<Cell>>,
     /// "None of them" ticked on the form.
@@ -111,6 +113,9 @@ impl Lab {
     /// Locks in (or skips) the prediction, staying on the run on show.
     pub fn lock_in(&self, guess: Guess) {
         self.verdicts.start();
+        // The judgement reads the engine's week too: asked for again if it
+        // failed to come.
+        self.cells.start();
         self.go_to(
             self.controls.get_untracked(),
             self.run.get_untracked(),
@@ -264,7 +269,7 @@ pub fn StateWriteLab() -> impl IntoView {
             // Until the engine has said which runs every cell shares, the
             // first alone, and nothing said about the others yet.
             let Some(shared) = shared.get() else {
-                return (0, note);
+                return (0, None);
             };
             let open = last_open_run(runs.get(), shared, true);
             if index > open {
@@ -330,6 +335,7 @@ pub fn StateWriteLab() -> impl IntoView {
         notes,
         silent,
         verdicts,
+        cells,
         choosing: RwSignal::new(Vec::new()),
         choosing_none: RwSignal::new(false),
         cue: RwSignal::new(None),
@@ -379,10 +385,18 @@ pub fn StateWriteLab() -> impl IntoView {
         move || lab.present.get_untracked(),
         move |by| {
             let run = lab.run.get_untracked();
-            if by > 0
-                && lab.guess.get_untracked().is_none()
-                && run.saturating_add(1) >= lab.shared.get_untracked().unwrap_or(0).max(1)
-            {
+            let asking = lab.guess.get_untracked().is_none();
+            // Until the engine has said which runs every pipeline shares,
+            // the clicker can neither step into them nor ask for the answer.
+            let shared = lab.shared.get_untracked();
+            if by > 0 && asking && shared.is_none() {
+                lab.cue.set(Some(cell::CLICKER_WAITS.to_string()));
+                return true;
+            }
+            if lab.cue.get_untracked().as_deref() == Some(cell::CLICKER_WAITS) {
+                lab.cue.set(None);
+            }
+            if by > 0 && asking && run.saturating_add(1) >= shared.unwrap_or(0).max(1) {
                 let cells = lab.choosing.get_untracked();
                 if lab.choosing_none.get_untracked() {
                     lab.lock_in(Guess::NoCell);
@@ -453,16 +467,17 @@ pub fn StateWriteLab() -> impl IntoView {
                     </p>
                 </Show>
                 <Show when=move || present.get() && !pinned.get().is_pair()>
-                    {move || room_view.ready.get().map(|it| (it.view)())}
+                    // The room view counts the engine's cells: drawn once it has come.
+                    {move || room_view.ready.get().filter(|_| lab.outcomes.read().is_some()).map(|it| (it.view)())}
                     {room_view.status(room_view::FETCHING, room_view::NOT_FETCHED)}
                 </Show>
                 <Show when=move || cells.ready.get().is_none()>
-                    {cells.status(cell::FETCHING, cell::NOT_FETCHED)}
+                    <div class="cells-status">{cells.status(cell::FETCHING, cell::NOT_FETCHED)}</div>
                 </Show>
                 <div
                     class="cells"
                     class:pinned=move || present.get() && pinned.get().is_pair()
-                    aria-busy=move || cells.ready.get().is_none().then_some("true")
+                    aria-busy=move || cells.fetching.get().then_some("true")
                 >
                     {move || cells.ready.get().map(|it| (it.panels)())}
                 </div>

@@ -137,6 +137,9 @@ pub fn Predict() -> impl IntoView {
                     })}
                 </div>
                 {lab.verdicts.status(super::verdicts::FETCHING, super::verdicts::NOT_FETCHED)}
+                <Show when=move || lab.outcomes.read().is_none()>
+                    {lab.cells.status(super::cell::JUDGING, super::cell::NOT_JUDGED)}
+                </Show>
                 <Show when=move || lab.silent.read().is_some() && lab.room.get().is_some_and(|t| t.total() > 0)>
                     <TallySpread
                         answers=answers()

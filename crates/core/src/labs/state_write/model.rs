@@ -303,10 +303,21 @@ mod tests {
 
     /// The page names the week's runs from the schedule before the engine
     /// has run it (the week table, the scrubber): in every week the lab
-    /// offers, each pipeline's trace has exactly those runs, in order.
+    /// offers, and those a link can ask for (catch-up on with the
+    /// scheduler up), each pipeline's trace has exactly those runs, in
+    /// order.
     #[test]
     fn every_pipeline_runs_the_planned_runs() {
-        for controls in Controls::all() {
+        let weeks = Controls::all().into_iter().flat_map(|c| {
+            [
+                c,
+                Controls {
+                    catch_up: !c.catch_up,
+                    ..c
+                },
+            ]
+        });
+        for controls in weeks {
             let planned = planned_runs(&controls);
             for (cell, outcome) in run(&controls) {
                 let traced: Vec<_> = outcome

@@ -301,7 +301,8 @@ pub fn outage_sentence(script: &crate::engine::Script, catch_up: bool) -> Option
 }
 
 /// The fixed week as a timeline: what happened, what arrived late, which
-/// runs ran; `runs` is any cell's trace (they share the schedule).
+/// runs ran; `runs` are the runs the scheduler starts (`planned_runs`),
+/// which every cell's trace follows.
 pub fn week(script: &crate::engine::Script, runs: &[Planned]) -> Vec<WeekDay> {
     days(monday(), shift(monday(), 6))
         .map(|day| {
