@@ -214,6 +214,22 @@ test('/teach?present=1: a clicker walks the plan step by step; a step opened fro
   await context.close();
 });
 
+test('State x Write on a projector: a week whose first run tells the pipelines apart shows no room view before the prediction', async () => {
+  const { context, page, errors } = await projector();
+  // The scheduler down from Tuesday: the first run already differs.
+  await page.goto(`${env.url}/lab/state-write?late=off&crash=on&lookback=0&down=tue-sat&present=1`);
+  await live(page);
+  await page.getByText("Every pipeline's silver is shown here once the room has predicted: in this week they differ from the first run.").waitFor();
+  assert.equal(await page.locator('table[data-figure="room"]').count(), 0, 'no silver before the prediction');
+  assert.equal(await page.locator('.cells .sealed').count(), 6, 'as each cell keeps its runs');
+  await page.getByRole('button', { name: 'Skip the prediction' }).click();
+  const room = page.locator('table[data-figure="room"]');
+  await room.waitFor({ timeout: 20000 });
+  assert.equal(await room.locator('tbody tr').count(), 6);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('State x Write on a projector: all six pipelines on one screen, counted from the same cells', async () => {
   const { context, page, errors } = await projector();
   await page.goto(`${env.url}/lab/state-write?present=1&predict=skip&late=wed&run=8`);

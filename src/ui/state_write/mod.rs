@@ -230,6 +230,11 @@ impl Lab {
     }
 }
 
+/// What presenter mode says in the room view's place while a week whose
+/// first run already tells the pipelines apart waits for the prediction.
+const ROOM_VIEW_SEALED: &str =
+    "Every pipeline's silver is shown here once the room has predicted: in this week they differ from the first run.";
+
 #[component]
 pub fn StateWriteLab() -> impl IntoView {
     set_title("State x Write lab");
@@ -467,8 +472,16 @@ pub fn StateWriteLab() -> impl IntoView {
                     </p>
                 </Show>
                 <Show when=move || present.get() && !pinned.get().is_pair()>
-                    // The room view counts the engine's cells: drawn once it has come.
-                    {move || room_view.ready.get().filter(|_| lab.outcomes.read().is_some()).map(|it| (it.view)())}
+                    // The room view counts the engine's cells: drawn once it
+                    // has come, and in a week whose first run already tells
+                    // the pipelines apart, once the room has predicted (as
+                    // each cell is).
+                    {move || {
+                        if lab.sealed() {
+                            return Some(view! { <p class="muted sealed">{ROOM_VIEW_SEALED}</p> }.into_any());
+                        }
+                        room_view.ready.get().filter(|_| lab.outcomes.read().is_some()).map(|it| (it.view)())
+                    }}
                     {room_view.status(room_view::FETCHING, room_view::NOT_FETCHED)}
                 </Show>
                 <Show when=move || cells.ready.get().is_none()>
