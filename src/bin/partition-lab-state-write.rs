@@ -18,7 +18,7 @@ fn code() -> Result<&'static Code, Unfetched> {
     Ok(&CODE)
 }
 
-/// The six pipelines' panels, below the first screen.
+/// The engine and the six pipelines' panels, below the first screen.
 #[leptos::wasm_split::wasm_split(cells, wasm_split_path = ::leptos::wasm_split, fallible)]
 fn cells() -> Result<&'static Cells, Unfetched> {
     Ok(&CELLS)

@@ -27,7 +27,7 @@ pub struct Cells {
 /// loader names them (src/bin/partition-lab-state-write.rs).
 pub static CELLS: Cells = Cells { run, panels };
 
-/// The panels, in the State x Write part a chunk of their own.
+/// The engine and the panels, in the State x Write part a chunk of their own.
 pub static LATER: Later<Cells> = Later::new();
 
 /// Drawn natively (the pages drawn ahead of time, the native tests) the
