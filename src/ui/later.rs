@@ -66,6 +66,22 @@ impl<T: Sync + 'static> Later<T> {
         }
     }
 
+    /// Starts its download in this very task, before the page is drawn:
+    /// for a chunk the page asks for as soon as it is live, the network
+    /// works while the first screen is drawn. The loader keeps the
+    /// download under way (`wasm_split`'s loader is asked once, and
+    /// memoises it), so the page's own `get` later waits for the same one.
+    pub fn start_now(&'static self) {
+        if let Some(load) = self.load.get() {
+            // One poll asks the loader, which starts the fetches at once;
+            // the future is then dropped, the download is not.
+            let mut started = load();
+            let _ = started
+                .as_mut()
+                .poll(&mut std::task::Context::from_waker(std::task::Waker::noop()));
+        }
+    }
+
     /// Fetches it once the page has had a moment to draw and answer.
     pub fn soon(&'static self) {
         leptos::task::spawn_local(async move {

@@ -1,12 +1,66 @@
 //! "Download my work" and "Restore my work" on the scenario list: every
 //! scenario's design and verdict in one file, read back on another
-//! machine scenario by scenario (`scenarios::work` has the rules).
+//! machine scenario by scenario (`scenarios::work` has the rules). Below
+//! the list's first screen, and with the work file's reader and writer a
+//! chunk of the scenarios part's wasm of its own (`ui::later`), fetched as
+//! soon as the list is live.
 
 use leptos::prelude::*;
 
 use crate::scenarios::work::{export_work, read_work, restore, step, when, Step, Work, MAX_BYTES};
 
+use super::later::{Fetch, Later};
 use super::storage;
+
+/// What the chunk holds: the section, drawn; `changed` is bumped by a
+/// restore, and the list reads storage again.
+pub struct Restoring {
+    pub view: fn(RwSignal<u32>) -> AnyView,
+}
+
+fn drawn(changed: RwSignal<u32>) -> AnyView {
+    view! { <MyWork changed=changed /> }.into_any()
+}
+
+/// The section: only the scenarios part's `#[lazy]` loader names it
+/// (src/bin/partition-lab-scenarios.rs).
+pub static RESTORING: Restoring = Restoring { view: drawn };
+
+/// The section, in the scenarios part a chunk of its own.
+pub static LATER: Later<Restoring> = Later::new();
+
+/// Drawn natively (the pages drawn ahead of time, the native tests) the
+/// section is part of the program: a page drawn ahead shows it.
+#[cfg(not(target_arch = "wasm32"))]
+const AT_ONCE: Option<&Restoring> = Some(&RESTORING);
+#[cfg(target_arch = "wasm32")]
+const AT_ONCE: Option<&Restoring> = None;
+
+const HEADING: &str = "Take your work with you";
+const FETCHING: &str = "Fetching the download and the restore…";
+const NOT_FETCHED: &str =
+    "The download and the restore could not be fetched: check the connection, then try again. Your work is kept in this browser.";
+
+/// Where the section goes: it, once it has come.
+#[component]
+pub fn MyWorkPlace(changed: RwSignal<u32>) -> impl IntoView {
+    let fetch = Fetch::new(&LATER);
+    match AT_ONCE {
+        Some(drawn) => fetch.ready.set(Some(drawn)),
+        None => fetch.start(),
+    }
+    view! {
+        <div class="my-work-place" aria-busy=move || fetch.fetching.get().then_some("true")>
+            <Show when=move || fetch.ready.get().is_none()>
+                <section class="my-work" aria-labelledby="my-work-heading">
+                    <h2 id="my-work-heading">{HEADING}</h2>
+                    {fetch.status(FETCHING, NOT_FETCHED)}
+                </section>
+            </Show>
+            {move || fetch.ready.get().map(|it| (it.view)(changed))}
+        </div>
+    }
+}
 
 /// What the last restore did, line by line, and whether it failed outright.
 #[derive(Clone, Default)]
@@ -27,7 +81,7 @@ fn restore_line(work: &Work, kept: bool) -> String {
 }
 
 #[component]
-pub fn MyWork(changed: RwSignal<u32>) -> impl IntoView {
+fn MyWork(changed: RwSignal<u32>) -> impl IntoView {
     let outcome = RwSignal::new(Outcome::default());
     // Scenarios whose copy here is newer than the file's: each waits for a yes.
     // Each row's tick is its own signal, so ticking one redraws nothing else
@@ -135,7 +189,7 @@ pub fn MyWork(changed: RwSignal<u32>) -> impl IntoView {
     };
     view! {
         <section class="my-work" aria-labelledby="my-work-heading">
-            <h2 id="my-work-heading">"Take your work with you"</h2>
+            <h2 id="my-work-heading">{HEADING}</h2>
             <p>
                 "Your designs and verdicts are saved in this browser only. Download them as one file to carry on elsewhere; restoring it on another machine merges scenario by scenario and asks before replacing a design that is newer there."
             </p>

@@ -5,7 +5,7 @@ use leptos::prelude::*;
 
 use super::drift_lookback::DriftLookBack;
 
-use super::canvas::Canvas;
+use super::canvas::place::CanvasPlace;
 use super::not_found::NotFound;
 use super::page::set_title;
 use super::presenter::{PresenterLink, PresenterToggle};
@@ -17,6 +17,21 @@ use crate::scenarios::{find, SCENARIOS};
 
 fn progress(number: u8) -> Progress {
     Progress::parse(saves::progress(&storage::Local, number).as_deref())
+}
+
+/// Starts downloading, before the page is drawn, the chunk the opened page
+/// asks for as soon as it is live (a scenario's canvas, the list's "Take
+/// your work with you"): the network works while the first screen is
+/// drawn, a few tenths of a second on a phone's CPU.
+pub fn fetch_first_chunk() {
+    let Some(path) = super::browser::window().and_then(|w| w.location().pathname().ok()) else {
+        return;
+    };
+    match path.strip_prefix("/scenarios/") {
+        Some(number) if find(number).is_some() => super::canvas::place::LATER.start_now(),
+        Some(_) => {}
+        None => super::my_work::LATER.start_now(),
+    }
 }
 
 #[component]
@@ -70,7 +85,7 @@ pub fn ScenarioList() -> impl IntoView {
                     .collect_view()
                 }}
             </ol>
-            <super::my_work::MyWork changed=changed />
+            <super::my_work::MyWorkPlace changed=changed />
             <p class="muted">"Teaching a class? " <a href="/class">"Grade your students' work files together"</a> "."</p>
         </section>
     }
@@ -87,6 +102,17 @@ pub fn ScenarioPage(number: String) -> impl IntoView {
                 super::presenter::plain_page(format!("/scenarios/{}", s.number));
             let link = RwSignal::new(String::new());
             provide_context(PresenterLink(link));
+            // Until the canvas has come and written its share link, the
+            // address on show (a shared design is still in its fragment).
+            let on_show = super::presenter::this_address();
+            let link = Signal::derive(move || {
+                let made = link.get();
+                if made.is_empty() {
+                    on_show.get()
+                } else {
+                    made
+                }
+            });
             let (variant, script, data_note) = super::scenario_data::opened(s);
             let notes = Memo::new(move |_| {
                 let mut all = notes.get();
@@ -117,7 +143,7 @@ pub fn ScenarioPage(number: String) -> impl IntoView {
                     </ul>
                     {s.varies().then(|| view! { <super::scenario_data::ScenarioData scenario=s variant=variant /> })}
                     {s.drift_query.then(|| view! { <DriftLookBack script=script.clone() /> })}
-                    <Canvas scenario=s variant=variant script=script />
+                    <CanvasPlace scenario=s variant=variant script=script />
                 </section>
             }
             .into_any()

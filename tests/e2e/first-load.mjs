@@ -22,7 +22,10 @@ const LOADS = 5;
 // Each page, and how its main control is asked to answer (see `watch`).
 const PAGES = [
   ['the lateness lab', '/lab/lateness?lateness=2&predict=skip', 'lateness'],
+  // A scenario's first screen is its story (the presenter toggle answers);
+  // its canvas lies below it and comes in a chunk of its own.
   ['a scenario (1)', '/scenarios/1', 'scenario'],
+  ['a scenario\'s canvas (1)', '/scenarios/1', 'canvas'],
   ['the dates page', '/dates', 'dates'],
   ['the overview', '/', 'overview'],
   ['the State x Write lab', '/lab/state-write', 'stateWrite'],
@@ -47,7 +50,8 @@ function watch(kind) {
       slider.value = String(Number(slider.value) + 1);
       slider.dispatchEvent(new Event('input', { bubbles: true }));
     }],
-    scenario: () => [document.querySelector('section.check button.primary'), document.querySelector('section.check'), (button) => button.click()],
+    scenario: () => [document.querySelector('.presenter-bar button[aria-pressed]'), document.querySelector('.presenter-bar'), (button) => button.click()],
+    canvas: () => [document.querySelector('section.check button.primary'), document.querySelector('section.check'), (button) => button.click()],
     dates: () => [document.getElementById('dates-lateness'), document.querySelector('.dates-grid-wrap'), (slider) => {
       slider.value = String(Number(slider.value) + 1);
       slider.dispatchEvent(new Event('change', { bubbles: true }));

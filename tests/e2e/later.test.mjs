@@ -1,5 +1,9 @@
-// Parts of a page that arrive after it is live (src/ui/later.rs): with the
-// scenarios part's chunks held back at the network, the canvas answers, a
+// Parts of a page that arrive after it is live (src/ui/later.rs): a
+// scenario's first screen answers before its canvas has come, which says
+// it is fetching where it goes, lives through a failed fetch with the
+// saved design untouched, then comes with it (and the list's "Take your
+// work with you" the same). With the scenarios part's other chunks held
+// back at the network, the canvas answers, a
 // check started meanwhile says it is fetching the grader and gives its
 // verdict once the chunk comes; the export panel fetches its exporters
 // only when opened, says so, offers nothing until they have come, then
@@ -29,42 +33,50 @@ after(async () => { await env?.close(); });
 
 const CHUNK = /\/split-partition-lab-(scenarios|lateness|state-write|backfill|class)-[0-9a-f]{16}\/[^/]+\.wasm$/;
 
-/// A scenario page whose later chunks wait at the network until released
-/// (or fail, with `fail`). State x Write's engine and panels, which its
-/// tests read with the other chunks held, come at once, unless `panels`
-/// holds them at a gate of their own (`panelsGate`; the small chunks they
-/// share with the others, chunk_<n>, wait at `gate`).
+/// A page whose later chunks wait at the network until released (or fail,
+/// with `fail`). The chunks a page fetches as soon as it is live (State x
+/// Write's engine and panels, a scenario's canvas, the list's "Take your
+/// work with you"), which the other tests read with the rest held, come at
+/// once, unless `atOnce` holds them at a gate of their own (`atOnceGate`;
+/// the small chunks they share with the others, chunk_<n>, wait at `gate`).
 function gated() {
   const gate = {};
   gate.open = new Promise((resolve) => { gate.release = () => resolve('continue'); gate.fail = () => resolve('abort'); });
   return gate;
 }
 
-async function held(path, { panels = false } = {}) {
+const AT_ONCE = /\/split-partition-lab-(state-write-[0-9a-f]{16}\/split_cells|scenarios-[0-9a-f]{16}\/split_(canvas|my_work))\.wasm$/;
+const SHARED = /\/split-partition-lab-(state-write|scenarios)-[0-9a-f]{16}\/chunk_\d+\.wasm$/;
+
+async function held(path, { atOnce = false, storage = {} } = {}) {
   // No service worker: it would fetch the chunks past the held route.
   const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
+  // What this browser had kept (a saved design), there before the page.
+  await context.addInitScript((kept) => {
+    if (!Object.keys(kept).length || sessionStorage.getItem('test/kept')) return;
+    sessionStorage.setItem('test/kept', '1');
+    for (const [key, value] of Object.entries(kept)) localStorage.setItem(key, value);
+  }, storage);
   const page = await context.newPage();
   const errors = [];
   page.on('pageerror', (err) => errors.push(String(err)));
   page.on('console', (msg) => { if (msg.type() === 'error') errors.push(msg.text()); });
   const gate = gated();
-  const panelsGate = gated();
+  const atOnceGate = gated();
   const asked = [];
   const at = {};
-  const PANELS = /\/split-partition-lab-state-write-[0-9a-f]{16}\/split_cells\.wasm$/;
-  const SHARED = /\/split-partition-lab-state-write-[0-9a-f]{16}\/chunk_\d+\.wasm$/;
   await page.route(CHUNK, async (route) => {
     const path = new URL(route.request().url()).pathname;
     asked.push(path);
     at[path.split('/').pop()] ??= Date.now();
-    if (!panels && (PANELS.test(path) || SHARED.test(path))) await route.continue();
-    else if ((await (PANELS.test(path) ? panelsGate : gate).open) === 'abort') await route.abort('failed');
+    if (!atOnce && (AT_ONCE.test(path) || SHARED.test(path))) await route.continue();
+    else if ((await (AT_ONCE.test(path) ? atOnceGate : gate).open) === 'abort') await route.abort('failed');
     else await route.continue();
   });
   await page.goto(env.url + path);
-  await live(page, { chunks: !panels });
+  await live(page, { chunks: !atOnce });
   // When each chunk was first asked for, and when the page was live.
-  return { page, context, errors, asked, gate, panelsGate, at, liveAt: Date.now() };
+  return { page, context, errors, asked, gate, atOnceGate, at, liveAt: Date.now() };
 }
 
 /// Waits until the held route has seen a request for `chunk` (the page may
@@ -245,8 +257,68 @@ test('State x Write\'s room view comes only for presenter mode: a student never 
   await context.close();
 });
 
+test('a scenario\'s first screen answers before its canvas has come; the canvas waits visibly where it goes, keeps a saved design through a failed fetch, then comes with it', async () => {
+  // A design saved in this browser on an earlier visit.
+  const earlier = await held('/scenarios/1');
+  await buildChain(earlier.page, DAILY);
+  const storage = await earlier.page.evaluate(() => Object.fromEntries(Object.entries(localStorage)));
+  assert.ok(storage['partition-lab/design/1'], 'the design was saved');
+  await earlier.context.close();
+
+  const { page, context, asked, gate, atOnceGate } = await held('/scenarios/1', { atOnce: true, storage });
+  await askedFor(page, asked, /\/split_canvas\.wasm$/);
+  const place = page.locator('.canvas-place');
+  assert.equal(await place.getAttribute('aria-busy'), 'true');
+  await place.getByRole('status').filter({ hasText: 'Fetching the design canvas…' }).waitFor();
+  assert.equal(await place.getByRole('heading', { name: 'Your design' }).count(), 1, 'its place keeps its heading');
+  assert.equal(await page.locator('.palette, svg.board, section.check').count(), 0, 'no control before it has come');
+  // The first screen answers meanwhile: presenter mode goes on and off.
+  const presenter = page.getByRole('button', { name: 'Presenter mode' });
+  await presenter.click();
+  await page.waitForURL(/present=1/);
+  assert.equal(await presenter.getAttribute('aria-pressed'), 'true');
+  await presenter.click();
+  await page.waitForURL((url) => !url.search.includes('present'));
+  atOnceGate.fail();
+  gate.fail();
+  await place.locator('.notice').filter({ hasText: 'The design canvas could not be fetched: check the connection, then try again. Your saved design is kept.' }).waitFor({ timeout: 20000 });
+  assert.equal(await place.getAttribute('aria-busy'), null, 'not busy once nothing is fetching');
+  assert.equal(await page.evaluate(() => localStorage.getItem('partition-lab/design/1')), storage['partition-lab/design/1'], 'the saved design untouched');
+  await page.unroute(CHUNK);
+  await place.getByRole('button', { name: 'Try again' }).focus();
+  await page.keyboard.press('Enter');
+  // The canvas comes with the saved design, and the reader's focus moves
+  // from the button that went to the canvas's heading.
+  await page.locator('svg.board g.node').first().waitFor({ timeout: 20000 });
+  await page.waitForFunction(() => document.activeElement?.id === 'designer-title');
+  assert.equal(await page.locator('svg.board g.node').count(), 4);
+  assert.equal(await place.locator('.notice').filter({ hasText: 'could not be fetched' }).count(), 0);
+  assert.equal(await page.getByRole('heading', { name: 'Your design' }).count(), 1);
+  await page.getByRole('button', { name: 'Check my design' }).waitFor();
+  await context.close();
+});
+
+test('the scenario list answers before "Take your work with you" has come, which waits visibly, then works', async () => {
+  const { page, context, errors, asked, gate, atOnceGate } = await held('/scenarios', { atOnce: true });
+  await askedFor(page, asked, /\/split_my_work\.wasm$/);
+  const place = page.locator('.my-work-place');
+  assert.equal(await place.getAttribute('aria-busy'), 'true');
+  await place.getByRole('status').filter({ hasText: 'Fetching the download and the restore…' }).waitFor();
+  assert.equal(await place.getByRole('heading', { name: 'Take your work with you' }).count(), 1);
+  assert.equal(await page.getByText('Download my work').count(), 0, 'no link before it has come');
+  assert.equal(await page.locator('li.card').count(), 6, 'the list is there');
+  gate.release();
+  atOnceGate.release();
+  await page.getByRole('link', { name: 'Download my work' }).waitFor({ timeout: 20000 });
+  await page.getByLabel('Restore my work from a downloaded work file').waitFor();
+  assert.equal(await place.getAttribute('aria-busy'), null);
+  assert.equal(await place.getByRole('status').filter({ hasText: 'Fetching' }).count(), 0);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
 test('State x Write answers before its engine and panels have come: the runs are named from the schedule, the panels wait visibly where they go, then show the run the reader moved to', async () => {
-  const { page, context, errors, asked, gate, panelsGate } = await held('/lab/state-write?predict=skip&run=1', { panels: true });
+  const { page, context, errors, asked, gate, atOnceGate } = await held('/lab/state-write?predict=skip&run=1', { atOnce: true });
   await askedFor(page, asked, /\/split_cells\.wasm$/);
   const cells = page.locator('.cells');
   assert.equal(await cells.getAttribute('aria-busy'), 'true');
@@ -261,7 +333,7 @@ test('State x Write answers before its engine and panels have come: the runs are
   await page.getByRole('button', { name: 'Next', exact: true }).click();
   await page.waitForURL(/run=3/);
   gate.release();
-  panelsGate.release();
+  atOnceGate.release();
   await page.locator('section.cell').first().waitFor({ timeout: 20000 });
   assert.equal(await page.locator('section.cell').count(), 6);
   assert.equal(await cells.getAttribute('aria-busy'), null);
@@ -280,7 +352,7 @@ test('before the prediction State x Write waits for its engine to open the runs 
   // A quiet week (no late order, no crash, no lookback): every run is the
   // same in every pipeline, so the engine opens them all. The link asks
   // for run 3.
-  const { page, context, gate, panelsGate } = await held('/lab/state-write?late=off&crash=off&lookback=0&run=3', { panels: true });
+  const { page, context, gate, atOnceGate } = await held('/lab/state-write?late=off&crash=off&lookback=0&run=3', { atOnce: true });
   const predict = page.locator('section.predict');
   const next = page.getByRole('button', { name: 'Next', exact: true });
   // Until the engine has compared them the week stops at run 1, and
@@ -289,7 +361,7 @@ test('before the prediction State x Write waits for its engine to open the runs 
   assert.equal(await next.isDisabled(), true);
   assert.match(await page.locator('section.scrubber').innerText(), /1 of 7/);
   assert.equal(await page.locator('main .notice').count(), 0, 'no note on the link\'s run');
-  panelsGate.fail();
+  atOnceGate.fail();
   gate.fail();
   await page.locator('.notice').filter({ hasText: 'The pipelines\' panels could not be fetched: check the connection, then try again.' }).waitFor({ timeout: 20000 });
   assert.equal(await page.locator('section.cell').count(), 0);
@@ -309,7 +381,7 @@ test('before the prediction State x Write waits for its engine to open the runs 
 });
 
 test('a prediction locked in before State x Write\'s engine has come says it is being judged, then is', async () => {
-  const { page, context, errors, gate, panelsGate } = await held('/lab/state-write', { panels: true });
+  const { page, context, errors, gate, atOnceGate } = await held('/lab/state-write', { atOnce: true });
   // The verdicts come; the engine does not yet.
   gate.release();
   await page.locator('#predict-none').check();
@@ -317,7 +389,7 @@ test('a prediction locked in before State x Write\'s engine has come says it is 
   await page.waitForURL(/predict=/);
   await page.locator('section.predict').getByRole('status').filter({ hasText: 'Judging your prediction: fetching the pipelines\' runs…' }).waitFor();
   assert.equal(await page.locator('.prediction-result').count(), 0, 'no judgement without the engine\'s week');
-  panelsGate.release();
+  atOnceGate.release();
   await page.locator('.prediction-result').waitFor({ timeout: 20000 });
   assert.match(await page.locator('.prediction-result').innerText(), /you picked none of them/);
   assert.equal(await page.getByRole('status').filter({ hasText: 'Judging' }).count(), 0);

@@ -10,6 +10,7 @@ mod files;
 pub mod grader;
 mod inspector;
 mod palette;
+pub mod place;
 mod problems;
 pub mod report;
 mod steps;
