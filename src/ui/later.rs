@@ -3,9 +3,10 @@
 //! build cuts into a wasm chunk of its own (scripts/split/wasm-bindgen),
 //! and hands the library a way to fetch it (`Later::set`). The library
 //! never names what is inside: named here, it would be in every part's
-//! first download. A page fetches a chunk on first use, or (`soon`) once
-//! it has drawn and answered. A fetch that fails is not kept: the next
-//! use tries again.
+//! first download. A page fetches a chunk on first use, once it has drawn
+//! and answered (`soon`), or, for one the page asks for as soon as it is
+//! live, from its start (`start_now`). A fetch that fails is not kept: the
+//! next use tries again.
 
 use std::future::Future;
 use std::pin::Pin;
@@ -68,9 +69,15 @@ impl<T: Sync + 'static> Later<T> {
 
     /// Starts its download in this very task, before the page is drawn:
     /// for a chunk the page asks for as soon as it is live, the network
-    /// works while the first screen is drawn. The loader keeps the
-    /// download under way (`wasm_split`'s loader is asked once, and
-    /// memoises it), so the page's own `get` later waits for the same one.
+    /// works while the first screen is drawn. The future polled once here
+    /// is dropped, which leaves the Rust side's cell empty (async-once-cell
+    /// lets the next caller start again); the page's own `get` then asks
+    /// the JS loader again, and `makeLoad` in the loader hands back the
+    /// download already under way (it forgets a failed one, so "Try again"
+    /// fetches afresh). wasm_split's runtime says its future should not be
+    /// cancelled: it stays memory-safe (the callback of the dropped
+    /// attempt frees what it shares), and `later.test.mjs` checks that the
+    /// canvas's chunk is fetched once.
     pub fn start_now(&'static self) {
         if let Some(load) = self.load.get() {
             // One poll asks the loader, which starts the fetches at once;
@@ -216,5 +223,74 @@ impl Said {
                 </div>
             </Show>
         }
+    }
+}
+
+/// A reader on a later chunk's "Try again" keeps their place: the button
+/// goes with the status when the chunk comes, and the focus moves to the
+/// heading the chunk draws (`heading`, an id), not to the page's top.
+#[derive(Clone, Copy)]
+pub struct KeptFocus {
+    waited: RwSignal<bool>,
+}
+
+impl KeptFocus {
+    /// Made where the place is drawn, outside what goes when `came`.
+    pub fn new(came: Signal<bool>, heading: &'static str) -> Self {
+        let waited = RwSignal::new(false);
+        Effect::new(move |_| {
+            if came.get() && waited.get_untracked() && nothing_focused() {
+                waited.set(false);
+                focus_heading(heading);
+            }
+        });
+        KeptFocus { waited }
+    }
+
+    /// For the waiting status's `focusin`.
+    pub fn entered(self) {
+        self.waited.set(true);
+    }
+
+    /// For its `focusout`. The focus that moved to another element, or to
+    /// nothing while the status is still there (a click on plain text), is
+    /// no longer waiting; the focus that went with the status, removed as
+    /// the chunk came, still is (a removed element's `focusout`, where one
+    /// fires, has no target either).
+    pub fn left(self, ev: leptos::ev::FocusEvent) {
+        use wasm_bindgen::JsCast;
+        if ev.related_target().is_some() {
+            self.waited.set(false);
+            return;
+        }
+        let Some(node) = ev.target().and_then(|t| t.dyn_into::<web_sys::Node>().ok()) else {
+            return;
+        };
+        let waited = self.waited;
+        set_timeout(
+            move || {
+                if node.is_connected() {
+                    waited.try_set(false);
+                }
+            },
+            std::time::Duration::ZERO,
+        );
+    }
+}
+
+fn nothing_focused() -> bool {
+    document()
+        .active_element()
+        .is_none_or(|e| e.tag_name().eq_ignore_ascii_case("body"))
+}
+
+fn focus_heading(id: &str) {
+    use wasm_bindgen::JsCast;
+    if let Some(head) = document()
+        .get_element_by_id(id)
+        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    {
+        let _ = head.set_attribute("tabindex", "-1");
+        let _ = head.focus();
     }
 }

@@ -9,7 +9,7 @@ use leptos::prelude::*;
 
 use crate::scenarios::work::{export_work, read_work, restore, step, when, Step, Work, MAX_BYTES};
 
-use super::later::{Fetch, Later};
+use super::later::{Fetch, KeptFocus, Later};
 use super::storage;
 
 /// What the chunk holds: the section, drawn; `changed` is bumped by a
@@ -37,6 +37,7 @@ const AT_ONCE: Option<&Restoring> = Some(&RESTORING);
 const AT_ONCE: Option<&Restoring> = None;
 
 const HEADING: &str = "Take your work with you";
+const HEADING_ID: &str = "my-work-heading";
 const FETCHING: &str = "Fetching the download and the restore…";
 const NOT_FETCHED: &str =
     "The download and the restore could not be fetched: check the connection, then try again. Your work is kept in this browser.";
@@ -49,11 +50,20 @@ pub fn MyWorkPlace(changed: RwSignal<u32>) -> impl IntoView {
         Some(drawn) => fetch.ready.set(Some(drawn)),
         None => fetch.start(),
     }
+    let kept = KeptFocus::new(
+        Signal::derive(move || fetch.ready.get().is_some()),
+        HEADING_ID,
+    );
     view! {
         <div class="my-work-place" aria-busy=move || fetch.fetching.get().then_some("true")>
             <Show when=move || fetch.ready.get().is_none()>
-                <section class="my-work" aria-labelledby="my-work-heading">
-                    <h2 id="my-work-heading">{HEADING}</h2>
+                <section
+                    class="my-work"
+                    aria-labelledby=HEADING_ID
+                    on:focusin=move |_| kept.entered()
+                    on:focusout=move |ev| kept.left(ev)
+                >
+                    <h2 id=HEADING_ID>{HEADING}</h2>
                     {fetch.status(FETCHING, NOT_FETCHED)}
                 </section>
             </Show>
@@ -188,8 +198,8 @@ fn MyWork(changed: RwSignal<u32>) -> impl IntoView {
         });
     };
     view! {
-        <section class="my-work" aria-labelledby="my-work-heading">
-            <h2 id="my-work-heading">{HEADING}</h2>
+        <section class="my-work" aria-labelledby=HEADING_ID>
+            <h2 id=HEADING_ID>{HEADING}</h2>
             <p>
                 "Your designs and verdicts are saved in this browser only. Download them as one file to carry on elsewhere; restoring it on another machine merges scenario by scenario and asks before replacing a design that is newer there."
             </p>

@@ -353,12 +353,19 @@ pub fn plain_page(path: String) -> (Memo<bool>, Memo<Vec<String>>, Callback<()>)
         if !present.get_untracked() {
             keys.push("present=1".to_string());
         }
+        // A shared design the canvas has not read yet stays in the address.
+        let (pair, fragment) = if scenario {
+            super::route::unread_design()
+        } else {
+            (None, String::new())
+        };
+        keys.extend(pair);
         let query = if keys.is_empty() {
             String::new()
         } else {
             format!("?{}", keys.join("&"))
         };
-        super::route::replace(&format!("{path}{query}"));
+        super::route::replace(&format!("{path}{query}{fragment}"));
     });
     (present, notes, toggle)
 }

@@ -174,6 +174,30 @@ fn go(href: &str, replace: bool) {
     }
 }
 
+/// The shared design a scenario page's address still holds, as it stands
+/// there: its query's `design=` pair and its `#design=` fragment (or an
+/// empty string). The canvas reads it and takes it out of the address;
+/// until the canvas has come (a later chunk), a control that rewrites the
+/// address carries it over, so the design is not lost.
+pub fn unread_design() -> (Option<String>, String) {
+    let Some(location) = super::browser::window().map(|w| w.location()) else {
+        return (None, String::new());
+    };
+    let search = location.search().unwrap_or_default();
+    let pair = search
+        .trim_start_matches('?')
+        .split('&')
+        .find(|p| p.starts_with("design="))
+        .map(str::to_string);
+    let hash = location.hash().unwrap_or_default();
+    let fragment = if hash.starts_with("#design=") {
+        hash
+    } else {
+        String::new()
+    };
+    (pair, fragment)
+}
+
 /// A new history entry: what a link click does.
 pub fn push(href: &str) {
     go(href, false);

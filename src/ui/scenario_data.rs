@@ -71,8 +71,16 @@ pub fn href(scenario: &Scenario, variant: Variant) -> String {
 #[component]
 pub fn ScenarioData(scenario: &'static Scenario, variant: Variant) -> impl IntoView {
     let pick = Callback::new(move |to: Variant| {
+        // A shared design the canvas has not read yet goes along.
+        let (pair, fragment) = super::route::unread_design();
+        let mut address = href(scenario, to);
+        if let Some(pair) = pair {
+            address.push('&');
+            address.push_str(&pair);
+        }
+        address.push_str(&fragment);
         if let Some(window) = web_sys::window() {
-            let _ = window.location().set_href(&href(scenario, to));
+            let _ = window.location().set_href(&address);
         }
     });
     let (chapter, hidden, fresh) = scenario.variant_tells().unwrap_or_default();

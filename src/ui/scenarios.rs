@@ -96,8 +96,8 @@ pub fn ScenarioPage(number: String) -> impl IntoView {
     match find(&number) {
         Some(s) => {
             set_title(&format!("Scenario {}: {}", s.number, s.title));
-            // The canvas may have read the design from the fragment already:
-            // the toggle rewrites the query alone.
+            // The toggle rewrites the query, and keeps a shared design the
+            // canvas has not read yet (`route::unread_design`).
             let (present, notes, toggle) =
                 super::presenter::plain_page(format!("/scenarios/{}", s.number));
             let link = RwSignal::new(String::new());

@@ -366,8 +366,8 @@ pub fn Canvas(
     });
 
     view! {
-        <section class="designer" aria-labelledby="designer-title">
-            <h2 id="designer-title">"Your design"</h2>
+        <section class="designer" aria-labelledby=place::TITLE>
+            <h2 id=place::TITLE>"Your design"</h2>
             <files::OpenLink />
             <NoticeBar />
             <files::LinkPrompt />

@@ -13,7 +13,7 @@ use leptos::prelude::*;
 
 use crate::engine::Script;
 use crate::scenarios::Scenario;
-use crate::ui::later::{Fetch, Later};
+use crate::ui::later::{Fetch, KeptFocus, Later};
 use crate::variant::Variant;
 
 /// What the chunk holds: the canvas, drawn for one scenario in one variant.
@@ -39,11 +39,15 @@ const AT_ONCE: Option<&Designing> = Some(&DESIGNING);
 #[cfg(target_arch = "wasm32")]
 const AT_ONCE: Option<&Designing> = None;
 
+/// The id of the heading "Your design": the canvas draws it, and its
+/// place while it waits.
+pub const TITLE: &str = "designer-title";
+
 /// What the page says where the canvas goes while it downloads.
 pub const FETCHING: &str = "Fetching the design canvas…";
 /// What it says when it could not be fetched.
 pub const NOT_FETCHED: &str =
-    "The design canvas could not be fetched: check the connection, then try again. Your saved design is kept.";
+    "The design canvas could not be fetched: check the connection, then try again. Your design is kept, in this browser or in your link.";
 
 /// Where the canvas goes: it, once it has come.
 #[component]
@@ -57,50 +61,21 @@ pub fn CanvasPlace(
         Some(drawn) => fetch.ready.set(Some(drawn)),
         None => fetch.start(),
     }
-    // A reader on "Try again" keeps their place: the button goes when the
-    // canvas comes, and the focus moves to its heading, not to the page's
-    // top. (Removing a focused element moves the focus without a target.)
-    let waited_here = RwSignal::new(false);
-    Effect::new(move |_| {
-        if fetch.ready.get().is_some() && waited_here.get_untracked() && nothing_focused() {
-            focus_heading();
-        }
-    });
+    let kept = KeptFocus::new(Signal::derive(move || fetch.ready.get().is_some()), TITLE);
     view! {
         <div class="canvas-place" aria-busy=move || fetch.fetching.get().then_some("true")>
             <Show when=move || fetch.ready.get().is_none()>
                 <section
                     class="designer designer-waiting"
-                    aria-labelledby="designer-title"
-                    on:focusin=move |_| waited_here.set(true)
-                    on:focusout=move |ev| {
-                        if ev.related_target().is_some() {
-                            waited_here.set(false);
-                        }
-                    }
+                    aria-labelledby=TITLE
+                    on:focusin=move |_| kept.entered()
+                    on:focusout=move |ev| kept.left(ev)
                 >
-                    <h2 id="designer-title">"Your design"</h2>
+                    <h2 id=TITLE>"Your design"</h2>
                     {fetch.status(FETCHING, NOT_FETCHED)}
                 </section>
             </Show>
             {move || fetch.ready.get().map(|it| (it.canvas)(scenario, variant, script.clone()))}
         </div>
-    }
-}
-
-fn nothing_focused() -> bool {
-    document()
-        .active_element()
-        .is_none_or(|e| e.tag_name().eq_ignore_ascii_case("body"))
-}
-
-fn focus_heading() {
-    use wasm_bindgen::JsCast;
-    if let Some(head) = document()
-        .get_element_by_id("designer-title")
-        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
-    {
-        let _ = head.set_attribute("tabindex", "-1");
-        let _ = head.focus();
     }
 }
