@@ -9,14 +9,16 @@ use leptos::prelude::*;
 
 use crate::engine::calendar::day_month;
 use crate::scenarios::stories::currency::{drift_window, lookback_from};
+use crate::scenarios::Scenario;
 use crate::ui::canvas::grader;
 use crate::ui::later::Fetch;
+use crate::variant::Variant;
 
 use super::drift_table::DriftTable;
 
-/// `script`: the scenario's August in the page's variant.
+/// The query over `scenario`'s August in the page's `variant`.
 #[component]
-pub fn DriftLookBack(script: std::sync::Arc<crate::engine::Script>) -> impl IntoView {
+pub fn DriftLookBack(scenario: &'static Scenario, variant: Variant) -> impl IntoView {
     let (first, last) = drift_window();
     let typed = RwSignal::new(String::new());
     let ran = RwSignal::new(None::<chrono::NaiveDate>);
@@ -38,7 +40,7 @@ pub fn DriftLookBack(script: std::sync::Arc<crate::engine::Script>) -> impl Into
     let result = move || {
         let grader = query.ready.get()?;
         ran.get().map(|from| {
-            let scanned = (grader.drift)(&script, from);
+            let scanned = (grader.drift)(scenario, variant, from);
             let rows: Vec<_> = scanned.iter().filter(|r| r.drifts()).cloned().collect();
             let days = scanned.len();
             let found = match rows.len() {

@@ -5,22 +5,20 @@
 //! class page grades a student's work file in the same class variant, so a
 //! verdict on the page is the verdict there.
 
-use std::sync::Arc;
-
 use leptos::prelude::*;
 
 use crate::design::files::saves;
-use crate::engine::Script;
 use crate::scenarios::student::Student;
 use crate::scenarios::Scenario;
 use crate::ui::storage;
 use crate::ui::variant_choice::VariantChoice;
 use crate::variant::Variant;
 
-/// The page's variant and its script, read once as the page opens (a
-/// change of variant opens the page again), and a note for a `variant=`
-/// the page cannot use.
-pub fn opened(scenario: &'static Scenario) -> (Variant, Arc<Script>, Option<String>) {
+/// The page's variant, read once as the page opens (a change of variant
+/// opens the page again), and a note for a `variant=` the page cannot
+/// use. Its script is made by what runs it (the canvas, the drift query):
+/// the first screen needs none.
+pub fn opened(scenario: &'static Scenario) -> (Variant, Option<String>) {
     let given = super::route::use_query().with_untracked(|q| q.get("variant"));
     let asked = given.as_deref().map(Variant::read);
     let note = match (&given, asked) {
@@ -56,8 +54,7 @@ pub fn opened(scenario: &'static Scenario) -> (Variant, Arc<Script>, Option<Stri
             .or_else(made_on)
             .unwrap_or_default(),
     );
-    let script = Arc::new(scenario.script_in(variant).into_owned());
-    (variant, script, note)
+    (variant, note)
 }
 
 /// The address of `scenario`'s page in `variant`: written out for the

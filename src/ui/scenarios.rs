@@ -113,7 +113,7 @@ pub fn ScenarioPage(number: String) -> impl IntoView {
                     made
                 }
             });
-            let (variant, script, data_note) = super::scenario_data::opened(s);
+            let (variant, data_note) = super::scenario_data::opened(s);
             let notes = Memo::new(move |_| {
                 let mut all = notes.get();
                 all.extend(data_note.clone());
@@ -142,8 +142,8 @@ pub fn ScenarioPage(number: String) -> impl IntoView {
                         }).collect_view()}
                     </ul>
                     {s.varies().then(|| view! { <super::scenario_data::ScenarioData scenario=s variant=variant /> })}
-                    {s.drift_query.then(|| view! { <DriftLookBack script=script.clone() /> })}
-                    <CanvasPlace scenario=s variant=variant script=script />
+                    {s.drift_query.then(|| view! { <DriftLookBack scenario=s variant=variant /> })}
+                    <CanvasPlace scenario=s variant=variant />
                 </section>
             }
             .into_any()

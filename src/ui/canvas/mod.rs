@@ -57,10 +57,10 @@ pub struct Designer {
     /// The scenario being designed for: its saves' keys, its source
     /// table, what a node from the palette arrives as, its check.
     pub scenario: &'static Scenario,
-    /// The variant the page checks in, and the scenario's script in it
-    /// (`ui::scenario_data`).
+    /// The variant the page checks in (`ui::scenario_data`).
     pub variant: crate::variant::Variant,
-    pub script: StoredValue<std::sync::Arc<crate::engine::Script>>,
+    /// The scenario's script in it, once something has run it (`script`).
+    made: StoredValue<std::sync::OnceLock<std::sync::Arc<crate::engine::Script>>>,
     pub history: RwSignal<History>,
     pub graph: Memo<Graph>,
     pub problems: Memo<Vec<Problem>>,
@@ -312,12 +312,26 @@ fn capitalised(text: &str) -> String {
     }
 }
 
+/// Makes a scenario's script in a variant: the grader's or the
+/// exporters' (`Designer::script`).
+pub type ScriptMaker = fn(&'static Scenario, crate::variant::Variant) -> crate::engine::Script;
+
+impl Designer {
+    /// The scenario's script in the page's variant, made by `make` on
+    /// first use and then kept. `make` is the grader's or the exporters':
+    /// what runs the script brings its maker, so the canvas's own chunk
+    /// carries no script maker and no judge (`Scenario::running`).
+    pub fn script(&self, make: ScriptMaker) -> std::sync::Arc<crate::engine::Script> {
+        let (scenario, variant) = (self.scenario, self.variant);
+        self.made.with_value(|made| {
+            made.get_or_init(|| std::sync::Arc::new(make(scenario, variant)))
+                .clone()
+        })
+    }
+}
+
 #[component]
-pub fn Canvas(
-    scenario: &'static Scenario,
-    variant: crate::variant::Variant,
-    script: std::sync::Arc<crate::engine::Script>,
-) -> impl IntoView {
+pub fn Canvas(scenario: &'static Scenario, variant: crate::variant::Variant) -> impl IntoView {
     let (number, source) = (scenario.number, scenario.source);
     let Loaded {
         graph,
@@ -330,7 +344,7 @@ pub fn Canvas(
     let designer = Designer {
         scenario,
         variant,
-        script: StoredValue::new(script),
+        made: StoredValue::new(std::sync::OnceLock::new()),
         history,
         graph,
         problems,

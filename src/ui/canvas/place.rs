@@ -7,22 +7,19 @@
 //! its place says so, and a design saved or shared waits untouched in
 //! storage and in the address.
 
-use std::sync::Arc;
-
 use leptos::prelude::*;
 
-use crate::engine::Script;
 use crate::scenarios::Scenario;
 use crate::ui::later::{Fetch, KeptFocus, Later};
 use crate::variant::Variant;
 
 /// What the chunk holds: the canvas, drawn for one scenario in one variant.
 pub struct Designing {
-    pub canvas: fn(&'static Scenario, Variant, Arc<Script>) -> AnyView,
+    pub canvas: fn(&'static Scenario, Variant) -> AnyView,
 }
 
-fn canvas(scenario: &'static Scenario, variant: Variant, script: Arc<Script>) -> AnyView {
-    view! { <super::Canvas scenario=scenario variant=variant script=script /> }.into_any()
+fn canvas(scenario: &'static Scenario, variant: Variant) -> AnyView {
+    view! { <super::Canvas scenario=scenario variant=variant /> }.into_any()
 }
 
 /// The canvas: only the scenarios part's `#[lazy]` loader names it
@@ -51,11 +48,7 @@ pub const NOT_FETCHED: &str =
 
 /// Where the canvas goes: it, once it has come.
 #[component]
-pub fn CanvasPlace(
-    scenario: &'static Scenario,
-    variant: Variant,
-    script: Arc<Script>,
-) -> impl IntoView {
+pub fn CanvasPlace(scenario: &'static Scenario, variant: Variant) -> impl IntoView {
     let fetch = Fetch::new(&LATER);
     match AT_ONCE {
         Some(drawn) => fetch.ready.set(Some(drawn)),
@@ -75,7 +68,7 @@ pub fn CanvasPlace(
                     {fetch.status(FETCHING, NOT_FETCHED)}
                 </section>
             </Show>
-            {move || fetch.ready.get().map(|it| (it.canvas)(scenario, variant, script.clone()))}
+            {move || fetch.ready.get().map(|it| (it.canvas)(scenario, variant))}
         </div>
     }
 }

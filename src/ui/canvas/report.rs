@@ -164,7 +164,7 @@ fn RuleView(result: RuleResult, cause: Option<Diagnosis>, held: Option<String>) 
         if working.get_untracked() {
             return;
         }
-        let original = (*d.script.get_value()).clone();
+        let original = (*d.script(super::grader::GRADER.script)).clone();
         let searched = d.graph.get_untracked();
         working.set(true);
         stop.set(false);

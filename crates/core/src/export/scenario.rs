@@ -526,11 +526,10 @@ mod tests {
     fn what_beam_drops_is_what_the_design_keeps_out_or_the_block_says_why_not() {
         use crate::engine::lateness::days_needed;
         use crate::engine::{simulate, AfterFinal};
-        use crate::scenarios::scenario::Rules;
         use std::collections::HashSet;
         let mut parted = 0;
         for s in crate::scenarios::SCENARIOS {
-            if !matches!(s.rules, Rules::Daily(_)) {
+            if s.is_backfill() {
                 continue;
             }
             for (l, after) in [

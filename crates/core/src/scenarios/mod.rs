@@ -62,7 +62,26 @@ mod tests {
         for s in SCENARIOS {
             let first: *const _ = s.script();
             assert!(std::ptr::eq(first, s.script()));
-            assert_eq!(*s.script(), (s.make)());
+            assert_eq!(*s.script(), (s.running().make)());
+        }
+    }
+
+    /// Each scenario finds its own run: its number, a judge for each
+    /// rule in the rules' order, and a remade run exactly when a variant
+    /// moves it.
+    #[test]
+    fn every_scenario_runs_and_judges_its_own_rules() {
+        use scenario::Judges;
+        for s in SCENARIOS {
+            let running = s.running();
+            assert_eq!(running.number, s.number);
+            let ids: Vec<&str> = match running.judges {
+                Judges::Daily(judges) => judges.iter().map(|j| j.id).collect(),
+                Judges::Backfill { judges, .. } => judges.iter().map(|j| j.id).collect(),
+            };
+            let rules: Vec<&str> = s.rules().iter().map(|r| r.id).collect();
+            assert_eq!(ids, rules, "{s:?}");
+            assert_eq!(running.remake.is_some(), s.varies(), "{s:?}");
         }
     }
 }

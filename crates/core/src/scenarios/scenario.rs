@@ -1,7 +1,12 @@
-//! A scenario as one value: its story and numbers as the pages show them,
-//! what a new node on its canvas starts with, its script (made once) and
-//! its rules, each with the judge that decides it. Every scenario module
-//! defines one `SCENARIO`; `scenarios::SCENARIOS` lists them.
+//! A scenario as two values. `Scenario`: its story and numbers as the
+//! pages show them, what a new node on its canvas starts with and its
+//! rules as stated; a page's first screen needs nothing else. `Running`:
+//! its script (made once), how a variant remakes it, and each rule's
+//! judge; only the grader, the canvas and the exports reach it
+//! (`Scenario::running`), so the scenarios part's first load carries none
+//! of it. Every scenario module defines one `SCENARIO` and one `RUNNING`;
+//! `scenarios::SCENARIOS` lists the one, `stories::running` finds the
+//! other.
 
 use std::borrow::Cow;
 use std::sync::OnceLock;
@@ -16,33 +21,33 @@ use crate::scenarios::grading::backfilled::Setting;
 use crate::scenarios::grading::judge::{BackfillRule, DailyRule};
 use crate::scenarios::grading::report::Rule;
 
-/// A rule and its judge.
+/// A rule's judge, named by the rule's id: a scenario's judges are in its
+/// rules' order (a test holds each id to its rule).
 #[derive(Clone, Copy)]
-pub struct Ruled<J> {
-    pub rule: Rule,
+pub struct Judge<J> {
+    pub id: &'static str,
     pub judge: J,
 }
 
-/// How a scenario's design runs and is judged: the rules, in order.
+/// How a scenario's design runs and is judged: the judges, in the rules'
+/// order.
 #[derive(Clone, Copy)]
-pub enum Rules {
+pub enum Judges {
     /// Daily runs only: each judge reads the one simulation.
-    Daily(&'static [Ruled<DailyRule>]),
+    Daily(&'static [Judge<DailyRule>]),
     /// A backfill beside the daily runs, in the scenario's setting
     /// (launch, pool, durations).
     Backfill {
-        rules: &'static [Ruled<BackfillRule>],
+        judges: &'static [Judge<BackfillRule>],
         setting: fn() -> Setting,
     },
 }
 
-/// What a variant changes in a scenario: its script, and a design made
-/// for the chapter's numbers made for the variant's (the lab's own known
-/// designs, so each keeps its verdict in every variant).
+/// What a variant says on a scenario's page: what the chapter's text
+/// gives away, what only a variant's data tells, and what fresh data does
+/// to the chapter's figures. (Its script and designs: `Remake`.)
 #[derive(Clone, Copy)]
 pub struct Vary {
-    pub script: fn(Variant) -> Script,
-    pub design: fn(&Graph, Variant) -> Graph,
     /// What the chapter's text gives away that a variant's data hides
     /// (the page's "whose data" line: "These are the chapter's figures:
     /// ...").
@@ -51,6 +56,30 @@ pub struct Vary {
     pub data_tells: &'static str,
     /// What fresh data does to the chapter's figures, a sentence.
     pub fresh_moves: &'static str,
+}
+
+/// What a variant changes in a scenario's run: its script, and a design
+/// made for the chapter's numbers made for the variant's (the lab's own
+/// known designs, so each keeps its verdict in every variant).
+#[derive(Clone, Copy)]
+pub struct Remake {
+    pub script: fn(Variant) -> Script,
+    pub design: fn(&Graph, Variant) -> Graph,
+}
+
+/// What runs and judges a scenario (see the module's doc).
+pub struct Running {
+    /// Its scenario's number (`stories::running` is checked against it).
+    pub number: u8,
+    pub judges: Judges,
+    /// Makes the script; `Scenario::script` keeps what it made. Only the
+    /// scenario modules build the value, so nothing else can set the kept
+    /// script.
+    pub(super) make: fn() -> Script,
+    /// How a variant remakes the run; `None` exactly when the scenario has
+    /// no `Vary` (a test holds the two together).
+    pub(super) remake: Option<Remake>,
+    pub(super) made: OnceLock<Script>,
 }
 
 /// The figures a scenario's page states: fresh data moves them, and the
@@ -99,38 +128,49 @@ pub struct Scenario {
     /// What the canvas's palette gives a new node: the scenario's silver
     /// table and dates. No graded choice is in here.
     pub palette: Palette,
-    pub rules: Rules,
-    /// Makes the script; `script` keeps what it made. Only the scenario
-    /// modules build the value, so nothing else can set the kept script.
-    pub(super) make: fn() -> Script,
+    /// The rules as the page states them, in order (their judges are
+    /// the `Running`'s).
+    pub rules: &'static [Rule],
     /// How a variant moves this scenario's numbers (SPEC 14); `None`:
     /// every variant is the chapter's.
     pub(super) vary: Option<Vary>,
-    pub(super) made: OnceLock<Script>,
 }
 
 impl Scenario {
+    /// What runs and judges it. Only the grader, the canvas and the
+    /// exports call this (and the methods below that do), so the first
+    /// screen's code reaches none of it.
+    pub fn running(&self) -> &'static Running {
+        super::stories::running(self.number)
+    }
+
     /// Its event script, faults included: made on first use, then kept
     /// (a check, a link's replay and an export all read the same one).
-    pub fn script(&self) -> &Script {
-        self.made.get_or_init(self.make)
+    pub fn script(&self) -> &'static Script {
+        let running = self.running();
+        running.made.get_or_init(running.make)
     }
 
     /// The script of `variant`: the kept one for the chapter's data (and
     /// for a scenario no variant moves), else made anew.
-    pub fn script_in(&self, variant: Variant) -> Cow<'_, Script> {
-        match self.vary {
-            Some(vary) if !variant.is_chapter() => Cow::Owned((vary.script)(variant)),
+    pub fn script_in(&self, variant: Variant) -> Cow<'static, Script> {
+        match self.running().remake {
+            Some(remake) if !variant.is_chapter() => Cow::Owned((remake.script)(variant)),
             _ => Cow::Borrowed(self.script()),
         }
     }
 
     /// A design made for the chapter's numbers, made for `variant`'s.
     pub fn design_in(&self, graph: &Graph, variant: Variant) -> Graph {
-        match self.vary {
-            Some(vary) if !variant.is_chapter() => (vary.design)(graph, variant),
+        match self.running().remake {
+            Some(remake) if !variant.is_chapter() => (remake.design)(graph, variant),
             _ => graph.clone(),
         }
+    }
+
+    /// Whether a backfill is its design's run (scenarios 4 and 5).
+    pub fn is_backfill(&self) -> bool {
+        matches!(self.running().judges, Judges::Backfill { .. })
     }
 
     /// The situation in `variant`'s numbers, a paragraph each.
@@ -168,33 +208,24 @@ impl Scenario {
 
     /// The rules' texts, in order.
     pub fn rules(&self) -> Vec<Rule> {
-        match self.rules {
-            Rules::Daily(rules) => rules.iter().map(|r| r.rule).collect(),
-            Rules::Backfill { rules, .. } => rules.iter().map(|r| r.rule).collect(),
-        }
+        self.rules.to_vec()
     }
 
     /// How many rules it has.
     pub fn rule_count(&self) -> usize {
-        match self.rules {
-            Rules::Daily(rules) => rules.len(),
-            Rules::Backfill { rules, .. } => rules.len(),
-        }
+        self.rules.len()
     }
 
     /// The rule at `index`, if there is one.
     pub fn rule(&self, index: usize) -> Option<Rule> {
-        match self.rules {
-            Rules::Daily(rules) => rules.get(index).map(|r| r.rule),
-            Rules::Backfill { rules, .. } => rules.get(index).map(|r| r.rule),
-        }
+        self.rules.get(index).copied()
     }
 
     /// The backfill setting, for a backfill scenario.
     pub fn setting(&self) -> Option<Setting> {
-        match self.rules {
-            Rules::Backfill { setting, .. } => Some(setting()),
-            Rules::Daily(_) => None,
+        match self.running().judges {
+            Judges::Backfill { setting, .. } => Some(setting()),
+            Judges::Daily(_) => None,
         }
     }
 

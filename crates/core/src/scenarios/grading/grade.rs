@@ -16,7 +16,7 @@ use crate::scenarios::grading::backfilled::{self, Backfilled, Clocked, Launched,
 use crate::scenarios::grading::report::{Report, RuleResult};
 
 pub use crate::scenarios::grading::judge::{BackfillRule, Daily, DailyRule};
-pub use crate::scenarios::scenario::{Rules, Scenario};
+pub use crate::scenarios::scenario::{Judges, Scenario};
 
 /// Grades `graph` for `scenario` on `script` (the scenario's own, or a
 /// smaller one while shrinking).
@@ -90,8 +90,8 @@ pub fn at_once(scenario: &Scenario, graph: &Graph, script: &Script) -> (Report, 
         Ok(compiled) => compiled,
         Err(problems) => return (Report::Structural(problems), None),
     };
-    match scenario.rules {
-        Rules::Daily(rules) => {
+    match scenario.running().judges {
+        Judges::Daily(rules) => {
             let daily = Daily {
                 config: compiled.pipeline,
                 // The replay of the smallest case reads silver after each
@@ -112,7 +112,10 @@ pub fn at_once(scenario: &Scenario, graph: &Graph, script: &Script) -> (Report, 
                 .collect();
             (Report::Graded(results), Some(Judged::Daily(daily)))
         }
-        Rules::Backfill { rules, setting } => {
+        Judges::Backfill {
+            judges: rules,
+            setting,
+        } => {
             let setting = setting();
             let Some(done) = backfilled::run(&setting, &compiled, script) else {
                 return (Report::Structural(vec![no_backfill()]), None);
@@ -249,8 +252,8 @@ impl<'a> Grading<'a> {
                 self.attempts = Some(
                     crate::engine::simulate::planned(self.script, compiled.pipeline.catch_up).len(),
                 );
-                match scenario.rules {
-                    Rules::Daily(_) => Stage::Simulate(
+                match scenario.running().judges {
+                    Judges::Daily(_) => Stage::Simulate(
                         compiled.pipeline,
                         // The judges read ids and replay silver from the
                         // writes: no snapshots, no comparison.
@@ -263,10 +266,10 @@ impl<'a> Grading<'a> {
                             },
                         ),
                     ),
-                    Rules::Backfill { .. } if compiled.backfill.is_none() => {
+                    Judges::Backfill { .. } if compiled.backfill.is_none() => {
                         Stage::Done(Report::Structural(vec![no_backfill()]), None)
                     }
-                    Rules::Backfill { setting, .. } => Stage::Launch(setting(), compiled),
+                    Judges::Backfill { setting, .. } => Stage::Launch(setting(), compiled),
                 }
             }
             Stage::Simulate(config, mut simulation) => {
@@ -289,11 +292,11 @@ impl<'a> Grading<'a> {
             }
             Stage::Judge(ran) => {
                 let n = self.next_rule();
-                let result = match (&ran, scenario.rules) {
-                    (Judged::Daily(daily), Rules::Daily(rules)) => rules
+                let result = match (&ran, scenario.running().judges) {
+                    (Judged::Daily(daily), Judges::Daily(rules)) => rules
                         .get(n)
                         .map(|rule| (rule.judge)(self.graph, self.script, daily)),
-                    (Judged::Backfill(done, _), Rules::Backfill { rules, .. }) => rules
+                    (Judged::Backfill(done, _), Judges::Backfill { judges: rules, .. }) => rules
                         .get(n)
                         .map(|rule| (rule.judge)(self.graph, self.script, done)),
                     _ => None,
@@ -327,10 +330,10 @@ impl<'a> Grading<'a> {
     /// Steps a whole check takes when it runs to the end: the progress
     /// bar's length (a structural problem ends it sooner).
     pub fn steps(&self) -> usize {
-        let run = match self.scenario.rules {
+        let run = match self.scenario.running().judges {
             // Each attempt (one step even with none to run).
-            Rules::Daily(_) => self.attempts().max(1),
-            Rules::Backfill { .. } => 3,
+            Judges::Daily(_) => self.attempts().max(1),
+            Judges::Backfill { .. } => 3,
         };
         1 + run + self.to_judge()
     }
@@ -437,7 +440,7 @@ mod tests {
     #[test]
     fn the_backfill_scenarios_launch_a_backfill() {
         for s in SCENARIOS {
-            let backfill = matches!(s.rules, Rules::Backfill { .. });
+            let backfill = s.is_backfill();
             assert_eq!(s.launch().is_some(), backfill, "{s:?}");
             assert_eq!(backfill, [4, 5].contains(&s.number), "{s:?}");
         }
@@ -575,12 +578,12 @@ mod tests {
                 seen.push(grading.doing());
             }
             let mut want = vec![Doing::Compiling];
-            match s.rules {
-                Rules::Daily(_) => {
+            match s.running().judges {
+                Judges::Daily(_) => {
                     let of = attempts(script, &graph);
                     want.extend((1..=of).map(|run| Doing::Simulating { run, of }));
                 }
-                Rules::Backfill { .. } => {
+                Judges::Backfill { .. } => {
                     want.extend([Doing::History, Doing::Clock, Doing::Tables])
                 }
             }

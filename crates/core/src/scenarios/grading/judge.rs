@@ -1,6 +1,6 @@
 //! What a scenario's judges read: the run the grader made. The scenario
-//! modules write their judges against these types (`scenario::Ruled`
-//! pairs each with its rule) and the grader calls them; neither needs the
+//! modules write their judges against these types (`scenario::Judge`
+//! names each one's rule) and the grader calls them; neither needs the
 //! other's module.
 
 use crate::design::Graph;

@@ -22,7 +22,9 @@ use crate::engine::money::Money;
 use crate::engine::script::{RunKind, RunSpec, Script};
 use crate::engine::trace::Outcome;
 use crate::scenarios::grading::judge::DailyRule;
-use crate::scenarios::scenario::{Ruled, Rules, Scenario, Text, Vary, FRESH_MOVES_FIGURES};
+use crate::scenarios::scenario::{
+    Judge, Judges, Remake, Running, Scenario, Text, Vary, FRESH_MOVES_FIGURES,
+};
 use crate::variant::Variant;
 use std::sync::OnceLock;
 
@@ -31,7 +33,7 @@ use crate::scenarios::grading::report::{
     capital, lines, nodes_of, reads_at_most, result, run_name, some_ids, Evidence, Rule, RuleResult,
 };
 
-/// The scenario as one value: story, palette, script and rules.
+/// The scenario as its page states it: story, numbers, palette and rules.
 pub static SCENARIO: Scenario = Scenario {
     number: 1,
     title: "Clicks, forward",
@@ -52,16 +54,25 @@ pub static SCENARIO: Scenario = Scenario {
         logic_matters: false,
         outage: false,
     },
-    rules: Rules::Daily(&RULES),
-    make: script,
+    rules: &RULES,
     vary: Some(Vary {
+        chapter_tells: "the chapter says which run crashes and which day is re-run by hand",
+        data_tells: "its own clicks, crash and re-run, and \"Check my design\" runs your design on them",
+        fresh_moves: FRESH_MOVES_FIGURES,
+    }),
+};
+
+/// What runs and judges it: the grader's, the canvas's and the exports'
+/// (`Scenario::running`), kept out of the page's first screen.
+pub static RUNNING: Running = Running {
+    number: 1,
+    judges: Judges::Daily(&JUDGES),
+    make: script,
+    remake: Some(Remake {
         script: script_for,
         // A design names no day of the fortnight: it is the chapter's in
         // every variant.
         design: |graph, _| graph.clone(),
-        chapter_tells: "the chapter says which run crashes and which day is re-run by hand",
-        data_tells: "its own clicks, crash and re-run, and \"Check my design\" runs your design on them",
-        fresh_moves: FRESH_MOVES_FIGURES,
     }),
     made: OnceLock::new(),
 };
@@ -73,31 +84,38 @@ pub const FINAL_AFTER_DAYS: i64 = 2;
 /// R3's bound on bronze partitions read by one run.
 pub const MOST_PARTITIONS_READ: usize = 3;
 
-/// The rules, each with its judge; a judge reads the one simulation.
-pub const RULES: [Ruled<DailyRule>; 3] = [
-    Ruled {
-        rule: Rule {
-            id: "R1",
-            text: "Every click that arrived before its partition was final is in its event-date partition.",
-            concept: "lookback window",
-        },
+/// The rules, as the page states them; `JUDGES` decides each.
+pub const RULES: [Rule; 3] = [
+    Rule {
+        id: "R1",
+        text: "Every click that arrived before its partition was final is in its event-date partition.",
+        concept: "lookback window",
+    },
+    Rule {
+        id: "R2",
+        text: "A re-run (the scheduler's retry, the manual re-run) never duplicates or removes a row.",
+        concept: "idempotent write",
+    },
+    Rule {
+        id: "R3",
+        text: "No run reads more than 3 bronze partitions (for a watermark run: the distinct event dates it read).",
+        concept: "incremental read",
+    },
+];
+
+/// Each rule's judge, in the rules' order; a judge reads the one simulation.
+pub const JUDGES: [Judge<DailyRule>; 3] = [
+    Judge {
+        id: "R1",
         judge: |graph, script, ran| arrived_clicks_in_their_partition(graph, script, &ran.outcome),
     },
-    Ruled {
-        rule: Rule {
-            id: "R2",
-            text: "A re-run (the scheduler's retry, the manual re-run) never duplicates or removes a row.",
-            concept: "idempotent write",
-        },
+    Judge {
+        id: "R2",
         judge: |graph, _, ran| reruns_neither_duplicate_nor_remove(graph, &ran.outcome),
     },
-    Ruled {
-        rule: Rule {
-            id: "R3",
-            text: "No run reads more than 3 bronze partitions (for a watermark run: the distinct event dates it read).",
-            concept: "incremental read",
-        },
-        judge: |graph, _, ran| reads_at_most(RULES[2].rule, MOST_PARTITIONS_READ, graph, &ran.outcome),
+    Judge {
+        id: "R3",
+        judge: |graph, _, ran| reads_at_most(RULES[2], MOST_PARTITIONS_READ, graph, &ran.outcome),
     },
 ];
 
@@ -266,7 +284,7 @@ fn arrived_clicks_in_their_partition(
         })
         .collect();
     result(
-        RULES[0].rule,
+        RULES[0],
         missing.is_empty(),
         evidence,
         nodes_of(graph, &[NodeKind::State, NodeKind::Write]),
@@ -338,7 +356,7 @@ fn reruns_neither_duplicate_nor_remove(graph: &Graph, outcome: &Outcome) -> Rule
         }
     }
     result(
-        RULES[1].rule,
+        RULES[1],
         evidence.is_empty(),
         lines(evidence),
         nodes_of(graph, &[NodeKind::State, NodeKind::Write]),

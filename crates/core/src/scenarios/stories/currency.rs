@@ -22,11 +22,11 @@ use crate::scenarios::grading::judge::BackfillRule;
 use crate::scenarios::grading::report::{
     capped, nodes_of, result, Evidence, Rule, RuleResult, SHOWN,
 };
-use crate::scenarios::scenario::{Ruled, Rules, Scenario, Text, Vary};
+use crate::scenarios::scenario::{Judge, Judges, Remake, Running, Scenario, Text, Vary};
 use crate::variant::Variant;
 use std::sync::OnceLock;
 
-/// The scenario as one value: story, palette, script and rules.
+/// The scenario as its page states it: story, numbers, palette and rules.
 pub static SCENARIO: Scenario = Scenario {
     number: 4,
     title: "The currency bug",
@@ -52,17 +52,26 @@ pub static SCENARIO: Scenario = Scenario {
         logic_matters: true,
         outage: false,
     },
-    rules: Rules::Backfill {
-        rules: &RULES,
-        setting,
-    },
-    make: script,
+    rules: &RULES,
     vary: Some(Vary {
-        script: script_for,
-        design: for_variant,
         chapter_tells: "the chapter says which days to rebuild",
         data_tells: "the bug shipped on a day only the drift query tells, and \"Check my design\" runs your design on this data",
         fresh_moves: "Fresh data changes them, so only the data can tell you.",
+    }),
+};
+
+/// What runs and judges it: the grader's, the canvas's and the exports'
+/// (`Scenario::running`), kept out of the page's first screen.
+pub static RUNNING: Running = Running {
+    number: 4,
+    judges: Judges::Backfill {
+        judges: &JUDGES,
+        setting,
+    },
+    make: script,
+    remake: Some(Remake {
+        script: script_for,
+        design: for_variant,
     }),
     made: OnceLock::new(),
 };
@@ -75,54 +84,64 @@ pub const GOLD_MINUTES: i64 = 10;
 /// Tonight's run holds one connection this long.
 pub const TONIGHT_MINUTES: i64 = 15;
 
-/// The rules, each with its judge; a judge reads the one run of the design's backfill (the check panel draws the same run).
-pub const RULES: [Ruled<BackfillRule>; 6] = [
-    Ruled {
-        rule: Rule {
-            id: "R1",
-            text: "Afterwards the drift query returns no partition, in silver or in gold.",
-            concept: "blast radius",
-        },
+/// The rules, as the page states them; `JUDGES` decides each.
+pub const RULES: [Rule; 6] = [
+    Rule {
+        id: "R1",
+        text: "Afterwards the drift query returns no partition, in silver or in gold.",
+        concept: "blast radius",
+    },
+    Rule {
+        id: "R2",
+        text: "No partition outside the blast radius (the partitions the drift query returned before the backfill) is rewritten.",
+        concept: "blast radius",
+    },
+    Rule {
+        id: "R3",
+        text: "The rebuild reads bronze, not the silver the broken code wrote.",
+        concept: "partition reprocess",
+    },
+    Rule {
+        id: "R4",
+        text: "Gold for a date is rebuilt after its silver, and the finance report is restated after all gold has landed.",
+        concept: "restatement",
+    },
+    Rule {
+        id: "R5",
+        text: "Tonight's 02:00 run gets its source connection on time.",
+        concept: "source pool",
+    },
+    Rule {
+        id: "R6",
+        text: "The backfill runs the fixed logic.",
+        concept: "logic version",
+    },
+];
+
+/// Each rule's judge, in the rules' order; a judge reads the one run of the design's backfill.
+pub const JUDGES: [Judge<BackfillRule>; 6] = [
+    Judge {
+        id: "R1",
         judge: no_drift_afterwards,
     },
-    Ruled {
-        rule: Rule {
-            id: "R2",
-            text: "No partition outside the blast radius (the partitions the drift query returned before the backfill) is rewritten.",
-            concept: "blast radius",
-        },
+    Judge {
+        id: "R2",
         judge: nothing_outside_the_blast_radius,
     },
-    Ruled {
-        rule: Rule {
-            id: "R3",
-            text: "The rebuild reads bronze, not the silver the broken code wrote.",
-            concept: "partition reprocess",
-        },
+    Judge {
+        id: "R3",
         judge: |graph, _, done| rebuild_reads_bronze(graph, done),
     },
-    Ruled {
-        rule: Rule {
-            id: "R4",
-            text: "Gold for a date is rebuilt after its silver, and the finance report is restated after all gold has landed.",
-            concept: "restatement",
-        },
+    Judge {
+        id: "R4",
         judge: |graph, _, done| gold_after_silver_report_after_gold(graph, done),
     },
-    Ruled {
-        rule: Rule {
-            id: "R5",
-            text: "Tonight's 02:00 run gets its source connection on time.",
-            concept: "source pool",
-        },
+    Judge {
+        id: "R5",
         judge: |graph, _, done| tonights_run_on_time(graph, done),
     },
-    Ruled {
-        rule: Rule {
-            id: "R6",
-            text: "The backfill runs the fixed logic.",
-            concept: "logic version",
-        },
+    Judge {
+        id: "R6",
         judge: |graph, _, done| backfill_runs_fixed_logic(graph, done),
     },
 ];
@@ -292,7 +311,7 @@ fn no_drift_afterwards(graph: &Graph, script: &Script, done: &Backfilled) -> Rul
         ("gold partition drifts too", "gold partitions drift too"),
     ));
     result(
-        RULES[0].rule,
+        RULES[0],
         evidence.is_empty(),
         evidence,
         nodes_of(
@@ -351,7 +370,7 @@ fn nothing_outside_the_blast_radius(
         );
     }
     result(
-        RULES[1].rule,
+        RULES[1],
         outside.is_empty(),
         evidence,
         nodes_of(graph, &[NodeKind::Backfill]),
@@ -407,7 +426,7 @@ fn rebuild_reads_bronze(graph: &Graph, done: &Backfilled) -> RuleResult {
         }
     };
     result(
-        RULES[2].rule,
+        RULES[2],
         from_silver.is_empty(),
         evidence,
         nodes_of(graph, &[NodeKind::Transform]),
@@ -486,7 +505,7 @@ fn gold_after_silver_report_after_gold(graph: &Graph, done: &Backfilled) -> Rule
         _ => {}
     }
     result(
-        RULES[3].rule,
+        RULES[3],
         evidence.is_empty(),
         evidence,
         nodes_of(graph, &[NodeKind::Backfill, NodeKind::Report]),
@@ -516,7 +535,7 @@ fn tonights_run_on_time(graph: &Graph, done: &Backfilled) -> RuleResult {
         })
         .collect::<Vec<_>>();
     result(
-        RULES[4].rule,
+        RULES[4],
         evidence.is_empty(),
         evidence,
         nodes_of(graph, &[NodeKind::Backfill]),
@@ -538,7 +557,7 @@ fn backfill_runs_fixed_logic(graph: &Graph, done: &Backfilled) -> RuleResult {
         ))]
     };
     result(
-        RULES[5].rule,
+        RULES[5],
         broken.is_empty(),
         evidence,
         nodes_of(graph, &[NodeKind::Transform]),

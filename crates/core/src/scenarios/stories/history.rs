@@ -26,10 +26,10 @@ use crate::scenarios::grading::judge::BackfillRule;
 use crate::scenarios::grading::report::{
     capped, lines, nodes_of, result, some_ids, Evidence, Rule, RuleResult, SHOWN,
 };
-use crate::scenarios::scenario::{Ruled, Rules, Scenario, Text};
+use crate::scenarios::scenario::{Judge, Judges, Running, Scenario, Text};
 use std::sync::OnceLock;
 
-/// The scenario as one value: story, palette, script and rules.
+/// The scenario as its page states it: story, numbers, palette and rules.
 pub static SCENARIO: Scenario = Scenario {
     number: 5,
     title: "Two years of history, interrupted",
@@ -55,17 +55,25 @@ pub static SCENARIO: Scenario = Scenario {
         logic_matters: false,
         outage: false,
     },
-    rules: Rules::Backfill {
-        rules: &RULES,
-        setting,
-    },
-    make: script,
+    rules: &RULES,
     // No variants (SPEC 14): the known designs' verdicts hang on the minute
     // the failover lands within a partition's twelve (measured over the
     // small hours, most minutes change one of them: an appending backfill
     // doubles rows only if a write was in flight), so the failover stays
     // the chapter's; its events alone would change nothing a student reads.
     vary: None,
+};
+
+/// What runs and judges it: the grader's, the canvas's and the exports'
+/// (`Scenario::running`), kept out of the page's first screen.
+pub static RUNNING: Running = Running {
+    number: 5,
+    judges: Judges::Backfill {
+        judges: &JUDGES,
+        setting,
+    },
+    make: script,
+    remake: None,
     made: OnceLock::new(),
 };
 
@@ -76,38 +84,46 @@ pub const SILVER_MINUTES: i64 = 9;
 pub const GOLD_MINUTES: i64 = 3;
 pub const NIGHTLY_MINUTES: i64 = 20;
 
-/// The rules, each with its judge; a judge reads the one run of the design's backfill (the check panel draws the same run).
-pub const RULES: [Ruled<BackfillRule>; 4] = [
-    Ruled {
-        rule: Rule {
-            id: "R1",
-            text: "Afterwards every partition matches bronze: the same events, none twice, and gold that adds up to them.",
-            concept: "idempotent write",
-        },
+/// The rules, as the page states them; `JUDGES` decides each.
+pub const RULES: [Rule; 4] = [
+    Rule {
+        id: "R1",
+        text: "Afterwards every partition matches bronze: the same events, none twice, and gold that adds up to them.",
+        concept: "idempotent write",
+    },
+    Rule {
+        id: "R2",
+        text: "Work completed before the interruption is not redone (what was in flight may be); in two phases a date's finished silver counts as completed work.",
+        concept: "completion marker",
+    },
+    Rule {
+        id: "R3",
+        text: "No nightly run during the backfill waits for a slot.",
+        concept: "source pool",
+    },
+    Rule {
+        id: "R4",
+        text: "Everything finishes by Monday 8 June 06:00.",
+        concept: "concurrency",
+    },
+];
+
+/// Each rule's judge, in the rules' order; a judge reads the one run of the design's backfill.
+pub const JUDGES: [Judge<BackfillRule>; 4] = [
+    Judge {
+        id: "R1",
         judge: every_partition_matches_bronze,
     },
-    Ruled {
-        rule: Rule {
-            id: "R2",
-            text: "Work completed before the interruption is not redone (what was in flight may be); in two phases a date's finished silver counts as completed work.",
-            concept: "completion marker",
-        },
+    Judge {
+        id: "R2",
         judge: |graph, _, done| finished_work_not_redone(graph, done),
     },
-    Ruled {
-        rule: Rule {
-            id: "R3",
-            text: "No nightly run during the backfill waits for a slot.",
-            concept: "source pool",
-        },
+    Judge {
+        id: "R3",
         judge: |graph, _, done| nightly_runs_never_wait(graph, done),
     },
-    Ruled {
-        rule: Rule {
-            id: "R4",
-            text: "Everything finishes by Monday 8 June 06:00.",
-            concept: "concurrency",
-        },
+    Judge {
+        id: "R4",
         judge: |graph, _, done| finished_by_monday_six(graph, done),
     },
 ];
@@ -246,7 +262,7 @@ fn every_partition_matches_bronze(graph: &Graph, script: &Script, done: &Backfil
         ),
     );
     result(
-        RULES[0].rule,
+        RULES[0],
         problems.is_empty(),
         evidence,
         nodes_of(graph, &[NodeKind::Backfill, NodeKind::Write]),
@@ -323,7 +339,7 @@ fn finished_work_not_redone(graph: &Graph, done: &Backfilled) -> RuleResult {
         }
     }
     result(
-        RULES[1].rule,
+        RULES[1],
         evidence.is_empty(),
         lines(evidence),
         nodes_of(graph, &[NodeKind::Backfill]),
@@ -344,7 +360,7 @@ fn nightly_runs_never_wait(graph: &Graph, done: &Backfilled) -> RuleResult {
         })
         .collect::<Vec<_>>();
     result(
-        RULES[2].rule,
+        RULES[2],
         evidence.is_empty(),
         evidence,
         nodes_of(graph, &[NodeKind::Backfill]),
@@ -368,7 +384,7 @@ fn finished_by_monday_six(graph: &Graph, done: &Backfilled) -> RuleResult {
         None => vec!["The backfill finished nothing.".to_string()],
     };
     result(
-        RULES[3].rule,
+        RULES[3],
         on_time,
         lines(evidence),
         nodes_of(graph, &[NodeKind::Backfill]),

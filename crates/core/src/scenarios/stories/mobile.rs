@@ -22,7 +22,9 @@ use crate::engine::money::Money;
 use crate::engine::script::Script;
 use crate::engine::trace::Outcome;
 use crate::scenarios::grading::judge::DailyRule;
-use crate::scenarios::scenario::{Ruled, Rules, Scenario, Text, Vary, FRESH_MOVES_FIGURES};
+use crate::scenarios::scenario::{
+    Judge, Judges, Remake, Running, Scenario, Text, Vary, FRESH_MOVES_FIGURES,
+};
 use crate::variant::Variant;
 use std::sync::OnceLock;
 
@@ -31,7 +33,7 @@ use crate::scenarios::grading::report::{
     lines, nodes_of, result, run_name, some_ids, Rule, RuleResult,
 };
 
-/// The scenario as one value: story, palette, script and rules.
+/// The scenario as its page states it: story, numbers, palette and rules.
 pub static SCENARIO: Scenario = Scenario {
     number: 3,
     title: "Late mobile events and month close",
@@ -52,16 +54,25 @@ pub static SCENARIO: Scenario = Scenario {
         logic_matters: false,
         outage: false,
     },
-    rules: Rules::Daily(&RULES),
-    make: script,
+    rules: &RULES,
     vary: Some(Vary {
+        chapter_tells: "the chapter says which run crashes",
+        data_tells: "its own purchases, their delays and its own crash, and \"Check my design\" runs your design on them",
+        fresh_moves: FRESH_MOVES_FIGURES,
+    }),
+};
+
+/// What runs and judges it: the grader's, the canvas's and the exports'
+/// (`Scenario::running`), kept out of the page's first screen.
+pub static RUNNING: Running = Running {
+    number: 3,
+    judges: Judges::Daily(&JUDGES),
+    make: script,
+    remake: Some(Remake {
         script: script_for,
         // A design names no day of August: it is the chapter's in every
         // variant.
         design: |graph, _| graph.clone(),
-        chapter_tells: "the chapter says which run crashes",
-        data_tells: "its own purchases, their delays and its own crash, and \"Check my design\" runs your design on them",
-        fresh_moves: FRESH_MOVES_FIGURES,
     }),
     made: OnceLock::new(),
 };
@@ -72,40 +83,46 @@ pub const PURCHASES_PER_DAY: u32 = 400;
 /// basis points (99 %).
 pub const SHARE_BP: i64 = 9_900;
 
-/// The rules, each with its judge; a judge reads the one simulation.
-pub const RULES: [Ruled<DailyRule>; 4] = [
-    Ruled {
-        rule: Rule {
-            id: "R1",
-            text: "At least 99 % of August's value is in its partition when the partition is finalised, none of it counted twice.",
-            concept: "allowed lateness",
-        },
+/// The rules, as the page states them; `JUDGES` decides each.
+pub const RULES: [Rule; 4] = [
+    Rule {
+        id: "R1",
+        text: "At least 99 % of August's value is in its partition when the partition is finalised, none of it counted twice.",
+        concept: "allowed lateness",
+    },
+    Rule {
+        id: "R2",
+        text: "Every August partition is final by the close (Thursday 3 September, 09:00).",
+        concept: "finalisation",
+    },
+    Rule {
+        id: "R3",
+        text: "Purchases arriving after their partition is final are in the adjustments table exactly once, none dropped, and no final partition is ever written again.",
+        concept: "adjustments table",
+    },
+    Rule {
+        id: "R4",
+        text: "Each run writes at most L + 1 of the partitions dated up to its own day (L: the allowed lateness).",
+        concept: "bounded rewrite",
+    },
+];
+
+/// Each rule's judge, in the rules' order; a judge reads the one simulation.
+pub const JUDGES: [Judge<DailyRule>; 4] = [
+    Judge {
+        id: "R1",
         judge: |graph, script, ran| value_in_place_when_final(graph, script, &ran.outcome),
     },
-    Ruled {
-        rule: Rule {
-            id: "R2",
-            text: "Every August partition is final by the close (Thursday 3 September, 09:00).",
-            concept: "finalisation",
-        },
+    Judge {
+        id: "R2",
         judge: |graph, _, ran| final_by_the_close(graph, &ran.outcome),
     },
-    Ruled {
-        rule: Rule {
-            id: "R3",
-            text: "Purchases arriving after their partition is final are in the adjustments table exactly once, none dropped, and no final partition is ever written again.",
-            concept: "adjustments table",
-        },
+    Judge {
+        id: "R3",
         judge: |graph, script, ran| late_purchases_adjusted_once(graph, script, &ran.outcome),
     },
-    Ruled {
-        rule: Rule {
-            id: "R4",
-            text: "Each run writes at most L + 1 of the partitions dated up to its own day (L: the allowed lateness).",
-            concept: "bounded rewrite",
-        },
-        // From the compiled pipeline: a finaliser the write does not pass
-        // through finalises nothing, so it sets no bound either.
+    Judge {
+        id: "R4",
         judge: |graph, _, ran| {
             let lateness = ran.config.finaliser.map(|f| f.allowed_lateness_days);
             runs_write_at_most_lateness_plus_one(graph, &ran.outcome, lateness)
@@ -331,7 +348,7 @@ fn value_in_place_when_final(graph: &Graph, script: &Script, outcome: &Outcome) 
         Vec::new()
     };
     result(
-        RULES[0].rule,
+        RULES[0],
         share >= SHARE_BP && doubled.is_empty(),
         lines(evidence),
         nodes_of(graph, &[NodeKind::State, NodeKind::Finaliser]),
@@ -379,7 +396,7 @@ fn final_by_the_close(graph: &Graph, outcome: &Outcome) -> RuleResult {
         }
     };
     result(
-        RULES[1].rule,
+        RULES[1],
         late.is_empty(),
         lines(evidence),
         nodes_of(graph, &[NodeKind::Finaliser]),
@@ -472,7 +489,7 @@ fn late_purchases_adjusted_once(graph: &Graph, script: &Script, outcome: &Outcom
         .chain(twice.iter().copied())
         .collect();
     result(
-        RULES[2].rule,
+        RULES[2],
         evidence.is_empty(),
         lines(evidence),
         nodes_of(graph, &[NodeKind::Finaliser, NodeKind::Write]),
@@ -488,7 +505,7 @@ fn runs_write_at_most_lateness_plus_one(
     let Some(most) = lateness.map(|l| usize::try_from(l).unwrap_or(usize::MAX).saturating_add(1))
     else {
         // Without a finaliser there is no L to hold a run to (R2 says so).
-        return result(RULES[3].rule, true, Vec::new(), Vec::new());
+        return result(RULES[3], true, Vec::new(), Vec::new());
     };
     let upto =
         |r: &&crate::engine::trace::RunTrace| r.writes.iter().filter(|w| w.dt <= r.day).count();
@@ -517,7 +534,7 @@ fn runs_write_at_most_lateness_plus_one(
         }
     };
     result(
-        RULES[3].rule,
+        RULES[3],
         wide.is_empty(),
         lines(evidence),
         nodes_of(graph, &[NodeKind::State, NodeKind::Finaliser]),

@@ -20,7 +20,9 @@ use crate::engine::money::Money;
 use crate::engine::script::{RunKind, Script};
 use crate::engine::trace::Outcome;
 use crate::scenarios::grading::judge::DailyRule;
-use crate::scenarios::scenario::{Ruled, Rules, Scenario, Text, Vary, FRESH_MOVES_FIGURES};
+use crate::scenarios::scenario::{
+    Judge, Judges, Remake, Running, Scenario, Text, Vary, FRESH_MOVES_FIGURES,
+};
 use crate::variant::Variant;
 use std::sync::OnceLock;
 
@@ -29,7 +31,7 @@ use crate::scenarios::grading::report::{
     capital, lines, nodes_of, result, run_name, some_ids, Rule, RuleResult,
 };
 
-/// The scenario as one value: story, palette, script and rules.
+/// The scenario as its page states it: story, numbers, palette and rules.
 pub static SCENARIO: Scenario = Scenario {
     number: 2,
     title: "Orders that change",
@@ -50,16 +52,25 @@ pub static SCENARIO: Scenario = Scenario {
         logic_matters: false,
         outage: false,
     },
-    rules: Rules::Daily(&RULES),
-    make: script,
+    rules: &RULES,
     vary: Some(Vary {
+        chapter_tells: "the chapter says which run crashes",
+        data_tells: "its own orders, their changes and its own crash, and \"Check my design\" runs your design on them",
+        fresh_moves: FRESH_MOVES_FIGURES,
+    }),
+};
+
+/// What runs and judges it: the grader's, the canvas's and the exports'
+/// (`Scenario::running`), kept out of the page's first screen.
+pub static RUNNING: Running = Running {
+    number: 2,
+    judges: Judges::Daily(&JUDGES),
+    make: script,
+    remake: Some(Remake {
         script: script_for,
         // A design names no day of the month: it is the chapter's in every
         // variant.
         design: |graph, _| graph.clone(),
-        chapter_tells: "the chapter says which run crashes",
-        data_tells: "its own orders, their changes and its own crash, and \"Check my design\" runs your design on them",
-        fresh_moves: FRESH_MOVES_FIGURES,
     }),
     made: OnceLock::new(),
 };
@@ -69,39 +80,51 @@ pub const ORDERS_PER_DAY: u32 = 40;
 /// R3: what one run re-reads may span at most this much change time.
 pub const MOST_REREAD_HOURS: i64 = 24;
 
-/// The rules, each with its judge; a judge reads the one simulation.
-pub const RULES: [Ruled<DailyRule>; 4] = [
-    Ruled {
-        rule: Rule {
-            id: "R1",
-            text: "Silver holds the latest version of every order.",
-            concept: "merge on the business key",
-        },
+/// The rules, as the page states them; `JUDGES` decides each.
+pub const RULES: [Rule; 4] = [
+    Rule {
+        id: "R1",
+        text: "Silver holds the latest version of every order.",
+        concept: "merge on the business key",
+    },
+    Rule {
+        id: "R2",
+        text: "No order id appears twice in silver.",
+        concept: "merge key",
+    },
+    Rule {
+        id: "R3",
+        text: "A run reads only the changes since the last successful run, plus at most one day of overlap (what it re-reads spans 24 hours of changes or less).",
+        concept: "watermark overlap",
+    },
+    Rule {
+        id: "R4",
+        text: "After the retry, every change the crashed run had read is in silver.",
+        concept: "commit order",
+    },
+];
+
+/// Each rule's judge, in the rules' order; a judge reads the one simulation.
+pub const JUDGES: [Judge<DailyRule>; 4] = [
+    Judge {
+        id: "R1",
         judge: |graph, script, ran| silver_holds_the_latest_version(graph, script, &ran.outcome),
     },
-    Ruled {
-        rule: Rule {
-            id: "R2",
-            text: "No order id appears twice in silver.",
-            concept: "merge key",
-        },
+    Judge {
+        id: "R2",
         judge: |graph, _, ran| no_order_id_twice(graph, &ran.outcome),
     },
-    Ruled {
-        rule: Rule {
-            id: "R3",
-            text: "A run reads only the changes since the last successful run, plus at most one day of overlap (what it re-reads spans 24 hours of changes or less).",
-            concept: "watermark overlap",
+    Judge {
+        id: "R3",
+        judge: |graph, script, ran| {
+            reads_only_changes_since_last_success(graph, &ran.outcome, &by_id(script))
         },
-        judge: |graph, script, ran| reads_only_changes_since_last_success(graph, &ran.outcome, &by_id(script)),
     },
-    Ruled {
-        rule: Rule {
-            id: "R4",
-            text: "After the retry, every change the crashed run had read is in silver.",
-            concept: "commit order",
+    Judge {
+        id: "R4",
+        judge: |graph, script, ran| {
+            retry_keeps_what_the_crash_read(graph, &ran.outcome, &by_id(script))
         },
-        judge: |graph, script, ran| retry_keeps_what_the_crash_read(graph, &ran.outcome, &by_id(script)),
     },
 ];
 
@@ -342,7 +365,7 @@ fn silver_holds_the_latest_version(
 ) -> RuleResult {
     let Some(end) = outcome.runs.last().map(|r| r.at) else {
         // No run, nothing to compare: nothing is out of date either.
-        return result(RULES[0].rule, true, Vec::new(), Vec::new());
+        return result(RULES[0], true, Vec::new(), Vec::new());
     };
     let mut in_silver: HashMap<&str, Vec<&crate::engine::table::Row>> = HashMap::default();
     for row in outcome.silver.rows() {
@@ -397,7 +420,7 @@ fn silver_holds_the_latest_version(
         ));
     }
     result(
-        RULES[0].rule,
+        RULES[0],
         missing.is_empty() && stale.is_empty(),
         lines(evidence),
         nodes_of(graph, &[NodeKind::State, NodeKind::Write]),
@@ -435,7 +458,7 @@ fn no_order_id_twice(graph: &Graph, outcome: &Outcome) -> RuleResult {
         }
     };
     result(
-        RULES[1].rule,
+        RULES[1],
         doubled.is_empty(),
         lines(evidence),
         nodes_of(graph, &[NodeKind::Write]),
@@ -492,7 +515,7 @@ fn reads_only_changes_since_last_success(
         ));
     }
     result(
-        RULES[2].rule,
+        RULES[2],
         offenders == 0,
         lines(evidence),
         nodes_of(graph, &[NodeKind::State]),
@@ -555,7 +578,7 @@ fn retry_keeps_what_the_crash_read(
         }
     }
     result(
-        RULES[3].rule,
+        RULES[3],
         evidence.is_empty(),
         lines(evidence),
         nodes_of(graph, &[NodeKind::State]),

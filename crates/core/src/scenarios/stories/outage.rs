@@ -24,7 +24,9 @@ use crate::engine::money::Money;
 use crate::engine::script::{Outage, Script};
 use crate::engine::trace::{Outcome, RunTrace};
 use crate::scenarios::grading::judge::DailyRule;
-use crate::scenarios::scenario::{Ruled, Rules, Scenario, Text, Vary, FRESH_MOVES_FIGURES};
+use crate::scenarios::scenario::{
+    Judge, Judges, Remake, Running, Scenario, Text, Vary, FRESH_MOVES_FIGURES,
+};
 use crate::variant::Variant;
 use std::sync::OnceLock;
 
@@ -32,7 +34,7 @@ use crate::scenarios::grading::report::{
     lines, nodes_of, reads_at_most, result, run_name, some_ids, Evidence, Rule, RuleResult,
 };
 
-/// The scenario as one value: story, palette, script and rules.
+/// The scenario as its page states it: story, numbers, palette and rules.
 pub static SCENARIO: Scenario = Scenario {
     number: 6,
     title: "The scheduler was down",
@@ -50,16 +52,25 @@ pub static SCENARIO: Scenario = Scenario {
         logic_matters: false,
         outage: true,
     },
-    rules: Rules::Daily(&RULES),
-    make: script,
+    rules: &RULES,
     vary: Some(Vary {
+        chapter_tells: "the chapter says which nights the scheduler missed",
+        data_tells: "its own sales and its own nights without a scheduler, and \"Check my design\" runs your design on them",
+        fresh_moves: FRESH_MOVES_FIGURES,
+    }),
+};
+
+/// What runs and judges it: the grader's, the canvas's and the exports'
+/// (`Scenario::running`), kept out of the page's first screen.
+pub static RUNNING: Running = Running {
+    number: 6,
+    judges: Judges::Daily(&JUDGES),
+    make: script,
+    remake: Some(Remake {
         script: script_for,
         // A design names no day of the fortnight, and every outage misses
         // four nights: it is the chapter's in every variant.
         design: |graph, _| graph.clone(),
-        chapter_tells: "the chapter says which nights the scheduler missed",
-        data_tells: "its own sales and its own nights without a scheduler, and \"Check my design\" runs your design on them",
-        fresh_moves: FRESH_MOVES_FIGURES,
     }),
     made: OnceLock::new(),
 };
@@ -71,31 +82,38 @@ pub const SALES_PER_DAY: u32 = 60;
 /// refresh reads the whole fortnight.
 pub const MOST_PARTITIONS_READ: usize = 7;
 
-/// The rules, each with its judge; a judge reads the one simulation.
-pub const RULES: [Ruled<DailyRule>; 3] = [
-    Ruled {
-        rule: Rule {
-            id: "R1",
-            text: "Once the scheduler is back, every sale that arrived by the last run is in its sale-date partition.",
-            concept: "catch-up",
-        },
+/// The rules, as the page states them; `JUDGES` decides each.
+pub const RULES: [Rule; 3] = [
+    Rule {
+        id: "R1",
+        text: "Once the scheduler is back, every sale that arrived by the last run is in its sale-date partition.",
+        concept: "catch-up",
+    },
+    Rule {
+        id: "R2",
+        text: "No sale is stored twice.",
+        concept: "idempotent write",
+    },
+    Rule {
+        id: "R3",
+        text: "No run reads more than 7 bronze partitions (for a watermark run: the distinct sale dates it read).",
+        concept: "incremental read",
+    },
+];
+
+/// Each rule's judge, in the rules' order; a judge reads the one simulation.
+pub const JUDGES: [Judge<DailyRule>; 3] = [
+    Judge {
+        id: "R1",
         judge: |graph, script, ran| every_day_whole(graph, script, ran),
     },
-    Ruled {
-        rule: Rule {
-            id: "R2",
-            text: "No sale is stored twice.",
-            concept: "idempotent write",
-        },
+    Judge {
+        id: "R2",
         judge: |graph, _, ran| no_sale_twice(graph, &ran.outcome),
     },
-    Ruled {
-        rule: Rule {
-            id: "R3",
-            text: "No run reads more than 7 bronze partitions (for a watermark run: the distinct sale dates it read).",
-            concept: "incremental read",
-        },
-        judge: |graph, _, ran| reads_at_most(RULES[2].rule, MOST_PARTITIONS_READ, graph, &ran.outcome),
+    Judge {
+        id: "R3",
+        judge: |graph, _, ran| reads_at_most(RULES[2], MOST_PARTITIONS_READ, graph, &ran.outcome),
     },
 ];
 
@@ -297,7 +315,7 @@ fn every_day_whole(
         })
         .collect();
     result(
-        RULES[0].rule,
+        RULES[0],
         missing.is_empty(),
         evidence,
         nodes_of(graph, &[NodeKind::State]),
@@ -362,7 +380,7 @@ fn no_sale_twice(graph: &Graph, outcome: &Outcome) -> RuleResult {
         .flat_map(|(_, rows)| rows.iter().map(|r| r.id.clone()))
         .collect();
     result(
-        RULES[1].rule,
+        RULES[1],
         twice.is_empty(),
         lines(evidence),
         nodes_of(graph, &[NodeKind::State, NodeKind::Write]),
