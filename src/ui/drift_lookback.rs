@@ -8,6 +8,7 @@
 use leptos::prelude::*;
 
 use crate::engine::calendar::day_month;
+use crate::engine::Script;
 use crate::scenarios::stories::currency::{drift_window, lookback_from};
 use crate::scenarios::Scenario;
 use crate::ui::canvas::grader;
@@ -24,6 +25,8 @@ pub fn DriftLookBack(scenario: &'static Scenario, variant: Variant) -> impl Into
     let ran = RwSignal::new(None::<chrono::NaiveDate>);
     let error = RwSignal::new(None::<String>);
     let query = Fetch::new(&grader::LATER);
+    // Made by the grader's maker on the first run, then kept.
+    let script = StoredValue::new(std::sync::OnceLock::<Script>::new());
     // A refused date leaves no earlier result under its message: what
     // shows is always the answer to what the field says.
     let run = move |_| match lookback_from(&typed.get_untracked()) {
@@ -40,7 +43,10 @@ pub fn DriftLookBack(scenario: &'static Scenario, variant: Variant) -> impl Into
     let result = move || {
         let grader = query.ready.get()?;
         ran.get().map(|from| {
-            let scanned = (grader.drift)(scenario, variant, from);
+            let scanned = script.with_value(|made| {
+                let script = made.get_or_init(|| (grader.make_script)(scenario, variant));
+                (grader.drift)(script, from)
+            });
             let rows: Vec<_> = scanned.iter().filter(|r| r.drifts()).cloned().collect();
             let days = scanned.len();
             let found = match rows.len() {

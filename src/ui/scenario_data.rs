@@ -16,8 +16,9 @@ use crate::variant::Variant;
 
 /// The page's variant, read once as the page opens (a change of variant
 /// opens the page again), and a note for a `variant=` the page cannot
-/// use. Its script is made by what runs it (the canvas, the drift query):
-/// the first screen needs none.
+/// use. Its script is made when something runs it, by the grader's or the
+/// exporters' maker (`canvas::Designer::script`, the drift query): the
+/// first screen needs none.
 pub fn opened(scenario: &'static Scenario) -> (Variant, Option<String>) {
     let given = super::route::use_query().with_untracked(|q| q.get("variant"));
     let asked = given.as_deref().map(Variant::read);

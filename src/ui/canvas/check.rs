@@ -95,7 +95,7 @@ pub fn CheckPanel() -> impl IntoView {
     let other = RwSignal::new(None::<Other>);
     let finish = move |g: &'static Grader, graph: Graph, report: Report, judged: Option<Judged>| {
         let picture = judged.as_ref().and_then(g.picture);
-        let script = d.script(g.script);
+        let script = d.script(g.make_script);
         let (causes, held) = (g.explained)(d.scenario, &script, &graph, &report, judged.as_ref());
         let progress = Progress::of(&report);
         // The verdict was reached on the page's data: the work file says which.
@@ -169,7 +169,7 @@ pub fn CheckPanel() -> impl IntoView {
                 return; // the student left the page meanwhile
             }
             slices::yield_to_browser().await;
-            let script = d.script(g.script);
+            let script = d.script(g.make_script);
             let mut grading = (g.check)(scenario, &graph, &script);
             let ran = Slices::from_now()
                 .run(
@@ -288,7 +288,7 @@ fn run_other(
     let run = OTHER_RUNS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
     other.set(Some(Other::Running(run, known.name)));
     leptos::task::spawn_local(async move {
-        let script = d.script(g.script);
+        let script = d.script(g.make_script);
         let mut grading = (g.check)(scenario, &known.graph, &script);
         // Gone, or overtaken by a new check: nothing to say.
         let still =

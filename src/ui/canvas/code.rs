@@ -17,8 +17,8 @@ use super::Designer;
 pub struct Exporters {
     pub code: CodeOf,
     pub runnable: RunnableOf,
-    /// The script a runnable project carries (`Designer::script`).
-    pub script: super::ScriptMaker,
+    /// Makes the script a runnable project carries (`Designer::script`).
+    pub make_script: super::ScriptMaker,
 }
 
 /// Each tool's code for a design, or the design's structural problems.
@@ -38,7 +38,7 @@ type Project = (String, Vec<u8>);
 pub static EXPORTERS: Exporters = Exporters {
     code: crate::export::scenario::code,
     runnable: crate::export::scenario::runnable,
-    script: |scenario, variant| scenario.script_in(variant).into_owned(),
+    make_script: |scenario, variant| scenario.script_in(variant).into_owned(),
 };
 
 /// The exporters, in the scenarios part a chunk of their own.
@@ -78,7 +78,7 @@ pub fn ExportCode() -> impl IntoView {
             return; // the button shows only once they have come
         };
         let made = match runners.get_untracked() {
-            Runners::Ready(files) => (e.runnable)(d.scenario, &graph, &d.script(e.script), &files)
+            Runners::Ready(files) => (e.runnable)(d.scenario, &graph, &d.script(e.make_script), &files)
                 .map(|(file, bytes)| (file, crate::ui::storage::tar_url(&bytes))),
             Runners::Loading => Err("its Python runners are still loading; try again in a moment".to_string()),
             Runners::Failed => Err("its Python runners could not be loaded (check the connection, then reload the page)".to_string()),

@@ -101,12 +101,12 @@ pub struct Grader {
     pub picture: fn(&Judged) -> Option<PoolPicture>,
     /// A finished check's report drawn: its views are in this chunk too.
     pub report: fn(Shown) -> AnyView,
-    /// Scenario 4's drift query over its silver in a variant from a day
-    /// on: it runs the week, so it comes with the grader's engine (and the
-    /// script's maker).
-    pub drift: fn(&'static Scenario, Variant, Day) -> Vec<DriftRow>,
-    /// The script a check runs (`Designer::script`).
-    pub script: super::ScriptMaker,
+    /// Scenario 4's drift query over `script`'s silver from a day on: it
+    /// runs the week, so it comes with the grader's engine.
+    pub drift: fn(&Script, Day) -> Vec<DriftRow>,
+    /// Makes the script a check or the drift query runs
+    /// (`Designer::script`).
+    pub make_script: super::ScriptMaker,
 }
 
 /// One rule's run over a smallest-case candidate.
@@ -173,10 +173,8 @@ pub static GRADER: Grader = Grader {
     compare: debrief::compare,
     picture: super::report::picture,
     report: super::report::shown,
-    drift: |scenario, variant, from| {
-        crate::scenarios::stories::currency::drift_query_from(&scenario.script_in(variant), from)
-    },
-    script: |scenario, variant| scenario.script_in(variant).into_owned(),
+    drift: crate::scenarios::stories::currency::drift_query_from,
+    make_script: |scenario, variant| scenario.script_in(variant).into_owned(),
 };
 
 /// The grader, in the scenarios part a chunk of its own.

@@ -103,6 +103,18 @@ pub enum InspectorTarget {
 }
 
 impl Designer {
+    /// The scenario's script in the page's variant, made by `make` on
+    /// first use and then kept. `make` is the grader's or the exporters':
+    /// what runs the script brings its maker, so the canvas's own chunk
+    /// carries no script maker and no judge (`Scenario::running`).
+    pub fn script(&self, make: ScriptMaker) -> std::sync::Arc<crate::engine::Script> {
+        let (scenario, variant) = (self.scenario, self.variant);
+        self.made.with_value(|made| {
+            made.get_or_init(|| std::sync::Arc::new(make(scenario, variant)))
+                .clone()
+        })
+    }
+
     /// Node `id` as it stands, for a view drawing it (board box or list card).
     pub fn node_memo(&self, id: NodeId) -> Memo<Option<crate::design::Node>> {
         let graph = self.graph;
@@ -315,20 +327,6 @@ fn capitalised(text: &str) -> String {
 /// Makes a scenario's script in a variant: the grader's or the
 /// exporters' (`Designer::script`).
 pub type ScriptMaker = fn(&'static Scenario, crate::variant::Variant) -> crate::engine::Script;
-
-impl Designer {
-    /// The scenario's script in the page's variant, made by `make` on
-    /// first use and then kept. `make` is the grader's or the exporters':
-    /// what runs the script brings its maker, so the canvas's own chunk
-    /// carries no script maker and no judge (`Scenario::running`).
-    pub fn script(&self, make: ScriptMaker) -> std::sync::Arc<crate::engine::Script> {
-        let (scenario, variant) = (self.scenario, self.variant);
-        self.made.with_value(|made| {
-            made.get_or_init(|| std::sync::Arc::new(make(scenario, variant)))
-                .clone()
-        })
-    }
-}
 
 #[component]
 pub fn Canvas(scenario: &'static Scenario, variant: crate::variant::Variant) -> impl IntoView {

@@ -164,7 +164,6 @@ fn RuleView(result: RuleResult, cause: Option<Diagnosis>, held: Option<String>) 
         if working.get_untracked() {
             return;
         }
-        let original = (*d.script(super::grader::GRADER.script)).clone();
         let searched = d.graph.get_untracked();
         working.set(true);
         stop.set(false);
@@ -181,6 +180,7 @@ fn RuleView(result: RuleResult, cause: Option<Diagnosis>, held: Option<String>) 
                 shrunk.try_set(Some(Err(NOT_FETCHED.to_string())));
                 return;
             };
+            let original = (*d.script(g.make_script)).clone();
             let mut search = (g.search)(scenario, searched.clone(), original, id, SHRINK_BUDGET);
             let mut slices = Slices::from_now();
             while let Some(candidate) = search.ask() {

@@ -1,6 +1,7 @@
-//! The six design scenarios, each one value (`scenario::Scenario`): its
-//! story and numbers, the script the engine replays, the rules with their
-//! judges (`stories`, one module each: a seventh goes there); the grader,
+//! The six design scenarios, each what its page states
+//! (`scenario::Scenario`: its story, numbers and rules) and what runs it
+//! (`scenario::Running`: the script the engine replays, each rule's
+//! judge), one module each in `stories` (a seventh goes there); the grader,
 //! the shrinker and the check's report that take one (`grading`); the
 //! designs the lab knows (`catalogue`, `sample`); and a student's record
 //! across scenarios (`progress`, and `work`, its one file, with the
@@ -17,8 +18,8 @@ pub mod work;
 
 pub use scenario::Scenario;
 
-/// The scenarios in the order the chapter sets them: the one place a new
-/// one is added, beside its own module.
+/// The scenarios in the order the chapter sets them: a new one is added
+/// here, beside its own module (and its `Running` in `stories::running`).
 pub static SCENARIOS: &[&Scenario] = &[
     &stories::clicks::SCENARIO,
     &stories::orders::SCENARIO,

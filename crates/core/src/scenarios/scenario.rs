@@ -2,9 +2,9 @@
 //! pages show them, what a new node on its canvas starts with and its
 //! rules as stated; a page's first screen needs nothing else. `Running`:
 //! its script (made once), how a variant remakes it, and each rule's
-//! judge; only the grader, the canvas and the exports reach it
-//! (`Scenario::running`), so the scenarios part's first load carries none
-//! of it. Every scenario module defines one `SCENARIO` and one `RUNNING`;
+//! judge; only the grader, the exporters and the class page's marking
+//! reach it (`Scenario::running`), so neither a scenario page's first load
+//! nor its canvas carries any of it. Every scenario module defines one `SCENARIO` and one `RUNNING`;
 //! `scenarios::SCENARIOS` lists the one, `stories::running` finds the
 //! other.
 
@@ -137,9 +137,9 @@ pub struct Scenario {
 }
 
 impl Scenario {
-    /// What runs and judges it. Only the grader, the canvas and the
-    /// exports call this (and the methods below that do), so the first
-    /// screen's code reaches none of it.
+    /// What runs and judges it. Only the grader, the exporters and the
+    /// class page's marking call this (and the methods below that do), so
+    /// a page's first screen and its canvas reach none of it.
     pub fn running(&self) -> &'static Running {
         super::stories::running(self.number)
     }

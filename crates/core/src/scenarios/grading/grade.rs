@@ -91,7 +91,7 @@ pub fn at_once(scenario: &Scenario, graph: &Graph, script: &Script) -> (Report, 
         Err(problems) => return (Report::Structural(problems), None),
     };
     match scenario.running().judges {
-        Judges::Daily(rules) => {
+        Judges::Daily(judges) => {
             let daily = Daily {
                 config: compiled.pipeline,
                 // The replay of the smallest case reads silver after each
@@ -106,23 +106,20 @@ pub fn at_once(scenario: &Scenario, graph: &Graph, script: &Script) -> (Report, 
                     },
                 ),
             };
-            let results = rules
+            let results = judges
                 .iter()
-                .map(|r| (r.judge)(graph, script, &daily))
+                .map(|j| (j.judge)(graph, script, &daily))
                 .collect();
             (Report::Graded(results), Some(Judged::Daily(daily)))
         }
-        Judges::Backfill {
-            judges: rules,
-            setting,
-        } => {
+        Judges::Backfill { judges, setting } => {
             let setting = setting();
             let Some(done) = backfilled::run(&setting, &compiled, script) else {
                 return (Report::Structural(vec![no_backfill()]), None);
             };
-            let results = rules
+            let results = judges
                 .iter()
-                .map(|r| (r.judge)(graph, script, &done))
+                .map(|j| (j.judge)(graph, script, &done))
                 .collect();
             (
                 Report::Graded(results),
@@ -293,12 +290,12 @@ impl<'a> Grading<'a> {
             Stage::Judge(ran) => {
                 let n = self.next_rule();
                 let result = match (&ran, scenario.running().judges) {
-                    (Judged::Daily(daily), Judges::Daily(rules)) => rules
+                    (Judged::Daily(daily), Judges::Daily(judges)) => judges
                         .get(n)
-                        .map(|rule| (rule.judge)(self.graph, self.script, daily)),
-                    (Judged::Backfill(done, _), Judges::Backfill { judges: rules, .. }) => rules
+                        .map(|j| (j.judge)(self.graph, self.script, daily)),
+                    (Judged::Backfill(done, _), Judges::Backfill { judges, .. }) => judges
                         .get(n)
-                        .map(|rule| (rule.judge)(self.graph, self.script, done)),
+                        .map(|j| (j.judge)(self.graph, self.script, done)),
                     _ => None,
                 };
                 match result {

@@ -62,8 +62,8 @@ pub static SCENARIO: Scenario = Scenario {
     }),
 };
 
-/// What runs and judges it: the grader's, the canvas's and the exports'
-/// (`Scenario::running`), kept out of the page's first screen.
+/// What runs and judges it (`Scenario::running`): the grader's, the
+/// exporters' and the class page's, kept out of the page's first load.
 pub static RUNNING: Running = Running {
     number: 1,
     judges: Judges::Daily(&JUDGES),

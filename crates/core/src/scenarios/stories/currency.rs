@@ -60,8 +60,8 @@ pub static SCENARIO: Scenario = Scenario {
     }),
 };
 
-/// What runs and judges it: the grader's, the canvas's and the exports'
-/// (`Scenario::running`), kept out of the page's first screen.
+/// What runs and judges it (`Scenario::running`): the grader's, the
+/// exporters' and the class page's, kept out of the page's first load.
 pub static RUNNING: Running = Running {
     number: 4,
     judges: Judges::Backfill {
@@ -118,7 +118,8 @@ pub const RULES: [Rule; 6] = [
     },
 ];
 
-/// Each rule's judge, in the rules' order; a judge reads the one run of the design's backfill.
+/// Each rule's judge, in the rules' order; a judge reads the one run of
+/// the design's backfill (the check panel draws the same run).
 pub const JUDGES: [Judge<BackfillRule>; 6] = [
     Judge {
         id: "R1",

@@ -62,8 +62,8 @@ pub static SCENARIO: Scenario = Scenario {
     }),
 };
 
-/// What runs and judges it: the grader's, the canvas's and the exports'
-/// (`Scenario::running`), kept out of the page's first screen.
+/// What runs and judges it (`Scenario::running`): the grader's, the
+/// exporters' and the class page's, kept out of the page's first load.
 pub static RUNNING: Running = Running {
     number: 3,
     judges: Judges::Daily(&JUDGES),
@@ -123,6 +123,8 @@ pub const JUDGES: [Judge<DailyRule>; 4] = [
     },
     Judge {
         id: "R4",
+        // From the compiled pipeline: a finaliser the write does not pass
+        // through finalises nothing, so it sets no bound either.
         judge: |graph, _, ran| {
             let lateness = ran.config.finaliser.map(|f| f.allowed_lateness_days);
             runs_write_at_most_lateness_plus_one(graph, &ran.outcome, lateness)
