@@ -10,6 +10,7 @@
 pub mod catalogue;
 pub mod grading;
 pub mod progress;
+mod running;
 pub mod sample;
 pub mod scenario;
 pub mod stories;
@@ -19,7 +20,7 @@ pub mod work;
 pub use scenario::Scenario;
 
 /// The scenarios in the order the chapter sets them: a new one is added
-/// here, beside its own module (and its `Running` in `stories::running`).
+/// here, beside its own module (and its `Running` in `running`).
 pub static SCENARIOS: &[&Scenario] = &[
     &stories::clicks::SCENARIO,
     &stories::orders::SCENARIO,

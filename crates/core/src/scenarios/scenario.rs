@@ -5,7 +5,7 @@
 //! judge; only the grader, the exporters and the class page's marking
 //! reach it (`Scenario::running`), so neither a scenario page's first load
 //! nor its canvas carries any of it. Every scenario module defines one `SCENARIO` and one `RUNNING`;
-//! `scenarios::SCENARIOS` lists the one, `stories::running` finds the
+//! `scenarios::SCENARIOS` lists the one, `scenarios::running` finds the
 //! other.
 
 use std::borrow::Cow;
@@ -13,7 +13,6 @@ use std::sync::OnceLock;
 
 use crate::design::choose::Palette;
 use crate::design::Graph;
-use crate::engine::calendar::Instant;
 use crate::engine::script::Script;
 use crate::variant::Variant;
 
@@ -69,7 +68,7 @@ pub struct Remake {
 
 /// What runs and judges a scenario (see the module's doc).
 pub struct Running {
-    /// Its scenario's number (`stories::running` is checked against it).
+    /// Its scenario's number (`scenarios::running` is checked against it).
     pub number: u8,
     pub judges: Judges,
     /// Makes the script; `Scenario::script` keeps what it made. Only the
@@ -137,42 +136,6 @@ pub struct Scenario {
 }
 
 impl Scenario {
-    /// What runs and judges it. Only the grader, the exporters and the
-    /// class page's marking call this (and the methods below that do), so
-    /// a page's first screen and its canvas reach none of it.
-    pub fn running(&self) -> &'static Running {
-        super::stories::running(self.number)
-    }
-
-    /// Its event script, faults included: made on first use, then kept
-    /// (a check, a link's replay and an export all read the same one).
-    pub fn script(&self) -> &'static Script {
-        let running = self.running();
-        running.made.get_or_init(running.make)
-    }
-
-    /// The script of `variant`: the kept one for the chapter's data (and
-    /// for a scenario no variant moves), else made anew.
-    pub fn script_in(&self, variant: Variant) -> Cow<'static, Script> {
-        match self.running().remake {
-            Some(remake) if !variant.is_chapter() => Cow::Owned((remake.script)(variant)),
-            _ => Cow::Borrowed(self.script()),
-        }
-    }
-
-    /// A design made for the chapter's numbers, made for `variant`'s.
-    pub fn design_in(&self, graph: &Graph, variant: Variant) -> Graph {
-        match self.running().remake {
-            Some(remake) if !variant.is_chapter() => (remake.design)(graph, variant),
-            _ => graph.clone(),
-        }
-    }
-
-    /// Whether a backfill is its design's run (scenarios 4 and 5).
-    pub fn is_backfill(&self) -> bool {
-        matches!(self.running().judges, Judges::Backfill { .. })
-    }
-
     /// The situation in `variant`'s numbers, a paragraph each.
     pub fn story_in(&self, variant: Variant) -> Vec<Cow<'static, str>> {
         self.story.lines(self.variant(variant))
@@ -219,19 +182,6 @@ impl Scenario {
     /// The rule at `index`, if there is one.
     pub fn rule(&self, index: usize) -> Option<Rule> {
         self.rules.get(index).copied()
-    }
-
-    /// The backfill setting, for a backfill scenario.
-    pub fn setting(&self) -> Option<Setting> {
-        match self.running().judges {
-            Judges::Backfill { setting, .. } => Some(setting()),
-            Judges::Daily(_) => None,
-        }
-    }
-
-    /// When its backfill is launched, for a backfill scenario.
-    pub fn launch(&self) -> Option<Instant> {
-        self.setting().map(|s| s.launch)
     }
 }
 
