@@ -11,7 +11,9 @@
 //! link to another state shows the live part a frame later). Drawn
 //! natively, and on a page already started (a section drawn again later),
 //! it is drawn at once. In a hidden tab (no frames) the parts wait until
-//! it is shown.
+//! it is shown. A part whose views come in a later chunk (`until`) keeps
+//! the drawn copy until they have come, so the reader sees the drawn
+//! charts rather than a line saying they are on their way.
 
 use std::cell::RefCell;
 
@@ -36,25 +38,58 @@ pub const NAMED: &str = "[data-below=\"";
 /// Marks the drawn copy's elements, moved into a live below part until it
 /// is drawn.
 pub const DRAWN: &str = "data-drawn";
-const ANY_DRAWN: &str = "[data-drawn]";
 
-/// Its children, drawn once the page's first screen has been painted.
-/// `name` pairs it with the same part of the page drawn ahead of time.
+/// Its children, drawn once the page's first screen has been painted and
+/// `until` (when given) holds. `name` pairs it with the same part of the
+/// page drawn ahead of time, whose copy goes in the task that draws them.
 #[component]
-pub fn Below(name: &'static str, children: ChildrenFn) -> impl IntoView {
-    let shown = RwSignal::new(true);
+pub fn Below(
+    name: &'static str,
+    /// Whether what the children need has come (a later chunk's views,
+    /// or its failure, which the children say).
+    #[prop(optional)]
+    until: Option<Signal<bool>>,
+    children: ChildrenFn,
+) -> impl IntoView {
+    let painted = RwSignal::new(true);
     if in_browser() {
         WAITING.with_borrow_mut(|waiting| {
             if let Some(waiting) = waiting {
-                shown.set(false);
-                waiting.push(shown);
+                painted.set(false);
+                waiting.push(painted);
+            }
+        });
+    }
+    let shown = Memo::new(move |_| painted.get() && until.is_none_or(|until| until.get()));
+    if in_browser() {
+        Effect::new(move |_| {
+            if shown.get() {
+                drop_copy(name);
             }
         });
     }
     view! {
-        <div class="below" data-below=name>
+        // Busy until drawn, for assistive technology and tests.
+        <div class="below" data-below=name aria-busy=move || (!shown.get()).then_some("true")>
             {move || shown.get().then(|| children())}
         </div>
+    }
+}
+
+/// Removes the drawn copy held in the place named `name`.
+fn drop_copy(name: &str) {
+    let Some(document) = window().and_then(|w| w.document()) else {
+        return;
+    };
+    let selector = [NAMED, name, "\"] > [", DRAWN, "]"].concat();
+    if let Ok(copies) = document.query_selector_all(&selector) {
+        for i in 0..copies.length() {
+            if let Some(copy) = copies.item(i) {
+                if let Some(parent) = copy.parent_node() {
+                    let _ = parent.remove_child(&copy);
+                }
+            }
+        }
     }
 }
 
@@ -75,23 +110,12 @@ pub async fn first_paint() {
     gloo_timers::future::TimeoutFuture::new(0).await;
 }
 
-/// Draws every part still waiting, each drawn copy gone in the same task;
-/// from now on a `Below` is drawn at once.
+/// Draws every part still waiting (each drawn copy gone in the same
+/// task, `Below`'s effect), or lets it wait for its `until`; from now on
+/// a `Below` is drawn at once.
 pub fn draw_rest() {
-    let Some(document) = window().and_then(|w| w.document()) else {
-        return;
-    };
-    if let Ok(copies) = document.query_selector_all(ANY_DRAWN) {
-        for i in 0..copies.length() {
-            if let Some(copy) = copies.item(i) {
-                if let Some(parent) = copy.parent_node() {
-                    let _ = parent.remove_child(&copy);
-                }
-            }
-        }
-    }
-    for shown in WAITING.take().into_iter().flatten() {
-        shown.set(true);
+    for painted in WAITING.take().into_iter().flatten() {
+        painted.set(true);
     }
 }
 

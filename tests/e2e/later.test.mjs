@@ -18,18 +18,28 @@
 // query (which runs the week) comes with the grader. The backfill lab's
 // engine comes the same way: a prediction made before it has come says
 // it is running the drift query, claims nothing the engine says, and
-// answers once it comes.
+// answers once it comes. The lateness lab's charts come right after it is
+// live: the page drawn ahead keeps its copy in their place until then.
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { launch, live } from './browser.mjs';
+import { launch, live, DIST } from './browser.mjs';
+import { startServer } from './serve.mjs';
 import { buildChain, DAILY } from './designs.mjs';
 import { readFileSync } from 'node:fs';
 
 const CATALOGUE = JSON.parse(readFileSync(new URL('./catalogue.json', import.meta.url), 'utf8'));
 
 let env;
-before(async () => { env = await launch(); });
-after(async () => { await env?.close(); });
+// The same site with its pages drawn ahead of time (`held`'s `ahead`).
+let drawn;
+before(async () => {
+  env = await launch();
+  drawn = await startServer({ root: DIST, ahead: true });
+});
+after(async () => {
+  await env?.close();
+  drawn?.server.close();
+});
 
 const CHUNK = /\/split-partition-lab-(scenarios|lateness|state-write|backfill|class)-[0-9a-f]{16}\/[^/]+\.wasm$/;
 
@@ -47,10 +57,10 @@ function gated() {
   return gate;
 }
 
-const AT_ONCE = /\/split-partition-lab-(state-write-[0-9a-f]{16}\/split_cells|scenarios-[0-9a-f]{16}\/split_(canvas|my_work))\.wasm$/;
-const SHARED = /\/split-partition-lab-(state-write|scenarios)-[0-9a-f]{16}\/chunk_\d+\.wasm$/;
+const AT_ONCE = /\/split-partition-lab-(state-write-[0-9a-f]{16}\/split_cells|scenarios-[0-9a-f]{16}\/split_(canvas|my_work)|lateness-[0-9a-f]{16}\/split_charts)\.wasm$/;
+const SHARED = /\/split-partition-lab-(state-write|scenarios|lateness)-[0-9a-f]{16}\/chunk_\d+\.wasm$/;
 
-async function held(path, { atOnce = false, storage = {} } = {}) {
+async function held(path, { atOnce = false, storage = {}, ahead = false } = {}) {
   // No service worker: it would fetch the chunks past the held route.
   const context = await env.browser.newContext({ viewport: { width: 1280, height: 800 }, serviceWorkers: 'block' });
   // What this browser had kept (a saved design), there before the page.
@@ -75,7 +85,7 @@ async function held(path, { atOnce = false, storage = {} } = {}) {
     else if ((await (AT_ONCE.test(path) ? atOnceGate : gate).open) === 'abort') await route.abort('failed');
     else await route.continue();
   });
-  await page.goto(env.url + path);
+  await page.goto((ahead ? drawn.url : env.url) + path);
   await live(page, { chunks: !atOnce });
   // When each chunk was first asked for, and when the page was live.
   return { page, context, errors, asked, gate, atOnceGate, at, liveAt: Date.now() };
@@ -496,6 +506,57 @@ test('the lateness lab\'s tools come after it answers: the shelf opened early sa
   assert.match(await shelf.innerText(), /3 days/);
   assert.equal(await shelf.getByRole('status').filter({ hasText: 'Fetching' }).count(), 0);
   assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('the lateness lab asks before its charts have come: the drawn delays stay in place, inert, until they come, then follow the lab', async () => {
+  const { page, context, errors, asked, gate, atOnceGate } = await held('/lab/lateness', { atOnce: true, ahead: true });
+  await askedFor(page, asked, /\/split_charts\.wasm$/);
+  const delays = page.locator('[data-below="lateness-delays"]');
+  assert.equal(await delays.getAttribute('aria-busy'), 'true');
+  // The page drawn ahead's delays, where they go and out of reach: no
+  // line saying they are on their way in their place.
+  assert.ok(await delays.locator(':scope > [data-drawn][inert]').count() > 0, 'the drawn copy stays');
+  assert.equal(await delays.locator('#histogram-heading').count(), 1);
+  assert.equal(await page.getByRole('status').filter({ hasText: 'Fetching the month\'s charts' }).count(), 0);
+  // The lab answers meanwhile: the slider, and the question.
+  const before = await page.locator('output[for="lateness-slider"]').innerText();
+  await page.locator('#lateness-slider').focus();
+  await page.keyboard.press('ArrowRight');
+  assert.notEqual(await page.locator('output[for="lateness-slider"]').innerText(), before);
+  await page.getByRole('radio', { name: 'B. 90 % to under 99 %' }).check();
+  gate.release();
+  atOnceGate.release();
+  await page.waitForFunction(() => !document.querySelector('[data-below="lateness-delays"]').hasAttribute('aria-busy'), null, { timeout: 20000 });
+  assert.equal(await page.locator('[data-drawn]').count(), 0, 'the drawn copy goes as the live delays come');
+  assert.equal(await delays.locator('#histogram-heading').count(), 1);
+  // Live: another profile's month is counted afresh.
+  const month = await delays.locator('.histogram table').textContent();
+  await page.getByRole('radio', { name: 'Partner batch files' }).check();
+  await page.waitForFunction((was) => document.querySelector('[data-below="lateness-delays"] .histogram table')?.textContent !== was, month);
+  assert.deepEqual(errors, []);
+  await context.close();
+});
+
+test('lateness charts that fail to come are said where they go, the figures answering meanwhile, and trying again shows them', async () => {
+  const { page, context, gate, atOnceGate } = await held('/lab/lateness?lateness=2&predict=skip', { atOnce: true });
+  atOnceGate.fail();
+  gate.fail();
+  const status = page.locator('.charts-status');
+  await status.locator('.notice').filter({ hasText: 'The month\'s charts could not be fetched: check the connection, then try again.' }).waitFor({ timeout: 20000 });
+  assert.equal(await page.locator('#curve-heading').count(), 0);
+  assert.equal(await page.locator('[data-below="lateness-figures"]').getAttribute('aria-busy'), null, 'not busy once nothing is fetching');
+  // The three figures answer the slider without them.
+  const open = await page.locator('[data-figure="open"]').innerText();
+  await page.locator('#lateness-slider').focus();
+  await page.keyboard.press('ArrowRight');
+  await page.waitForFunction((was) => document.querySelector('[data-figure="open"]').innerText !== was, open);
+  await page.unroute(CHUNK);
+  await status.getByRole('button', { name: 'Try again' }).click();
+  await page.locator('#curve-heading').waitFor({ timeout: 20000 });
+  assert.equal(await page.locator('.charts-status').count(), 0);
+  // Drawn for the slider's setting: 3 days.
+  assert.equal(await page.locator('section.curve tr.current th').textContent(), '3 days (current)');
   await context.close();
 });
 

@@ -3,6 +3,7 @@
 //! off the engine's lateness study, so the slider only triggers sums.
 
 mod calendar;
+pub mod charts;
 mod compare;
 mod curve;
 mod dagster;
@@ -23,6 +24,7 @@ use crate::labs::lateness::query::{parse, to_query};
 use crate::labs::lateness::{study, Profile, Settings, MAX_DAYS};
 
 use super::below::Below;
+use super::later::Fetch;
 use super::page::set_title;
 use super::widgets::{LinkNotes, RadioGroup};
 
@@ -39,11 +41,31 @@ pub struct Lab {
     pub picking: RwSignal<Option<crate::labs::lateness::guess::Share>>,
     /// What the clicker asks of the presenter, where the room's answer is due.
     pub cue: RwSignal<Option<String>>,
+    /// The month's charts (`charts`), asked for as soon as the lab is live.
+    charts: Fetch<charts::Charts>,
     notes: Memo<Vec<String>>,
     go: StoredValue<Box<dyn Fn(Settings) + Send + Sync>>,
 }
 
 impl Lab {
+    /// Whether the charts have come, or could not: the drawn copy of the
+    /// part below the figures stays until then.
+    fn charts_came(self) -> Signal<bool> {
+        let charts = self.charts;
+        Signal::derive(move || charts.ready.read().is_some() || charts.failed.get())
+    }
+
+    /// One of the charts, or what the lab says while they download.
+    fn chart(self, draw: fn(&charts::Charts) -> AnyView) -> impl IntoView {
+        let charts = self.charts;
+        view! {
+            {move || charts.ready.get().map(draw)}
+            <Show when=move || charts.ready.get().is_none()>
+                <div class="charts-status">{charts.status(charts::FETCHING, charts::NOT_FETCHED)}</div>
+            </Show>
+        }
+    }
+
     pub fn update(&self, change: impl FnOnce(&mut Settings)) {
         let mut next = self.settings.get_untracked();
         next.lateness = self.live.get_untracked();
@@ -98,6 +120,11 @@ pub fn LatenessLab() -> impl IntoView {
     let go = move |s: Settings| {
         crate::ui::route::replace(&format!("/lab/lateness?{}", to_query(&s)));
     };
+    let charts = Fetch::new(&charts::LATER);
+    match charts::AT_ONCE {
+        Some(drawn) => charts.ready.set(Some(drawn)),
+        None => charts.start(),
+    }
     let lab = Lab {
         settings,
         live,
@@ -105,6 +132,7 @@ pub fn LatenessLab() -> impl IntoView {
         figures,
         picking: RwSignal::new(None),
         cue: RwSignal::new(None),
+        charts,
         notes: Memo::new(move |_| parsed.read().1.clone()),
         go: StoredValue::new(Box::new(go)),
     };
@@ -267,17 +295,10 @@ fn profiles() -> Vec<(Profile, &'static str)> {
 #[component]
 fn Asking() -> impl IntoView {
     let lab = expect_context::<Lab>();
-    let buckets = Signal::derive(move || lab.study.read().histogram.clone());
-    let about = Signal::derive(move || {
-        format!(
-            "{} purchases in August, by delay between happening and arriving.",
-            lab.study.read().total.count
-        )
-    });
     view! {
         <predict::Predict />
-        <Below name="lateness-delays">
-            <histogram::Histogram buckets=buckets about=about />
+        <Below name="lateness-delays" until=lab.charts_came()>
+            {lab.chart(|it| (it.delays)())}
         </Below>
     }
 }
@@ -286,38 +307,20 @@ fn Asking() -> impl IntoView {
 #[component]
 fn Generated() -> impl IntoView {
     let lab = expect_context::<Lab>();
-    let curve = Memo::new(move |_| lab.study.read().curve(MAX_DAYS));
-    let current = Signal::derive(move || {
-        let f = lab.figures.read();
-        (f.lateness, f.complete_value_bp)
-    });
-    let full_at = Signal::derive(move || Some(lab.study.read().max_needed()));
-    let buckets = Signal::derive(move || lab.study.read().histogram.clone());
-    let about = Signal::derive(move || {
-        format!(
-            "{} purchases in August, by delay between happening and arriving.",
-            lab.study.read().total.count
-        )
-    });
     let present = Memo::new(move |_| lab.settings.read().present);
     let comparing = move || present.get() && lab.settings.read().compare.is_some();
     let shelf = super::later::Fetch::new(&shelf::LATER);
     shelf.soon();
     view! {
         <Show when=move || present.get()>
-            <compare::Comparison />
+            {lab.chart(|it| (it.comparison)())}
         </Show>
         <Show when=move || !comparing()>
             <figures::Figures />
         </Show>
         // Below a phone's first screen: drawn once that is painted.
-        <Below name="lateness-figures">
-            <curve::Curve curve=curve current=current full_at=full_at subject="August" />
-            <div class="two-col">
-                <calendar::Calendar />
-                <histogram::Histogram buckets=buckets about=about />
-            </div>
-            <late_rows::LateRows />
+        <Below name="lateness-figures" until=lab.charts_came()>
+            {lab.chart(|it| (it.month)())}
             // The practitioner's shelf: the same lateness in real tools.
             // Its code and projects come in a chunk of their own, fetched a
             // moment after the lab is live or when it is opened first.
