@@ -11,9 +11,10 @@
 //! link to another state shows the live part a frame later). Drawn
 //! natively, and on a page already started (a section drawn again later),
 //! it is drawn at once. In a hidden tab (no frames) the parts wait until
-//! it is shown. A part whose views come in a later chunk (`until`) keeps
+//! it is shown. A part whose views come in a later chunk (`after`) keeps
 //! the drawn copy until they have come, so the reader sees the drawn
-//! charts rather than a line saying they are on their way.
+//! chart rather than a line saying it is on its way; a part holding no
+//! copy is drawn at once, and says so itself.
 
 use std::cell::RefCell;
 
@@ -23,8 +24,8 @@ use super::browser::{in_browser, window};
 
 thread_local! {
     /// The parts still to draw while the page starts (`wait` to
-    /// `draw_rest`); none before or after (a part made then has no reason
-    /// to wait). One list, so the waiting costs the bundle one timer, not
+    /// `draw_rest`); none before or after (a part made then has no first
+    /// paint to wait for). One list, so the waiting costs the bundle one timer, not
     /// one per part.
     static WAITING: RefCell<Option<Vec<RwSignal<bool>>>> = const { RefCell::new(None) };
 }
@@ -39,16 +40,18 @@ pub const NAMED: &str = "[data-below=\"";
 /// is drawn.
 pub const DRAWN: &str = "data-drawn";
 
-/// Its children, drawn once the page's first screen has been painted and
-/// `until` (when given) holds. `name` pairs it with the same part of the
-/// page drawn ahead of time, whose copy goes in the task that draws them.
+/// Its children, drawn once the page's first screen has been painted.
+/// `name` pairs it with the same part of the page drawn ahead of time,
+/// whose copy goes in the task that draws them: when `after` is given
+/// and the place holds a copy, once `after` holds too.
 #[component]
 pub fn Below(
     name: &'static str,
-    /// Whether what the children need has come (a later chunk's views,
-    /// or its failure, which the children say).
+    /// Whether what the children draw has come (a later chunk's views, or
+    /// its failure, which the children say), and the drawn copy still
+    /// shows the live page's state.
     #[prop(optional)]
-    until: Option<Signal<bool>>,
+    after: Option<Signal<bool>>,
     children: ChildrenFn,
 ) -> impl IntoView {
     let painted = RwSignal::new(true);
@@ -60,7 +63,11 @@ pub fn Below(
             }
         });
     }
-    let shown = Memo::new(move |_| painted.get() && until.is_none_or(|until| until.get()));
+    // The copy is looked for once painted: the live page has taken it over
+    // (`Reading::hand_over`) by then, and nothing adds one later.
+    let shown = Memo::new(move |_| {
+        painted.get() && (after.is_none_or(|after| after.get()) || !holds_copy(name))
+    });
     if in_browser() {
         Effect::new(move |_| {
             if shown.get() {
@@ -76,13 +83,25 @@ pub fn Below(
     }
 }
 
+/// The drawn copy's elements held in the place named `name`.
+fn copy_selector(name: &str) -> String {
+    [NAMED, name, "\"] > [", DRAWN, "]"].concat()
+}
+
+/// Whether the place named `name` holds a drawn copy.
+fn holds_copy(name: &str) -> bool {
+    window()
+        .and_then(|w| w.document())
+        .and_then(|d| d.query_selector(&copy_selector(name)).ok().flatten())
+        .is_some()
+}
+
 /// Removes the drawn copy held in the place named `name`.
 fn drop_copy(name: &str) {
     let Some(document) = window().and_then(|w| w.document()) else {
         return;
     };
-    let selector = [NAMED, name, "\"] > [", DRAWN, "]"].concat();
-    if let Ok(copies) = document.query_selector_all(&selector) {
+    if let Ok(copies) = document.query_selector_all(&copy_selector(name)) {
         for i in 0..copies.length() {
             if let Some(copy) = copies.item(i) {
                 if let Some(parent) = copy.parent_node() {

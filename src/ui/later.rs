@@ -228,7 +228,8 @@ impl Said {
 
 /// A reader on a later chunk's "Try again" keeps their place: the button
 /// goes with the status when the chunk comes, and the focus moves to the
-/// heading the chunk draws (`heading`, an id), not to the page's top.
+/// heading the chunk draws (the first of `headings`, ids, that is shown:
+/// a presenter's pinned pair can hide the first), not to the page's top.
 #[derive(Clone, Copy)]
 pub struct KeptFocus {
     waited: RwSignal<bool>,
@@ -236,15 +237,30 @@ pub struct KeptFocus {
 
 impl KeptFocus {
     /// Made where the place is drawn, outside what goes when `came`.
-    pub fn new(came: Signal<bool>, heading: &'static str) -> Self {
+    pub fn new(came: Signal<bool>, headings: &'static [&'static str]) -> Self {
         let waited = RwSignal::new(false);
         Effect::new(move |_| {
-            if came.get() && waited.get_untracked() && nothing_focused() {
-                waited.set(false);
-                focus_heading(heading);
+            if came.get() && waited.get_untracked() {
+                // A frame on: the chunk's views, drawn by effects that may
+                // run after this one, are there by then.
+                request_animation_frame(move || {
+                    if waited.try_get_untracked() == Some(true) && nothing_focused() {
+                        waited.set(false);
+                        focus_heading(headings);
+                    }
+                });
             }
         });
         KeptFocus { waited }
+    }
+
+    /// A waiting status, in a `div` of `class` that follows the focus.
+    pub fn holding(self, class: &'static str, status: impl IntoView) -> impl IntoView {
+        view! {
+            <div class=class on:focusin=move |_| self.entered() on:focusout=move |ev| self.left(ev)>
+                {status}
+            </div>
+        }
     }
 
     /// For the waiting status's `focusin`.
@@ -284,11 +300,15 @@ fn nothing_focused() -> bool {
         .is_none_or(|e| e.tag_name().eq_ignore_ascii_case("body"))
 }
 
-fn focus_heading(id: &str) {
+fn focus_heading(ids: &[&str]) {
     use wasm_bindgen::JsCast;
-    if let Some(head) = document()
-        .get_element_by_id(id)
-        .and_then(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+    let document = document();
+    if let Some(head) = ids
+        .iter()
+        .filter_map(|id| document.get_element_by_id(id))
+        .filter_map(|e| e.dyn_into::<web_sys::HtmlElement>().ok())
+        // Laid out: an element in a hidden subtree has no offset parent.
+        .find(|e| e.offset_parent().is_some())
     {
         let _ = head.set_attribute("tabindex", "-1");
         let _ = head.focus();

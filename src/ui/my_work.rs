@@ -52,7 +52,7 @@ pub fn MyWorkPlace(changed: RwSignal<u32>) -> impl IntoView {
     }
     let kept = KeptFocus::new(
         Signal::derive(move || fetch.ready.get().is_some()),
-        HEADING_ID,
+        &[HEADING_ID],
     );
     view! {
         <div class="my-work-place" aria-busy=move || fetch.fetching.get().then_some("true")>

@@ -385,7 +385,7 @@ test('State x Write answers before its engine and panels have come: the runs are
   await context.close();
 });
 
-test('before the prediction State x Write waits for its engine to open the runs every pipeline shares, says nothing of them meanwhile, and lives through its failure', async () => {
+test('before the prediction State x Write waits for its engine to open the runs every pipeline shares, says nothing of them meanwhile, and lives through its failure: trying again by key lands on the first panel', async () => {
   // A quiet week (no late order, no crash, no lookback): every run is the
   // same in every pipeline, so the engine opens them all. The link asks
   // for run 3.
@@ -407,9 +407,12 @@ test('before the prediction State x Write waits for its engine to open the runs 
   await page.locator('#predict-none').check();
   assert.equal(await page.getByRole('button', { name: 'Lock in and reveal the verdicts' }).isDisabled(), false);
   await page.unroute(CHUNK);
-  await page.locator('.cells-status').getByRole('button', { name: 'Try again' }).click();
+  // By keyboard: the reader lands on the first panel once they come.
+  await page.locator('.cells-status').getByRole('button', { name: 'Try again' }).focus();
+  await page.keyboard.press('Enter');
   await page.locator('section.cell').first().waitFor({ timeout: 20000 });
   assert.equal(await page.locator('section.cell').count(), 6);
+  await page.waitForFunction(() => document.activeElement?.id === 'cell-watermarkappend');
   assert.equal(await page.locator('.notice').filter({ hasText: 'panels could not be fetched' }).count(), 0);
   // The engine has come: every run is open, and the link's run 3 is on show.
   await page.locator('section.scrubber').getByText(/3 of 7/).waitFor();
@@ -523,7 +526,7 @@ test('the lateness lab asks before its charts have come: the drawn delays stay i
   const before = await page.locator('output[for="lateness-slider"]').innerText();
   await page.locator('#lateness-slider').focus();
   await page.keyboard.press('ArrowRight');
-  assert.notEqual(await page.locator('output[for="lateness-slider"]').innerText(), before);
+  await page.waitForFunction((was) => document.querySelector('output[for="lateness-slider"]').innerText !== was, before);
   await page.getByRole('radio', { name: 'B. 90 % to under 99 %' }).check();
   gate.release();
   atOnceGate.release();
@@ -538,8 +541,24 @@ test('the lateness lab asks before its charts have come: the drawn delays stay i
   await context.close();
 });
 
-test('lateness charts that fail to come are said where they go, the figures answering meanwhile, and trying again shows them', async () => {
+test('a link to another month than the drawn page\'s keeps none of its delays: the place says the charts are on their way', async () => {
+  const { page, context, gate, atOnceGate } = await held('/lab/lateness?profile=partner', { atOnce: true, ahead: true });
+  const delays = page.locator('[data-below="lateness-delays"]');
+  await delays.getByRole('status').filter({ hasText: 'Fetching the month\'s charts…' }).waitFor();
+  assert.equal(await page.locator('[data-drawn]').count(), 0, 'no copy of the web checkout\'s delays');
+  assert.equal(await delays.getAttribute('aria-busy'), null);
+  gate.release();
+  atOnceGate.release();
+  await delays.locator('#histogram-heading').waitFor({ timeout: 20000 });
+  assert.equal(await delays.getByRole('status').filter({ hasText: 'Fetching' }).count(), 0);
+  await context.close();
+});
+
+test('lateness charts that fail to come are said where they go, the figures answering meanwhile, and trying again shows them, the reader on their first heading', async () => {
   const { page, context, gate, atOnceGate } = await held('/lab/lateness?lateness=2&predict=skip', { atOnce: true });
+  // No page drawn ahead holds these (each is the question's): the place
+  // says at once that they are on their way.
+  await page.locator('[data-below="lateness-figures"]').getByRole('status').filter({ hasText: 'Fetching the month\'s charts…' }).waitFor();
   atOnceGate.fail();
   gate.fail();
   const status = page.locator('.charts-status');
@@ -552,9 +571,12 @@ test('lateness charts that fail to come are said where they go, the figures answ
   await page.keyboard.press('ArrowRight');
   await page.waitForFunction((was) => document.querySelector('[data-figure="open"]').innerText !== was, open);
   await page.unroute(CHUNK);
-  await status.getByRole('button', { name: 'Try again' }).click();
+  // By keyboard: the reader lands on the first chart once they come.
+  await status.getByRole('button', { name: 'Try again' }).focus();
+  await page.keyboard.press('Enter');
   await page.locator('#curve-heading').waitFor({ timeout: 20000 });
   assert.equal(await page.locator('.charts-status').count(), 0);
+  await page.waitForFunction(() => document.activeElement?.id === 'curve-heading');
   // Drawn for the slider's setting: 3 days.
   assert.equal(await page.locator('section.curve tr.current th').textContent(), '3 days (current)');
   await context.close();

@@ -54,7 +54,10 @@ pub fn CanvasPlace(scenario: &'static Scenario, variant: Variant) -> impl IntoVi
         Some(drawn) => fetch.ready.set(Some(drawn)),
         None => fetch.start(),
     }
-    let kept = KeptFocus::new(Signal::derive(move || fetch.ready.get().is_some()), TITLE);
+    let kept = KeptFocus::new(
+        Signal::derive(move || fetch.ready.get().is_some()),
+        &[TITLE],
+    );
     view! {
         <div class="canvas-place" aria-busy=move || fetch.fetching.get().then_some("true")>
             <Show when=move || fetch.ready.get().is_none()>

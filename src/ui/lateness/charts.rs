@@ -1,17 +1,17 @@
 //! The month's charts below the three figures: the completeness curve,
-//! the calendar, the delays and the late rows, and presenter mode's side
-//! by side. A chunk of the lateness part's wasm of its own (`ui::later`):
-//! a phone's first screen is the slider, the question or the three
-//! figures, so the first load carries none of these views. The lab asks
-//! for them as soon as it is live; a page drawn ahead of time has them
-//! drawn in place until then.
+//! the calendar, the delays and the late rows. A chunk of the lateness
+//! part's wasm of its own (`ui::later`): a phone's first screen is the
+//! slider, the question or the three figures, so the first load carries
+//! none of these views. The lab asks for them as soon as it is live; the
+//! page drawn ahead of time (the question's) keeps its delays in place
+//! until then.
 
 use leptos::prelude::*;
 
 use crate::labs::lateness::MAX_DAYS;
 use crate::ui::later::Later;
 
-use super::{calendar, compare, curve, histogram, late_rows, Lab};
+use super::{calendar, curve, histogram, late_rows, Lab};
 
 /// What the chunk holds: the views, each drawn where the lab places it.
 pub struct Charts {
@@ -19,8 +19,6 @@ pub struct Charts {
     pub month: fn() -> AnyView,
     /// The month's delays alone, beside the question.
     pub delays: fn() -> AnyView,
-    /// Presenter mode's two settings side by side.
-    pub comparison: fn() -> AnyView,
 }
 
 /// The views themselves: only the lateness part's `#[lazy]` loader names
@@ -28,7 +26,6 @@ pub struct Charts {
 pub static CHARTS: Charts = Charts {
     month: || view! { <GeneratedMonth /> }.into_any(),
     delays: || view! { <Delays /> }.into_any(),
-    comparison: || view! { <compare::Comparison /> }.into_any(),
 };
 
 /// The charts, in the lateness part a chunk of their own.

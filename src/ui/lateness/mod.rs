@@ -24,7 +24,7 @@ use crate::labs::lateness::query::{parse, to_query};
 use crate::labs::lateness::{study, Profile, Settings, MAX_DAYS};
 
 use super::below::Below;
-use super::later::Fetch;
+use super::later::{Fetch, KeptFocus};
 use super::page::set_title;
 use super::widgets::{LinkNotes, RadioGroup};
 
@@ -48,20 +48,27 @@ pub struct Lab {
 }
 
 impl Lab {
-    /// Whether the charts have come, or could not: the drawn copy of the
-    /// part below the figures stays until then.
-    fn charts_came(self) -> Signal<bool> {
-        let charts = self.charts;
-        Signal::derive(move || charts.ready.read().is_some() || charts.failed.get())
+    /// Whether the charts have come, or could not (tracked).
+    fn charts_came(self) -> bool {
+        self.charts.ready.read().is_some() || self.charts.failed.get()
     }
 
-    /// One of the charts, or what the lab says while they download.
-    fn chart(self, draw: fn(&charts::Charts) -> AnyView) -> impl IntoView {
+    /// One of the charts, or what the lab says while they download; a
+    /// reader on its "Try again" lands on its heading once they come.
+    fn chart(
+        self,
+        draw: fn(&charts::Charts) -> AnyView,
+        heading: &'static [&'static str],
+    ) -> impl IntoView {
         let charts = self.charts;
+        let kept = KeptFocus::new(
+            Signal::derive(move || charts.ready.get().is_some()),
+            heading,
+        );
         view! {
             {move || charts.ready.get().map(draw)}
             <Show when=move || charts.ready.get().is_none()>
-                <div class="charts-status">{charts.status(charts::FETCHING, charts::NOT_FETCHED)}</div>
+                {kept.holding("charts-status", charts.status(charts::FETCHING, charts::NOT_FETCHED))}
             </Show>
         }
     }
@@ -297,8 +304,15 @@ fn Asking() -> impl IntoView {
     let lab = expect_context::<Lab>();
     view! {
         <predict::Predict />
-        <Below name="lateness-delays" until=lab.charts_came()>
-            {lab.chart(|it| (it.delays)())}
+        // The page drawn ahead holds the default profile's delays: kept in
+        // place until the live ones come, unless this is another month.
+        <Below
+            name="lateness-delays"
+            after=Signal::derive(move || {
+                lab.charts_came() || lab.settings.read().profile != Settings::default().profile
+            })
+        >
+            {lab.chart(|it| (it.delays)(), &["histogram-heading"])}
         </Below>
     }
 }
@@ -313,14 +327,15 @@ fn Generated() -> impl IntoView {
     shelf.soon();
     view! {
         <Show when=move || present.get()>
-            {lab.chart(|it| (it.comparison)())}
+            <compare::Comparison />
         </Show>
         <Show when=move || !comparing()>
             <figures::Figures />
         </Show>
-        // Below a phone's first screen: drawn once that is painted.
-        <Below name="lateness-figures" until=lab.charts_came()>
-            {lab.chart(|it| (it.month)())}
+        // Below a phone's first screen: drawn once that is painted (no
+        // page drawn ahead has it: each is the question's).
+        <Below name="lateness-figures">
+            {lab.chart(|it| (it.month)(), &["curve-heading"])}
             // The practitioner's shelf: the same lateness in real tools.
             // Its code and projects come in a chunk of their own, fetched a
             // moment after the lab is live or when it is opened first.

@@ -100,6 +100,22 @@ fn partition_box(p: PartitionView) -> impl IntoView {
     }
 }
 
+/// The id of a panel's heading.
+fn heading_id(cell: Cell) -> String {
+    format!("cell-{cell:?}").to_ascii_lowercase()
+}
+
+/// The panels' headings in order: a reader who pressed "Try again" finds
+/// themselves on the first one shown once the panels have come.
+pub const HEADINGS: [&str; 6] = [
+    "cell-watermarkappend",
+    "cell-watermarkoverwrite",
+    "cell-listappend",
+    "cell-listoverwrite",
+    "cell-windowoverwrite",
+    "cell-fullrefresh",
+];
+
 #[component]
 pub fn CellPanel(cell: Cell) -> impl IntoView {
     let lab = expect_context::<Lab>();
@@ -114,7 +130,7 @@ pub fn CellPanel(cell: Cell) -> impl IntoView {
             .find(|(c, _)| *c == cell)
             .and_then(|(_, o)| cell_view(cell, o, index))
     });
-    let heading_id = format!("cell-{cell:?}").to_ascii_lowercase();
+    let id = heading_id(cell);
     view! {
         <section
             class="cell"
@@ -123,7 +139,7 @@ pub fn CellPanel(cell: Cell) -> impl IntoView {
             aria-label=cell.name()
         >
             <div class="cell-head">
-                <h3 id=heading_id>
+                <h3 id=id>
                     {cell.name()}
                     {(cell == Cell::FullRefresh).then_some(view! { <span class="muted">" (reference)"</span> })}
                 </h3>
@@ -243,5 +259,16 @@ pub fn CellPanel(cell: Cell) -> impl IntoView {
                 }}
             </div>
         </section>
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_headings_are_the_panels_in_order() {
+        let ids: Vec<String> = Cell::ALL.iter().map(|c| heading_id(*c)).collect();
+        assert_eq!(ids, HEADINGS);
     }
 }

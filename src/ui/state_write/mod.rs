@@ -20,7 +20,7 @@ use crate::labs::state_write::query::{parse, resolve_run, to_query, Pinned};
 use crate::labs::state_write::{planned_runs, run_count, Cell, Controls, Guess};
 use crate::labs::tally::Tally;
 
-use super::later::Fetch;
+use super::later::{Fetch, KeptFocus};
 use super::page::set_title;
 
 /// Writes a lab state (controls, 0-based run, presenter mode, pinned
@@ -427,6 +427,11 @@ pub fn StateWriteLab() -> impl IntoView {
         },
     );
 
+    // A reader on the panels' "Try again" lands on the first panel shown.
+    let kept = KeptFocus::new(
+        Signal::derive(move || cells.ready.get().is_some()),
+        &cell::HEADINGS,
+    );
     view! {
         <section class="page lab" class:presenter=move || present.get() aria-labelledby="lab-title">
             <div class="title-row">
@@ -485,7 +490,7 @@ pub fn StateWriteLab() -> impl IntoView {
                     {room_view.status(room_view::FETCHING, room_view::NOT_FETCHED)}
                 </Show>
                 <Show when=move || cells.ready.get().is_none()>
-                    <div class="cells-status">{cells.status(cell::FETCHING, cell::NOT_FETCHED)}</div>
+                    {kept.holding("cells-status", cells.status(cell::FETCHING, cell::NOT_FETCHED))}
                 </Show>
                 <div
                     class="cells"
