@@ -25,8 +25,8 @@ use super::browser::{in_browser, window};
 thread_local! {
     /// The parts still to draw while the page starts (`wait` to
     /// `draw_rest`); none before or after (a part made then has no first
-    /// paint to wait for). One list, so the waiting costs the bundle one timer, not
-    /// one per part.
+    /// paint to wait for). One list, so the waiting costs the bundle one
+    /// timer, not one per part.
     static WAITING: RefCell<Option<Vec<RwSignal<bool>>>> = const { RefCell::new(None) };
 }
 
@@ -130,7 +130,7 @@ pub async fn first_paint() {
 }
 
 /// Draws every part still waiting (each drawn copy gone in the same
-/// task, `Below`'s effect), or lets it wait for its `until`; from now on
+/// task, `Below`'s effect), or lets it wait for its `after`; from now on
 /// a `Below` is drawn at once.
 pub fn draw_rest() {
     for painted in WAITING.take().into_iter().flatten() {
