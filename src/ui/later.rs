@@ -161,6 +161,15 @@ impl<T: Send + Sync + 'static> Fetch<T> {
         });
     }
 
+    /// Takes `drawn` where the chunk is part of the program (drawn
+    /// natively: the pages drawn ahead, the native tests), else fetches it.
+    pub fn drawn_or_start(self, drawn: Option<&'static T>) {
+        match drawn {
+            Some(it) => self.ready.set(Some(it)),
+            None => self.start(),
+        }
+    }
+
     /// Fetches it once the page has had a moment to draw and answer,
     /// unless something asked for it first.
     pub fn soon(self) {

@@ -46,10 +46,7 @@ const NOT_FETCHED: &str =
 #[component]
 pub fn MyWorkPlace(changed: RwSignal<u32>) -> impl IntoView {
     let fetch = Fetch::new(&LATER);
-    match AT_ONCE {
-        Some(drawn) => fetch.ready.set(Some(drawn)),
-        None => fetch.start(),
-    }
+    fetch.drawn_or_start(AT_ONCE);
     let kept = KeptFocus::new(
         Signal::derive(move || fetch.ready.get().is_some()),
         &[HEADING_ID],

@@ -50,10 +50,7 @@ pub const NOT_FETCHED: &str =
 #[component]
 pub fn CanvasPlace(scenario: &'static Scenario, variant: Variant) -> impl IntoView {
     let fetch = Fetch::new(&LATER);
-    match AT_ONCE {
-        Some(drawn) => fetch.ready.set(Some(drawn)),
-        None => fetch.start(),
-    }
+    fetch.drawn_or_start(AT_ONCE);
     let kept = KeptFocus::new(
         Signal::derive(move || fetch.ready.get().is_some()),
         &[TITLE],

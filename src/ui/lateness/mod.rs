@@ -128,10 +128,7 @@ pub fn LatenessLab() -> impl IntoView {
         crate::ui::route::replace(&format!("/lab/lateness?{}", to_query(&s)));
     };
     let charts = Fetch::new(&charts::LATER);
-    match charts::AT_ONCE {
-        Some(drawn) => charts.ready.set(Some(drawn)),
-        None => charts.start(),
-    }
+    charts.drawn_or_start(charts::AT_ONCE);
     let lab = Lab {
         settings,
         live,

@@ -251,10 +251,7 @@ pub fn StateWriteLab() -> impl IntoView {
     // asked for as soon as the lab is live. Until they come the week and
     // its runs are the schedule's.
     let cells = Fetch::new(&cell::LATER);
-    match cell::AT_ONCE {
-        Some(drawn) => cells.ready.set(Some(drawn)),
-        None => cells.start(),
-    }
+    cells.drawn_or_start(cell::AT_ONCE);
     let planned = Memo::new(move |_| planned_runs(&controls.get()));
     let outcomes = Memo::new(move |_| cells.ready.get().map(|it| (it.run)(&controls.get())));
     let runs = Memo::new(move |_| planned.read().len());
