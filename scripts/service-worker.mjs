@@ -23,8 +23,8 @@ function walk(dir) {
 const files = walk(staging)
   .map((path) => '/' + relative(staging, path).split(sep).join('/'))
   // Brotli copies are the server's business: the browser asks for NAME;
-  // _redirects is the host's (its rules), never a page's.
-  .filter((url) => url !== '/sw.js' && url !== '/_redirects' && !url.endsWith('.br'));
+  // _redirects and _headers are the host's (its rules), never a page's.
+  .filter((url) => url !== '/sw.js' && url !== '/_redirects' && url !== '/_headers' && !url.endsWith('.br'));
 for (const page of ['/index.html', '/state-write.html', '/backfill.html', '/lateness.html', '/scenarios.html', '/dates.html', '/class.html']) {
   if (!files.includes(page)) {
     console.error(`service-worker: the build has no ${page}`);

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, sep } from 'node:path';
 import { launch, live, axe, DIST } from './browser.mjs';
+import { parseHeaders } from './serve.mjs';
 
 let env;
 before(async () => { env = await launch({ ahead: true }); });
@@ -251,6 +252,41 @@ test('the build\'s _redirects sends each path where the server does: its drawn p
   assert.deepEqual(rules.slice(-2), [['/scenarios/*', '/scenarios.html', '200'], ['/*', '/index.html', '200']]);
   for (const [path, half] of [['/scenarios/9', 'scenarios.html'], ['/no/such/page', 'index.html']]) {
     assert.equal(await (await fetch(env.url + path)).text(), readFileSync(join(DIST, half), 'utf8'), path);
+  }
+});
+
+test('the build\'s _headers starts each drawn page\'s own wasm with its response, and the page fetches it once', async () => {
+  const rules = parseHeaders(readFileSync(join(DIST, '_headers'), 'utf8'));
+  for (const path of drawnAddresses()) {
+    const html = readFileSync(join(DIST, 'at', path === '/' ? 'index.html' : `${path.slice(1)}.html`), 'utf8');
+    const [, wasm] = html.match(/<link rel="preload" href="([^"]+\.wasm)"[^>]*type="application\/wasm">/);
+    const link = `<${wasm}>; rel=preload; as=fetch; crossorigin=anonymous; type="application/wasm"`;
+    for (const address of path === '/' ? ['/'] : [path, `${path}/`]) {
+      assert.deepEqual(rules.get(address), [['Link', link]], address);
+      assert.equal((await fetch(env.url + address)).headers.get('link'), link, `${address} is sent its Link`);
+    }
+  }
+  // A path with no drawn page gets its part's page, and no Link.
+  assert.equal((await fetch(env.url + '/scenarios/9')).headers.get('link'), null);
+  // The page uses the download the header started: one request for its
+  // wasm, started by the response (the head's own preload link would be
+  // the parser's), not a second one the page could not use.
+  const context = await env.browser.newContext();
+  try {
+    const page = await context.newPage();
+    const cdp = await context.newCDPSession(page);
+    await cdp.send('Network.enable');
+    const asked = [];
+    cdp.on('Network.requestWillBeSent', ({ request, initiator }) => {
+      if (request.url.endsWith('_bg.wasm')) asked.push(initiator.type);
+    });
+    await page.goto(`${env.url}/lab/backfill`);
+    await live(page);
+    await page.locator('#guess-0').click();
+    assert.deepEqual(asked, ['other']);
+    assert.equal(await page.evaluate(() => performance.getEntriesByType('resource').filter((r) => r.name.endsWith('_bg.wasm')).length), 1);
+  } finally {
+    await context.close();
   }
 });
 

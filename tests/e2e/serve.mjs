@@ -4,7 +4,8 @@
 // other /scenarios and below scenarios.html, /dates dates.html, /class
 // class.html, /lab/lateness lateness.html, /lab/state-write
 // state-write.html, /lab/backfill backfill.html, every other extensionless
-// path index.html.
+// path index.html; and each drawn page with the headers the build's
+// `_headers` gives its path (a Link that starts its wasm).
 // Used by `scripts/run` and by the browser tests.
 import { createServer } from 'node:http';
 import { readFile, stat } from 'node:fs/promises';
@@ -73,6 +74,40 @@ export function drawn(path) {
   return trimmed === '' ? 'at/index.html' : `at${trimmed}.html`;
 }
 
+/// The rules of a `_headers` file as the build writes it
+/// (src/ui/ahead.rs): each path on a line of its own, its headers
+/// indented below it. Path to [name, value] pairs; exact paths only (the
+/// build writes no pattern).
+export function parseHeaders(text) {
+  const rules = new Map();
+  let path = null;
+  for (const line of text.split('\n')) {
+    if (line.trim() === '' || line.trim().startsWith('#')) continue;
+    if (!/^\s/.test(line)) {
+      path = line.trim();
+      if (!rules.has(path)) rules.set(path, []);
+      continue;
+    }
+    const at = line.indexOf(':');
+    if (path === null || at < 0) throw new Error(`_headers: a line outside a rule: ${line}`);
+    rules.get(path).push([line.slice(0, at).trim(), line.slice(at + 1).trim()]);
+  }
+  return rules;
+}
+
+const headerRules = new Map();
+
+/// The build's `_headers` rules, read once per version of the file (none
+/// when it has none).
+async function rulesOf(dist) {
+  const file = join(dist, '_headers');
+  const info = await stat(file).catch(() => null);
+  if (!info) return new Map();
+  const key = `${file}:${info.mtimeMs}:${info.size}`;
+  if (!headerRules.has(key)) headerRules.set(key, parseHeaders(await readFile(file, 'utf8')));
+  return headerRules.get(key);
+}
+
 const copies = new Map();
 
 /// `file`'s brotli copy when there is one and it holds exactly `body` (a
@@ -121,7 +156,7 @@ function refuse(res, status) {
 
 /// `brotli: false` serves gzip only, as a host without brotli does;
 /// `ahead: false` serves the halves' pages alone, as a host without the
-/// rules for the pages drawn ahead of time does.
+/// rules for the pages drawn ahead of time does (nor their headers).
 export function startServer({ root, port = 0, host = '127.0.0.1', brotli = true, ahead = true }) {
   const dist = resolve(root);
   const server = createServer({ maxHeaderSize: MAX_HEAD }, async (req, res) => {
@@ -146,6 +181,13 @@ export function startServer({ root, port = 0, host = '127.0.0.1', brotli = true,
       }
       const body = await readFile(file);
       const headers = { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'cache-control': 'no-cache', vary: 'accept-encoding' };
+      // A host with the build's rules sends its headers too: a drawn
+      // page's Link starts the page's wasm with the response.
+      if (ahead) {
+        for (const [name, value] of (await rulesOf(dist)).get(new URL(req.url, 'http://x').pathname) ?? []) {
+          headers[name.toLowerCase()] = value;
+        }
+      }
       const accepts = req.headers['accept-encoding'] ?? '';
       const copy = brotli && COMPRESSIBLE.has(extname(file)) && /\bbr\b/.test(accepts) ? await brotliCopy(file, body) : null;
       if (copy) {

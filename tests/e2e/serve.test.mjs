@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { mkdtemp, mkdir, writeFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { inside, startServer } from './serve.mjs';
+import { inside, parseHeaders, startServer } from './serve.mjs';
 
 test('paths that climb out of dist are refused, whole components compared', async () => {
   const base = await mkdtemp(join(tmpdir(), 'serve-'));
@@ -135,4 +135,32 @@ test('a long link is served, and every refusal is a page that says why', async (
     server.close();
     await rm(base, { recursive: true, force: true });
   }
+});
+
+test('a drawn page goes out with the headers the build\'s _headers gives its path, and only from a host with the build\'s rules', async () => {
+  const base = await mkdtemp(join(tmpdir(), 'serve-'));
+  await mkdir(join(base, 'at', 'lab'), { recursive: true });
+  await writeFile(join(base, 'index.html'), '<h1>app</h1>');
+  await writeFile(join(base, 'lateness.html'), '<h1>lab</h1>');
+  await writeFile(join(base, 'at', 'lab', 'lateness.html'), '<h1>drawn lab</h1>');
+  await writeFile(join(base, '_headers'), '# the build\'s\n/lab/lateness\n  Link: </l_bg.wasm>; rel=preload; as=fetch\n\n/lab/lateness/\n  Link: </l_bg.wasm>; rel=preload; as=fetch\n');
+  const withRules = await startServer({ root: base });
+  const without = await startServer({ root: base, ahead: false });
+  try {
+    for (const path of ['/lab/lateness', '/lab/lateness/', '/lab/lateness?lateness=3']) {
+      const res = await fetch(withRules.url + path);
+      assert.equal(res.headers.get('link'), '</l_bg.wasm>; rel=preload; as=fetch', path);
+      assert.equal(await res.text(), '<h1>drawn lab</h1>', path);
+    }
+    assert.equal((await fetch(withRules.url + '/teach')).headers.get('link'), null);
+    const bare = await fetch(without.url + '/lab/lateness');
+    assert.equal(bare.headers.get('link'), null);
+    assert.equal(await bare.text(), '<h1>lab</h1>');
+  } finally {
+    withRules.server.close();
+    without.server.close();
+    await rm(base, { recursive: true, force: true });
+  }
+  assert.deepEqual([...parseHeaders('/a\n  X-One: 1\n  X-Two: a: b\n/b\n')], [['/a', [['X-One', '1'], ['X-Two', 'a: b']]], ['/b', []]]);
+  assert.throws(() => parseHeaders('  X-One: 1\n'), /outside a rule/);
 });
