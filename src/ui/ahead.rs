@@ -109,8 +109,15 @@ pub fn preloaded_wasm(template: &str) -> Result<String, String> {
     tag.split_once("href=\"")
         .and_then(|(_, rest)| rest.split_once('"'))
         .map(|(href, _)| href.to_string())
-        .filter(|href| href.starts_with('/') && href.ends_with(".wasm"))
-        .ok_or_else(|| format!("a wasm preload link without a site address: <link {tag}>"))
+        // A path on this site, and nothing that would end the header's
+        // `<…>` or its line early.
+        .filter(|href| {
+            href.starts_with('/')
+                && !href.starts_with("//")
+                && href.ends_with(".wasm")
+                && !href.contains(|c: char| c.is_whitespace() || "<>;,\\".contains(c))
+        })
+        .ok_or_else(|| format!("a wasm preload link without a path on this site: <link {tag}>"))
 }
 
 /// The headers a host that reads a `_headers` file (Netlify, Cloudflare
@@ -251,7 +258,17 @@ mod tests {
             "<link rel=\"preload\" href=\"/b.wasm\" type=\"application/wasm\"></head>"
         ))
         .is_err());
-        assert!(preloaded_wasm(&built.replace("/a_bg.wasm", "https://elsewhere/a.wasm")).is_err());
+        for elsewhere in [
+            "https://elsewhere/a.wasm",
+            "//elsewhere/a.wasm",
+            "/a>; rel=x.wasm",
+            "/a\n.wasm",
+        ] {
+            assert!(
+                preloaded_wasm(&built.replace("/a_bg.wasm", elsewhere)).is_err(),
+                "{elsewhere}"
+            );
+        }
         let lines = headers(&[
             ("/".into(), "/a_bg.wasm".into()),
             ("/dates".into(), "/d_bg.wasm".into()),

@@ -257,6 +257,9 @@ test('the build\'s _redirects sends each path where the server does: its drawn p
 
 test('the build\'s _headers starts each drawn page\'s own wasm with its response, and the page fetches it once', async () => {
   const rules = parseHeaders(readFileSync(join(DIST, '_headers'), 'utf8'));
+  // A rule for each drawn page, with and without the trailing slash, and
+  // for nothing else.
+  assert.equal(rules.size, 2 * drawnAddresses().length - 1);
   for (const path of drawnAddresses()) {
     const html = readFileSync(join(DIST, 'at', path === '/' ? 'index.html' : `${path.slice(1)}.html`), 'utf8');
     const [, wasm] = html.match(/<link rel="preload" href="([^"]+\.wasm)"[^>]*type="application\/wasm">/);

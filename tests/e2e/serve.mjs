@@ -98,13 +98,21 @@ export function parseHeaders(text) {
 const headerRules = new Map();
 
 /// The build's `_headers` rules, read once per version of the file (none
-/// when it has none).
+/// when it has none). A file the server cannot read is said once, and the
+/// pages go out without its headers rather than not at all.
 async function rulesOf(dist) {
   const file = join(dist, '_headers');
   const info = await stat(file).catch(() => null);
   if (!info) return new Map();
   const key = `${file}:${info.mtimeMs}:${info.size}`;
-  if (!headerRules.has(key)) headerRules.set(key, parseHeaders(await readFile(file, 'utf8')));
+  if (!headerRules.has(key)) {
+    try {
+      headerRules.set(key, parseHeaders(await readFile(file, 'utf8')));
+    } catch (e) {
+      console.error(`serve: ${file} is not read, no page is sent its headers: ${e.message}`);
+      headerRules.set(key, new Map());
+    }
+  }
   return headerRules.get(key);
 }
 
@@ -185,7 +193,9 @@ export function startServer({ root, port = 0, host = '127.0.0.1', brotli = true,
       // page's Link starts the page's wasm with the response.
       if (ahead) {
         for (const [name, value] of (await rulesOf(dist)).get(new URL(req.url, 'http://x').pathname) ?? []) {
-          headers[name.toLowerCase()] = value;
+          const key = name.toLowerCase();
+          // A header named twice is sent with both values, as hosts do.
+          headers[key] = headers[key] === undefined ? value : `${headers[key]}, ${value}`;
         }
       }
       const accepts = req.headers['accept-encoding'] ?? '';

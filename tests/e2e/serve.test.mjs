@@ -164,3 +164,32 @@ test('a drawn page goes out with the headers the build\'s _headers gives its pat
   assert.deepEqual([...parseHeaders('/a\n  X-One: 1\n  X-Two: a: b\n/b\n')], [['/a', [['X-One', '1'], ['X-Two', 'a: b']]], ['/b', []]]);
   assert.throws(() => parseHeaders('  X-One: 1\n'), /outside a rule/);
 });
+
+test('a _headers file the server cannot read leaves the pages without its headers, and every file still served; a header named twice goes out with both values', async () => {
+  const base = await mkdtemp(join(tmpdir(), 'serve-'));
+  await mkdir(join(base, 'at'), { recursive: true });
+  await writeFile(join(base, 'index.html'), '<h1>app</h1>');
+  await writeFile(join(base, 'at', 'dates.html'), '<h1>drawn dates</h1>');
+  await writeFile(join(base, 'app.js'), 'ok');
+  await writeFile(join(base, '_headers'), '  Link: </x.wasm>\n');
+  const { server, url } = await startServer({ root: base });
+  const said = [];
+  const error = console.error;
+  console.error = (line) => said.push(line);
+  try {
+    const page = await fetch(url + '/dates');
+    assert.equal(page.status, 200);
+    assert.equal(page.headers.get('link'), null);
+    assert.equal(await page.text(), '<h1>drawn dates</h1>');
+    assert.equal(await (await fetch(url + '/app.js')).text(), 'ok');
+    await fetch(url + '/dates');
+    assert.equal(said.length, 1, said.join('\n'));
+    assert.match(said[0], /_headers is not read/);
+    await writeFile(join(base, '_headers'), '/dates\n  Link: </a.wasm>; rel=preload\n  Link: </b.js>; rel=modulepreload\n');
+    assert.equal((await fetch(url + '/dates')).headers.get('link'), '</a.wasm>; rel=preload, </b.js>; rel=modulepreload');
+  } finally {
+    console.error = error;
+    server.close();
+    await rm(base, { recursive: true, force: true });
+  }
+});
